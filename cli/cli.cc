@@ -1,0 +1,68 @@
+#include "fixgraph/cli/cli.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.h"
+#include "context.h"
+
+namespace fixgraph::cli {
+
+constexpr const char* kDefaultDbDir = "./fixgraph-data";
+
+StatusOr<std::unique_ptr<Store>> Context::OpenForRead() const {
+  StoreOptions o;
+  o.read_only = true;
+  return Store::Open(StoreDir(), o);
+}
+
+StatusOr<std::unique_ptr<Store>> Context::OpenForWrite() const {
+  return Store::Open(StoreDir(), StoreOptions());
+}
+
+void Context::Fail(const Status& s) {
+  *err << "fixgraph: error: " << s.message() << "\n";
+  exit_code = 1;
+}
+
+int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Context ctx;
+  ctx.out = &out;
+  ctx.err = &err;
+  ctx.err_is_terminal = &err == &std::cerr && isatty(STDERR_FILENO);
+  const char* env_db = std::getenv("FIXGRAPH_DB");
+  ctx.db_dir = env_db != nullptr && *env_db != '\0' ? env_db : kDefaultDbDir;
+
+  CLI::App app{"fixgraph: link issues to the changes that fixed them, and find known fixes",
+               "fixgraph"};
+  app.set_version_flag("--version", "fixgraph 0.1.0");
+  app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
+  app.require_subcommand(1);
+  app.fallthrough();
+  AddImportCommand(app, ctx);
+  AddShowCommand(app, ctx);
+  AddStatsCommand(app, ctx);
+
+  std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  try {
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << "fixgraph 0.1.0\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "fixgraph: usage error: " << e.what() << "\n"
+        << "Run 'fixgraph --help' (or 'fixgraph COMMAND --help') for usage.\n";
+    return 2;
+  }
+  return ctx.exit_code;
+}
+
+}  // namespace fixgraph::cli

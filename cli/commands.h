@@ -1,0 +1,14 @@
+// Each command adds its subcommand to the app. Private to cli/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "context.h"
+
+namespace fixgraph::cli {
+
+void AddImportCommand(CLI::App& app, Context& ctx);
+void AddShowCommand(CLI::App& app, Context& ctx);
+void AddStatsCommand(CLI::App& app, Context& ctx);
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,28 @@
+// State shared by the commands of one Run. Private to cli/.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+
+namespace fixgraph::cli {
+
+struct Context {
+  std::ostream* out = nullptr;
+  std::ostream* err = nullptr;
+  std::string db_dir;         // --db, $FIXGRAPH_DB or ./fixgraph-data
+  bool err_is_terminal = false;
+  int exit_code = 0;
+
+  std::string StoreDir() const { return db_dir + "/store"; }
+  StatusOr<std::unique_ptr<Store>> OpenForRead() const;
+  StatusOr<std::unique_ptr<Store>> OpenForWrite() const;
+
+  // Prints "fixgraph: error: <message>" and sets exit code 1.
+  void Fail(const Status& s);
+};
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,11 @@
+// The fixgraph binary: everything lives in the cli library (cli.h).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fixgraph/cli/cli.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  return fixgraph::cli::Run(args, std::cout, std::cerr);
+}

@@ -1,0 +1,55 @@
+// Mentions: references to issues and pull requests found in free text (PR
+// titles and bodies, commit messages, comments).
+//
+// Recognised forms, resolved against the repository the text belongs to:
+//   #69, 关联 #69, PR#1127 / PR #12 / MR #12 (a pull request), !166,
+//   #I8XK2P (Gitee issue), Ascend/MindSpeed-Ops#69, owner/repo!12,
+//   issue and PR URLs of gitcode.com, gitee.com, github.com, atomgit.com.
+// Not mentions: anything inside fenced (``` or ~~~) or inline (`...`) code,
+// "#12" glued to a word or a path ("v1.2#3", "a/b#3", "&#123;"), HTML colour
+// codes ("#2865E0"), version-like "#1.2.3", and URLs of other sites.
+//
+// Each mention records the keyword right before it: a closing keyword
+// (fix/fixes/fixed/close/closes/closed/resolve/resolves/resolved, 修复/解决/
+// 关闭/修正) or a relating one (关联/related/relates/ref/refs/see/参考/同/见).
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fixgraph/engine/ref.h"
+
+namespace fixgraph {
+
+enum class MentionForm : std::uint8_t {
+  kHash,       // #69 or #I8XK2P, in the text's own repository
+  kBang,       // !166
+  kCrossRepo,  // owner/repo#69 or owner/repo!12
+  kUrl,        // a web URL
+};
+
+enum class MentionKeyword : std::uint8_t { kNone, kClosing, kRelating };
+
+struct Mention {
+  Ref target;
+  MentionForm form = MentionForm::kHash;
+  MentionKeyword keyword = MentionKeyword::kNone;
+  bool mirror_host = false;  // URL on a mirror host (atomgit.com)
+  size_t offset = 0;         // byte offset in the scanned text
+  std::string text;          // the matched text, e.g. "#69" or the URL
+};
+
+const char* MentionFormName(MentionForm f);
+const char* MentionKeywordName(MentionKeyword k);
+
+// Scans `text` written in repository `context`. Mentions come in text order;
+// the same target may appear several times.
+std::vector<Mention> FindMentions(std::string_view text, const RepoRef& context);
+
+// `text` with fenced and inline code replaced by spaces (byte offsets kept).
+std::string MaskCode(std::string_view text);
+
+}  // namespace fixgraph

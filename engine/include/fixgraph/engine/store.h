@@ -1,0 +1,188 @@
+// Store: the RocksDB-backed record store under <db>/store (design.md s4).
+//
+// What it holds, per repository: the repository, issues, pull requests,
+// comments, PR commits and files, operate-log events and platform links. Each
+// record is kept twice: the mapped record (model.h) and the raw API payload it
+// came from, so a better mapper can re-derive records without re-fetching.
+//
+// Secondary keys, maintained on every upsert, make linking sub-quadratic:
+//   - issues by close second and PRs by merge second, per repository;
+//   - mentions by target ("who mentions gitcode:Ascend/MindSpeed-Ops#69"),
+//     extracted from issue and PR texts, comments and commit messages;
+//   - platform links in both directions;
+//   - item states, for counts.
+//
+// Writes go through a WriteBatch, committed atomically. Upserts are
+// idempotent: writing a record equal to the stored one changes nothing.
+// Replacing a record removes the secondary keys of its old version.
+//
+// Concurrency: one process opens a store for writing (RocksDB's lock); any
+// number of others may open it read-only meanwhile, each seeing the data as of
+// its Open. A Store object is safe for concurrent reads; a Batch is used by one
+// thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+
+namespace fixgraph {
+
+// The on-disk schema this build reads and writes. Bump on incompatible change.
+inline constexpr int kStoreSchemaVersion = 1;
+
+struct StoreOptions {
+  // Create the store when the directory has none. Default: true.
+  bool create_if_missing = true;
+  // Open without the write lock; writes fail. Readers use this while another
+  // process writes. Default: false.
+  bool read_only = false;
+};
+
+// Where a mention was found.
+enum class MentionSource : std::uint8_t {
+  kIssueText = 0,     // an issue's title or body
+  kPullTitle = 1,
+  kPullBody = 2,
+  kIssueComment = 3,
+  kPullComment = 4,
+  kCommitMessage = 5,
+  kBranchName = 6,    // reserved for the linker
+};
+const char* MentionSourceName(MentionSource s);
+
+// One row of the mention index: `source_item` mentions `target`.
+struct MentionRecord {
+  Ref target;
+  Ref source_item;     // the issue or PR whose text (or comment, or commit) holds it
+  MentionSource source = MentionSource::kIssueText;
+  std::string source_id;  // comment id or commit sha; "" for titles and bodies
+  MentionForm form = MentionForm::kHash;
+  MentionKeyword keyword = MentionKeyword::kNone;
+  bool mirror_host = false;
+  std::string text;  // "#69", "!166" or the URL
+  OptTime at;        // when the text was written (comment/commit/PR creation time)
+};
+
+struct RepoStats {
+  RepoRef repo;
+  std::int64_t issues_open = 0;
+  std::int64_t issues_closed = 0;
+  std::int64_t pulls_open = 0;
+  std::int64_t pulls_merged = 0;
+  std::int64_t pulls_closed = 0;  // closed without merge
+  std::int64_t comments = 0;      // issue and PR comments
+  std::int64_t commits = 0;
+  std::int64_t files = 0;
+  std::int64_t operate_logs = 0;
+  std::int64_t platform_links = 0;
+};
+
+class Store {
+ public:
+  class Batch;
+
+  // Opens (or creates) the store in directory `dir`.
+  // Errors: NotFound when it does not exist and create_if_missing is false or
+  // read_only is set; FailedPrecondition when it was written by another schema
+  // version; IOError when it is locked by a writer and read_only is false.
+  static StatusOr<std::unique_ptr<Store>> Open(const std::string& dir, const StoreOptions& options);
+
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // A new, empty batch bound to this store. Reads made while filling it
+  // (to replace old secondary keys) see both the store and the batch.
+  std::unique_ptr<Batch> NewBatch();
+
+  // Applies the batch atomically and empties it. REQUIRES: !read_only.
+  Status Write(Batch* batch);
+
+  // ---- Reads. NotFound when absent.
+  StatusOr<Repository> GetRepository(const RepoRef& repo) const;
+  StatusOr<Issue> GetIssue(const Ref& issue) const;
+  StatusOr<PullRequest> GetPull(const Ref& pull) const;
+  // The raw API payload of an issue, PR or repository.
+  StatusOr<std::string> GetRaw(const Ref& item) const;
+
+  Status ListRepositories(std::vector<Repository>* out) const;
+  // Calls fn for every issue (of one repository when repo is set) in number
+  // order; stops early when fn returns false.
+  Status ForEachIssue(const RepoRef* repo, const std::function<bool(const Issue&)>& fn) const;
+  Status ForEachPull(const RepoRef* repo, const std::function<bool(const PullRequest&)>& fn) const;
+
+  Status ListComments(const Ref& parent, std::vector<Comment>* out) const;
+  Status ListCommits(const Ref& pull, std::vector<Commit>* out) const;
+  Status ListFiles(const Ref& pull, std::vector<FileChange>* out) const;
+  Status ListOperateLog(const Ref& item, std::vector<OperateLogEvent>* out) const;
+  // Platform links touching an issue or a PR.
+  Status ListPlatformLinks(const Ref& item, std::vector<PlatformLink>* out) const;
+
+  // Issues of `repo` closed in [from, to] (UTC seconds), by close time.
+  Status IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                             std::vector<std::pair<UnixSeconds, Ref>>* out) const;
+  // PRs of `repo` merged in [from, to], by merge time.
+  Status PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                            std::vector<std::pair<UnixSeconds, Ref>>* out) const;
+  // Every recorded mention of `target`.
+  Status MentionsOf(const Ref& target, std::vector<MentionRecord>* out) const;
+
+  // Counts for one repository.
+  StatusOr<RepoStats> Stats(const RepoRef& repo) const;
+
+  // Small named values (sync cursors, import markers). NotFound when absent.
+  StatusOr<std::string> GetMeta(const std::string& key) const;
+  // Keys starting with `prefix`, with their values.
+  Status ListMeta(const std::string& prefix, std::map<std::string, std::string>* out) const;
+
+  const std::string& dir() const;
+
+ private:
+  struct Impl;
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend class Batch;
+};
+
+// Upserts collected for one atomic commit.
+class Store::Batch {
+ public:
+  ~Batch();
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // Each Put replaces the record with the same identity. `raw` is the API
+  // payload the record was mapped from (compact JSON); "" keeps none.
+  Status PutRepository(const Repository& repo, std::string_view raw);
+  Status PutIssue(const Issue& issue, std::string_view raw);
+  Status PutPull(const PullRequest& pull, std::string_view raw);
+  Status PutComment(const Comment& comment, std::string_view raw);
+  Status PutCommit(const Commit& commit, std::string_view raw);
+  Status PutFile(const FileChange& file, std::string_view raw);
+  Status PutOperateLog(const OperateLogEvent& event, std::string_view raw);
+  Status PutPlatformLink(const PlatformLink& link);
+  Status PutMeta(const std::string& key, const std::string& value);
+  Status DeleteMeta(const std::string& key);
+
+  // Records put since the last Write (unchanged records are not counted).
+  std::int64_t changed() const;
+  // Approximate bytes buffered.
+  std::size_t ApproximateSize() const;
+
+ private:
+  friend class Store;
+  struct Impl;
+  explicit Batch(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fixgraph

@@ -1,0 +1,306 @@
+#include "fixgraph/engine/mentions.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+
+namespace fixgraph {
+namespace {
+
+bool IsWordByte(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+bool IsAsciiAlnum(unsigned char c) { return std::isalnum(c) != 0; }
+
+// Replaces [begin, end) with spaces, keeping newlines.
+void Blank(std::string* s, size_t begin, size_t end) {
+  for (size_t i = begin; i < end && i < s->size(); ++i)
+    if ((*s)[i] != '\n') (*s)[i] = ' ';
+}
+
+bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
+  if (suffix.size() > s.size()) return false;
+  for (size_t i = 0; i < suffix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) !=
+        std::tolower(static_cast<unsigned char>(suffix[i])))
+      return false;
+  }
+  return true;
+}
+
+// Strips fillers between a keyword and its mention: blanks, ':', '：', '-',
+// "issue(s)", "bug", "the", "问题", "的", "pr"/"mr" are not stripped here.
+std::string_view TrimFillers(std::string_view before) {
+  static constexpr std::array<std::string_view, 12> kFillers = {
+      " ", "\t", ":", "\xEF\xBC\x9A" /* ： */, "-", "issues", "issue", "bug", "the",
+      "\xE9\x97\xAE\xE9\xA2\x98" /* 问题 */, "\xE7\x9A\x84" /* 的 */, "*"};
+  bool changed = true;
+  while (changed && !before.empty()) {
+    changed = false;
+    for (std::string_view f : kFillers) {
+      if (EndsWithIgnoreCase(before, f)) {
+        // A word filler must stand alone.
+        if (IsAsciiAlnum(static_cast<unsigned char>(f[0])) && before.size() > f.size() &&
+            IsAsciiAlnum(static_cast<unsigned char>(before[before.size() - f.size() - 1])))
+          continue;
+        before.remove_suffix(f.size());
+        changed = true;
+      }
+    }
+  }
+  return before;
+}
+
+MentionKeyword KeywordBefore(std::string_view text, size_t offset) {
+  size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  std::string_view before = TrimFillers(text.substr(line_start, offset - line_start));
+  static constexpr std::array<std::string_view, 14> kClosing = {
+      "fixes", "fixed", "fix", "closes", "closed", "close", "resolves", "resolved", "resolve",
+      "\xE4\xBF\xAE\xE5\xA4\x8D" /* 修复 */, "\xE8\xA7\xA3\xE5\x86\xB3" /* 解决 */,
+      "\xE5\x85\xB3\xE9\x97\xAD" /* 关闭 */, "\xE4\xBF\xAE\xE6\xAD\xA3" /* 修正 */,
+      "\xE4\xBF\xAE\xE6\x94\xB9" /* 修改 */};
+  static constexpr std::array<std::string_view, 11> kRelating = {
+      "related", "relates to", "relate", "refs", "ref", "see", "re",
+      "\xE5\x85\xB3\xE8\x81\x94" /* 关联 */, "\xE5\x8F\x82\xE8\x80\x83" /* 参考 */,
+      "\xE5\x90\x8C" /* 同 */, "\xE8\xA7\x81" /* 见 */};
+  auto standalone = [&](std::string_view kw) {
+    if (!EndsWithIgnoreCase(before, kw)) return false;
+    if (!IsAsciiAlnum(static_cast<unsigned char>(kw[0]))) return true;
+    return before.size() == kw.size() ||
+           !IsAsciiAlnum(static_cast<unsigned char>(before[before.size() - kw.size() - 1]));
+  };
+  for (std::string_view kw : kClosing)
+    if (standalone(kw)) return MentionKeyword::kClosing;
+  for (std::string_view kw : kRelating)
+    if (standalone(kw)) return MentionKeyword::kRelating;
+  return MentionKeyword::kNone;
+}
+
+bool LooksLikeGiteeIssue(std::string_view s) {
+  // Gitee idents: 'I' then 5-7 upper-case letters/digits, at least one digit or letter mix.
+  if (s.size() < 6 || s.size() > 8 || s[0] != 'I') return false;
+  return std::all_of(s.begin() + 1, s.end(),
+                     [](unsigned char c) { return std::isdigit(c) || std::isupper(c); });
+}
+
+// True when the characters before `pos` say "PR", "MR" or "pull request" (so #N is a PR).
+bool PullWordBefore(std::string_view text, size_t pos) {
+  std::string_view before = text.substr(0, pos);
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  for (std::string_view w : {"pr", "mr", "pull request", "merge request", "pull"}) {
+    if (EndsWithIgnoreCase(before, w) &&
+        (before.size() == w.size() ||
+         !IsAsciiAlnum(static_cast<unsigned char>(before[before.size() - w.size() - 1]))))
+      return true;
+  }
+  return false;
+}
+
+size_t UrlEnd(std::string_view text, size_t start) {
+  size_t i = start;
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c <= ' ' || c >= 0x80 || c == ')' || c == ']' || c == '>' || c == '<' || c == '"' ||
+        c == '\'' || c == '`' || c == '|')
+      break;
+    ++i;
+  }
+  while (i > start && (text[i - 1] == '.' || text[i - 1] == ',' || text[i - 1] == ';' ||
+                       text[i - 1] == ':'))
+    --i;
+  return i;
+}
+
+// Reads a repository path "owner/repo" ending right before text[end].
+bool CrossRepoBefore(std::string_view text, size_t end, RepoRef* repo, size_t* start) {
+  size_t i = end;
+  int slashes = 0;
+  while (i > 0) {
+    unsigned char c = static_cast<unsigned char>(text[i - 1]);
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
+      --i;
+    } else if (c == '/' && slashes == 0) {
+      ++slashes;
+      --i;
+    } else {
+      break;
+    }
+  }
+  if (slashes != 1 || i == end) return false;
+  if (i > 0) {
+    unsigned char p = static_cast<unsigned char>(text[i - 1]);
+    if (p == '/' || p == ':' || IsWordByte(p)) return false;  // part of a URL or path
+  }
+  std::string_view full = text.substr(i, end - i);
+  size_t slash = full.find('/');
+  std::string_view owner = full.substr(0, slash), name = full.substr(slash + 1);
+  if (!IsValidRepoSegment(owner) || !IsValidRepoSegment(name)) return false;
+  repo->owner = std::string(owner);
+  repo->name = std::string(name);
+  *start = i;
+  return true;
+}
+
+}  // namespace
+
+const char* MentionFormName(MentionForm f) {
+  switch (f) {
+    case MentionForm::kHash: return "hash";
+    case MentionForm::kBang: return "bang";
+    case MentionForm::kCrossRepo: return "cross_repo";
+    case MentionForm::kUrl: return "url";
+  }
+  return "unknown";
+}
+
+const char* MentionKeywordName(MentionKeyword k) {
+  switch (k) {
+    case MentionKeyword::kNone: return "none";
+    case MentionKeyword::kClosing: return "closing";
+    case MentionKeyword::kRelating: return "relating";
+  }
+  return "unknown";
+}
+
+std::string MaskCode(std::string_view text) {
+  std::string s(text);
+  // Fenced blocks: a line starting (after up to 3 spaces) with ``` or ~~~.
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t eol = s.find('\n', pos);
+    if (eol == std::string::npos) eol = s.size();
+    size_t p = pos;
+    while (p < eol && p - pos < 3 && s[p] == ' ') ++p;
+    if (eol - p >= 3 && (s.compare(p, 3, "```") == 0 || s.compare(p, 3, "~~~") == 0)) {
+      std::string fence = s.substr(p, 3);
+      size_t close = s.find("\n", eol);
+      size_t search = eol;
+      size_t block_end = s.size();
+      while (close != std::string::npos && search < s.size()) {
+        size_t line = search + 1;
+        size_t line_end = s.find('\n', line);
+        if (line_end == std::string::npos) line_end = s.size();
+        size_t q = line;
+        while (q < line_end && s[q] == ' ') ++q;
+        if (line_end - q >= 3 && s.compare(q, 3, fence) == 0) {
+          block_end = line_end;
+          break;
+        }
+        search = line_end;
+        if (line_end >= s.size()) break;
+      }
+      Blank(&s, pos, block_end);
+      pos = block_end + 1;
+      continue;
+    }
+    pos = eol + 1;
+  }
+  // Inline code spans: `...` on one line (or up to the matching backtick run).
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '`') continue;
+    size_t run = 1;
+    while (i + run < s.size() && s[i + run] == '`') ++run;
+    std::string ticks(run, '`');
+    size_t close = s.find(ticks, i + run);
+    if (close == std::string::npos) {
+      i += run - 1;
+      continue;
+    }
+    Blank(&s, i, close + run);
+    i = close + run - 1;
+  }
+  return s;
+}
+
+std::vector<Mention> FindMentions(std::string_view original, const RepoRef& context) {
+  std::vector<Mention> out;
+  const std::string masked = MaskCode(original);
+  std::string_view text(masked);
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    // URLs.
+    if ((c == 'h' || c == 'H') && (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0)) {
+      size_t end = UrlEnd(text, i);
+      std::string_view url = text.substr(i, end - i);
+      if (auto u = ParseWebUrl(url); u && u->ref.kind != RefKind::kRepo) {
+        Mention m;
+        m.target = u->ref;
+        m.form = MentionForm::kUrl;
+        m.mirror_host = u->mirror;
+        m.offset = i;
+        m.text = std::string(url);
+        m.keyword = KeywordBefore(text, i);
+        out.push_back(std::move(m));
+      }
+      i = std::max(end, i + 1);
+      continue;
+    }
+    if (c != '#' && c != '!') {
+      ++i;
+      continue;
+    }
+    // Read the token after the sign.
+    size_t j = i + 1;
+    while (j < text.size() && IsAsciiAlnum(static_cast<unsigned char>(text[j]))) ++j;
+    std::string_view token = text.substr(i + 1, j - i - 1);
+    bool next_ok = j >= text.size() || !(IsWordByte(static_cast<unsigned char>(text[j])) ||
+                                         text[j] == '-' ||
+                                         (text[j] == '.' && j + 1 < text.size() &&
+                                          std::isdigit(static_cast<unsigned char>(text[j + 1]))));
+    if (token.empty() || !next_ok) {
+      i = j > i + 1 ? j : i + 1;
+      continue;
+    }
+    bool digits = std::all_of(token.begin(), token.end(),
+                              [](unsigned char ch) { return std::isdigit(ch); });
+    bool gitee_issue = !digits && c == '#' && LooksLikeGiteeIssue(token);
+    if ((!digits && !gitee_issue) || token.size() > 12) {
+      i = j;
+      continue;
+    }
+    Mention m;
+    m.offset = i;
+    RepoRef repo = context;
+    size_t start = i;
+    unsigned char prev = i > 0 ? static_cast<unsigned char>(text[i - 1]) : ' ';
+    if (IsAsciiAlnum(prev) || prev == '_' || prev == '.' || prev == '-' || prev == '/') {
+      RepoRef other;
+      other.platform = context.platform;
+      if (CrossRepoBefore(text, i, &other, &start)) {
+        repo = other;
+        m.form = MentionForm::kCrossRepo;
+      } else {
+        // Glued to a word ("v1.2#3", "PR#12" is handled below).
+        if (!(c == '#' && PullWordBefore(text, i))) {
+          i = j;
+          continue;
+        }
+      }
+    } else if (prev == '&' || prev == '#' || prev == '!' || prev == '\\') {
+      i = j;
+      continue;
+    }
+    if (m.form != MentionForm::kCrossRepo) m.form = c == '#' ? MentionForm::kHash : MentionForm::kBang;
+    bool is_pull = c == '!' || (c == '#' && digits && PullWordBefore(text, i));
+    if (c == '!' && !digits) {
+      i = j;
+      continue;
+    }
+    if (is_pull) {
+      std::int64_t n = 0;
+      std::from_chars(token.data(), token.data() + token.size(), n);
+      m.target = Ref::Pull(repo, n);
+    } else {
+      m.target = Ref::Issue(repo, std::string(token));
+    }
+    m.offset = start;
+    m.text = std::string(original.substr(start, j - start));
+    m.keyword = KeywordBefore(text, start);
+    out.push_back(std::move(m));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace fixgraph

@@ -1,0 +1,616 @@
+#include "fixgraph/engine/store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "fixgraph/engine/model_json.h"
+#include "store_keys.h"
+
+namespace fixgraph {
+namespace {
+
+using nlohmann::json;
+
+Status FromRocks(const rocksdb::Status& s, std::string_view what) {
+  if (s.ok()) return Status::OK();
+  std::string msg = std::string(what) + ": " + s.ToString();
+  if (s.IsNotFound()) return Status::NotFound(msg);
+  if (s.IsCorruption()) return Status::Corruption(msg);
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(msg);
+  if (s.IsNotSupported()) return Status::NotSupported(msg);
+  return Status::IOError(msg);
+}
+
+template <typename T>
+Status Decode(const std::string& value, std::string_view key, T* out) {
+  json j = json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Corruption("store record is not JSON");
+  return FromJson(j, out).WithContext("store record " + std::string(key.substr(0, 120)));
+}
+
+char ParentTag(ParentKind k) { return k == ParentKind::kIssue ? 'i' : 'p'; }
+
+// One secondary-index row.
+struct IndexEntry {
+  std::string key;
+  std::string value;
+};
+
+void AddMentions(std::vector<IndexEntry>* out, std::string_view text, const RepoRef& context,
+                 const Ref& source_item, MentionSource source, const std::string& source_key,
+                 const std::string& source_id, OptTime at) {
+  if (text.empty()) return;
+  for (Mention& m : FindMentions(text, context)) {
+    if (m.target == source_item) continue;  // an item naming itself
+    MentionRecord r;
+    r.target = m.target;
+    r.source_item = source_item;
+    r.source = source;
+    r.source_id = source_id;
+    r.form = m.form;
+    r.keyword = m.keyword;
+    r.mirror_host = m.mirror_host;
+    r.text = m.text;
+    r.at = at;
+    json v{{"target", r.target.ToString()},
+           {"src", r.source_item.ToString()},
+           {"in", MentionSourceName(r.source)},
+           {"id", r.source_id},
+           {"form", MentionFormName(r.form)},
+           {"kw", MentionKeywordName(r.keyword)},
+           {"mirror", r.mirror_host},
+           {"text", r.text},
+           {"at", TimeToJson(r.at)}};
+    std::string field(1, static_cast<char>('0' + static_cast<int>(source)));
+    out->push_back({keys::Join(keys::kMentionIndexTag,
+                               {m.target.ToString(), source_key, field, keys::Time(m.offset)}),
+                    v.dump()});
+  }
+}
+
+std::vector<IndexEntry> IndexOf(const Issue& v) {
+  std::vector<IndexEntry> out;
+  std::string repo = v.repo.ToString(), num = keys::Num(v.number);
+  out.push_back({keys::Join(keys::kStateIndexTag, {repo, "i", num}),
+                 v.state == IssueState::kClosed ? "c" : "o"});
+  if (v.state == IssueState::kClosed && v.closed_at)
+    out.push_back({keys::Join(keys::kClosedIndexTag, {repo, keys::Time(*v.closed_at), num}), ""});
+  std::string text = v.title + "\n" + v.body;
+  AddMentions(&out, text, v.repo, v.ref(), MentionSource::kIssueText, keys::IssueKey(v.repo, v.number),
+              "", v.created_at);
+  return out;
+}
+
+std::vector<IndexEntry> IndexOf(const PullRequest& v) {
+  std::vector<IndexEntry> out;
+  std::string repo = v.repo.ToString(), num = keys::Num(std::to_string(v.number));
+  const char* state = v.state == PullState::kMerged ? "m" : v.state == PullState::kClosed ? "c" : "o";
+  out.push_back({keys::Join(keys::kStateIndexTag, {repo, "p", num}), state});
+  if (v.merged() && v.merged_at)
+    out.push_back({keys::Join(keys::kMergedIndexTag, {repo, keys::Time(*v.merged_at), num}), ""});
+  std::string key = keys::PullKey(v.repo, v.number);
+  AddMentions(&out, v.title, v.repo, v.ref(), MentionSource::kPullTitle, key, "", v.created_at);
+  AddMentions(&out, v.body, v.repo, v.ref(), MentionSource::kPullBody, key, "", v.created_at);
+  return out;
+}
+
+std::string CommentKey(const Comment& v) {
+  return keys::Join(keys::kCommentTag, {v.repo.ToString(), std::string(1, ParentTag(v.parent_kind)),
+                                        keys::Num(v.parent_number), keys::Num(v.id)});
+}
+
+std::vector<IndexEntry> IndexOf(const Comment& v) {
+  std::vector<IndexEntry> out;
+  AddMentions(&out, v.body, v.repo, v.parent(),
+              v.parent_kind == ParentKind::kIssue ? MentionSource::kIssueComment
+                                                  : MentionSource::kPullComment,
+              CommentKey(v), v.id, v.created_at);
+  return out;
+}
+
+std::string CommitKey(const Commit& v) {
+  return keys::Join(keys::kCommitTag,
+                    {v.repo.ToString(), keys::Num(std::to_string(v.pr_number)), v.sha});
+}
+
+std::vector<IndexEntry> IndexOf(const Commit& v) {
+  std::vector<IndexEntry> out;
+  AddMentions(&out, v.message, v.repo, Ref::Pull(v.repo, v.pr_number), MentionSource::kCommitMessage,
+              CommitKey(v), v.sha, v.committed_at ? v.committed_at : v.authored_at);
+  return out;
+}
+
+std::string FileKey(const FileChange& v) {
+  return keys::Join(keys::kFileTag,
+                    {v.repo.ToString(), keys::Num(std::to_string(v.pr_number)), v.filename});
+}
+std::vector<IndexEntry> IndexOf(const FileChange&) { return {}; }
+
+std::string OplogKey(const OperateLogEvent& v) {
+  return keys::Join(keys::kOplogTag, {v.repo.ToString(), std::string(1, ParentTag(v.parent_kind)),
+                                      keys::Num(v.parent_number), keys::Num(v.id)});
+}
+std::vector<IndexEntry> IndexOf(const OperateLogEvent&) { return {}; }
+
+std::string LinkKey(const PlatformLink& v) {
+  return keys::Join(keys::kLinkTag,
+                    {v.issue.repo.ToString(), keys::Num(v.issue.number), v.pull.ToString()});
+}
+std::vector<IndexEntry> IndexOf(const PlatformLink& v) {
+  return {{keys::Join(keys::kLinkIndexTag, {v.pull.ToString(), v.issue.ToString()}),
+           ToJson(v).dump()}};
+}
+
+std::vector<IndexEntry> IndexOf(const Repository&) { return {}; }
+
+}  // namespace
+
+const char* MentionSourceName(MentionSource s) {
+  switch (s) {
+    case MentionSource::kIssueText: return "issue_text";
+    case MentionSource::kPullTitle: return "pull_title";
+    case MentionSource::kPullBody: return "pull_body";
+    case MentionSource::kIssueComment: return "issue_comment";
+    case MentionSource::kPullComment: return "pull_comment";
+    case MentionSource::kCommitMessage: return "commit_message";
+    case MentionSource::kBranchName: return "branch_name";
+  }
+  return "unknown";
+}
+
+struct Store::Impl {
+  std::string dir;
+  bool read_only = false;
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::ColumnFamilyHandle* meta = nullptr;
+  rocksdb::ColumnFamilyHandle* items = nullptr;
+  rocksdb::ColumnFamilyHandle* raw = nullptr;
+  rocksdb::ColumnFamilyHandle* index = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+
+  ~Impl() {
+    if (db) {
+      for (auto* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+      db->Close().PermitUncheckedError();
+    }
+  }
+
+  Status Get(rocksdb::ColumnFamilyHandle* cf, const std::string& key, std::string* value) const {
+    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), cf, key, value);
+    if (s.IsNotFound()) return Status::NotFound("no record");
+    return FromRocks(s, "read");
+  }
+
+  // Calls fn(key, value) for keys with `prefix`; stops when fn returns false.
+  template <typename Fn>
+  Status Scan(rocksdb::ColumnFamilyHandle* cf, const std::string& prefix, Fn fn) const {
+    rocksdb::ReadOptions ro;
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      if (!fn(it->key().ToStringView(), it->value().ToStringView())) break;
+    }
+    return FromRocks(it->status(), "scan");
+  }
+
+  template <typename T>
+  Status ScanRecords(const std::string& prefix, std::vector<T>* out) const {
+    Status inner;
+    Status s = Scan(items, prefix, [&](std::string_view key, std::string_view value) {
+      T rec;
+      inner = Decode(std::string(value), key, &rec);
+      if (!inner.ok()) return false;
+      out->push_back(std::move(rec));
+      return true;
+    });
+    FG_RETURN_IF_ERROR(s);
+    return inner;
+  }
+
+  Status ScanTime(char tag, const RepoRef& repo, RefKind kind, UnixSeconds from, UnixSeconds to,
+                  std::vector<std::pair<UnixSeconds, Ref>>* out) const {
+    std::string prefix = keys::Prefix(tag, {repo.ToString()});
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), index));
+    for (it->Seek(prefix + keys::Time(from)); it->Valid() && it->key().starts_with(prefix);
+         it->Next()) {
+      std::string_view rest = it->key().ToStringView().substr(prefix.size());
+      if (rest.size() < 10) continue;
+      UnixSeconds t = keys::DecodeTime(rest.substr(0, 8));
+      if (t > to) break;
+      out->emplace_back(t, Ref{kind, repo, keys::Unpad(rest.substr(9))});
+    }
+    return FromRocks(it->status(), "scan");
+  }
+};
+
+struct Store::Batch::Impl {
+  Store::Impl* store;
+  rocksdb::WriteBatchWithIndex wb{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  std::int64_t changed = 0;
+
+  Status GetPending(rocksdb::ColumnFamilyHandle* cf, const std::string& key, std::string* value,
+                    bool* found) {
+    rocksdb::Status s = wb.GetFromBatchAndDB(store->db.get(), rocksdb::ReadOptions(), cf, key, value);
+    *found = s.ok();
+    if (s.IsNotFound()) return Status::OK();
+    return FromRocks(s, "read");
+  }
+
+  template <typename T>
+  Status Upsert(const std::string& key, const T& record, std::string_view raw) {
+    if (store->read_only) return Status::FailedPrecondition("store is open read-only");
+    std::string value = ToJson(record).dump();
+    std::string old;
+    bool found = false;
+    FG_RETURN_IF_ERROR(GetPending(store->items, key, &old, &found));
+    if (found && old == value) {
+      std::string old_raw;
+      bool raw_found = false;
+      FG_RETURN_IF_ERROR(GetPending(store->raw, key, &old_raw, &raw_found));
+      if (raw.empty() || (raw_found && old_raw == raw)) return Status::OK();
+      return FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write");
+    }
+    if (found) {
+      T previous;
+      FG_RETURN_IF_ERROR(Decode(old, key, &previous));
+      for (const IndexEntry& e : IndexOf(previous))
+        FG_RETURN_IF_ERROR(FromRocks(wb.Delete(store->index, e.key), "write"));
+    }
+    for (const IndexEntry& e : IndexOf(record))
+      FG_RETURN_IF_ERROR(FromRocks(wb.Put(store->index, e.key, e.value), "write"));
+    FG_RETURN_IF_ERROR(FromRocks(wb.Put(store->items, key, value), "write"));
+    if (!raw.empty())
+      FG_RETURN_IF_ERROR(
+          FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write"));
+    ++changed;
+    return Status::OK();
+  }
+};
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::~Store() = default;
+const std::string& Store::dir() const { return impl_->dir; }
+
+StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const StoreOptions& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  bool exists = fs::exists(fs::path(dir) / "CURRENT", ec);
+  if (!exists && (options.read_only || !options.create_if_missing))
+    return Status::NotFound("no fixgraph store at " + dir + " (run `fixgraph import` first, or pass --db)");
+  if (!exists) {
+    fs::create_directories(dir, ec);
+    if (ec) return Status::IOError("cannot create " + dir + ": " + ec.message());
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->dir = dir;
+  impl->read_only = options.read_only;
+  rocksdb::Options opts;
+  opts.create_if_missing = true;
+  opts.create_missing_column_families = true;
+  opts.IncreaseParallelism(2);
+  opts.max_open_files = 256;
+  opts.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  opts.keep_log_file_num = 2;
+  rocksdb::ColumnFamilyOptions cf_opts(opts);
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+      {rocksdb::kDefaultColumnFamilyName, cf_opts},
+      {keys::kItemsFamily, cf_opts},
+      {keys::kRawFamily, cf_opts},
+      {keys::kIndexFamily, cf_opts}};
+  rocksdb::DB* raw_db = nullptr;
+  rocksdb::Status s;
+  try {
+    if (options.read_only) {
+      s = rocksdb::DB::OpenForReadOnly(opts, dir, families, &impl->handles, &raw_db);
+    } else {
+      s = rocksdb::DB::Open(opts, dir, families, &impl->handles, &raw_db);
+    }
+  } catch (const std::exception& e) {
+    return Status::IOError("cannot open store " + dir + ": " + e.what());
+  }
+  if (!s.ok()) {
+    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos)
+      return Status::IOError("store " + dir + " is in use by another writer (" + s.ToString() + ")");
+    if (s.IsInvalidArgument() && s.ToString().find("olumn famil") != std::string::npos)
+      return Status::FailedPrecondition("store " + dir +
+                                        " was not written by fixgraph or by another schema: " +
+                                        s.ToString());
+    return FromRocks(s, "cannot open store " + dir);
+  }
+  impl->db.reset(raw_db);
+  impl->meta = impl->handles[0];
+  impl->items = impl->handles[1];
+  impl->raw = impl->handles[2];
+  impl->index = impl->handles[3];
+  std::string version;
+  Status vs = impl->Get(impl->meta, keys::kSchemaKey, &version);
+  if (vs.IsNotFound()) {
+    if (options.read_only)
+      return Status::FailedPrecondition("store " + dir + " has no schema version");
+    FG_RETURN_IF_ERROR(FromRocks(impl->db->Put(rocksdb::WriteOptions(), impl->meta, keys::kSchemaKey,
+                                               std::to_string(kStoreSchemaVersion)),
+                                 "write schema version"));
+  } else if (!vs.ok()) {
+    return vs;
+  } else if (version != std::to_string(kStoreSchemaVersion)) {
+    return Status::FailedPrecondition("store " + dir + " has schema version " + version +
+                                      "; this fixgraph reads version " +
+                                      std::to_string(kStoreSchemaVersion) +
+                                      " (import into a new --db directory)");
+  }
+  return std::unique_ptr<Store>(new Store(std::move(impl)));
+}
+
+std::unique_ptr<Store::Batch> Store::NewBatch() {
+  auto b = std::make_unique<Batch::Impl>();
+  b->store = impl_.get();
+  return std::unique_ptr<Batch>(new Batch(std::move(b)));
+}
+
+Status Store::Write(Batch* batch) {
+  if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  rocksdb::WriteBatch* wb = batch->impl_->wb.GetWriteBatch();
+  if (wb->Count() > 0) {
+    FG_RETURN_IF_ERROR(FromRocks(impl_->db->Write(rocksdb::WriteOptions(), wb), "commit"));
+  }
+  batch->impl_->wb.Clear();
+  batch->impl_->changed = 0;
+  return Status::OK();
+}
+
+StatusOr<Repository> Store::GetRepository(const RepoRef& repo) const {
+  std::string v, key = keys::RepoKey(repo);
+  Status s = impl_->Get(impl_->items, key, &v);
+  if (s.IsNotFound()) return Status::NotFound("no repository " + repo.ToString() + " in the store");
+  FG_RETURN_IF_ERROR(s);
+  Repository out;
+  FG_RETURN_IF_ERROR(Decode(v, key, &out));
+  return out;
+}
+
+StatusOr<Issue> Store::GetIssue(const Ref& ref) const {
+  std::string v, key = keys::ItemKey(ref);
+  Status s = impl_->Get(impl_->items, key, &v);
+  if (s.IsNotFound()) return Status::NotFound("no issue " + ref.ToString() + " in the store");
+  FG_RETURN_IF_ERROR(s);
+  Issue out;
+  FG_RETURN_IF_ERROR(Decode(v, key, &out));
+  return out;
+}
+
+StatusOr<PullRequest> Store::GetPull(const Ref& ref) const {
+  std::string v, key = keys::ItemKey(ref);
+  Status s = impl_->Get(impl_->items, key, &v);
+  if (s.IsNotFound()) return Status::NotFound("no pull request " + ref.ToString() + " in the store");
+  FG_RETURN_IF_ERROR(s);
+  PullRequest out;
+  FG_RETURN_IF_ERROR(Decode(v, key, &out));
+  return out;
+}
+
+StatusOr<std::string> Store::GetRaw(const Ref& item) const {
+  std::string v;
+  Status s = impl_->Get(impl_->raw, keys::ItemKey(item), &v);
+  if (s.IsNotFound()) return Status::NotFound("no raw payload for " + item.ToString());
+  FG_RETURN_IF_ERROR(s);
+  return v;
+}
+
+Status Store::ListRepositories(std::vector<Repository>* out) const {
+  return impl_->ScanRecords(std::string(1, keys::kRepoTag) + keys::kSep, out);
+}
+
+Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(const Issue&)>& fn) const {
+  std::string prefix = repo ? keys::Prefix(keys::kIssueTag, {repo->ToString()})
+                            : std::string(1, keys::kIssueTag) + keys::kSep;
+  Status inner;
+  Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+    Issue rec;
+    inner = Decode(std::string(value), key, &rec);
+    return inner.ok() && fn(rec);
+  });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
+Status Store::ForEachPull(const RepoRef* repo,
+                          const std::function<bool(const PullRequest&)>& fn) const {
+  std::string prefix = repo ? keys::Prefix(keys::kPullTag, {repo->ToString()})
+                            : std::string(1, keys::kPullTag) + keys::kSep;
+  Status inner;
+  Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+    PullRequest rec;
+    inner = Decode(std::string(value), key, &rec);
+    return inner.ok() && fn(rec);
+  });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
+namespace {
+std::string ParentPrefix(char tag, const Ref& parent) {
+  char kind = parent.kind == RefKind::kIssue ? 'i' : 'p';
+  return keys::Prefix(tag, {parent.repo.ToString(), std::string(1, kind), keys::Num(parent.number)});
+}
+}  // namespace
+
+Status Store::ListComments(const Ref& parent, std::vector<Comment>* out) const {
+  return impl_->ScanRecords(ParentPrefix(keys::kCommentTag, parent), out);
+}
+
+Status Store::ListCommits(const Ref& pull, std::vector<Commit>* out) const {
+  return impl_->ScanRecords(
+      keys::Prefix(keys::kCommitTag, {pull.repo.ToString(), keys::Num(pull.number)}), out);
+}
+
+Status Store::ListFiles(const Ref& pull, std::vector<FileChange>* out) const {
+  return impl_->ScanRecords(
+      keys::Prefix(keys::kFileTag, {pull.repo.ToString(), keys::Num(pull.number)}), out);
+}
+
+Status Store::ListOperateLog(const Ref& item, std::vector<OperateLogEvent>* out) const {
+  return impl_->ScanRecords(ParentPrefix(keys::kOplogTag, item), out);
+}
+
+Status Store::ListPlatformLinks(const Ref& item, std::vector<PlatformLink>* out) const {
+  if (item.kind == RefKind::kIssue)
+    return impl_->ScanRecords(
+        keys::Prefix(keys::kLinkTag, {item.repo.ToString(), keys::Num(item.number)}), out);
+  Status inner;
+  Status s = impl_->Scan(impl_->index, keys::Prefix(keys::kLinkIndexTag, {item.ToString()}),
+                         [&](std::string_view key, std::string_view value) {
+                           PlatformLink link;
+                           inner = Decode(std::string(value), key, &link);
+                           if (inner.ok()) out->push_back(std::move(link));
+                           return inner.ok();
+                         });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
+
+Status Store::IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                  std::vector<std::pair<UnixSeconds, Ref>>* out) const {
+  return impl_->ScanTime(keys::kClosedIndexTag, repo, RefKind::kIssue, from, to, out);
+}
+
+Status Store::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                 std::vector<std::pair<UnixSeconds, Ref>>* out) const {
+  return impl_->ScanTime(keys::kMergedIndexTag, repo, RefKind::kPull, from, to, out);
+}
+
+Status Store::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) const {
+  Status inner;
+  Status s = impl_->Scan(
+      impl_->index, keys::Prefix(keys::kMentionIndexTag, {target.ToString()}),
+      [&](std::string_view, std::string_view value) {
+        json j = json::parse(value, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+          inner = Status::Corruption("mention index row is not JSON");
+          return false;
+        }
+        MentionRecord r;
+        r.target = target;
+        auto src = ParseRef(j.value("src", ""));
+        if (!src.ok()) {
+          inner = src.status();
+          return false;
+        }
+        r.source_item = *src;
+        std::string in = j.value("in", ""), form = j.value("form", ""), kw = j.value("kw", "");
+        for (int i = 0; i <= static_cast<int>(MentionSource::kBranchName); ++i)
+          if (in == MentionSourceName(static_cast<MentionSource>(i)))
+            r.source = static_cast<MentionSource>(i);
+        for (int i = 0; i <= static_cast<int>(MentionForm::kUrl); ++i)
+          if (form == MentionFormName(static_cast<MentionForm>(i)))
+            r.form = static_cast<MentionForm>(i);
+        for (int i = 0; i <= static_cast<int>(MentionKeyword::kRelating); ++i)
+          if (kw == MentionKeywordName(static_cast<MentionKeyword>(i)))
+            r.keyword = static_cast<MentionKeyword>(i);
+        r.source_id = j.value("id", "");
+        r.mirror_host = j.value("mirror", false);
+        r.text = j.value("text", "");
+        if (j.contains("at") && j["at"].is_string()) {
+          auto t = ParseTimestamp(j["at"].get<std::string>());
+          if (t.ok()) r.at = *t;
+        }
+        out->push_back(std::move(r));
+        return true;
+      });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
+StatusOr<RepoStats> Store::Stats(const RepoRef& repo) const {
+  RepoStats st;
+  st.repo = repo;
+  std::string r = repo.ToString();
+  FG_RETURN_IF_ERROR(impl_->Scan(impl_->index, keys::Prefix(keys::kStateIndexTag, {r}),
+                                 [&](std::string_view key, std::string_view value) {
+                                   std::string_view rest = key.substr(3 + r.size());
+                                   char kind = rest.empty() ? '?' : rest[0];
+                                   char state = value.empty() ? '?' : value[0];
+                                   if (kind == 'i') {
+                                     (state == 'c' ? st.issues_closed : st.issues_open)++;
+                                   } else if (kind == 'p') {
+                                     (state == 'm'   ? st.pulls_merged
+                                      : state == 'c' ? st.pulls_closed
+                                                     : st.pulls_open)++;
+                                   }
+                                   return true;
+                                 }));
+  auto count = [&](char tag, std::int64_t* n) {
+    return impl_->Scan(impl_->items, keys::Prefix(tag, {r}), [&](std::string_view, std::string_view) {
+      ++*n;
+      return true;
+    });
+  };
+  FG_RETURN_IF_ERROR(count(keys::kCommentTag, &st.comments));
+  FG_RETURN_IF_ERROR(count(keys::kCommitTag, &st.commits));
+  FG_RETURN_IF_ERROR(count(keys::kFileTag, &st.files));
+  FG_RETURN_IF_ERROR(count(keys::kOplogTag, &st.operate_logs));
+  FG_RETURN_IF_ERROR(count(keys::kLinkTag, &st.platform_links));
+  return st;
+}
+
+StatusOr<std::string> Store::GetMeta(const std::string& key) const {
+  std::string v;
+  Status s = impl_->Get(impl_->meta, key, &v);
+  if (s.IsNotFound()) return Status::NotFound("no meta key " + key);
+  FG_RETURN_IF_ERROR(s);
+  return v;
+}
+
+Status Store::ListMeta(const std::string& prefix, std::map<std::string, std::string>* out) const {
+  return impl_->Scan(impl_->meta, prefix, [&](std::string_view k, std::string_view v) {
+    (*out)[std::string(k)] = std::string(v);
+    return true;
+  });
+}
+
+// ---- Batch
+
+Store::Batch::Batch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::Batch::~Batch() = default;
+
+Status Store::Batch::PutRepository(const Repository& v, std::string_view raw) {
+  return impl_->Upsert(keys::RepoKey(v.ref), v, raw);
+}
+Status Store::Batch::PutIssue(const Issue& v, std::string_view raw) {
+  return impl_->Upsert(keys::IssueKey(v.repo, v.number), v, raw);
+}
+Status Store::Batch::PutPull(const PullRequest& v, std::string_view raw) {
+  return impl_->Upsert(keys::PullKey(v.repo, v.number), v, raw);
+}
+Status Store::Batch::PutComment(const Comment& v, std::string_view raw) {
+  return impl_->Upsert(CommentKey(v), v, raw);
+}
+Status Store::Batch::PutCommit(const Commit& v, std::string_view raw) {
+  return impl_->Upsert(CommitKey(v), v, raw);
+}
+Status Store::Batch::PutFile(const FileChange& v, std::string_view raw) {
+  return impl_->Upsert(FileKey(v), v, raw);
+}
+Status Store::Batch::PutOperateLog(const OperateLogEvent& v, std::string_view raw) {
+  return impl_->Upsert(OplogKey(v), v, raw);
+}
+Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
+  if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
+    return Status::InvalidArgument("a platform link joins an issue and a pull request");
+  return impl_->Upsert(LinkKey(v), v, "");
+}
+Status Store::Batch::PutMeta(const std::string& key, const std::string& value) {
+  return FromRocks(impl_->wb.Put(impl_->store->meta, key, value), "write");
+}
+Status Store::Batch::DeleteMeta(const std::string& key) {
+  return FromRocks(impl_->wb.Delete(impl_->store->meta, key), "write");
+}
+std::int64_t Store::Batch::changed() const { return impl_->changed; }
+std::size_t Store::Batch::ApproximateSize() const {
+  return impl_->wb.GetWriteBatch()->GetDataSize();
+}
+
+}  // namespace fixgraph

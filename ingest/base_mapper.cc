@@ -1,0 +1,291 @@
+#include "base_mapper.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace fixgraph::ingest {
+namespace {
+
+using nlohmann::json;
+
+// Wraps a mapping error with the item it concerns.
+Status Annotate(const Status& s, const std::string& what) {
+  return s.ok() ? s : s.WithContext(what);
+}
+
+std::string TrimGitSuffix(std::string url) {
+  if (url.size() > 4 && url.compare(url.size() - 4, 4, ".git") == 0) url.resize(url.size() - 4);
+  return url;
+}
+
+bool IsDecimal(const std::string& s) {
+  return !s.empty() && s.size() <= 18 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+}  // namespace
+
+Status Mapper::LinkedPullNumber(const json& j, std::int64_t* number) const {
+  Fields f(j);
+  std::int64_t n = -1;
+  f.Int("number", &n);
+  if (n < 0 && f.status().ok()) f.Int("iid", &n);
+  if (f.status().ok() && n <= 0) f.Fail("number", "missing pull request number");
+  *number = n;
+  return f.status();
+}
+
+Status Mapper::LinkedIssueNumber(const json& j, std::string* number) const {
+  Fields f(j);
+  f.Id("number", number);
+  if (f.status().ok() && !IsValidIssueNumber(*number))
+    f.Fail("number", "missing or invalid issue number \"" + number->substr(0, 40) + "\"");
+  return f.status();
+}
+
+void BaseMapper::IssueClosedAt(Fields& f, OptTime* out) const {
+  f.Time("finished_at", out);
+  if (!out->has_value()) f.Time("closed_at", out);
+}
+
+Status BaseMapper::MapRepository(const json& j, const RepoRef& repo, Repository* out) const {
+  Fields f(j);
+  out->ref = repo;
+  f.String("full_name", &out->full_name);
+  f.String("human_name", &out->display_name);
+  if (out->display_name.empty()) f.String("name", &out->display_name);
+  f.String("description", &out->description);
+  f.String("default_branch", &out->default_branch);
+  f.String("html_url", &out->html_url);
+  out->html_url = TrimGitSuffix(out->html_url);
+  if (out->html_url.empty()) out->html_url = WebUrl(Ref::Repo(repo));
+  if (out->full_name.empty()) out->full_name = repo.FullName();
+  return Annotate(f.status(), "repository");
+}
+
+Status BaseMapper::MapIssue(const json& j, const RepoRef& repo, Issue* out) const {
+  Fields f(j);
+  out->repo = repo;
+  f.Id("number", &out->number);
+  if (f.status().ok() && !IsValidIssueNumber(out->number))
+    f.Fail("number", "missing or invalid issue number \"" + out->number.substr(0, 40) + "\"");
+  std::string what = "issue " + (out->number.empty() ? std::string("?") : out->number);
+  f.Id("id", &out->platform_id);
+  f.String("title", &out->title);
+  f.String("body", &out->body);
+  std::string state;
+  f.String("state", &state);
+  f.String("issue_state", &out->state_detail);
+  if (out->state_detail.empty() && state != "open" && state != "closed") out->state_detail = state;
+  f.UserObject("user", &out->author);
+  f.Labels("labels", &out->labels);
+  f.String("html_url", &out->html_url);
+  f.Time("created_at", &out->created_at);
+  f.Time("updated_at", &out->updated_at);
+  IssueClosedAt(f, &out->closed_at);
+  f.Int("comments", &out->comment_count);
+  IssueExtras(f, out);
+  FG_RETURN_IF_ERROR(Annotate(f.status(), what));
+  // "closed" and Gitee's "rejected" are closed; "open", "opened", "progressing" are open.
+  out->state = (state == "closed" || state == "rejected") ? IssueState::kClosed : IssueState::kOpen;
+  if (state.empty() && out->closed_at) out->state = IssueState::kClosed;
+  if (out->html_url.empty()) out->html_url = WebUrl(out->ref());
+  return Status::OK();
+}
+
+Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out) const {
+  Fields f(j);
+  out->repo = repo;
+  out->number = -1;
+  f.Int("number", &out->number);
+  if (out->number < 0 && f.status().ok()) f.Int("iid", &out->number);
+  if (f.status().ok() && out->number <= 0) f.Fail("number", "missing pull request number");
+  std::string what = "pull request " + std::to_string(out->number);
+  f.Id("id", &out->platform_id);
+  f.String("title", &out->title);
+  f.String("body", &out->body);
+  std::string state;
+  f.String("state", &state);
+  f.UserObject("user", &out->author);
+  f.Labels("labels", &out->labels);
+  f.String("html_url", &out->html_url);
+  f.Time("created_at", &out->created_at);
+  f.Time("updated_at", &out->updated_at);
+  f.Time("merged_at", &out->merged_at);
+  f.Time("closed_at", &out->closed_at);
+  if (const json* head = f.Object("head")) {
+    Fields h(*head);
+    h.String("ref", &out->head_ref);
+    if (out->head_ref.empty()) h.String("label", &out->head_ref);
+    h.String("sha", &out->head_sha);
+    if (const json* r = h.Object("repo")) {
+      Fields rf(*r);
+      rf.String("full_path", &out->head_repo);
+      if (out->head_repo.empty()) rf.String("full_name", &out->head_repo);
+      if (!rf.status().ok()) h.Fail("repo", rf.status().message());
+    }
+    if (!h.status().ok()) f.Fail("head", h.status().message());
+  }
+  if (const json* base = f.Object("base")) {
+    Fields b(*base);
+    b.String("ref", &out->base_ref);
+    if (out->base_ref.empty()) b.String("label", &out->base_ref);
+    if (!b.status().ok()) f.Fail("base", b.status().message());
+  }
+  if (const json* by = f.Object("merged_by")) {
+    Fields m(*by);
+    m.String("login", &out->merged_by);
+    if (!m.status().ok()) f.Fail("merged_by", m.status().message());
+  }
+  PullExtras(f, out);
+  FG_RETURN_IF_ERROR(Annotate(f.status(), what));
+  if (state == "merged" || out->merged_at) {
+    out->state = PullState::kMerged;
+  } else if (state == "closed") {
+    out->state = PullState::kClosed;
+  } else {
+    out->state = PullState::kOpen;  // open, opened, locked
+  }
+  if (out->state == PullState::kMerged && !out->closed_at) out->closed_at = out->merged_at;
+  if (out->html_url.empty()) out->html_url = WebUrl(out->ref());
+  return Status::OK();
+}
+
+Status BaseMapper::MapComment(const json& j, const Ref& parent, Comment* out) const {
+  Fields f(j);
+  out->repo = parent.repo;
+  out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
+  out->parent_number = parent.number;
+  f.Id("id", &out->id);
+  if (f.status().ok() && out->id.empty()) f.Fail("id", "missing comment id");
+  f.UserObject("user", &out->author);
+  f.String("body", &out->body);
+  f.String("comment_type", &out->kind);
+  f.String("path", &out->path);
+  if (out->path.empty()) f.String("diff_file", &out->path);
+  f.Time("created_at", &out->created_at);
+  f.Time("updated_at", &out->updated_at);
+  return Annotate(f.status(), "comment " + (out->id.empty() ? std::string("?") : out->id));
+}
+
+Status BaseMapper::MapCommit(const json& j, const Ref& pull, Commit* out) const {
+  Fields f(j);
+  out->repo = pull.repo;
+  out->pr_number = pull.pull_number();
+  f.String("sha", &out->sha);
+  if (f.status().ok() && out->sha.empty()) f.Fail("sha", "missing commit sha");
+  if (const json* c = f.Object("commit")) {
+    Fields cf(*c);
+    cf.String("message", &out->message);
+    if (const json* a = cf.Object("author")) {
+      Fields af(*a);
+      af.String("name", &out->author_name);
+      af.String("email", &out->author_email);
+      af.Time("date", &out->authored_at);
+      if (!af.status().ok()) cf.Fail("author", af.status().message());
+    }
+    if (const json* m = cf.Object("committer")) {
+      Fields mf(*m);
+      mf.String("name", &out->committer_name);
+      mf.String("email", &out->committer_email);
+      mf.Time("date", &out->committed_at);
+      if (!mf.status().ok()) cf.Fail("committer", mf.status().message());
+    }
+    if (!cf.status().ok()) f.Fail("commit", cf.status().message());
+  }
+  if (const json* a = f.Object("author")) {
+    Fields af(*a);
+    af.String("login", &out->author_login);
+    if (!af.status().ok()) f.Fail("author", af.status().message());
+  }
+  return Annotate(f.status(), "commit " + out->sha.substr(0, 12));
+}
+
+Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) const {
+  Fields f(j);
+  out->repo = pull.repo;
+  out->pr_number = pull.pull_number();
+  f.String("filename", &out->filename);
+  f.String("previous_filename", &out->previous_filename);
+  f.String("status", &out->status);
+  f.Int("additions", &out->additions);
+  f.Int("deletions", &out->deletions);
+  if (f.Has("patch")) {
+    const json& patch = j["patch"];
+    if (patch.is_string()) {
+      out->patch = patch.get<std::string>();
+    } else if (patch.is_object()) {
+      Fields p(patch);
+      p.String("diff", &out->patch);
+      std::string old_path, new_path;
+      p.String("old_path", &old_path);
+      p.String("new_path", &new_path);
+      std::optional<bool> renamed, added, deleted;
+      p.Bool("renamed_file", &renamed);
+      p.Bool("new_file", &added);
+      p.Bool("deleted_file", &deleted);
+      if (out->filename.empty()) out->filename = new_path;
+      if (renamed.value_or(false) && out->previous_filename.empty()) out->previous_filename = old_path;
+      if (out->status.empty())
+        out->status = added.value_or(false)     ? "added"
+                      : deleted.value_or(false) ? "removed"
+                      : renamed.value_or(false) ? "renamed"
+                                                : "";
+      if (!p.status().ok()) f.Fail("patch", p.status().message());
+    } else {
+      f.Fail("patch", std::string("expected a string or an object, found ") + patch.type_name());
+    }
+  }
+  if (f.status().ok() && out->filename.empty()) f.Fail("filename", "missing file name");
+  if (out->status.empty()) out->status = "modified";
+  if (out->patch.size() > kMaxPatchBytes) out->patch.resize(kMaxPatchBytes);
+  return Annotate(f.status(), "file " + out->filename);
+}
+
+Status BaseMapper::MapOperateLog(const json& j, const Ref& parent, OperateLogEvent* out) const {
+  Fields f(j);
+  out->repo = parent.repo;
+  out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
+  out->parent_number = parent.number;
+  f.Id("id", &out->id);
+  f.String("action_type", &out->action_type);
+  f.String("action", &out->action);
+  f.String("content", &out->content);
+  f.UserObject("user", &out->actor);
+  f.Time("created_at", &out->created_at);
+  if (f.status().ok() && out->id.empty()) f.Fail("id", "missing event id");
+  return Annotate(f.status(), "operate log event " + out->id);
+}
+
+std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& e) {
+  const std::string& t = e.action_type;
+  bool issue_side = t.find("add_issue_mr_link") != std::string::npos ||
+                    t.find("add_issue_pr_link") != std::string::npos;
+  bool pull_side = t.find("add_mr_issue_link") != std::string::npos ||
+                   t.find("add_pr_issue_link") != std::string::npos;
+  if (!(issue_side && e.parent_kind == ParentKind::kIssue) &&
+      !(pull_side && e.parent_kind == ParentKind::kPull))
+    return std::nullopt;
+  // The other side's number follows the last '#' or '!'.
+  size_t mark = e.content.find_last_of("#!");
+  if (mark == std::string::npos) return std::nullopt;
+  size_t end = mark + 1;
+  while (end < e.content.size() && std::isalnum(static_cast<unsigned char>(e.content[end]))) ++end;
+  std::string number = e.content.substr(mark + 1, end - mark - 1);
+  PlatformLink link;
+  link.source = "operate_log";
+  if (e.parent_kind == ParentKind::kIssue) {
+    if (!IsDecimal(number)) return std::nullopt;
+    std::int64_t n = 0;
+    std::from_chars(number.data(), number.data() + number.size(), n);
+    link.issue = e.parent();
+    link.pull = Ref::Pull(e.repo, n);
+  } else {
+    if (!IsValidIssueNumber(number)) return std::nullopt;
+    link.issue = Ref::Issue(e.repo, number);
+    link.pull = e.parent();
+  }
+  return link;
+}
+
+}  // namespace fixgraph::ingest

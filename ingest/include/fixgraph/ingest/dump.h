@@ -1,0 +1,91 @@
+// Recorded dumps (design.md s3): reading a dump directory into the store.
+//
+//   DUMP/<platform>/<owner>/<repo>/repo.json, issues.json, pulls.json,
+//     issues/<number>/{comments,operate_logs,pull_requests}.json,
+//     pulls/<number>/{comments,commits,files,issues,operate_logs}.json
+//
+// Every file is optional except that a repository folder must hold at least
+// one of repo.json, issues.json and pulls.json. Files and folders at the top
+// of DUMP that are not platform folders (README.md, MANIFEST.json) are
+// ignored; an unknown platform *folder* is an error.
+//
+// Import of one repository is all or nothing for bad input: every file of the
+// repository is read and mapped first (verify pass), and only when all of it
+// is good are the records written (write pass). The write pass commits in
+// batches of bounded size, so memory stays flat whatever the dump's size; an
+// "import in progress" marker is written with the first batch and removed
+// with the last, so an interrupted import (kill -9) is visible
+// (InterruptedImports) and a rerun completes it. Upserts are idempotent:
+// importing the same dump twice changes nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fixgraph/engine/store.h"
+
+namespace fixgraph::ingest {
+
+struct DumpRepo {
+  RepoRef repo;
+  std::string dir;  // DUMP/<platform>/<owner>/<repo>
+};
+
+struct ImportCounts {
+  std::int64_t repos = 0;
+  std::int64_t issues = 0;
+  std::int64_t pulls = 0;
+  std::int64_t comments = 0;
+  std::int64_t commits = 0;
+  std::int64_t files = 0;
+  std::int64_t operate_logs = 0;
+  std::int64_t platform_links = 0;
+  std::int64_t changed = 0;  // records that were new or different
+
+  std::int64_t records() const {
+    return issues + pulls + comments + commits + files + operate_logs + platform_links;
+  }
+  void Add(const ImportCounts& o);
+};
+
+struct ImportProgress {
+  const DumpRepo* repo = nullptr;
+  size_t repo_index = 0;  // 0-based
+  size_t repo_count = 0;
+  std::int64_t records_done = 0;   // in this repository's write pass
+  std::int64_t records_total = 0;  // counted by the verify pass
+};
+
+struct ImportOptions {
+  // Records per committed WriteBatch in the write pass. Default: 4096.
+  size_t batch_records = 4096;
+  // Called after each committed batch. Default: none.
+  std::function<void(const ImportProgress&)> on_progress;
+  // Test hook: called after each committed batch of the write pass with the
+  // number of batches committed so far in this repository. Default: none.
+  std::function<void(size_t batches)> after_batch;
+};
+
+// The repositories of a dump, sorted by reference.
+// Errors: IOError for an unreadable path, InvalidArgument for an unknown
+// platform folder or a path that is not a dump (both naming the path).
+StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir);
+
+// Imports every repository of a dump. Stops at the first repository with bad
+// input and returns its error; repositories imported before it stay imported,
+// the bad one is left as it was. `counts` (may be null) receives what was read.
+Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
+                  ImportCounts* counts);
+
+// Imports one repository folder.
+Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions& options,
+                        ImportCounts* counts);
+
+// Meta key of the marker of an unfinished import of `repo`.
+std::string ImportMarkerKey(const RepoRef& repo);
+// Repositories whose import was interrupted and not rerun.
+Status InterruptedImports(const Store& store, std::vector<std::string>* repos);
+
+}  // namespace fixgraph::ingest
