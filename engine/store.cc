@@ -5,6 +5,7 @@
 #include <rocksdb/utilities/write_batch_with_index.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "fixgraph/engine/model_json.h"
@@ -226,8 +227,15 @@ struct Store::Impl {
   }
 };
 
+std::string DerivedKey(const std::string& kind, const Ref& item) {
+  char tag = item.kind == RefKind::kIssue ? 'i' : item.kind == RefKind::kPull ? 'p' : 'r';
+  return keys::Join(keys::kDerivedTag,
+                    {kind, item.repo.ToString(), std::string(1, tag), keys::Num(item.number)});
+}
+
 struct Store::Batch::Impl {
   Store::Impl* store;
+  std::set<Ref> touched;
   rocksdb::WriteBatchWithIndex wb{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
   std::int64_t changed = 0;
 
@@ -240,7 +248,7 @@ struct Store::Batch::Impl {
   }
 
   template <typename T>
-  Status Upsert(const std::string& key, const T& record, std::string_view raw) {
+  Status Upsert(const std::string& key, const T& record, std::string_view raw, const Ref& owner) {
     if (store->read_only) return Status::FailedPrecondition("store is open read-only");
     std::string value = ToJson(record).dump();
     std::string old;
@@ -266,6 +274,7 @@ struct Store::Batch::Impl {
       FG_RETURN_IF_ERROR(
           FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write"));
     ++changed;
+    if (owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) touched.insert(owner);
     return Status::OK();
   }
 };
@@ -556,6 +565,40 @@ StatusOr<RepoStats> Store::Stats(const RepoRef& repo) const {
   return st;
 }
 
+StatusOr<std::string> Store::GetDerived(const std::string& kind, const Ref& item) const {
+  std::string v;
+  Status s = impl_->Get(impl_->items, DerivedKey(kind, item), &v);
+  if (s.IsNotFound()) return Status::NotFound("no " + kind + " record for " + item.ToString());
+  FG_RETURN_IF_ERROR(s);
+  return v;
+}
+
+Status Store::ForEachDerived(const std::string& kind, const RepoRef* repo,
+                             const std::function<bool(const Ref&, const std::string&)>& fn) const {
+  std::string prefix = repo ? keys::Prefix(keys::kDerivedTag, {kind, repo->ToString()})
+                            : keys::Prefix(keys::kDerivedTag, {kind});
+  Status inner;
+  Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+    // X \0 kind \0 repo \0 tag \0 num
+    std::string_view rest = key.substr(3 + kind.size());
+    size_t a = rest.find('\0');
+    if (a == std::string_view::npos || a + 3 > rest.size()) return true;
+    auto r = ParseRef(rest.substr(0, a));
+    if (!r.ok()) {
+      inner = r.status();
+      return false;
+    }
+    char tag = rest[a + 1];
+    std::string num = keys::Unpad(rest.substr(a + 3));
+    Ref item = tag == 'i' ? Ref::Issue(r->repo, num)
+               : tag == 'p' ? Ref{RefKind::kPull, r->repo, num}
+                            : Ref::Repo(r->repo);
+    return fn(item, std::string(value));
+  });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
 StatusOr<std::string> Store::GetMeta(const std::string& key) const {
   std::string v;
   Status s = impl_->Get(impl_->meta, key, &v);
@@ -577,30 +620,44 @@ Store::Batch::Batch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Batch::~Batch() = default;
 
 Status Store::Batch::PutRepository(const Repository& v, std::string_view raw) {
-  return impl_->Upsert(keys::RepoKey(v.ref), v, raw);
+  return impl_->Upsert(keys::RepoKey(v.ref), v, raw, Ref::Repo(v.ref));
 }
 Status Store::Batch::PutIssue(const Issue& v, std::string_view raw) {
-  return impl_->Upsert(keys::IssueKey(v.repo, v.number), v, raw);
+  return impl_->Upsert(keys::IssueKey(v.repo, v.number), v, raw, v.ref());
 }
 Status Store::Batch::PutPull(const PullRequest& v, std::string_view raw) {
-  return impl_->Upsert(keys::PullKey(v.repo, v.number), v, raw);
+  return impl_->Upsert(keys::PullKey(v.repo, v.number), v, raw, v.ref());
 }
 Status Store::Batch::PutComment(const Comment& v, std::string_view raw) {
-  return impl_->Upsert(CommentKey(v), v, raw);
+  return impl_->Upsert(CommentKey(v), v, raw, v.parent());
 }
 Status Store::Batch::PutCommit(const Commit& v, std::string_view raw) {
-  return impl_->Upsert(CommitKey(v), v, raw);
+  return impl_->Upsert(CommitKey(v), v, raw, Ref::Pull(v.repo, v.pr_number));
 }
 Status Store::Batch::PutFile(const FileChange& v, std::string_view raw) {
-  return impl_->Upsert(FileKey(v), v, raw);
+  return impl_->Upsert(FileKey(v), v, raw, Ref::Pull(v.repo, v.pr_number));
 }
 Status Store::Batch::PutOperateLog(const OperateLogEvent& v, std::string_view raw) {
-  return impl_->Upsert(OplogKey(v), v, raw);
+  return impl_->Upsert(OplogKey(v), v, raw, v.parent());
 }
 Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
   if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
     return Status::InvalidArgument("a platform link joins an issue and a pull request");
-  return impl_->Upsert(LinkKey(v), v, "");
+  Status s = impl_->Upsert(LinkKey(v), v, "", v.issue);
+  if (s.ok() && impl_->touched.count(v.issue)) impl_->touched.insert(v.pull);
+  return s;
+}
+Status Store::Batch::PutDerived(const std::string& kind, const Ref& item, std::string_view value) {
+  if (impl_->store->read_only) return Status::FailedPrecondition("store is open read-only");
+  return FromRocks(impl_->wb.Put(impl_->store->items, DerivedKey(kind, item),
+                                 rocksdb::Slice(value.data(), value.size())),
+                   "write");
+}
+Status Store::Batch::DeleteDerived(const std::string& kind, const Ref& item) {
+  return FromRocks(impl_->wb.Delete(impl_->store->items, DerivedKey(kind, item)), "write");
+}
+std::vector<Ref> Store::Batch::TouchedItems() const {
+  return std::vector<Ref>(impl_->touched.begin(), impl_->touched.end());
 }
 Status Store::Batch::PutMeta(const std::string& key, const std::string& value) {
   return FromRocks(impl_->wb.Put(impl_->store->meta, key, value), "write");

@@ -12,6 +12,7 @@
 //   F\0<repo>\0<num>\0<filename>                PR file change
 //   O\0<repo>\0<i|p>\0<num>\0<id>               operate-log event
 //   L\0<repo>\0<issue num>\0<pull ref>          platform link (issue side)
+//   X\0<kind>\0<repo>\0<i|p|r>\0<num>            derived record (e.g. kind "links")
 // Column family "index" (secondary keys, values as noted):
 //   c\0<repo>\0<time>\0<num>                    issue closed at time -> ""
 //   m\0<repo>\0<time>\0<num>                    PR merged at time -> ""
@@ -42,6 +43,7 @@ inline constexpr char kCommitTag = 'K';
 inline constexpr char kFileTag = 'F';
 inline constexpr char kOplogTag = 'O';
 inline constexpr char kLinkTag = 'L';
+inline constexpr char kDerivedTag = 'X';
 inline constexpr char kClosedIndexTag = 'c';
 inline constexpr char kMergedIndexTag = 'm';
 inline constexpr char kMentionIndexTag = 'r';

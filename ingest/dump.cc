@@ -70,6 +70,7 @@ class WritingSink final : public RecordSink {
     return Flush();
   }
   std::int64_t changed() const { return changed_; }
+  std::vector<Ref> touched() const { return batch_->TouchedItems(); }
 
   Status Repository(const fixgraph::Repository& v, const std::string& raw) override {
     return Done(batch_->PutRepository(v, raw));
@@ -269,6 +270,7 @@ void ImportCounts::Add(const ImportCounts& o) {
   operate_logs += o.operate_logs;
   platform_links += o.platform_links;
   changed += o.changed;
+  touched.insert(touched.end(), o.touched.begin(), o.touched.end());
 }
 
 std::string ImportMarkerKey(const RepoRef& repo) {
@@ -338,6 +340,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer).Walk());
   FG_RETURN_IF_ERROR(writer.Finish());
   c.changed = writer.changed();
+  c.touched = writer.touched();
   if (counts) counts->Add(c);
   return Status::OK();
 }

@@ -139,6 +139,14 @@ class Store {
   // Counts for one repository.
   StatusOr<RepoStats> Stats(const RepoRef& repo) const;
 
+  // Derived records: results computed from the data (the linker's per-issue
+  // links, ...), keyed by a kind name and an item. NotFound when absent.
+  StatusOr<std::string> GetDerived(const std::string& kind, const Ref& item) const;
+  // Calls fn(item, value) for every derived record of `kind` (of one
+  // repository when repo is set); stops early when fn returns false.
+  Status ForEachDerived(const std::string& kind, const RepoRef* repo,
+                        const std::function<bool(const Ref&, const std::string&)>& fn) const;
+
   // Small named values (sync cursors, import markers). NotFound when absent.
   StatusOr<std::string> GetMeta(const std::string& key) const;
   // Keys starting with `prefix`, with their values.
@@ -170,11 +178,17 @@ class Store::Batch {
   Status PutFile(const FileChange& file, std::string_view raw);
   Status PutOperateLog(const OperateLogEvent& event, std::string_view raw);
   Status PutPlatformLink(const PlatformLink& link);
+  Status PutDerived(const std::string& kind, const Ref& item, std::string_view value);
+  Status DeleteDerived(const std::string& kind, const Ref& item);
   Status PutMeta(const std::string& key, const std::string& value);
   Status DeleteMeta(const std::string& key);
 
   // Records put since the last Write (unchanged records are not counted).
   std::int64_t changed() const;
+  // The issues and PRs whose own record, comments, commits, files, operate
+  // log or platform links changed since the batch was created (not cleared by
+  // Write), sorted and unique. The linker relinks from these.
+  std::vector<Ref> TouchedItems() const;
   // Approximate bytes buffered.
   std::size_t ApproximateSize() const;
 

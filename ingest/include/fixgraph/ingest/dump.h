@@ -43,6 +43,8 @@ struct ImportCounts {
   std::int64_t operate_logs = 0;
   std::int64_t platform_links = 0;
   std::int64_t changed = 0;  // records that were new or different
+  // Issues and PRs with new or changed data (Store::Batch::TouchedItems).
+  std::vector<Ref> touched;
 
   std::int64_t records() const {
     return issues + pulls + comments + commits + files + operate_logs + platform_links;
