@@ -644,7 +644,6 @@ Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
   if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
     return Status::InvalidArgument("a platform link joins an issue and a pull request");
   Status s = impl_->Upsert(LinkKey(v), v, "", v.issue);
-  if (s.ok() && impl_->touched.count(v.issue)) impl_->touched.insert(v.pull);
   return s;
 }
 Status Store::Batch::PutDerived(const std::string& kind, const Ref& item, std::string_view value) {

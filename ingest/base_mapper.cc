@@ -26,6 +26,7 @@ bool IsDecimal(const std::string& s) {
 }  // namespace
 
 Status Mapper::LinkedPullNumber(const json& j, std::int64_t* number) const {
+  *number = 0;
   Fields f(j);
   std::int64_t n = -1;
   f.Int("number", &n);
@@ -36,6 +37,7 @@ Status Mapper::LinkedPullNumber(const json& j, std::int64_t* number) const {
 }
 
 Status Mapper::LinkedIssueNumber(const json& j, std::string* number) const {
+  number->clear();
   Fields f(j);
   f.Id("number", number);
   if (f.status().ok() && !IsValidIssueNumber(*number))
@@ -49,6 +51,7 @@ void BaseMapper::IssueClosedAt(Fields& f, OptTime* out) const {
 }
 
 Status BaseMapper::MapRepository(const json& j, const RepoRef& repo, Repository* out) const {
+  *out = Repository{};
   Fields f(j);
   out->ref = repo;
   f.String("full_name", &out->full_name);
@@ -64,6 +67,7 @@ Status BaseMapper::MapRepository(const json& j, const RepoRef& repo, Repository*
 }
 
 Status BaseMapper::MapIssue(const json& j, const RepoRef& repo, Issue* out) const {
+  *out = Issue{};
   Fields f(j);
   out->repo = repo;
   f.Id("number", &out->number);
@@ -94,6 +98,7 @@ Status BaseMapper::MapIssue(const json& j, const RepoRef& repo, Issue* out) cons
 }
 
 Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out) const {
+  *out = PullRequest{};
   Fields f(j);
   out->repo = repo;
   out->number = -1;
@@ -152,6 +157,7 @@ Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out)
 }
 
 Status BaseMapper::MapComment(const json& j, const Ref& parent, Comment* out) const {
+  *out = Comment{};
   Fields f(j);
   out->repo = parent.repo;
   out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
@@ -169,6 +175,7 @@ Status BaseMapper::MapComment(const json& j, const Ref& parent, Comment* out) co
 }
 
 Status BaseMapper::MapCommit(const json& j, const Ref& pull, Commit* out) const {
+  *out = Commit{};
   Fields f(j);
   out->repo = pull.repo;
   out->pr_number = pull.pull_number();
@@ -202,6 +209,7 @@ Status BaseMapper::MapCommit(const json& j, const Ref& pull, Commit* out) const 
 }
 
 Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) const {
+  *out = FileChange{};
   Fields f(j);
   out->repo = pull.repo;
   out->pr_number = pull.pull_number();
@@ -243,6 +251,7 @@ Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) cons
 }
 
 Status BaseMapper::MapOperateLog(const json& j, const Ref& parent, OperateLogEvent* out) const {
+  *out = OperateLogEvent{};
   Fields f(j);
   out->repo = parent.repo;
   out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;

@@ -1,0 +1,278 @@
+#include "fixgraph/ingest/dump.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "testutil/testutil.h"
+
+namespace fixgraph::ingest {
+namespace {
+
+using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
+using nlohmann::json;
+
+// Writes a GitCode repository folder with n issues and n PRs (PR i fixes issue i),
+// two comments per issue, a commit and a file per PR.
+void WriteRepo(const std::string& dump, const std::string& owner, const std::string& name, int n,
+               const std::string& title_suffix = "") {
+  std::string root = dump + "/gitcode/" + owner + "/" + name;
+  json issues = json::array(), pulls = json::array();
+  for (int i = 1; i <= n; ++i) {
+    std::string num = std::to_string(i);
+    issues.push_back({{"id", i},
+                      {"number", num},
+                      {"title", "问题 " + num + title_suffix},
+                      {"body", "报错 EZ9999 at step " + num},
+                      {"state", i % 2 ? "closed" : "open"},
+                      {"user", {{"id", "65f2a8e3c1b04d0012ab34cd"}, {"login", "alice"}}},
+                      {"created_at", "2026-01-01T10:00:00+08:00"},
+                      {"finished_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""}});
+    pulls.push_back({{"id", 1000 + i},
+                     {"number", i},
+                     {"title", "fix 问题 " + num},
+                     {"body", "fix #" + num},
+                     {"state", i % 2 ? "merged" : "open"},
+                     {"merged_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""},
+                     {"head", {{"ref", "issue-" + num}}},
+                     {"base", {{"ref", "master"}}}});
+    json comments = json::array({{{"id", i * 10}, {"body", "复现了"}, {"created_at", "2026-01-01T11:00:00+08:00"}},
+                                 {{"id", i * 10 + 1}, {"body", "fixed by !" + num}}});
+    WriteFile(root + "/issues/" + num + "/comments.json", comments.dump());
+    WriteFile(root + "/pulls/" + num + "/commits.json",
+              json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
+    WriteFile(root + "/pulls/" + num + "/files.json",
+              json::array({{{"filename", "src/f" + num + ".cc"}, {"additions", "3"}, {"deletions", 1}}}).dump());
+    WriteFile(root + "/pulls/" + num + "/issues.json", json::array({{{"number", num}}}).dump());
+  }
+  WriteFile(root + "/repo.json", json{{"full_name", owner + "/" + name}, {"description", "demo"}}.dump());
+  WriteFile(root + "/issues.json", issues.dump(2));
+  WriteFile(root + "/pulls.json", pulls.dump(2));
+}
+
+std::unique_ptr<Store> OpenStore(const std::string& dir) {
+  auto s = Store::Open(dir, StoreOptions());
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? std::move(*s) : nullptr;
+}
+
+RepoStats StatsOf(Store& store, const std::string& owner, const std::string& name) {
+  auto st = store.Stats(RepoRef{Platform::kGitCode, owner, name});
+  EXPECT_TRUE(st.ok());
+  return st.ok() ? *st : RepoStats();
+}
+
+TEST(Dump, ListsRepositoriesAndIgnoresTopLevelFiles) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "b", 1);
+  WriteRepo(dir / "dump", "Ascend", "a", 1);
+  WriteFile(dir / "dump/README.md", "hello");
+  WriteFile(dir / "dump/MANIFEST.json", "{}");
+  auto repos = ListDumpRepositories(dir / "dump");
+  ASSERT_TRUE(repos.ok()) << repos.status().ToString();
+  ASSERT_EQ(repos->size(), 2u);
+  EXPECT_EQ((*repos)[0].repo.ToString(), "gitcode:Ascend/a");
+  EXPECT_EQ((*repos)[1].repo.ToString(), "gitcode:Ascend/b");
+}
+
+TEST(Dump, UnknownPlatformFolderIsNamed) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 1);
+  WriteFile(dir / "dump/gitlab/x/y/issues.json", "[]");
+  auto repos = ListDumpRepositories(dir / "dump");
+  ASSERT_FALSE(repos.ok());
+  EXPECT_NE(repos.status().message().find("unknown platform folder \"gitlab\""), std::string::npos)
+      << repos.status().message();
+}
+
+TEST(Dump, MissingPathAndEmptyDump) {
+  TempDir dir;
+  EXPECT_EQ(ListDumpRepositories(dir / "nope").status().code(), Status::Code::kIOError);
+  std::filesystem::create_directories(dir / "empty");
+  EXPECT_FALSE(ListDumpRepositories(dir / "empty").ok());
+}
+
+TEST(Dump, ImportsEverythingWithExactCounts) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 5);
+  auto store = OpenStore(dir / "db");
+  ImportCounts c;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c).ok());
+  EXPECT_EQ(c.repos, 1);
+  EXPECT_EQ(c.issues, 5);
+  EXPECT_EQ(c.pulls, 5);
+  EXPECT_EQ(c.comments, 10);
+  EXPECT_EQ(c.commits, 5);
+  EXPECT_EQ(c.files, 5);
+  EXPECT_EQ(c.platform_links, 5);
+  RepoStats st = StatsOf(*store, "Ascend", "a");
+  EXPECT_EQ(st.issues_closed, 3);
+  EXPECT_EQ(st.issues_open, 2);
+  EXPECT_EQ(st.pulls_merged, 3);
+  EXPECT_EQ(st.pulls_open, 2);
+  EXPECT_EQ(st.comments, 10);
+  EXPECT_EQ(st.commits, 5);
+  EXPECT_EQ(st.files, 5);
+  EXPECT_EQ(st.platform_links, 5);
+  // Mentions from PR body, commit and issue comment all land in the index.
+  std::vector<MentionRecord> m;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/a#3").value(), &m).ok());
+  EXPECT_EQ(m.size(), 2u);  // PR body "fix #3" and commit "fix #3"
+  std::vector<PlatformLink> links;
+  ASSERT_TRUE(store->ListPlatformLinks(ParseRef("gitcode:Ascend/a!3").value(), &links).ok());
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].issue.ToString(), "gitcode:Ascend/a#3");
+  auto repo = store->GetRepository(RepoRef{Platform::kGitCode, "Ascend", "a"});
+  ASSERT_TRUE(repo.ok());
+  EXPECT_EQ(repo->description, "demo");
+  EXPECT_EQ(c.touched.size(), 10u);  // 5 issues + 5 PRs
+}
+
+TEST(Dump, ReimportIsIdempotent) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 4);
+  auto store = OpenStore(dir / "db");
+  ImportCounts first, second;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &first).ok());
+  RepoStats before = StatsOf(*store, "Ascend", "a");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &second).ok());
+  RepoStats after = StatsOf(*store, "Ascend", "a");
+  EXPECT_GT(first.changed, 0);
+  EXPECT_EQ(second.changed, 0);
+  EXPECT_TRUE(second.touched.empty());
+  EXPECT_EQ(before.issues_open + before.issues_closed, after.issues_open + after.issues_closed);
+  EXPECT_EQ(before.comments, after.comments);
+  EXPECT_EQ(before.platform_links, after.platform_links);
+  std::vector<MentionRecord> m;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/a#1").value(), &m).ok());
+  EXPECT_EQ(m.size(), 2u);
+}
+
+TEST(Dump, UpdatedDumpChangesOnlyWhatChanged) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 3);
+  auto store = OpenStore(dir / "db");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  WriteRepo(dir / "dump", "Ascend", "a", 3, " (edited)");
+  ImportCounts c;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c).ok());
+  EXPECT_EQ(c.changed, 3);  // the three issue titles
+  EXPECT_EQ(c.touched.size(), 3u);
+  EXPECT_EQ(store->GetIssue(ParseRef("gitcode:Ascend/a#2").value())->title, "问题 2 (edited)");
+}
+
+// A bad file anywhere in a repository leaves that repository exactly as it was.
+class BadInputTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(BadInputTest, StoreUnchangedAndErrorNamesFile) {
+  const auto& [relpath, content] = GetParam();
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 3);
+  auto store = OpenStore(dir / "db");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  RepoStats before = StatsOf(*store, "Ascend", "a");
+  WriteRepo(dir / "dump", "Ascend", "a", 6, " v2");  // more and changed records...
+  WriteFile(dir / ("dump/gitcode/Ascend/a/" + relpath), content);  // ...and one bad file
+  Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+  ASSERT_FALSE(s.ok());
+  std::string named = relpath.substr(0, relpath.find("/commits.json"));  // a bad folder is named
+  EXPECT_NE(s.message().find(named), std::string::npos) << s.message();
+  RepoStats after = StatsOf(*store, "Ascend", "a");
+  EXPECT_EQ(before.issues_open + before.issues_closed, after.issues_open + after.issues_closed);
+  EXPECT_EQ(before.pulls_merged + before.pulls_open, after.pulls_merged + after.pulls_open);
+  EXPECT_EQ(before.comments, after.comments);
+  EXPECT_EQ(store->GetIssue(ParseRef("gitcode:Ascend/a#1").value())->title, "问题 1");
+  std::vector<std::string> interrupted;
+  ASSERT_TRUE(InterruptedImports(*store, &interrupted).ok());
+  EXPECT_TRUE(interrupted.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, BadInputTest,
+    ::testing::Values(std::make_pair("issues.json", R"([{"number": "1", "title": "x"}, {"number": )"),
+                      std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
+                      std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
+                      std::make_pair("pulls/3/files.json", R"({"filename": "not an array"})"),
+                      std::make_pair("repo.json", R"({"description": 5})"),
+                      std::make_pair("pulls/x1/commits.json", "[]")));
+
+TEST(Dump, CountsJsonOffsetOfSyntaxError) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 1);
+  WriteFile(dir / "dump/gitcode/Ascend/a/issues.json", "[{\"number\": \"1\"},\n {oops}]");
+  auto store = OpenStore(dir / "db");
+  Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+  EXPECT_NE(s.message().find("issues.json: byte 21"), std::string::npos) << s.message();
+}
+
+// kill -9 in the middle of the write pass, then a rerun: exact counts.
+TEST(Dump, KillDuringImportThenRerunGivesExactCounts) {
+  TempDir dir;
+  const int n = 300;
+  WriteRepo(dir / "dump", "Ascend", "a", n);
+  WriteRepo(dir / "dump", "Ascend", "b", 50);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto store = Store::Open(dir / "db", StoreOptions());
+    if (!store.ok()) _exit(3);
+    ImportOptions o;
+    o.batch_records = 100;
+    o.after_batch = [](size_t batches) {
+      if (batches == 3) raise(SIGKILL);
+    };
+    Status s = ImportDump(store->get(), dir / "dump", o, nullptr);
+    _exit(s.ok() ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  ASSERT_EQ(WTERMSIG(status), SIGKILL);
+
+  auto store = OpenStore(dir / "db");
+  std::vector<std::string> interrupted;
+  ASSERT_TRUE(InterruptedImports(*store, &interrupted).ok());
+  ASSERT_EQ(interrupted, std::vector<std::string>{"gitcode:Ascend/a"});
+  RepoStats partial = StatsOf(*store, "Ascend", "a");
+  EXPECT_LT(partial.issues_open + partial.issues_closed + partial.comments, 3 * n);
+
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  interrupted.clear();
+  ASSERT_TRUE(InterruptedImports(*store, &interrupted).ok());
+  EXPECT_TRUE(interrupted.empty());
+  RepoStats a = StatsOf(*store, "Ascend", "a");
+  EXPECT_EQ(a.issues_open + a.issues_closed, n);
+  EXPECT_EQ(a.pulls_merged + a.pulls_open, n);
+  EXPECT_EQ(a.comments, 2 * n);
+  EXPECT_EQ(a.commits, n);
+  EXPECT_EQ(a.files, n);
+  EXPECT_EQ(a.platform_links, n);
+  RepoStats b = StatsOf(*store, "Ascend", "b");
+  EXPECT_EQ(b.issues_open + b.issues_closed, 50);
+  std::vector<MentionRecord> m;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/a#7").value(), &m).ok());
+  EXPECT_EQ(m.size(), 2u);  // no duplicated index rows after the rerun
+}
+
+TEST(Dump, ProgressReportsRecordTotals) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 20);
+  auto store = OpenStore(dir / "db");
+  ImportOptions o;
+  o.batch_records = 10;
+  std::vector<ImportProgress> seen;
+  o.on_progress = [&](const ImportProgress& p) { seen.push_back(p); };
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", o, nullptr).ok());
+  ASSERT_GT(seen.size(), 5u);
+  EXPECT_EQ(seen.back().records_total, 20 + 20 + 40 + 20 + 20 + 20);
+  EXPECT_EQ(seen.back().records_done, seen.back().records_total + 1);  // + the repository record
+  EXPECT_EQ(seen.back().repo_count, 1u);
+}
+
+}  // namespace
+}  // namespace fixgraph::ingest

@@ -1,0 +1,37 @@
+// Helpers shared by the test suites.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fixgraph::testing {
+
+// A fresh, empty directory under the system temp dir, removed when the
+// object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// Source tree root, the shared data folder, and the built fixgraph binary.
+std::string SourceDir();
+std::string SharedDir();
+std::string BinaryPath();
+
+// Writes `text` to `path`, creating parent folders.
+void WriteFile(const std::string& path, const std::string& text);
+std::string ReadFile(const std::string& path);
+
+// Runs a command line through /bin/sh; returns the exit status and fills
+// stdout (and stderr when given).
+int RunCommand(const std::string& command, std::string* out, std::string* err = nullptr);
+
+}  // namespace fixgraph::testing
