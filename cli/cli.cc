@@ -45,6 +45,23 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   AddShowCommand(app, ctx);
   AddStatsCommand(app, ctx);
 
+  // Name an unknown command plainly (CLI11 would only say one is required).
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--db") {
+      ++i;
+      continue;
+    }
+    if (a.empty() || a[0] == '-') continue;
+    auto known = app.get_subcommands([&a](CLI::App* sub) { return sub->get_name() == a; });
+    if (known.empty()) {
+      err << "fixgraph: usage error: unknown command '" << a << "'\n"
+          << "Run 'fixgraph --help' for the list of commands.\n";
+      return 2;
+    }
+    break;
+  }
+
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
     app.parse(rev);

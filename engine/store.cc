@@ -138,11 +138,11 @@ std::string OplogKey(const OperateLogEvent& v) {
 std::vector<IndexEntry> IndexOf(const OperateLogEvent&) { return {}; }
 
 std::string LinkKey(const PlatformLink& v) {
-  return keys::Join(keys::kLinkTag,
-                    {v.issue.repo.ToString(), keys::Num(v.issue.number), v.pull.ToString()});
+  return keys::Join(keys::kLinkTag, {v.issue.repo.ToString(), keys::Num(v.issue.number),
+                                     v.pull.ToString(), v.source});
 }
 std::vector<IndexEntry> IndexOf(const PlatformLink& v) {
-  return {{keys::Join(keys::kLinkIndexTag, {v.pull.ToString(), v.issue.ToString()}),
+  return {{keys::Join(keys::kLinkIndexTag, {v.pull.ToString(), v.issue.ToString(), v.source}),
            ToJson(v).dump()}};
 }
 

@@ -11,13 +11,13 @@
 //   K\0<repo>\0<num>\0<sha>                     PR commit
 //   F\0<repo>\0<num>\0<filename>                PR file change
 //   O\0<repo>\0<i|p>\0<num>\0<id>               operate-log event
-//   L\0<repo>\0<issue num>\0<pull ref>          platform link (issue side)
+//   L\0<repo>\0<issue num>\0<pull ref>\0<source>  platform link (issue side), one per source
 //   X\0<kind>\0<repo>\0<i|p|r>\0<num>            derived record (e.g. kind "links")
 // Column family "index" (secondary keys, values as noted):
 //   c\0<repo>\0<time>\0<num>                    issue closed at time -> ""
 //   m\0<repo>\0<time>\0<num>                    PR merged at time -> ""
 //   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord JSON
-//   l\0<pull ref>\0<issue ref>                  platform link (PR side) -> link JSON
+//   l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) -> link JSON
 //   s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
 // Default column family: "schema_version", "import\0<repo>" markers, cursors.
 //

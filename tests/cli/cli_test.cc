@@ -1,0 +1,163 @@
+// The command line, driven in-process through cli::Run.
+#include "fixgraph/cli/cli.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "testutil/testutil.h"
+
+namespace fixgraph::cli {
+namespace {
+
+using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
+using nlohmann::json;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result RunCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "fixgraph");
+  std::ostringstream out, err;
+  int code = Run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+void WriteSmallDump(const std::string& dump) {
+  std::string root = dump + "/gitcode/Ascend/demo";
+  WriteFile(root + "/repo.json", R"({"full_name": "Ascend/demo", "description": "a demo repo"})");
+  WriteFile(root + "/issues.json", R"([
+    {"number": "7", "title": "NPU 上 aclnnFoo 报错 EZ9999", "body": "log", "state": "closed",
+     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-01-05T12:00:00+08:00",
+     "user": {"id": "ab", "login": "alice"}},
+    {"number": "8", "title": "open question", "state": "open", "finished_at": ""}])");
+  WriteFile(root + "/pulls.json", R"([
+    {"number": 12, "title": "修复 aclnnFoo", "body": "fix #7", "state": "merged",
+     "merged_at": "2026-01-05T12:00:00+08:00", "head": {"ref": "issue-7"}, "base": {"ref": "master"}}])");
+  WriteFile(root + "/issues/7/comments.json",
+            R"([{"id": 1, "body": "已在 !12 修复", "user": {"login": "bob"},
+                 "created_at": "2026-01-05T11:00:00+08:00"}])");
+}
+
+TEST(Cli, HelpAndVersion) {
+  Result r = RunCli({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("import"), std::string::npos);
+  EXPECT_NE(r.out.find("stats"), std::string::npos);
+  r = RunCli({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("fixgraph"), std::string::npos);
+  r = RunCli({"show", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("REF"), std::string::npos);
+}
+
+TEST(Cli, BadUsageExitsTwo) {
+  EXPECT_EQ(RunCli({}).code, 2);
+  Result r = RunCli({"bogus"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown command 'bogus'"), std::string::npos) << r.err;
+  r = RunCli({"stats", "--frobnicate"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--frobnicate"), std::string::npos) << r.err;
+  EXPECT_EQ(RunCli({"show"}).code, 2);
+  EXPECT_EQ(RunCli({"import"}).code, 2);
+}
+
+TEST(Cli, ReadCommandsWithoutAStoreSayWhatToDo) {
+  TempDir dir;
+  Result r = RunCli({"--db", dir / "nothing", "stats"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no fixgraph store"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fixgraph import"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ImportStatsShow) {
+  TempDir dir;
+  WriteSmallDump(dir / "dump");
+  std::string db = dir / "db";
+  Result r = RunCli({"--db", db, "import", dir / "dump"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 issues, 1 pull requests, 1 comments"), std::string::npos) << r.out;
+
+  r = RunCli({"--db", db, "stats", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json st = json::parse(r.out);
+  ASSERT_EQ(st["repositories"].size(), 1u);
+  EXPECT_EQ(st["repositories"][0]["repo"], "gitcode:Ascend/demo");
+  EXPECT_EQ(st["repositories"][0]["issues"]["closed"], 1);
+  EXPECT_EQ(st["repositories"][0]["issues"]["open"], 1);
+  EXPECT_EQ(st["repositories"][0]["pulls"]["merged"], 1);
+  EXPECT_EQ(st["totals"]["comments"], 1);
+
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json view = json::parse(r.out);
+  EXPECT_EQ(view["kind"], "issue");
+  EXPECT_EQ(view["issue"]["title"], "NPU 上 aclnnFoo 报错 EZ9999");
+  ASSERT_EQ(view["comments"].size(), 1u);
+  // The PR body ("fix #7") mentions it, and the issue comment names !12 the other way.
+  ASSERT_EQ(view["mentioned_by"].size(), 1u);
+  EXPECT_EQ(view["mentioned_by"][0]["source"], "gitcode:Ascend/demo!12");
+  EXPECT_EQ(view["mentioned_by"][0]["keyword"], "closing");
+  EXPECT_EQ(view["mentioned_by"][0]["source_state"], "merged");
+
+  r = RunCli({"--db", db, "show", "https://gitcode.com/Ascend/demo/merge_requests/12"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("gitcode:Ascend/demo!12  [merged]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2026-01-05 12:00:00 +08:00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Mentioned by"), std::string::npos) << r.out;  // the issue comment
+
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("a demo repo"), std::string::npos);
+}
+
+TEST(Cli, EnvironmentChoosesTheDb) {
+  TempDir dir;
+  WriteSmallDump(dir / "dump");
+  std::string db = dir / "envdb";
+  setenv("FIXGRAPH_DB", db.c_str(), 1);
+  Result r = RunCli({"import", dir / "dump"});
+  unsetenv("FIXGRAPH_DB");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(RunCli({"--db", db, "show", "gitcode:Ascend/demo#8"}).code, 0);
+}
+
+TEST(Cli, ErrorsNameWhatAndWhere) {
+  TempDir dir;
+  WriteSmallDump(dir / "dump");
+  std::string db = dir / "db";
+  ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}).code, 0);
+
+  Result r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#999"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no issue gitcode:Ascend/demo#999"), std::string::npos) << r.err;
+
+  r = RunCli({"--db", db, "show", "Ascend/demo#7"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("bad reference \"Ascend/demo#7\""), std::string::npos) << r.err;
+
+  r = RunCli({"--db", db, "import", dir / "missing"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(dir / "missing"), std::string::npos) << r.err;
+
+  WriteFile(dir / "dump/gitcode/Ascend/demo/pulls.json", R"([{"number": 12, "merged_at": 5}])");
+  r = RunCli({"--db", db, "import", dir / "dump"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("pulls.json: item 0: pull request 12: field \"merged_at\""),
+            std::string::npos)
+      << r.err;
+  // The store kept the good version.
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo!12", "--json"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(json::parse(r.out)["pull"]["state"], "merged");
+}
+
+}  // namespace
+}  // namespace fixgraph::cli
