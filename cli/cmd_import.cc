@@ -1,4 +1,6 @@
 // fixgraph import DUMP...
+#include <sys/resource.h>
+
 #include <chrono>
 #include <nlohmann/json.hpp>
 
@@ -49,7 +51,10 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (json_out) {
-    nlohmann::json doc{{"dumps", report}, {"totals", CountsJson(total)}, {"seconds", secs},
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    nlohmann::json doc{{"dumps", report},  {"totals", CountsJson(total)},
+                       {"seconds", secs},  {"peak_rss_mb", ru.ru_maxrss / 1024.0},
                        {"db", ctx.db_dir}};
     *ctx.out << doc.dump() << "\n";
   }

@@ -244,7 +244,9 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
     size_t j = i + 1;
     while (j < text.size() && IsAsciiAlnum(static_cast<unsigned char>(text[j]))) ++j;
     std::string_view token = text.substr(i + 1, j - i - 1);
-    bool next_ok = j >= text.size() || !(IsWordByte(static_cast<unsigned char>(text[j])) ||
+    // After the number any non-ASCII byte (CJK text or full-width punctuation: "#69，") ends it.
+    bool next_ok = j >= text.size() || !(IsAsciiAlnum(static_cast<unsigned char>(text[j])) ||
+                                         text[j] == '_' ||
                                          text[j] == '-' ||
                                          (text[j] == '.' && j + 1 < text.size() &&
                                           std::isdigit(static_cast<unsigned char>(text[j + 1]))));

@@ -2,10 +2,13 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
-#include <rocksdb/utilities/write_batch_with_index.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
 
 #include <filesystem>
 #include <set>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "fixgraph/engine/model_json.h"
@@ -236,15 +239,36 @@ std::string DerivedKey(const std::string& kind, const Ref& item) {
 struct Store::Batch::Impl {
   Store::Impl* store;
   std::set<Ref> touched;
-  rocksdb::WriteBatchWithIndex wb{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  rocksdb::WriteBatch wb;
   std::int64_t changed = 0;
+  // Records and payloads put since the last Write, so that a second put of the
+  // same key in one batch sees the first (pages that shift while syncing).
+  std::unordered_map<std::string, std::string> pending_items;
+  std::unordered_map<std::string, std::string> pending_raw;
 
-  Status GetPending(rocksdb::ColumnFamilyHandle* cf, const std::string& key, std::string* value,
-                    bool* found) {
-    rocksdb::Status s = wb.GetFromBatchAndDB(store->db.get(), rocksdb::ReadOptions(), cf, key, value);
+  Status GetPending(bool raw, const std::string& key, std::string* value, bool* found) {
+    const auto& pending = raw ? pending_raw : pending_items;
+    if (auto it = pending.find(key); it != pending.end()) {
+      *value = it->second;
+      *found = true;
+      return Status::OK();
+    }
+    rocksdb::Status s =
+        store->db->Get(rocksdb::ReadOptions(), raw ? store->raw : store->items, key, value);
     *found = s.ok();
     if (s.IsNotFound()) return Status::OK();
     return FromRocks(s, "read");
+  }
+
+  Status PutRaw(const std::string& key, std::string_view raw) {
+    pending_raw[key] = std::string(raw);
+    return FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write");
+  }
+
+  void Clear() {
+    wb.Clear();
+    pending_items.clear();
+    pending_raw.clear();
   }
 
   template <typename T>
@@ -253,13 +277,13 @@ struct Store::Batch::Impl {
     std::string value = ToJson(record).dump();
     std::string old;
     bool found = false;
-    FG_RETURN_IF_ERROR(GetPending(store->items, key, &old, &found));
+    FG_RETURN_IF_ERROR(GetPending(false, key, &old, &found));
     if (found && old == value) {
       std::string old_raw;
       bool raw_found = false;
-      FG_RETURN_IF_ERROR(GetPending(store->raw, key, &old_raw, &raw_found));
+      FG_RETURN_IF_ERROR(GetPending(true, key, &old_raw, &raw_found));
       if (raw.empty() || (raw_found && old_raw == raw)) return Status::OK();
-      return FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write");
+      return PutRaw(key, raw);
     }
     if (found) {
       T previous;
@@ -270,9 +294,8 @@ struct Store::Batch::Impl {
     for (const IndexEntry& e : IndexOf(record))
       FG_RETURN_IF_ERROR(FromRocks(wb.Put(store->index, e.key, e.value), "write"));
     FG_RETURN_IF_ERROR(FromRocks(wb.Put(store->items, key, value), "write"));
-    if (!raw.empty())
-      FG_RETURN_IF_ERROR(
-          FromRocks(wb.Put(store->raw, key, rocksdb::Slice(raw.data(), raw.size())), "write"));
+    pending_items[key] = std::move(value);
+    if (!raw.empty()) FG_RETURN_IF_ERROR(PutRaw(key, raw));
     ++changed;
     if (owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) touched.insert(owner);
     return Status::OK();
@@ -303,6 +326,9 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   opts.max_open_files = 256;
   opts.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   opts.keep_log_file_num = 2;
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));  // point reads of new keys miss fast
+  opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::ColumnFamilyOptions cf_opts(opts);
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, cf_opts},
@@ -359,15 +385,25 @@ std::unique_ptr<Store::Batch> Store::NewBatch() {
   return std::unique_ptr<Batch>(new Batch(std::move(b)));
 }
 
-Status Store::Write(Batch* batch) {
+Status Store::Write(Batch* batch, Durability durability) {
   if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
-  rocksdb::WriteBatch* wb = batch->impl_->wb.GetWriteBatch();
+  rocksdb::WriteBatch* wb = &batch->impl_->wb;
   if (wb->Count() > 0) {
-    FG_RETURN_IF_ERROR(FromRocks(impl_->db->Write(rocksdb::WriteOptions(), wb), "commit"));
+    rocksdb::WriteOptions wo;
+    wo.disableWAL = durability == Durability::kUnlogged;
+    FG_RETURN_IF_ERROR(FromRocks(impl_->db->Write(wo, wb), "commit"));
   }
-  batch->impl_->wb.Clear();
+  batch->impl_->Clear();
   batch->impl_->changed = 0;
   return Status::OK();
+}
+
+Status Store::Flush() {
+  if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  rocksdb::FlushOptions fo;
+  fo.wait = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> all(impl_->handles.begin(), impl_->handles.end());
+  return FromRocks(impl_->db->Flush(fo, all), "flush");
 }
 
 StatusOr<Repository> Store::GetRepository(const RepoRef& repo) const {
@@ -643,8 +679,10 @@ Status Store::Batch::PutOperateLog(const OperateLogEvent& v, std::string_view ra
 Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
   if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
     return Status::InvalidArgument("a platform link joins an issue and a pull request");
-  Status s = impl_->Upsert(LinkKey(v), v, "", v.issue);
-  return s;
+  std::int64_t before = impl_->changed;
+  FG_RETURN_IF_ERROR(impl_->Upsert(LinkKey(v), v, "", v.issue));
+  if (impl_->changed != before) impl_->touched.insert(v.pull);  // a new link touches both sides
+  return Status::OK();
 }
 Status Store::Batch::PutDerived(const std::string& kind, const Ref& item, std::string_view value) {
   if (impl_->store->read_only) return Status::FailedPrecondition("store is open read-only");
@@ -666,7 +704,7 @@ Status Store::Batch::DeleteMeta(const std::string& key) {
 }
 std::int64_t Store::Batch::changed() const { return impl_->changed; }
 std::size_t Store::Batch::ApproximateSize() const {
-  return impl_->wb.GetWriteBatch()->GetDataSize();
+  return impl_->wb.GetDataSize();
 }
 
 }  // namespace fixgraph

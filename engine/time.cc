@@ -59,8 +59,12 @@ bool ParseOffsetAt(std::string_view s, size_t pos, int* minutes) {
   size_t p = 1;
   int hh = 0, mm = 0;
   if (!ReadDigits(rest, &p, 2, &hh)) return false;
-  if (p < rest.size() && rest[p] == ':') ++p;
-  if (p < rest.size() && !ReadDigits(rest, &p, 2, &mm)) return false;
+  if (p < rest.size() && rest[p] == ':') {
+    ++p;
+    if (!ReadDigits(rest, &p, 2, &mm)) return false;  // "+08:" has no minutes
+  } else if (p < rest.size() && !ReadDigits(rest, &p, 2, &mm)) {
+    return false;
+  }
   if (p != rest.size() || mm > 59) return false;
   int total = hh * 60 + mm;
   if (total > kMaxOffsetMinutes) return false;

@@ -20,13 +20,13 @@ constexpr const char* kMarkerPrefix = "import_in_progress";
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
-  virtual Status Repository(const fixgraph::Repository& v, const std::string& raw) = 0;
-  virtual Status Issue(const fixgraph::Issue& v, const std::string& raw) = 0;
-  virtual Status Pull(const PullRequest& v, const std::string& raw) = 0;
-  virtual Status Comment(const fixgraph::Comment& v, const std::string& raw) = 0;
-  virtual Status Commit(const fixgraph::Commit& v, const std::string& raw) = 0;
-  virtual Status File(const FileChange& v, const std::string& raw) = 0;
-  virtual Status OperateLog(const OperateLogEvent& v, const std::string& raw) = 0;
+  virtual Status Repository(const fixgraph::Repository& v, const json& raw) = 0;
+  virtual Status Issue(const fixgraph::Issue& v, const json& raw) = 0;
+  virtual Status Pull(const PullRequest& v, const json& raw) = 0;
+  virtual Status Comment(const fixgraph::Comment& v, const json& raw) = 0;
+  virtual Status Commit(const fixgraph::Commit& v, const json& raw) = 0;
+  virtual Status File(const FileChange& v, const json& raw) = 0;
+  virtual Status OperateLog(const OperateLogEvent& v, const json& raw) = 0;
   virtual Status Link(const PlatformLink& v) = 0;
 };
 
@@ -34,15 +34,15 @@ class RecordSink {
 class CountingSink final : public RecordSink {
  public:
   explicit CountingSink(ImportCounts* c) : c_(c) {}
-  Status Repository(const fixgraph::Repository&, const std::string&) override { return Status::OK(); }
-  Status Issue(const fixgraph::Issue&, const std::string&) override { return Bump(&c_->issues); }
-  Status Pull(const PullRequest&, const std::string&) override { return Bump(&c_->pulls); }
-  Status Comment(const fixgraph::Comment&, const std::string&) override {
+  Status Repository(const fixgraph::Repository&, const json&) override { return Status::OK(); }
+  Status Issue(const fixgraph::Issue&, const json&) override { return Bump(&c_->issues); }
+  Status Pull(const PullRequest&, const json&) override { return Bump(&c_->pulls); }
+  Status Comment(const fixgraph::Comment&, const json&) override {
     return Bump(&c_->comments);
   }
-  Status Commit(const fixgraph::Commit&, const std::string&) override { return Bump(&c_->commits); }
-  Status File(const FileChange&, const std::string&) override { return Bump(&c_->files); }
-  Status OperateLog(const OperateLogEvent&, const std::string&) override {
+  Status Commit(const fixgraph::Commit&, const json&) override { return Bump(&c_->commits); }
+  Status File(const FileChange&, const json&) override { return Bump(&c_->files); }
+  Status OperateLog(const OperateLogEvent&, const json&) override {
     return Bump(&c_->operate_logs);
   }
   Status Link(const PlatformLink&) override { return Bump(&c_->platform_links); }
@@ -63,39 +63,50 @@ class WritingSink final : public RecordSink {
       : store_(store), repo_(repo), options_(options), progress_(progress),
         batch_(store->NewBatch()) {}
 
-  Status Begin() { return batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"); }
+  // The marker is logged before any record is written, records are written
+  // unlogged (a bulk load), and the marker is removed, logged, only after the
+  // records are flushed to table files. A crash anywhere leaves the marker.
+  Status Begin() {
+    FG_RETURN_IF_ERROR(batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"));
+    return store_->Write(batch_.get(), Store::Durability::kLogged);
+  }
 
   Status Finish() {
+    FG_RETURN_IF_ERROR(Flush());
+    FG_RETURN_IF_ERROR(store_->Flush());
     FG_RETURN_IF_ERROR(batch_->DeleteMeta(ImportMarkerKey(repo_.repo)));
-    return Flush();
+    return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
   std::int64_t changed() const { return changed_; }
   std::vector<Ref> touched() const { return batch_->TouchedItems(); }
 
-  Status Repository(const fixgraph::Repository& v, const std::string& raw) override {
-    return Done(batch_->PutRepository(v, raw));
+  Status Repository(const fixgraph::Repository& v, const json& raw) override {
+    return Done(batch_->PutRepository(v, Raw(raw)));
   }
-  Status Issue(const fixgraph::Issue& v, const std::string& raw) override {
-    return Done(batch_->PutIssue(v, raw));
+  Status Issue(const fixgraph::Issue& v, const json& raw) override {
+    return Done(batch_->PutIssue(v, Raw(raw)));
   }
-  Status Pull(const PullRequest& v, const std::string& raw) override {
-    return Done(batch_->PutPull(v, raw));
+  Status Pull(const PullRequest& v, const json& raw) override {
+    return Done(batch_->PutPull(v, Raw(raw)));
   }
-  Status Comment(const fixgraph::Comment& v, const std::string& raw) override {
-    return Done(batch_->PutComment(v, raw));
+  Status Comment(const fixgraph::Comment& v, const json& raw) override {
+    return Done(batch_->PutComment(v, Raw(raw)));
   }
-  Status Commit(const fixgraph::Commit& v, const std::string& raw) override {
-    return Done(batch_->PutCommit(v, raw));
+  Status Commit(const fixgraph::Commit& v, const json& raw) override {
+    return Done(batch_->PutCommit(v, Raw(raw)));
   }
-  Status File(const FileChange& v, const std::string& raw) override {
-    return Done(batch_->PutFile(v, raw));
+  Status File(const FileChange& v, const json& raw) override {
+    return Done(batch_->PutFile(v, Raw(raw)));
   }
-  Status OperateLog(const OperateLogEvent& v, const std::string& raw) override {
-    return Done(batch_->PutOperateLog(v, raw));
+  Status OperateLog(const OperateLogEvent& v, const json& raw) override {
+    return Done(batch_->PutOperateLog(v, Raw(raw)));
   }
   Status Link(const PlatformLink& v) override { return Done(batch_->PutPlatformLink(v)); }
 
  private:
+  // The payload as stored: compact JSON, or nothing for a record made up here.
+  static std::string Raw(const json& raw) { return raw.is_null() ? std::string() : raw.dump(); }
+
   Status Done(Status s) {
     FG_RETURN_IF_ERROR(s);
     ++progress_.records_done;
@@ -104,7 +115,8 @@ class WritingSink final : public RecordSink {
   }
   Status Flush() {
     changed_ += batch_->changed();
-    FG_RETURN_IF_ERROR(store_->Write(batch_.get()).WithContext("import " + repo_.repo.ToString()));
+    FG_RETURN_IF_ERROR(store_->Write(batch_.get(), Store::Durability::kUnlogged)
+                           .WithContext("import " + repo_.repo.ToString()));
     pending_ = 0;
     ++batches_;
     if (options_.on_progress) options_.on_progress(progress_);
@@ -150,13 +162,13 @@ class RepoWalker {
       FG_ASSIGN_OR_RETURN(json j, ReadJsonFile(repo_file.string()));
       fixgraph::Repository r;
       FG_RETURN_IF_ERROR(mapper_.MapRepository(j, repo_.repo, &r).WithContext(repo_file.string()));
-      FG_RETURN_IF_ERROR(sink_->Repository(r, j.dump()));
+      FG_RETURN_IF_ERROR(sink_->Repository(r, j));
     } else {
       fixgraph::Repository r;
       r.ref = repo_.repo;
       r.full_name = repo_.repo.FullName();
       r.html_url = WebUrl(Ref::Repo(repo_.repo));
-      FG_RETURN_IF_ERROR(sink_->Repository(r, ""));
+      FG_RETURN_IF_ERROR(sink_->Repository(r, json()));
     }
     fs::path issues = root_ / "issues.json";
     if (fs::exists(issues)) {
@@ -165,7 +177,7 @@ class RepoWalker {
         if (mapper_.IsPullInIssueList(j)) return Status::OK();
         fixgraph::Issue v;
         FG_RETURN_IF_ERROR(mapper_.MapIssue(j, repo_.repo, &v));
-        return sink_->Issue(v, j.dump());
+        return sink_->Issue(v, j);
       }));
     }
     fs::path pulls = root_ / "pulls.json";
@@ -174,7 +186,7 @@ class RepoWalker {
       FG_RETURN_IF_ERROR(ForEachArrayElement(pulls.string(), [&](json& j, size_t) -> Status {
         PullRequest v;
         FG_RETURN_IF_ERROR(mapper_.MapPull(j, repo_.repo, &v));
-        return sink_->Pull(v, j.dump());
+        return sink_->Pull(v, j);
       }));
     }
     if (!any)
@@ -206,25 +218,29 @@ class RepoWalker {
     return Status::OK();
   }
 
-  // Calls fn for each element of item/<name> when the file exists.
+  // Calls fn for each element of item/<name> when the item folder has that file.
   Status EachIn(const fs::path& item, const char* name,
                 const std::function<Status(json&)>& fn) {
-    fs::path file = item / name;
-    std::error_code ec;
-    if (!fs::exists(file, ec)) return Status::OK();
-    return ForEachArrayElement(file.string(), [&](json& j, size_t) { return fn(j); });
+    if (std::find(present_.begin(), present_.end(), name) == present_.end()) return Status::OK();
+    return ForEachArrayElement((item / name).string(), [&](json& j, size_t) { return fn(j); });
   }
 
   Status WalkItem(const fs::path& item, const Ref& parent) {
+    // One listing per item folder instead of a stat per possible file.
+    present_.clear();
+    std::error_code ec;
+    for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec))
+      present_.push_back(it->path().filename().string());
+    if (ec) return Status::IOError(item.string() + ": " + ec.message());
     FG_RETURN_IF_ERROR(EachIn(item, "comments.json", [&](json& j) -> Status {
       fixgraph::Comment v;
       FG_RETURN_IF_ERROR(mapper_.MapComment(j, parent, &v));
-      return sink_->Comment(v, j.dump());
+      return sink_->Comment(v, j);
     }));
     FG_RETURN_IF_ERROR(EachIn(item, "operate_logs.json", [&](json& j) -> Status {
       OperateLogEvent v;
       FG_RETURN_IF_ERROR(mapper_.MapOperateLog(j, parent, &v));
-      FG_RETURN_IF_ERROR(sink_->OperateLog(v, j.dump()));
+      FG_RETURN_IF_ERROR(sink_->OperateLog(v, j));
       if (auto link = LinkFromOperateLog(v)) return sink_->Link(*link);
       return Status::OK();
     }));
@@ -238,12 +254,12 @@ class RepoWalker {
     FG_RETURN_IF_ERROR(EachIn(item, "commits.json", [&](json& j) -> Status {
       fixgraph::Commit v;
       FG_RETURN_IF_ERROR(mapper_.MapCommit(j, parent, &v));
-      return sink_->Commit(v, j.dump());
+      return sink_->Commit(v, j);
     }));
     FG_RETURN_IF_ERROR(EachIn(item, "files.json", [&](json& j) -> Status {
       FileChange v;
       FG_RETURN_IF_ERROR(mapper_.MapFile(j, parent, &v));
-      return sink_->File(v, j.dump());
+      return sink_->File(v, j);
     }));
     return EachIn(item, "issues.json", [&](json& j) -> Status {
       std::string number;
@@ -256,6 +272,7 @@ class RepoWalker {
   const Mapper& mapper_;
   RecordSink* sink_;
   fs::path root_;
+  std::vector<std::string> present_;  // file names in the item folder being walked
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "fixgraph/ingest/json_stream.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -24,11 +26,20 @@ struct FileCloser {
 // through it one byte at a time without a virtual call per byte.
 class FileBytes {
  public:
-  explicit FileBytes(std::FILE* f) : f_(f), buf_(new char[kReadBufferBytes]) {}
+  // The buffer fits small files exactly (most dump files are a few KB).
+  explicit FileBytes(std::FILE* f) : f_(f) {
+    struct stat st {};
+    size_t size = kReadBufferBytes;
+    if (fstat(fileno(f), &st) == 0 && st.st_size >= 0 &&
+        static_cast<size_t>(st.st_size) < kReadBufferBytes)
+      size = static_cast<size_t>(st.st_size) + 1;
+    cap_ = size;
+    buf_.reset(new char[cap_]);
+  }
   int Next() {
     if (pos_ == len_) {
       if (error_ || eof_) return EOF;
-      len_ = std::fread(buf_.get(), 1, kReadBufferBytes, f_);
+      len_ = std::fread(buf_.get(), 1, cap_, f_);
       pos_ = 0;
       if (len_ == 0) {
         if (std::ferror(f_)) error_ = true;
@@ -43,7 +54,7 @@ class FileBytes {
  private:
   std::FILE* f_;
   std::unique_ptr<char[]> buf_;
-  size_t pos_ = 0, len_ = 0;
+  size_t cap_ = 0, pos_ = 0, len_ = 0;
   bool eof_ = false, error_ = false;
 };
 

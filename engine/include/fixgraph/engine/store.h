@@ -104,8 +104,21 @@ class Store {
   // (to replace old secondary keys) see both the store and the batch.
   std::unique_ptr<Batch> NewBatch();
 
+  // How a Write survives a crash.
+  enum class Durability {
+    // Logged before it is applied: a process crash after Write returns loses nothing.
+    kLogged,
+    // Not logged, for bulk loads: a crash before the next Flush may lose it. The
+    // caller must make the loss visible (a marker written kLogged before, removed
+    // kLogged after Flush) and repeatable (idempotent upserts).
+    kUnlogged,
+  };
+
   // Applies the batch atomically and empties it. REQUIRES: !read_only.
-  Status Write(Batch* batch);
+  Status Write(Batch* batch, Durability durability = Durability::kLogged);
+
+  // Persists everything written so far (including kUnlogged writes) to table files.
+  Status Flush();
 
   // ---- Reads. NotFound when absent.
   StatusOr<Repository> GetRepository(const RepoRef& repo) const;

@@ -1,0 +1,941 @@
+#include "fixgraph/engine/store.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "testutil/testutil.h"
+
+namespace fixgraph {
+namespace {
+
+using testing::TempDir;
+
+constexpr UnixSeconds kT = 1789443356;  // 2026-09-15T03:35:56Z
+
+RepoRef Repo(const std::string& owner = "Ascend", const std::string& name = "MindSpeed-Ops",
+             Platform p = Platform::kGitCode) {
+  RepoRef r;
+  r.platform = p;
+  r.owner = owner;
+  r.name = name;
+  return r;
+}
+
+Ref IssueRef(const std::string& n, const RepoRef& r = Repo()) { return Ref::Issue(r, n); }
+Ref PullRef(std::int64_t n, const RepoRef& r = Repo()) { return Ref::Pull(r, n); }
+
+Issue MakeIssue(const std::string& number, const std::string& body = "",
+                IssueState state = IssueState::kOpen, OptTime closed_at = std::nullopt,
+                const RepoRef& repo = Repo()) {
+  Issue v;
+  v.repo = repo;
+  v.number = number;
+  v.title = "issue " + number;
+  v.body = body;
+  v.state = state;
+  v.closed_at = closed_at;
+  v.created_at = kT - 100000;
+  return v;
+}
+
+PullRequest MakePull(std::int64_t number, const std::string& body = "",
+                     PullState state = PullState::kOpen, OptTime merged_at = std::nullopt,
+                     const RepoRef& repo = Repo()) {
+  PullRequest v;
+  v.repo = repo;
+  v.number = number;
+  v.title = "pull " + std::to_string(number);
+  v.body = body;
+  v.state = state;
+  v.merged_at = merged_at;
+  v.created_at = kT - 50000;
+  return v;
+}
+
+Comment MakeComment(ParentKind kind, const std::string& parent, const std::string& id,
+                    const std::string& body, OptTime at = std::nullopt) {
+  Comment c;
+  c.repo = Repo();
+  c.parent_kind = kind;
+  c.parent_number = parent;
+  c.id = id;
+  c.body = body;
+  c.created_at = at;
+  return c;
+}
+
+Commit MakeCommit(std::int64_t pr, const std::string& sha, const std::string& message,
+                  OptTime at = std::nullopt) {
+  Commit c;
+  c.repo = Repo();
+  c.pr_number = pr;
+  c.sha = sha;
+  c.message = message;
+  c.committed_at = at;
+  return c;
+}
+
+FileChange MakeFile(std::int64_t pr, const std::string& filename) {
+  FileChange f;
+  f.repo = Repo();
+  f.pr_number = pr;
+  f.filename = filename;
+  f.status = "modified";
+  f.additions = 1;
+  return f;
+}
+
+OperateLogEvent MakeEvent(ParentKind kind, const std::string& parent, const std::string& id,
+                          const std::string& action_type) {
+  OperateLogEvent e;
+  e.repo = Repo();
+  e.parent_kind = kind;
+  e.parent_number = parent;
+  e.id = id;
+  e.action_type = action_type;
+  return e;
+}
+
+std::unique_ptr<Store> MustOpen(const std::string& dir, bool read_only = false) {
+  StoreOptions o;
+  o.read_only = read_only;
+  auto s = Store::Open(dir, o);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? std::move(s).value() : nullptr;
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_ / "db" + "/store";
+    store_ = MustOpen(dir_);
+    ASSERT_NE(store_, nullptr);
+  }
+
+  // Runs fn on a fresh batch and commits it; returns the batch's changed() before the write.
+  template <typename Fn>
+  std::int64_t Apply(Fn fn) {
+    auto b = store_->NewBatch();
+    fn(b.get());
+    std::int64_t changed = b->changed();
+    Status s = store_->Write(b.get());
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(b->changed(), 0);
+    return changed;
+  }
+
+  std::vector<std::pair<UnixSeconds, Ref>> Closed(UnixSeconds from, UnixSeconds to,
+                                                  const RepoRef& repo = Repo()) {
+    std::vector<std::pair<UnixSeconds, Ref>> out;
+    EXPECT_TRUE(store_->IssuesClosedBetween(repo, from, to, &out).ok());
+    return out;
+  }
+  std::vector<std::pair<UnixSeconds, Ref>> Merged(UnixSeconds from, UnixSeconds to,
+                                                  const RepoRef& repo = Repo()) {
+    std::vector<std::pair<UnixSeconds, Ref>> out;
+    EXPECT_TRUE(store_->PullsMergedBetween(repo, from, to, &out).ok());
+    return out;
+  }
+  std::vector<MentionRecord> Mentions(const Ref& target) {
+    std::vector<MentionRecord> out;
+    Status s = store_->MentionsOf(target, &out);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return out;
+  }
+
+  TempDir tmp_;
+  std::string dir_;
+  std::unique_ptr<Store> store_;
+};
+
+#define ASSERT_OK(expr)                          \
+  do {                                           \
+    Status _st = (expr);                         \
+    ASSERT_TRUE(_st.ok()) << _st.ToString();     \
+  } while (0)
+
+// ---- Open
+
+TEST_F(StoreTest, CreatesStoreWithSchemaVersion) {
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/CURRENT"));
+  EXPECT_EQ(store_->dir(), dir_);
+  auto v = store_->GetMeta("schema_version");
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_EQ(*v, std::to_string(kStoreSchemaVersion));
+  EXPECT_EQ(kStoreSchemaVersion, 1);
+}
+
+TEST_F(StoreTest, ReopenKeepsData) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("69", "body"), R"({"number":"69"})"));
+    ASSERT_OK(b->PutPull(MakePull(166), ""));
+  });
+  store_.reset();
+  store_ = MustOpen(dir_);
+  ASSERT_NE(store_, nullptr);
+  auto issue = store_->GetIssue(IssueRef("69"));
+  ASSERT_TRUE(issue.ok()) << issue.status().ToString();
+  EXPECT_EQ(issue->body, "body");
+  EXPECT_EQ(issue->title, "issue 69");
+  auto raw = store_->GetRaw(IssueRef("69"));
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(*raw, R"({"number":"69"})");
+  EXPECT_TRUE(store_->GetPull(PullRef(166)).ok());
+  EXPECT_TRUE(store_->GetRaw(PullRef(166)).status().IsNotFound());
+}
+
+TEST(StoreOpenTest, ReadOnlyOfMissingDirIsNotFoundWithHint) {
+  TempDir tmp;
+  std::string dir = tmp / "nothing-here";
+  StoreOptions o;
+  o.read_only = true;
+  auto s = Store::Open(dir, o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.status().IsNotFound()) << s.status().ToString();
+  EXPECT_NE(s.status().message().find(dir), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("fixgraph import"), std::string::npos)
+      << s.status().message();
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+TEST(StoreOpenTest, NoCreateOfMissingDirIsNotFound) {
+  TempDir tmp;
+  StoreOptions o;
+  o.create_if_missing = false;
+  auto s = Store::Open(tmp / "x", o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.status().IsNotFound());
+  // An existing but empty directory is not a store either.
+  auto e = Store::Open(tmp.path(), o);
+  ASSERT_FALSE(e.ok());
+  EXPECT_TRUE(e.status().IsNotFound());
+}
+
+TEST_F(StoreTest, SecondWriterIsRefused) {
+  auto second = Store::Open(dir_, StoreOptions{});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Status::Code::kIOError) << second.status().ToString();
+  EXPECT_NE(second.status().message().find("in use"), std::string::npos)
+      << second.status().message();
+}
+
+TEST_F(StoreTest, ReadOnlyRefusesWrites) {
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1"), "")); });
+  store_.reset();
+  auto ro = MustOpen(dir_, /*read_only=*/true);
+  ASSERT_NE(ro, nullptr);
+  EXPECT_TRUE(ro->GetIssue(IssueRef("1")).ok());
+  auto b = ro->NewBatch();
+  Status put = b->PutIssue(MakeIssue("2"), "");
+  EXPECT_EQ(put.code(), Status::Code::kFailedPrecondition) << put.ToString();
+  EXPECT_NE(put.message().find("read-only"), std::string::npos);
+  EXPECT_EQ(b->PutDerived("links", IssueRef("1"), "x").code(), Status::Code::kFailedPrecondition);
+  ASSERT_OK(b->PutMeta("k", "v"));  // buffered only
+  Status w = ro->Write(b.get());
+  EXPECT_EQ(w.code(), Status::Code::kFailedPrecondition) << w.ToString();
+  EXPECT_TRUE(ro->GetMeta("k").status().IsNotFound());
+  EXPECT_TRUE(ro->GetIssue(IssueRef("2")).status().IsNotFound());
+}
+
+TEST_F(StoreTest, SchemaVersionMismatchIsFailedPrecondition) {
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutMeta("schema_version", "999")); });
+  store_.reset();
+  for (bool read_only : {false, true}) {
+    SCOPED_TRACE(read_only ? "read-only" : "writer");
+    StoreOptions o;
+    o.read_only = read_only;
+    auto s = Store::Open(dir_, o);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), Status::Code::kFailedPrecondition) << s.status().ToString();
+    const std::string msg = s.status().message();
+    EXPECT_NE(msg.find("999"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("version " + std::to_string(kStoreSchemaVersion)), std::string::npos) << msg;
+    EXPECT_NE(msg.find(dir_), std::string::npos) << msg;
+  }
+}
+
+TEST_F(StoreTest, ReaderOpenedWhileWriterHoldsTheStore) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "first"), ""));
+    ASSERT_OK(b->PutPull(MakePull(2, "fixes #1", PullState::kMerged, kT), ""));
+  });
+  // The writer stays open.
+  auto reader = MustOpen(dir_, /*read_only=*/true);
+  ASSERT_NE(reader, nullptr);
+  auto issue = reader->GetIssue(IssueRef("1"));
+  ASSERT_TRUE(issue.ok()) << issue.status().ToString();
+  EXPECT_EQ(issue->body, "first");
+  std::vector<MentionRecord> rows;
+  ASSERT_OK(reader->MentionsOf(IssueRef("1"), &rows));
+  EXPECT_EQ(rows.size(), 1u);
+  std::vector<std::pair<UnixSeconds, Ref>> merged;
+  ASSERT_OK(reader->PullsMergedBetween(Repo(), kT, kT, &merged));
+  EXPECT_EQ(merged.size(), 1u);
+
+  // The writer keeps writing; the reader sees the store as of its Open.
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("3"), "")); });
+  EXPECT_TRUE(store_->GetIssue(IssueRef("3")).ok());
+  EXPECT_TRUE(reader->GetIssue(IssueRef("3")).status().IsNotFound());
+
+  // A second reader at the same time, opened later, sees the newer data.
+  auto reader2 = MustOpen(dir_, /*read_only=*/true);
+  ASSERT_NE(reader2, nullptr);
+  EXPECT_TRUE(reader2->GetIssue(IssueRef("3")).ok());
+}
+
+// ---- Reads of absent records
+
+TEST_F(StoreTest, MissingRecordsAreNotFoundNamingTheRef) {
+  auto i = store_->GetIssue(IssueRef("404"));
+  ASSERT_FALSE(i.ok());
+  EXPECT_TRUE(i.status().IsNotFound());
+  EXPECT_NE(i.status().message().find("gitcode:Ascend/MindSpeed-Ops#404"), std::string::npos);
+  auto p = store_->GetPull(PullRef(404));
+  EXPECT_TRUE(p.status().IsNotFound());
+  EXPECT_NE(p.status().message().find("gitcode:Ascend/MindSpeed-Ops!404"), std::string::npos);
+  EXPECT_TRUE(store_->GetRepository(Repo()).status().IsNotFound());
+  EXPECT_TRUE(store_->GetRaw(IssueRef("404")).status().IsNotFound());
+  EXPECT_TRUE(store_->GetMeta("nope").status().IsNotFound());
+  EXPECT_TRUE(store_->GetDerived("links", IssueRef("404")).status().IsNotFound());
+}
+
+// ---- Idempotent upserts
+
+TEST_F(StoreTest, SameRecordTwiceChangesNothing) {
+  PlatformLink link{IssueRef("69"), PullRef(166), "pull_issues"};
+  Repository repo;
+  repo.ref = Repo();
+  repo.full_name = "Ascend/MindSpeed-Ops";
+  auto put_all = [&](Store::Batch* b) {
+    ASSERT_OK(b->PutRepository(repo, "{}"));
+    ASSERT_OK(b->PutIssue(MakeIssue("69", "body", IssueState::kClosed, kT), R"({"a":1})"));
+    ASSERT_OK(b->PutPull(MakePull(166, "fixes #69", PullState::kMerged, kT), R"({"b":2})"));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "1", "see !166"), "{}"));
+    ASSERT_OK(b->PutCommit(MakeCommit(166, "abc", "fix #69"), "{}"));
+    ASSERT_OK(b->PutFile(MakeFile(166, "a.cc"), "{}"));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "69", "5", "closed"), "{}"));
+    ASSERT_OK(b->PutPlatformLink(link));
+  };
+  EXPECT_EQ(Apply(put_all), 8);
+  EXPECT_EQ(Apply(put_all), 0);
+  // Still there, still indexed once.
+  EXPECT_EQ(Mentions(IssueRef("69")).size(), 2u);  // the PR body and the commit
+  EXPECT_EQ(Mentions(PullRef(166)).size(), 1u);   // the comment on #69
+  EXPECT_EQ(Closed(kT, kT).size(), 1u);
+  EXPECT_EQ(Merged(kT, kT).size(), 1u);
+}
+
+TEST_F(StoreTest, SameRecordTwiceInOneBatchCountsOnce) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));
+  EXPECT_EQ(b->changed(), 1);
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "edited"), ""));
+  EXPECT_EQ(b->changed(), 2);
+  EXPECT_GT(b->ApproximateSize(), 0u);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_EQ(store_->GetIssue(IssueRef("1"))->body, "edited");
+}
+
+TEST_F(StoreTest, ChangedRecordIsReplaced) {
+  EXPECT_EQ(Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1", "v1"), "r1")); }), 1);
+  EXPECT_EQ(Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1", "v2"), "r2")); }), 1);
+  EXPECT_EQ(store_->GetIssue(IssueRef("1"))->body, "v2");
+  EXPECT_EQ(*store_->GetRaw(IssueRef("1")), "r2");
+  // A changed record with no raw payload keeps the previous one.
+  EXPECT_EQ(Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1", "v3"), "")); }), 1);
+  EXPECT_EQ(*store_->GetRaw(IssueRef("1")), "r2");
+  // The same record with a new payload updates the payload only.
+  EXPECT_EQ(Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1", "v3"), "r3")); }), 0);
+  EXPECT_EQ(*store_->GetRaw(IssueRef("1")), "r3");
+  EXPECT_EQ(store_->GetIssue(IssueRef("1"))->body, "v3");
+}
+
+TEST_F(StoreTest, GiteeAlphanumericIssueNumbers) {
+  RepoRef gitee = Repo("mindspore", "mindformers", Platform::kGitee);
+  Apply([&](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("I8XK2P", "", IssueState::kClosed, kT, gitee), ""));
+    ASSERT_OK(b->PutPull(MakePull(9, "fixes #I8XK2P", PullState::kOpen, std::nullopt, gitee), ""));
+  });
+  auto i = store_->GetIssue(IssueRef("I8XK2P", gitee));
+  ASSERT_TRUE(i.ok());
+  EXPECT_EQ(i->repo, gitee);
+  auto closed = Closed(kT, kT, gitee);
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0].second, IssueRef("I8XK2P", gitee));
+  auto rows = Mentions(IssueRef("I8XK2P", gitee));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].source_item, PullRef(9, gitee));
+  EXPECT_TRUE(Closed(kT, kT).empty());  // another repository
+}
+
+// ---- Time indexes
+
+TEST_F(StoreTest, ReopenedIssueLeavesTheClosedIndex) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("2", "", IssueState::kClosed, kT + 10), ""));
+  });
+  auto before = Closed(kT - 100, kT + 100);
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(before[0], std::make_pair(kT, IssueRef("1")));
+  EXPECT_EQ(before[1], std::make_pair(kT + 10, IssueRef("2")));
+
+  // Reopened: state open, no close time.
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("1"), "")); });
+  auto after = Closed(kT - 100, kT + 100);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].second, IssueRef("2"));
+
+  // Closed again later: only the new close second is indexed.
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT + 50), ""));
+  });
+  auto again = Closed(kT - 100, kT + 100);
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[0].second, IssueRef("2"));
+  EXPECT_EQ(again[1], std::make_pair(kT + 50, IssueRef("1")));
+  EXPECT_TRUE(Closed(kT, kT).empty());
+}
+
+TEST_F(StoreTest, ReopenInSameBatchAlsoLeavesTheIndex) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
+}
+
+TEST_F(StoreTest, OpenIssueWithCloseTimeIsNotIndexed) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kOpen, kT), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("2", "", IssueState::kClosed, std::nullopt), ""));
+  });
+  EXPECT_TRUE(Closed(0, kT * 2).empty());
+}
+
+TEST_F(StoreTest, PullsMergedBetweenRangesAndOrdering) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutPull(MakePull(1, "", PullState::kMerged, kT + 30), ""));
+    ASSERT_OK(b->PutPull(MakePull(2, "", PullState::kMerged, kT), ""));
+    ASSERT_OK(b->PutPull(MakePull(3, "", PullState::kMerged, kT + 10), ""));
+    ASSERT_OK(b->PutPull(MakePull(4, "", PullState::kMerged, kT + 10), ""));  // same second
+    ASSERT_OK(b->PutPull(MakePull(5, "", PullState::kOpen), ""));
+    ASSERT_OK(b->PutPull(MakePull(6, "", PullState::kClosed), ""));
+    ASSERT_OK(b->PutPull(MakePull(7, "", PullState::kMerged, -5), ""));  // before the epoch
+    // merged_at without the merged state still counts as merged.
+    ASSERT_OK(b->PutPull(MakePull(8, "", PullState::kClosed, kT + 20), ""));
+    ASSERT_OK(b->PutPull(
+        MakePull(9, "", PullState::kMerged, kT + 10, Repo("Ascend", "other")), ""));
+  });
+  auto all = Merged(-1000, kT + 1000);
+  std::vector<std::pair<UnixSeconds, Ref>> want = {
+      {-5, PullRef(7)},      {kT, PullRef(2)},      {kT + 10, PullRef(3)},
+      {kT + 10, PullRef(4)}, {kT + 20, PullRef(8)}, {kT + 30, PullRef(1)}};
+  EXPECT_EQ(all, want);
+
+  // Inclusive on both ends.
+  auto mid = Merged(kT + 10, kT + 20);
+  ASSERT_EQ(mid.size(), 3u);
+  EXPECT_EQ(mid[0].second, PullRef(3));
+  EXPECT_EQ(mid[2].second, PullRef(8));
+  EXPECT_EQ(Merged(kT + 11, kT + 19).size(), 0u);
+  EXPECT_EQ(Merged(kT + 31, kT + 1000).size(), 0u);
+  EXPECT_EQ(Merged(kT + 30, kT + 30).size(), 1u);
+  EXPECT_EQ(Merged(-10, 0).size(), 1u);
+
+  // Un-merging (a corrected record) drops the row.
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutPull(MakePull(3, "", PullState::kClosed), "")); });
+  EXPECT_EQ(Merged(kT + 10, kT + 10).size(), 1u);
+  // Another repository's merges stay separate.
+  auto other = Merged(0, kT + 1000, Repo("Ascend", "other"));
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0].second, PullRef(9, Repo("Ascend", "other")));
+}
+
+// ---- Mentions index
+
+const MentionRecord* FindRow(const std::vector<MentionRecord>& rows, MentionSource source,
+                             const Ref& from) {
+  for (const MentionRecord& r : rows)
+    if (r.source == source && r.source_item == from) return &r;
+  return nullptr;
+}
+
+TEST_F(StoreTest, MentionsOfRecordsEverySource) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("69", "self #69 is skipped"), ""));
+    PullRequest pr = MakePull(166, "Fixes #69\n\nand !166 (self)", PullState::kMerged, kT);
+    pr.title = "关联 #69";
+    ASSERT_OK(b->PutPull(pr, ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "166", "900", "see #69", kT + 1), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(166, "abc123", "fix #69", kT + 2), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("70", "dup of https://gitcode.com/Ascend/MindSpeed-Ops/issues/69"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "70", "901", "关联 #69", kT + 3), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "902", "this is #69"), ""));
+  });
+  auto rows = Mentions(IssueRef("69"));
+  ASSERT_EQ(rows.size(), 6u);
+  for (const MentionRecord& r : rows) EXPECT_EQ(r.target, IssueRef("69"));
+
+  const MentionRecord* body = FindRow(rows, MentionSource::kPullBody, PullRef(166));
+  ASSERT_NE(body, nullptr);
+  EXPECT_EQ(body->keyword, MentionKeyword::kClosing);
+  EXPECT_EQ(body->form, MentionForm::kHash);
+  EXPECT_EQ(body->text, "#69");
+  EXPECT_EQ(body->source_id, "");
+  EXPECT_EQ(body->at, kT - 50000);  // the PR's creation time
+
+  const MentionRecord* title = FindRow(rows, MentionSource::kPullTitle, PullRef(166));
+  ASSERT_NE(title, nullptr);
+  EXPECT_EQ(title->keyword, MentionKeyword::kRelating);
+
+  const MentionRecord* pc = FindRow(rows, MentionSource::kPullComment, PullRef(166));
+  ASSERT_NE(pc, nullptr);
+  EXPECT_EQ(pc->source_id, "900");
+  EXPECT_EQ(pc->keyword, MentionKeyword::kRelating);
+  EXPECT_EQ(pc->at, kT + 1);
+
+  const MentionRecord* commit = FindRow(rows, MentionSource::kCommitMessage, PullRef(166));
+  ASSERT_NE(commit, nullptr);
+  EXPECT_EQ(commit->source_id, "abc123");
+  EXPECT_EQ(commit->keyword, MentionKeyword::kClosing);
+  EXPECT_EQ(commit->at, kT + 2);
+
+  const MentionRecord* url = FindRow(rows, MentionSource::kIssueText, IssueRef("70"));
+  ASSERT_NE(url, nullptr);
+  EXPECT_EQ(url->form, MentionForm::kUrl);
+  EXPECT_EQ(url->text, "https://gitcode.com/Ascend/MindSpeed-Ops/issues/69");
+  EXPECT_FALSE(url->mirror_host);
+
+  const MentionRecord* ic = FindRow(rows, MentionSource::kIssueComment, IssueRef("70"));
+  ASSERT_NE(ic, nullptr);
+  EXPECT_EQ(ic->source_id, "901");
+  EXPECT_EQ(ic->keyword, MentionKeyword::kRelating);
+
+  // Self-mentions are skipped: #69 in its own text or comments, !166 in its own body.
+  EXPECT_EQ(FindRow(rows, MentionSource::kIssueText, IssueRef("69")), nullptr);
+  EXPECT_EQ(FindRow(rows, MentionSource::kIssueComment, IssueRef("69")), nullptr);
+  EXPECT_TRUE(Mentions(PullRef(166)).empty());
+}
+
+TEST_F(StoreTest, MentionOfAPullFromAnIssueAndMirrorHost) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(
+        MakeIssue("5", "see https://atomgit.com/Ascend/MindSpeed-Ops/merge_requests/12"), ""));
+  });
+  auto rows = Mentions(PullRef(12));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].source_item, IssueRef("5"));
+  EXPECT_EQ(rows[0].source, MentionSource::kIssueText);
+  EXPECT_EQ(rows[0].form, MentionForm::kUrl);
+  EXPECT_TRUE(rows[0].mirror_host);
+  EXPECT_EQ(rows[0].keyword, MentionKeyword::kRelating);
+  // Prefix scans do not leak into longer numbers: #1 is not #12 or !1.
+  EXPECT_TRUE(Mentions(PullRef(1)).empty());
+  EXPECT_TRUE(Mentions(IssueRef("12")).empty());
+}
+
+TEST_F(StoreTest, EditingTheBodyDropsTheMention) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutPull(MakePull(166, "Fixes #69 and #70"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "166", "1", "also #69"), ""));
+  });
+  EXPECT_EQ(Mentions(IssueRef("69")).size(), 2u);
+  EXPECT_EQ(Mentions(IssueRef("70")).size(), 1u);
+
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutPull(MakePull(166, "Fixes #70 only"), "")); });
+  auto rows = Mentions(IssueRef("69"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].source, MentionSource::kPullComment);
+  auto seventy = Mentions(IssueRef("70"));
+  ASSERT_EQ(seventy.size(), 1u);
+  EXPECT_EQ(seventy[0].keyword, MentionKeyword::kClosing);
+
+  // Editing the comment drops its row too.
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "166", "1", "never mind"), ""));
+  });
+  EXPECT_TRUE(Mentions(IssueRef("69")).empty());
+}
+
+TEST_F(StoreTest, RepeatedMentionsInOneTextAreSeparateRows) {
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutPull(MakePull(1, "#5 and again #5"), "")); });
+  EXPECT_EQ(Mentions(IssueRef("5")).size(), 2u);
+}
+
+// ---- Listing
+
+TEST_F(StoreTest, ListCommentsInIdOrderPerParent) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "100", "c"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "9", "a"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "10", "b"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "6", "1", "other issue"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "690", "1", "other issue"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "69", "2", "on the PR"), ""));
+  });
+  std::vector<Comment> out;
+  ASSERT_OK(store_->ListComments(IssueRef("69"), &out));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].id, "9");
+  EXPECT_EQ(out[1].id, "10");
+  EXPECT_EQ(out[2].id, "100");
+  EXPECT_EQ(out[0].body, "a");
+
+  std::vector<Comment> pr;
+  ASSERT_OK(store_->ListComments(PullRef(69), &pr));
+  ASSERT_EQ(pr.size(), 1u);
+  EXPECT_EQ(pr[0].body, "on the PR");
+  EXPECT_EQ(pr[0].parent_kind, ParentKind::kPull);
+
+  std::vector<Comment> none;
+  ASSERT_OK(store_->ListComments(IssueRef("7"), &none));
+  EXPECT_TRUE(none.empty());
+}
+
+TEST_F(StoreTest, ListCommitsFilesAndOperateLog) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutCommit(MakeCommit(166, "bbb", "second"), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(166, "aaa", "first"), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(16, "ccc", "other PR"), ""));
+    ASSERT_OK(b->PutFile(MakeFile(166, "z/b.cc"), ""));
+    ASSERT_OK(b->PutFile(MakeFile(166, "a.cc"), ""));
+    ASSERT_OK(b->PutFile(MakeFile(1660, "x.cc"), ""));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "69", "20", "closed"), ""));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "69", "3", "add_issue_mr_link"), ""));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kPull, "166", "4", "merged"), ""));
+  });
+  std::vector<Commit> commits;
+  ASSERT_OK(store_->ListCommits(PullRef(166), &commits));
+  ASSERT_EQ(commits.size(), 2u);
+  EXPECT_EQ(commits[0].sha, "aaa");
+  EXPECT_EQ(commits[1].sha, "bbb");
+  EXPECT_EQ(commits[1].message, "second");
+
+  std::vector<FileChange> files;
+  ASSERT_OK(store_->ListFiles(PullRef(166), &files));
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].filename, "a.cc");
+  EXPECT_EQ(files[1].filename, "z/b.cc");
+
+  std::vector<OperateLogEvent> log;
+  ASSERT_OK(store_->ListOperateLog(IssueRef("69"), &log));
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].id, "3");
+  EXPECT_EQ(log[0].action_type, "add_issue_mr_link");
+  EXPECT_EQ(log[1].id, "20");
+  std::vector<OperateLogEvent> pr_log;
+  ASSERT_OK(store_->ListOperateLog(PullRef(166), &pr_log));
+  ASSERT_EQ(pr_log.size(), 1u);
+  EXPECT_EQ(pr_log[0].action_type, "merged");
+}
+
+TEST_F(StoreTest, ForEachIssueAndPullInNumberOrder) {
+  Apply([](Store::Batch* b) {
+    for (const char* n : {"10", "2", "100", "1"}) ASSERT_OK(b->PutIssue(MakeIssue(n), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("3", "", IssueState::kOpen, std::nullopt, Repo("a", "b")), ""));
+    for (int n : {30, 4}) ASSERT_OK(b->PutPull(MakePull(n), ""));
+  });
+  RepoRef repo = Repo();
+  std::vector<std::string> seen;
+  ASSERT_OK(store_->ForEachIssue(&repo, [&](const Issue& i) {
+    seen.push_back(i.number);
+    return true;
+  }));
+  EXPECT_EQ(seen, (std::vector<std::string>{"1", "2", "10", "100"}));
+
+  seen.clear();
+  ASSERT_OK(store_->ForEachIssue(&repo, [&](const Issue& i) {
+    seen.push_back(i.number);
+    return seen.size() < 2;  // stop early
+  }));
+  EXPECT_EQ(seen.size(), 2u);
+
+  int all = 0;
+  ASSERT_OK(store_->ForEachIssue(nullptr, [&](const Issue&) {
+    ++all;
+    return true;
+  }));
+  EXPECT_EQ(all, 5);
+
+  std::vector<std::int64_t> pulls;
+  ASSERT_OK(store_->ForEachPull(&repo, [&](const PullRequest& p) {
+    pulls.push_back(p.number);
+    return true;
+  }));
+  EXPECT_EQ(pulls, (std::vector<std::int64_t>{4, 30}));
+}
+
+TEST_F(StoreTest, ListRepositories) {
+  Apply([](Store::Batch* b) {
+    Repository r1, r2;
+    r1.ref = Repo("b", "two");
+    r1.full_name = "b/two";
+    r2.ref = Repo("a", "one", Platform::kGitee);
+    r2.full_name = "a/one";
+    ASSERT_OK(b->PutRepository(r1, ""));
+    ASSERT_OK(b->PutRepository(r2, R"({"id":1})"));
+  });
+  std::vector<Repository> repos;
+  ASSERT_OK(store_->ListRepositories(&repos));
+  ASSERT_EQ(repos.size(), 2u);
+  // In reference order: platform name first.
+  EXPECT_EQ(repos[0].full_name, "b/two");
+  EXPECT_EQ(repos[0].ref, Repo("b", "two"));
+  EXPECT_EQ(repos[1].full_name, "a/one");
+  auto one = store_->GetRepository(Repo("a", "one", Platform::kGitee));
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(*store_->GetRaw(Ref::Repo(Repo("a", "one", Platform::kGitee))), R"({"id":1})");
+}
+
+// ---- Platform links
+
+TEST_F(StoreTest, PlatformLinksBothDirections) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutPlatformLink({IssueRef("69"), PullRef(166), "issue_pull_requests"}));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("69"), PullRef(170), "operate_log"}));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("70"), PullRef(166), "pull_issues"}));
+  });
+  std::vector<PlatformLink> from_issue;
+  ASSERT_OK(store_->ListPlatformLinks(IssueRef("69"), &from_issue));
+  ASSERT_EQ(from_issue.size(), 2u);
+  EXPECT_EQ(from_issue[0].pull, PullRef(166));
+  EXPECT_EQ(from_issue[0].source, "issue_pull_requests");
+  EXPECT_EQ(from_issue[1].pull, PullRef(170));
+
+  std::vector<PlatformLink> from_pull;
+  ASSERT_OK(store_->ListPlatformLinks(PullRef(166), &from_pull));
+  ASSERT_EQ(from_pull.size(), 2u);
+  EXPECT_EQ(from_pull[0].issue, IssueRef("69"));
+  EXPECT_EQ(from_pull[1].issue, IssueRef("70"));
+  EXPECT_EQ(from_pull[1].source, "pull_issues");
+
+  std::vector<PlatformLink> none;
+  ASSERT_OK(store_->ListPlatformLinks(PullRef(16), &none));
+  EXPECT_TRUE(none.empty());
+}
+
+TEST_F(StoreTest, PlatformLinksAreKeptPerSourceAndIdempotent) {
+  auto put = [](Store::Batch* b) {
+    ASSERT_OK(b->PutPlatformLink({IssueRef("69"), PullRef(166), "issue_pull_requests"}));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("69"), PullRef(166), "operate_log"}));
+  };
+  EXPECT_EQ(Apply(put), 2);
+  EXPECT_EQ(Apply(put), 0);
+  std::vector<PlatformLink> from_issue, from_pull;
+  ASSERT_OK(store_->ListPlatformLinks(IssueRef("69"), &from_issue));
+  ASSERT_OK(store_->ListPlatformLinks(PullRef(166), &from_pull));
+  ASSERT_EQ(from_issue.size(), 2u);
+  ASSERT_EQ(from_pull.size(), 2u);
+  std::vector<std::string> sources = {from_issue[0].source, from_issue[1].source};
+  std::sort(sources.begin(), sources.end());
+  EXPECT_EQ(sources, (std::vector<std::string>{"issue_pull_requests", "operate_log"}));
+}
+
+TEST_F(StoreTest, PlatformLinkMustJoinIssueAndPull) {
+  auto b = store_->NewBatch();
+  Status s = b->PutPlatformLink({PullRef(1), IssueRef("2"), "x"});
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(b->PutPlatformLink({IssueRef("1"), IssueRef("2"), "x"}).IsInvalidArgument());
+  EXPECT_EQ(b->changed(), 0);
+}
+
+// ---- Stats
+
+TEST_F(StoreTest, StatsCountEverything) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("2"), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("3", "", IssueState::kClosed, kT), ""));
+    ASSERT_OK(b->PutPull(MakePull(10, "", PullState::kOpen), ""));
+    ASSERT_OK(b->PutPull(MakePull(11, "", PullState::kMerged, kT), ""));
+    ASSERT_OK(b->PutPull(MakePull(12, "", PullState::kMerged, kT), ""));
+    ASSERT_OK(b->PutPull(MakePull(13, "", PullState::kClosed), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "1", "1", "x"), ""));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "10", "2", "y"), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(11, "a", "m"), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(11, "b", "m"), ""));
+    ASSERT_OK(b->PutCommit(MakeCommit(12, "c", "m"), ""));
+    ASSERT_OK(b->PutFile(MakeFile(11, "f"), ""));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "3", "1", "closed"), ""));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("3"), PullRef(11), "pull_issues"}));
+    // Another repository does not count.
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kOpen, std::nullopt, Repo("x", "y")), ""));
+  });
+  auto st = store_->Stats(Repo());
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->repo, Repo());
+  EXPECT_EQ(st->issues_open, 2);
+  EXPECT_EQ(st->issues_closed, 1);
+  EXPECT_EQ(st->pulls_open, 1);
+  EXPECT_EQ(st->pulls_merged, 2);
+  EXPECT_EQ(st->pulls_closed, 1);
+  EXPECT_EQ(st->comments, 2);
+  EXPECT_EQ(st->commits, 3);
+  EXPECT_EQ(st->files, 1);
+  EXPECT_EQ(st->operate_logs, 1);
+  EXPECT_EQ(st->platform_links, 1);
+
+  // A state change moves the count, it does not add one.
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+  });
+  st = store_->Stats(Repo());
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st->issues_open, 1);
+  EXPECT_EQ(st->issues_closed, 2);
+
+  auto empty = store_->Stats(Repo("no", "such"));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->issues_open + empty->issues_closed + empty->pulls_open + empty->comments, 0);
+}
+
+// ---- Derived records and meta
+
+TEST_F(StoreTest, DerivedRecords) {
+  RepoRef other = Repo("Ascend", "other");
+  Apply([&](Store::Batch* b) {
+    ASSERT_OK(b->PutDerived("links", IssueRef("69"), "v-issue"));
+    ASSERT_OK(b->PutDerived("links", PullRef(166), "v-pull"));
+    ASSERT_OK(b->PutDerived("links", Ref::Repo(Repo()), "v-repo"));
+    ASSERT_OK(b->PutDerived("links", IssueRef("I8XK2P"), "v-gitee-like"));
+    ASSERT_OK(b->PutDerived("links", IssueRef("1", other), "v-other"));
+    ASSERT_OK(b->PutDerived("flags", IssueRef("69"), "f"));
+  });
+  EXPECT_EQ(*store_->GetDerived("links", IssueRef("69")), "v-issue");
+  EXPECT_EQ(*store_->GetDerived("links", PullRef(166)), "v-pull");
+  EXPECT_EQ(*store_->GetDerived("flags", IssueRef("69")), "f");
+  EXPECT_TRUE(store_->GetDerived("flags", PullRef(166)).status().IsNotFound());
+  // An issue and a PR with the same number are different items.
+  EXPECT_TRUE(store_->GetDerived("links", PullRef(69)).status().IsNotFound());
+
+  RepoRef repo = Repo();
+  std::map<std::string, std::string> got;
+  ASSERT_OK(store_->ForEachDerived("links", &repo, [&](const Ref& item, const std::string& v) {
+    got[item.ToString()] = v;
+    return true;
+  }));
+  std::map<std::string, std::string> want = {
+      {"gitcode:Ascend/MindSpeed-Ops#69", "v-issue"},
+      {"gitcode:Ascend/MindSpeed-Ops!166", "v-pull"},
+      {"gitcode:Ascend/MindSpeed-Ops", "v-repo"},
+      {"gitcode:Ascend/MindSpeed-Ops#I8XK2P", "v-gitee-like"}};
+  EXPECT_EQ(got, want);
+
+  int all = 0;
+  ASSERT_OK(store_->ForEachDerived("links", nullptr, [&](const Ref&, const std::string&) {
+    ++all;
+    return true;
+  }));
+  EXPECT_EQ(all, 5);
+
+  int stopped = 0;
+  ASSERT_OK(store_->ForEachDerived("links", nullptr, [&](const Ref&, const std::string&) {
+    ++stopped;
+    return false;
+  }));
+  EXPECT_EQ(stopped, 1);
+
+  int flags = 0;
+  ASSERT_OK(store_->ForEachDerived("flags", &repo, [&](const Ref& item, const std::string&) {
+    EXPECT_EQ(item, IssueRef("69"));
+    ++flags;
+    return true;
+  }));
+  EXPECT_EQ(flags, 1);
+
+  Apply([](Store::Batch* b) { ASSERT_OK(b->DeleteDerived("links", IssueRef("69"))); });
+  EXPECT_TRUE(store_->GetDerived("links", IssueRef("69")).status().IsNotFound());
+  EXPECT_EQ(*store_->GetDerived("flags", IssueRef("69")), "f");
+}
+
+TEST_F(StoreTest, MetaKeys) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutMeta("cursor/gitcode:a/b", "page=3"));
+    ASSERT_OK(b->PutMeta("cursor/gitee:c/d", "page=1"));
+    ASSERT_OK(b->PutMeta("other", "x"));
+  });
+  EXPECT_EQ(*store_->GetMeta("other"), "x");
+  std::map<std::string, std::string> cursors;
+  ASSERT_OK(store_->ListMeta("cursor/", &cursors));
+  EXPECT_EQ(cursors, (std::map<std::string, std::string>{{"cursor/gitcode:a/b", "page=3"},
+                                                         {"cursor/gitee:c/d", "page=1"}}));
+  Apply([](Store::Batch* b) { ASSERT_OK(b->DeleteMeta("other")); });
+  EXPECT_TRUE(store_->GetMeta("other").status().IsNotFound());
+  // Meta writes are not record changes.
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutMeta("k", "v"));
+  EXPECT_EQ(b->changed(), 0);
+}
+
+TEST_F(StoreTest, NothingIsVisibleBeforeWrite) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+  ASSERT_OK(b->PutMeta("m", "1"));
+  EXPECT_TRUE(store_->GetIssue(IssueRef("1")).status().IsNotFound());
+  EXPECT_TRUE(Closed(kT, kT).empty());
+  EXPECT_TRUE(store_->GetMeta("m").status().IsNotFound());
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(store_->GetIssue(IssueRef("1")).ok());
+  EXPECT_EQ(Closed(kT, kT).size(), 1u);
+  EXPECT_EQ(*store_->GetMeta("m"), "1");
+  // The batch is empty after Write: writing it again changes nothing.
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_EQ(store_->GetIssue(IssueRef("1"))->state, IssueState::kClosed);
+}
+
+// ---- Touched items
+
+TEST_F(StoreTest, TouchedItems) {
+  auto b = store_->NewBatch();
+  Repository repo;
+  repo.ref = Repo();
+  ASSERT_OK(b->PutRepository(repo, ""));
+  ASSERT_OK(b->PutIssue(MakeIssue("69"), ""));
+  ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "166", "1", "x"), ""));
+  ASSERT_OK(b->PutCommit(MakeCommit(170, "abc", "m"), ""));
+  ASSERT_OK(b->PutFile(MakeFile(171, "f"), ""));
+  ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "5", "1", "closed"), ""));
+  ASSERT_OK(b->PutIssue(MakeIssue("69", "edited"), ""));  // twice: listed once
+  std::vector<Ref> want = {IssueRef("5"), IssueRef("69"), PullRef(166), PullRef(170),
+                           PullRef(171)};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(b->TouchedItems(), want);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_EQ(b->TouchedItems(), want);  // not cleared by Write
+
+  // Re-putting the same records touches nothing.
+  auto again = store_->NewBatch();
+  ASSERT_OK(again->PutIssue(MakeIssue("69", "edited"), ""));
+  ASSERT_OK(again->PutComment(MakeComment(ParentKind::kPull, "166", "1", "x"), ""));
+  EXPECT_TRUE(again->TouchedItems().empty());
+
+  // A new platform link touches its issue.
+  ASSERT_OK(again->PutPlatformLink({IssueRef("80"), PullRef(181), "pull_issues"}));
+  std::vector<Ref> touched = again->TouchedItems();
+  EXPECT_NE(std::find(touched.begin(), touched.end(), IssueRef("80")), touched.end());
+  // The same link again touches nothing new.
+  auto third = store_->NewBatch();
+  ASSERT_OK(store_->Write(again.get()));
+  ASSERT_OK(third->PutPlatformLink({IssueRef("80"), PullRef(181), "pull_issues"}));
+  EXPECT_TRUE(third->TouchedItems().empty());
+}
+
+// BUG (engine/store.cc, Store::Batch::PutPlatformLink): store.h says TouchedItems()
+// lists "the issues and PRs whose ... platform links changed", but a new link only
+// touches its issue (Upsert's owner), never its PR.
+TEST_F(StoreTest, NewPlatformLinkTouchesThePullToo) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutPlatformLink({IssueRef("80"), PullRef(181), "pull_issues"}));
+  EXPECT_EQ(b->TouchedItems(), (std::vector<Ref>{IssueRef("80"), PullRef(181)}));
+}
+
+}  // namespace
+}  // namespace fixgraph
