@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "fixgraph/engine/model_json.h"
 #include "fixgraph/ingest/json_stream.h"
@@ -365,18 +367,51 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts) {
   FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListDumpRepositories(dump_dir));
-  for (size_t i = 0; i < repos.size(); ++i) {
-    ImportOptions o = options;
-    if (options.on_progress) {
-      o.on_progress = [&, i](const ImportProgress& p) {
-        ImportProgress q = p;
-        q.repo_index = i;
-        q.repo_count = repos.size();
-        options.on_progress(q);
-      };
+  size_t threads = options.threads;
+  if (threads == 0) threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  threads = std::min(threads, repos.size());
+
+  std::mutex mu;  // guards everything below and serialises on_progress
+  size_t next = 0;
+  bool failed = false;
+  std::vector<Status> errors(repos.size());
+  ImportCounts total;
+  auto worker = [&] {
+    for (;;) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (failed || next == repos.size()) return;
+        i = next++;
+      }
+      ImportOptions o = options;
+      if (options.on_progress) {
+        o.on_progress = [&, i](const ImportProgress& p) {
+          ImportProgress q = p;
+          q.repo_index = i;
+          q.repo_count = repos.size();
+          std::lock_guard<std::mutex> lock(mu);
+          options.on_progress(q);
+        };
+      }
+      ImportCounts c;
+      Status s = ImportRepository(store, repos[i], o, &c);
+      std::lock_guard<std::mutex> lock(mu);
+      if (s.ok()) {
+        total.Add(c);
+      } else {
+        errors[i] = s;
+        failed = true;
+      }
     }
-    FG_RETURN_IF_ERROR(ImportRepository(store, repos[i], o, counts));
-  }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (counts) counts->Add(total);
+  for (const Status& s : errors)
+    if (!s.ok()) return s;
   return Status::OK();
 }
 

@@ -63,6 +63,9 @@ struct ImportProgress {
 struct ImportOptions {
   // Records per committed WriteBatch in the write pass. Default: 4096.
   size_t batch_records = 4096;
+  // Repositories imported at the same time (each by one thread). Default: the
+  // number of cores, at most 4.
+  size_t threads = 0;
   // Called after each committed batch. Default: none.
   std::function<void(const ImportProgress&)> on_progress;
   // Test hook: called after each committed batch of the write pass with the
@@ -75,9 +78,11 @@ struct ImportOptions {
 // platform folder or a path that is not a dump (both naming the path).
 StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir);
 
-// Imports every repository of a dump. Stops at the first repository with bad
-// input and returns its error; repositories imported before it stay imported,
-// the bad one is left as it was. `counts` (may be null) receives what was read.
+// Imports every repository of a dump, several at a time. A repository with bad
+// input is left as it was and its error returned (the first in repository
+// order when several fail); the other repositories are imported, except those
+// not yet started when the error was seen. `counts` (may be null) receives what
+// was read. on_progress is called from worker threads, one call at a time.
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts);
 
