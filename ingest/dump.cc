@@ -373,7 +373,6 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
 
   std::mutex mu;  // guards everything below and serialises on_progress
   size_t next = 0;
-  bool failed = false;
   std::vector<Status> errors(repos.size());
   ImportCounts total;
   auto worker = [&] {
@@ -381,7 +380,7 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
       size_t i;
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (failed || next == repos.size()) return;
+        if (next == repos.size()) return;
         i = next++;
       }
       ImportOptions o = options;
@@ -401,7 +400,6 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
         total.Add(c);
       } else {
         errors[i] = s;
-        failed = true;
       }
     }
   };
@@ -410,9 +408,18 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
   worker();
   for (std::thread& t : pool) t.join();
   if (counts) counts->Add(total);
-  for (const Status& s : errors)
-    if (!s.ok()) return s;
-  return Status::OK();
+  Status first;
+  std::string others;
+  for (size_t i = 0; i < errors.size(); ++i) {
+    if (errors[i].ok()) continue;
+    if (first.ok()) {
+      first = errors[i];
+    } else {
+      others += (others.empty() ? "" : ", ") + repos[i].repo.ToString();
+    }
+  }
+  if (!others.empty()) return first.WithContext("(also failed: " + others + ")");
+  return first;
 }
 
 }  // namespace fixgraph::ingest

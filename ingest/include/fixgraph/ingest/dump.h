@@ -80,9 +80,9 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
 
 // Imports every repository of a dump, several at a time. A repository with bad
 // input is left as it was and its error returned (the first in repository
-// order when several fail); the other repositories are imported, except those
-// not yet started when the error was seen. `counts` (may be null) receives what
-// was read. on_progress is called from worker threads, one call at a time.
+// order; the others that failed are named after it); every other repository is
+// imported. `counts` (may be null) receives what was read from the repositories
+// imported. on_progress is called from worker threads, one call at a time.
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts);
 
