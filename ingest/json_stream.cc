@@ -96,11 +96,45 @@ StatusOr<std::unique_ptr<std::FILE, FileCloser>> OpenFile(const std::string& pat
   return std::unique_ptr<std::FILE, FileCloser>(f);
 }
 
+// Files up to this size are read whole and parsed without a per-token callback
+// (most files of a dump are one item's comments or commits).
+constexpr long kWholeFileBytes = 256 * 1024;
+
+std::string ParseErrorText(const json::parse_error& e) {
+  std::string what = e.what();
+  // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 5: ".
+  size_t colon = what.find(": ");
+  if (colon != std::string::npos) what = what.substr(colon + 2);
+  return what;
+}
+
+Status ForEachInWholeFile(const std::string& path, std::FILE* f, long size,
+                          const std::function<Status(json& element, size_t index)>& fn) {
+  std::string text(static_cast<size_t>(size), '\0');
+  if (size > 0 && std::fread(text.data(), 1, text.size(), f) != text.size())
+    return Status::IOError(path + ": read error");
+  json top;
+  try {
+    top = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return Status::Corruption(path + ": byte " + std::to_string(e.byte) + ": " + ParseErrorText(e));
+  }
+  if (!top.is_array()) return Status::Corruption(path + ": expected a JSON array at the top level");
+  for (size_t i = 0; i < top.size(); ++i) {
+    Status s = fn(top[i], i);
+    if (!s.ok()) return s.WithContext(path + ": item " + std::to_string(i));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ForEachArrayElement(const std::string& path,
                            const std::function<Status(json& element, size_t index)>& fn) {
   FG_ASSIGN_OR_RETURN(auto file, OpenFile(path));
+  struct stat st {};
+  if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= kWholeFileBytes)
+    return ForEachInWholeFile(path, file.get(), static_cast<long>(st.st_size), fn);
   FileBytes bytes(file.get());
   Status status;
   size_t index = 0;

@@ -49,7 +49,26 @@ TEST(JsonStream, SyntaxErrorNamesFileAndByte) {
   });
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(s.message().find("bad.json: byte 20"), std::string::npos) << s.message();
-  EXPECT_EQ(n, 1);
+  EXPECT_EQ(n, 0);  // a small file is parsed whole before any element is handed out
+}
+
+TEST(JsonStream, LargeFileIsStreamedAndErrorsKeepTheirOffset) {
+  TempDir dir;
+  std::string text = "[";
+  const int kItems = 20000;  // well past the whole-file threshold
+  for (int i = 0; i < kItems; ++i) text += (i ? "," : "") + std::string(R"({"n": "item"})");
+  size_t good_size = text.size();
+  text += ",{oops}]";
+  WriteFile(dir / "big.json", text);
+  int n = 0;
+  Status s = ForEachArrayElement(dir / "big.json", [&](json&, size_t) {
+    ++n;
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.IsCorruption());
+  EXPECT_EQ(n, kItems);  // streamed: every good element was delivered first
+  EXPECT_NE(s.message().find("big.json: byte " + std::to_string(good_size + 3)), std::string::npos)
+      << s.message();
 }
 
 TEST(JsonStream, TruncatedFile) {
