@@ -23,10 +23,13 @@
 // Usage:
 //   fixgraph_gen_dump --out DIR [--repos N=1] [--issues M=1000] [--prs K=M]
 //                     [--comments C=3] [--seed S=1] [--platform gitcode|gitee|github]
-//                     [--owner NAME=synth]
+//                     [--owner NAME=synth] [--truth FILE]
 //
-// C is the average number of comments per issue (geometric, so many issues have none).
-// An existing DIR/<platform>/<owner>/repo-<i> that looks like an earlier dump is replaced.
+// Repositories are repo-1 .. repo-N. C is the average number of comments per issue
+// (geometric, so many issues have none). An existing DIR/<platform>/<owner>/repo-<i>
+// that looks like an earlier dump is replaced. --truth writes the answer key for linker
+// benchmarks (per issue: outcome, fixing PR, how it closed; per PR: kind, issues fixed)
+// as JSON lines, outside the dump. A one-line summary goes to stderr.
 //
 // Determinism: the output depends only on the options. Every decision about an item
 // comes from a random stream keyed by (seed, repository, purpose, item index): cheap
@@ -45,17 +48,17 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -143,9 +146,11 @@ enum StreamTag : uint64_t {
 // Workload shape
 
 enum class Outcome { kOpen, kFixed, kAnswered, kDuplicate, kStale, kWontfix, kVerified };
-// Percent of all issues; closed ones are fixed about 47/78 = 60% of the time.
+// Percent of all issues, in Outcome order; closed ones are fixed about 47/78 = 60% of
+// the time.
 constexpr std::array<uint32_t, 7> kOutcomeWeights = {22, 47, 14, 5, 6, 3, 3};
 
+// How a fixed issue closes relative to its fix's merge, in CloseMode order.
 enum class CloseMode { kAtMerge, kSecondsAfter, kWeeksAfter, kFixedBeforeFiled };
 constexpr std::array<uint32_t, 4> kCloseModeWeights = {72, 12, 12, 4};
 
@@ -155,8 +160,8 @@ struct SpanBucket {
   int64_t hi;
 };
 // Issue filed -> fixing PR opened.
-constexpr std::array<SpanBucket, 3> kFixLag = {{
-    {35, 1 * kHour, 1 * kDay}, {40, 1 * kDay, 7 * kDay}, {25, 7 * kDay, 45 * kDay}}};
+constexpr std::array<SpanBucket, 3> kFixLag = {
+    {{35, 1 * kHour, 1 * kDay}, {40, 1 * kDay, 7 * kDay}, {25, 7 * kDay, 45 * kDay}}};
 // PR opened -> merged or closed.
 constexpr std::array<SpanBucket, 5> kPrDuration = {{{15, 10 * kMinute, 1 * kHour},
                                                     {25, 1 * kHour, 6 * kHour},
@@ -164,8 +169,8 @@ constexpr std::array<SpanBucket, 5> kPrDuration = {{{15, 10 * kMinute, 1 * kHour
                                                     {20, 1 * kDay, 4 * kDay},
                                                     {15, 4 * kDay, 14 * kDay}}};
 // Issue filed -> closed, for outcomes without a PR.
-constexpr std::array<SpanBucket, 3> kCloseWithoutPr = {{
-    {40, 1 * kHour, 2 * kDay}, {40, 2 * kDay, 20 * kDay}, {20, 20 * kDay, 90 * kDay}}};
+constexpr std::array<SpanBucket, 3> kCloseWithoutPr = {
+    {{40, 1 * kHour, 2 * kDay}, {40, 2 * kDay, 20 * kDay}, {20, 20 * kDay, 90 * kDay}}};
 constexpr int64_t kSecondsAfterMax = 5;
 constexpr int64_t kWeeksAfterMin = 7 * kDay;
 constexpr int64_t kWeeksAfterMax = 40 * kDay;
@@ -184,14 +189,18 @@ constexpr int64_t kStaleSweepOffset = 3 * kHour + 17 * kMinute;
 
 enum class PrState { kOpen, kClosed, kMerged };
 enum class PrKind { kFix, kBackport, kFalseLead, kOther };
-// States of PRs that fix nothing.
+// States of PRs that fix nothing, in PrState order.
 constexpr std::array<uint32_t, 3> kOtherPrStateWeights = {25, 20, 55};
 constexpr uint32_t kBackportPercent = 10;
+// A backport cherry-picks the fix that was open this long before it (when merged by then).
+constexpr int64_t kBackportLagMin = 1 * kDay;
+constexpr int64_t kBackportLagMax = 10 * kDay;
 constexpr uint32_t kFalseLeadPercent = 40;
 constexpr uint64_t kFalseLeadReach = 30;
 constexpr uint64_t kDuplicateReach = 200;
 
 enum class Evidence { kKeyword, kRef, kUrl, kKeywordUrl, kBranch, kSilent };
+// In Evidence order.
 constexpr std::array<uint32_t, 6> kEvidenceWeights = {35, 15, 15, 10, 10, 15};
 
 constexpr uint32_t kChinesePercent = 50;
@@ -206,6 +215,8 @@ constexpr uint32_t kPrRefNoisePercent = 10;
 
 // ---------------------------------------------------------------------------------------
 // Vocabulary (Ascend / MindSpore)
+// Data tables, laid out by hand.
+// clang-format off
 
 constexpr std::string_view kApis[] = {
     "aclnnGroupedMatmulV3", "aclnnGroupedMatmulV4", "aclnnFlashAttentionScore",
@@ -308,20 +319,20 @@ constexpr std::string_view kForeignRepos[] = {"Ascend/pytorch", "Ascend/MindSpee
 
 // Issue titles.
 constexpr std::string_view kIssueTitlesZh[] = {
-    "{api} 在 {hw} 上{sym}，错误码 {code}",
-    "{model} 训练{sym}：{api} 调用失败",
-    "升级 CANN {cann} 后 {op} {sym}",
-    "【{comp}】{op} 算子在 {dtype} 下{sym}",
+    "{api} 在 {hw} 上{sym_zh}，错误码 {code}",
+    "{model} 训练{sym_zh}：{api} 调用失败",
+    "升级 CANN {cann} 后 {op} {sym_zh}",
+    "【{comp}】{op} 算子在 {dtype} 下{sym_zh}",
     "{hw} 多卡训练 HCCL 通信超时，报错 {code}",
-    "{comp} 推理 {model} 时{sym}（{hw}）",
+    "{comp} 推理 {model} 时{sym_zh}（{hw}）",
     "使用 torch_npu {tv} 运行 {model} 出现 {code} 报错",
     "{api} 输入 shape {shape} 时 tiling 失败",
     "{op} 与 GPU 结果对比精度不一致，{dtype} 误差超过 1e-3",
-    "MindSpore {msv} 静态图模式下 {op} {sym}"};
+    "MindSpore {msv} 静态图模式下 {op} {sym_zh}"};
 constexpr std::string_view kIssueTitlesEn[] = {
     "{api} fails on {hw} with error {code}",
-    "[Bug] {op} {sym} with {dtype} inputs on CANN {cann}",
-    "{model} training {sym} after upgrading to CANN {cann}",
+    "[Bug] {op} {sym_en} with {dtype} inputs on CANN {cann}",
+    "{model} training {sym_en} after upgrading to CANN {cann}",
     "HCCL allreduce timeout on {hw} x{n} cards ({code})",
     "{comp}: {api} returns wrong results for shape {shape}",
     "RuntimeError {code} when calling {op} on {hw}",
@@ -345,7 +356,7 @@ constexpr Sections kSectionsEn = {"### Describe the bug\n", "\n\n### Environment
                                   "\n\n### Error log\n", "\n\n### Additional context\n"};
 constexpr std::string_view kIssueSentencesZh[] = {
     "在 {hw} 上使用 {comp} 运行 {model}，调用 {api} 时报错 {code}。",
-    "同样的脚本在 GPU 上运行正常，迁移到 NPU 后{sym}。",
+    "同样的脚本在 GPU 上运行正常，迁移到 NPU 后{sym_zh}。",
     "CANN 版本为 {cann}，回退到 {cann2} 后问题消失。",
     "设置 {env} 后仍可复现，报错堆栈见下方。",
     "batch size 调到 {n} 以上必现，显存占用约 {gb}GB。",
@@ -363,7 +374,7 @@ constexpr std::string_view kRelatedIssueEn =
     "This looks like {issue_ref}, but the workaround there does not help.";
 constexpr std::string_view kIssueSentencesEn[] = {
     "Running {model} with {comp} on {hw}, the call to {api} fails with {code}.",
-    "The same script works on GPU; after moving to NPU it {sym}.",
+    "The same script works on GPU; after moving to NPU it {sym_en}.",
     "CANN is {cann}; rolling back to {cann2} makes the problem go away.",
     "It still reproduces with {env}; the stack trace is below.",
     "It always happens with batch size {n} or more, at about {gb} GB of device memory.",
@@ -380,11 +391,11 @@ constexpr std::string_view kIssueSentencesEn[] = {
 constexpr std::string_view kReproStepsZh[] = {
     "安装 CANN {cann} 与 {fw}", "拉取 {comp} master 分支最新代码",
     "执行 `python train.py --model {model} --dtype {dtype}`",
-    "使用 8 卡启动：`bash scripts/pretrain_{n}p.sh`", "等待约 {n} 个 step 后报错"};
+    "使用 8 卡启动：`bash scripts/pretrain_8p.sh`", "等待约 {n} 个 step 后报错"};
 constexpr std::string_view kReproStepsEn[] = {
     "Install CANN {cann} and {fw}", "Check out the latest {comp} master",
     "Run `python train.py --model {model} --dtype {dtype}`",
-    "Launch on 8 cards: `bash scripts/pretrain_{n}p.sh`", "Wait about {n} steps"};
+    "Launch on 8 cards: `bash scripts/pretrain_8p.sh`", "Wait about {n} steps"};
 constexpr std::string_view kReproCodeTorch =
     "```python\nimport torch\nimport torch_npu\nx = torch.randn({dims}, "
     "dtype=torch.{dtype}).npu()\nout = {op}(x)\ntorch.npu.synchronize()\n```";
@@ -518,10 +529,10 @@ constexpr std::string_view kClosingEn[] = {
 
 // Pull requests.
 constexpr std::string_view kFixTitlesZh[] = {
-    "修复 {api} 在 {hw} 上{sym}的问题", "修复 {op} 在 {dtype} 下的精度问题",
+    "修复 {api} 在 {hw} 上{sym_zh}的问题", "修复 {op} 在 {dtype} 下的精度问题",
     "【{comp}】修复 {api} tiling 计算错误", "修复 HCCL 建链超时问题", "修复 {code} 报错"};
 constexpr std::string_view kFixTitlesEn[] = {
-    "[Bugfix] {api} {sym} on {hw}", "fix {op} precision issue for {dtype}",
+    "[Bugfix] {api} {sym_en} on {hw}", "fix {op} precision issue for {dtype}",
     "[{comp}] fix tiling of {api} for shape {shape}", "Fix HCCL link timeout on {hw}",
     "Fix {code} when calling {api}"};
 constexpr std::string_view kOtherTitlesZh[] = {
@@ -617,6 +628,8 @@ constexpr LabelDef kLabels[] = {
     {"sig/ops", "BFDADC"}};
 constexpr uint32_t kLabelCount = std::size(kLabels);
 constexpr std::array<uint32_t, 3> kKindLabelWeights = {60, 25, 15};  // bug, question, enhancement
+
+// clang-format on
 
 // ---------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -744,7 +757,8 @@ void AppendHex(std::string& out, uint64_t v, int digits) {
 // 40 hex digits (a git SHA) or fewer, from a key.
 std::string HexId(uint64_t key, int digits) {
   std::string s;
-  for (uint64_t k = 0; digits > 0; ++k, digits -= 16) AppendHex(s, Mix64(key + k), std::min(digits, 16));
+  for (uint64_t k = 0; digits > 0; ++k, digits -= 16)
+    AppendHex(s, Mix64(key + k), std::min(digits, 16));
   return s;
 }
 
@@ -783,19 +797,36 @@ CivilTime ToCivil(int64_t seconds) {
   const int64_t days = seconds / kDay;  // the time line is after 1970
   const int64_t rest = seconds - days * kDay;
   const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
-  return {static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-          static_cast<unsigned>(ymd.day()), rest / kHour, rest % kHour / kMinute, rest % kMinute};
+  return {static_cast<int>(ymd.year()),     static_cast<unsigned>(ymd.month()),
+          static_cast<unsigned>(ymd.day()), rest / kHour,
+          rest % kHour / kMinute,           rest % kMinute};
+}
+
+void AppendDigits(std::string& out, int64_t value, int width) {
+  char digits[8];
+  for (int i = width - 1; i >= 0; --i, value /= 10) digits[i] = static_cast<char>('0' + value % 10);
+  out.append(digits, static_cast<size_t>(width));
 }
 
 // "2026-03-01T10:00:00+08:00" (GitCode, Gitee) or "2026-03-01T02:00:00Z" (GitHub).
 std::string FormatTime(int64_t utc, Platform platform) {
   const bool china = platform != Platform::kGitHub;
   const CivilTime t = ToCivil(utc + (china ? kChinaUtcOffset : 0));
-  char buf[40];
-  const int n = std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d%s", t.year, t.month,
-                              t.day, static_cast<int>(t.hour), static_cast<int>(t.minute),
-                              static_cast<int>(t.second), china ? "+08:00" : "Z");
-  return std::string(buf, static_cast<size_t>(n));
+  std::string s;
+  s.reserve(25);
+  AppendDigits(s, t.year, 4);
+  s += '-';
+  AppendDigits(s, t.month, 2);
+  s += '-';
+  AppendDigits(s, t.day, 2);
+  s += 'T';
+  AppendDigits(s, t.hour, 2);
+  s += ':';
+  AppendDigits(s, t.minute, 2);
+  s += ':';
+  AppendDigits(s, t.second, 2);
+  s += china ? "+08:00" : "Z";
+  return s;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -825,18 +856,24 @@ constexpr std::string_view kUsage =
 
 std::string_view PlatformName(Platform p) {
   switch (p) {
-    case Platform::kGitCode: return "gitcode";
-    case Platform::kGitee: return "gitee";
-    case Platform::kGitHub: return "github";
+    case Platform::kGitCode:
+      return "gitcode";
+    case Platform::kGitee:
+      return "gitee";
+    case Platform::kGitHub:
+      return "github";
   }
   return "";
 }
 
 std::string_view WebRoot(Platform p) {
   switch (p) {
-    case Platform::kGitCode: return "https://gitcode.com/";
-    case Platform::kGitee: return "https://gitee.com/";
-    case Platform::kGitHub: return "https://github.com/";
+    case Platform::kGitCode:
+      return "https://gitcode.com/";
+    case Platform::kGitee:
+      return "https://gitee.com/";
+    case Platform::kGitHub:
+      return "https://github.com/";
   }
   return "";
 }
@@ -857,7 +894,8 @@ double ParseAverage(std::string_view flag, std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !(value >= 0) ||
       value > kMaxAverageComments) {
-    throw std::invalid_argument(std::string(flag) + ": expected a number in [0, 50], got '" +
+    throw std::invalid_argument(std::string(flag) + ": expected a number in [0, " +
+                                IntString(static_cast<int64_t>(kMaxAverageComments)) + "], got '" +
                                 std::string(text) + "'");
   }
   return value;
@@ -866,8 +904,8 @@ double ParseAverage(std::string_view flag, std::string_view text) {
 bool IsSafeName(std::string_view name) {
   if (name.empty() || name == "." || name == "..") return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '_' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
   });
 }
 
@@ -897,10 +935,14 @@ Options ParseOptions(int argc, char** argv) {
     } else if (flag == "--seed") {
       o.seed = ParseCount(flag, value, std::numeric_limits<uint64_t>::max());
     } else if (flag == "--platform") {
-      if (value == "gitcode") o.platform = Platform::kGitCode;
-      else if (value == "gitee") o.platform = Platform::kGitee;
-      else if (value == "github") o.platform = Platform::kGitHub;
-      else throw std::invalid_argument("--platform: expected gitcode, gitee or github");
+      if (value == "gitcode")
+        o.platform = Platform::kGitCode;
+      else if (value == "gitee")
+        o.platform = Platform::kGitee;
+      else if (value == "github")
+        o.platform = Platform::kGitHub;
+      else
+        throw std::invalid_argument("--platform: expected gitcode, gitee or github");
     } else if (flag == "--truth") {
       o.truth = fs::path(value);
     } else if (flag == "--owner") {
@@ -922,73 +964,94 @@ struct Stats {
   uint64_t repos = 0, issues = 0, prs = 0, comments = 0, files = 0, bytes = 0;
 };
 
+// A file written through stdio and closed by its owner; errors name the path.
+class OutputFile {
+ public:
+  OutputFile(const fs::path& path, size_t buffer_size) : path_(path) {
+    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) throw std::runtime_error("cannot create " + path.string());
+    // Unbuffered (0) suits a file written in one piece: no buffer, no fstat, one write.
+    std::setvbuf(file_, nullptr, buffer_size > 0 ? _IOFBF : _IONBF, buffer_size);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+
+  void Write(std::string_view text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) Fail();
+    bytes_ += text.size();
+  }
+  // Returns the bytes written.
+  uint64_t Close() {
+    const int rc = std::fclose(file_);
+    file_ = nullptr;
+    if (rc != 0) Fail();
+    return bytes_;
+  }
+
+ private:
+  [[noreturn]] void Fail() const { throw std::runtime_error("cannot write " + path_.string()); }
+
+  fs::path path_;
+  std::FILE* file_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
 // Streams one JSON array to a file, element by element.
 class JsonArrayFile {
  public:
   static constexpr size_t kBufferSize = 1 << 20;
 
-  JsonArrayFile(const fs::path& path, Stats& stats)
-      : path_(path), stats_(stats), buffer_(kBufferSize) {
-    out_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-    out_.open(path, std::ios::binary | std::ios::trunc);
-    if (!out_) throw std::runtime_error("cannot create " + path.string());
-    out_ << '[';
+  JsonArrayFile(const fs::path& path, Stats& stats) : file_(path, kBufferSize), stats_(stats) {
+    file_.Write("[");
   }
-  JsonArrayFile(const JsonArrayFile&) = delete;
-  JsonArrayFile& operator=(const JsonArrayFile&) = delete;
 
   void Add(const Json& element) {
-    if (count_++ > 0) out_ << ',';
-    out_ << element;
+    if (count_++ > 0) file_.Write(",");
+    file_.Write(element.dump());
   }
   void Finish() {
-    out_ << "]\n";
-    const auto bytes = out_.tellp();
-    out_.close();
-    if (!out_ || bytes < 0) throw std::runtime_error("cannot write " + path_.string());
-    stats_.bytes += static_cast<uint64_t>(bytes);
+    file_.Write("]\n");
+    stats_.bytes += file_.Close();
     ++stats_.files;
   }
 
  private:
-  fs::path path_;
+  OutputFile file_;
   Stats& stats_;
-  std::vector<char> buffer_;
-  std::ofstream out_;
   uint64_t count_ = 0;
 };
 
 void WriteJsonFile(const fs::path& path, const Json& value, Stats& stats) {
   std::string text = value.dump();
   text += '\n';
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) throw std::runtime_error("cannot create " + path.string());
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write " + path.string());
-  stats.bytes += text.size();
+  OutputFile file(path, 0);
+  file.Write(text);
+  stats.bytes += file.Close();
   ++stats.files;
 }
 
-// The answer key: JSON lines, streamed.
+// The answer key: JSON lines, streamed; does nothing without a path.
 class TruthFile {
  public:
-  explicit TruthFile(const fs::path& path) : path_(path) {
+  explicit TruthFile(const fs::path& path) {
     if (path.empty()) return;
     if (path.has_parent_path()) fs::create_directories(path.parent_path());
-    out_.open(path, std::ios::binary | std::ios::trunc);
-    if (!out_) throw std::runtime_error("cannot create " + path.string());
+    file_ = std::make_unique<OutputFile>(path, JsonArrayFile::kBufferSize);
   }
-  bool enabled() const { return out_.is_open(); }
-  void Add(const Json& line) { out_ << line << '\n'; }
+  bool enabled() const { return file_ != nullptr; }
+  void Add(const Json& line) {
+    file_->Write(line.dump());
+    file_->Write("\n");
+  }
   void Finish() {
-    if (!enabled()) return;
-    out_.close();
-    if (!out_) throw std::runtime_error("cannot write " + path_.string());
+    if (enabled()) file_->Close();
   }
 
  private:
-  fs::path path_;
-  std::ofstream out_;
+  std::unique_ptr<OutputFile> file_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -1060,7 +1123,8 @@ class Timeline {
       : issues_(issues),
         prs_(prs),
         total_(issues + prs),
-        width_(std::max<int64_t>(1, kTimelineSpan / static_cast<int64_t>(std::max<uint64_t>(total_, 1)))),
+        width_(std::max<int64_t>(
+            1, kTimelineSpan / static_cast<int64_t>(std::max<uint64_t>(total_, 1)))),
         key_(key) {}
 
   uint64_t issues() const { return issues_; }
@@ -1070,8 +1134,11 @@ class Timeline {
   uint64_t IssueSlot(uint64_t i) const { return i * total_ / issues_ + 1; }
   uint64_t PrSlot(uint64_t j) const { return ((j + 1) * total_ + prs_ - 1) / prs_; }
   // The first PR whose slot is >= slot; prs() when there is none.
-  uint64_t FirstPrFrom(uint64_t slot) const {
-    return std::min(prs_, (slot - 1) * prs_ / total_);
+  uint64_t FirstPrFrom(uint64_t slot) const { return std::min(prs_, (slot - 1) * prs_ / total_); }
+  // The slot whose time span holds t, clamped to the time line.
+  uint64_t SlotAt(int64_t t) const {
+    if (t <= kTimelineStart) return 1;
+    return std::min(total_, static_cast<uint64_t>((t - kTimelineStart) / width_) + 1);
   }
   // An issue index at or before the first issue whose slot is >= slot.
   uint64_t IssueNear(uint64_t slot) const {
@@ -1141,13 +1208,13 @@ struct IssuePlan {
   uint64_t index = 0;
   std::string number;
   int64_t created = 0;
-  int64_t closed = 0;  // 0: open at the snapshot
+  int64_t closed = 0;                // 0: open at the snapshot
   Outcome outcome = Outcome::kOpen;  // kOpen when not closed by the snapshot
   IssueFate fate;
   Topic topic{};
   bool zh = false;
   uint32_t author = 0;
-  uint32_t comments = 0;  // before outcome comments are added
+  uint32_t comments = 0;
   uint64_t duplicate_of = kNone;
   uint32_t kind_label = kLabelBug;
   uint32_t topic_labels = 0;  // 0-2 extra labels
@@ -1167,12 +1234,14 @@ struct PrPlan {
   PrState state = PrState::kOpen;
   PrKind kind = PrKind::kOther;
   std::vector<uint64_t> fixes;      // issues this PR fixes
-  std::vector<uint64_t> backports;  // issues fixed by the previous PR, for a backport
+  uint64_t backport_of = kNone;     // the PR a backport cherry-picks
+  std::vector<uint64_t> backports;  // issues that PR fixed
   uint64_t false_lead = kNone;      // issue a closed-unmerged PR claims to fix
   Topic topic{};
   bool zh = false;
   uint32_t author = 0;
-  uint32_t merger = 0;         // maintainer who merges
+  uint32_t merger = 0;  // maintainer who merges
+  uint32_t review_comments = 0;
   bool close_related = false;  // GitCode "close related issues after merge"
 };
 
@@ -1215,61 +1284,101 @@ void AppendLogDate(std::string& out, int64_t utc, TextRng& rng) {
 
 void Expand(std::string_view tmpl, const TextCtx& ctx, TextRng& rng, std::string& out);
 
-void AppendPlaceholder(std::string_view key, const TextCtx& ctx, TextRng& rng, std::string& out) {
-  const Topic& t = ctx.topic;
-  if (key == "api") out += kApis[t.api];
-  else if (key == "op") {
-    out += t.on_mindspore ? kMindSporeOps[t.op % std::size(kMindSporeOps)]
+// Placeholders drawn afresh as a number in [lo, hi] at each use.
+struct NumberPlaceholder {
+  std::string_view key;
+  int64_t lo, hi;
+};
+constexpr NumberPlaceholder kNumberPlaceholders[] = {{"gb", 20, 64},         {"line", 10, 2000},
+                                                     {"pid", 10000, 999999}, {"pct", 20, 90},
+                                                     {"dev", 0, 7},          {"rank", 0, 63}};
+
+// The word a placeholder takes from the topic, fixed for the whole item.
+std::optional<std::string_view> TopicWord(std::string_view key, const Topic& t) {
+  if (key == "api") return kApis[t.api];
+  if (key == "op") {
+    return t.on_mindspore ? kMindSporeOps[t.op % std::size(kMindSporeOps)]
                           : kTorchOps[t.op % std::size(kTorchOps)];
-  } else if (key == "fw") {
-    out += t.on_mindspore ? "MindSpore " : "torch_npu ";
-    out += t.on_mindspore ? kMindSpore[t.mindspore] : kTorchNpu[t.torch_npu];
   }
-  else if (key == "hw") out += kHardware[t.hw];
-  else if (key == "cann") out += kCann[t.cann];
-  else if (key == "cann2") out += kCann[t.fixed_cann];
-  else if (key == "code") out += kErrorCodes[t.code];
-  else if (key == "model") out += kModels[t.model];
-  else if (key == "comp") out += kComponents[t.comp];
-  else if (key == "file") out += kFiles[t.file];
-  else if (key == "sym") out += kSymptomsZh[t.symptom];
-  else if (key == "sym_en") out += kSymptomsEn[t.symptom % std::size(kSymptomsEn)];
-  else if (key == "dtype") out += kDtypes[t.dtype];
-  else if (key == "env") out += kEnvSettings[t.env];
-  else if (key == "tv") out += kTorchNpu[t.torch_npu];
-  else if (key == "msv") out += kMindSpore[t.mindspore];
-  else if (key == "py") out += kPythons[t.python];
-  else if (key == "os") out += kOses[t.os];
-  else if (key == "errmsg") Expand(rng.Pick(kErrorMessages), ctx, rng, out);
-  else if (key == "pyfile") out += rng.Pick(kPyFiles);
-  else if (key == "func") out += rng.Pick(kFuncs);
-  else if (key == "shape") {
-    out += '[';
-    AppendDims(out, rng, ",");
-    out += ']';
-  } else if (key == "dims") AppendDims(out, rng, ", ");
-  else if (key == "n") AppendInt(out, int64_t{1} << rng.Between(1, 6));
-  else if (key == "gb") AppendInt(out, rng.Between(20, 64));
-  else if (key == "line") AppendInt(out, rng.Between(10, 2000));
-  else if (key == "pid") AppendInt(out, rng.Between(10000, 999999));
-  else if (key == "pct") AppendInt(out, rng.Between(20, 90));
-  else if (key == "dev") AppendInt(out, rng.Between(0, 7));
-  else if (key == "rank") AppendInt(out, rng.Between(0, 63));
-  else if (key == "err") {
-    AppendInt(out, rng.Between(1, 9));
-    out += ".";
-    AppendInt(out, rng.Between(0, 9));
-    out += "e-";
-    AppendInt(out, rng.Between(1, 3));
-  } else if (key == "addr") AppendHex(out, rng.Bits(), 8);
-  else if (key == "logdate") AppendLogDate(out, ctx.when, rng);
-  else if (key == "date") {
-    const CivilTime c = ToCivil(ctx.when + kChinaUtcOffset);
-    AppendInt(out, c.year * 10000 + static_cast<int>(c.month) * 100 + static_cast<int>(c.day));
-  } else if (key == "issue_ref") out += ctx.issue_ref;
-  else if (key == "pr_ref") out += ctx.pr_ref;
-  else if (key == "pr_url") out += ctx.pr_url;
-  else throw std::logic_error("unknown placeholder {" + std::string(key) + "}");
+  if (key == "hw") return kHardware[t.hw];
+  if (key == "cann") return kCann[t.cann];
+  if (key == "cann2") return kCann[t.fixed_cann];
+  if (key == "code") return kErrorCodes[t.code];
+  if (key == "model") return kModels[t.model];
+  if (key == "comp") return kComponents[t.comp];
+  if (key == "file") return kFiles[t.file];
+  if (key == "sym_zh") return kSymptomsZh[t.symptom];
+  if (key == "sym_en") return kSymptomsEn[t.symptom % std::size(kSymptomsEn)];
+  if (key == "dtype") return kDtypes[t.dtype];
+  if (key == "env") return kEnvSettings[t.env];
+  if (key == "tv") return kTorchNpu[t.torch_npu];
+  if (key == "msv") return kMindSpore[t.mindspore];
+  if (key == "py") return kPythons[t.python];
+  return std::nullopt;
+}
+
+// The reference a placeholder takes from the context.
+std::optional<std::string_view> ContextWord(std::string_view key, const TextCtx& ctx) {
+  if (key == "issue_ref") return ctx.issue_ref;
+  if (key == "pr_ref") return ctx.pr_ref;
+  if (key == "pr_url") return ctx.pr_url;
+  return std::nullopt;
+}
+
+void AppendWord(std::string& out, std::string_view word) { out += word; }
+
+// "[8,4096,128]"
+void AppendShape(std::string& out, TextRng& rng) {
+  out += '[';
+  AppendDims(out, rng, ",");
+  out += ']';
+}
+
+// "3.5e-2"
+void AppendErrorMagnitude(std::string& out, TextRng& rng) {
+  AppendInt(out, rng.Between(1, 9));
+  out += '.';
+  AppendInt(out, rng.Between(0, 9));
+  out += "e-";
+  AppendInt(out, rng.Between(1, 3));
+}
+
+// "20260301"
+void AppendCompactDate(std::string& out, int64_t utc) {
+  const CivilTime c = ToCivil(utc + kChinaUtcOffset);
+  AppendDigits(out, c.year, 4);
+  AppendDigits(out, c.month, 2);
+  AppendDigits(out, c.day, 2);
+}
+
+// Placeholders whose value is drawn at each use.
+void AppendDrawn(std::string_view key, const TextCtx& ctx, TextRng& rng, std::string& out) {
+  for (const NumberPlaceholder& number : kNumberPlaceholders) {
+    if (key == number.key) return AppendInt(out, rng.Between(number.lo, number.hi));
+  }
+  if (key == "n") return AppendInt(out, int64_t{1} << rng.Between(1, 6));
+  if (key == "fw")
+    return Expand(ctx.topic.on_mindspore ? "MindSpore {msv}" : "torch_npu {tv}", ctx, rng, out);
+  if (key == "errmsg") return Expand(rng.Pick(kErrorMessages), ctx, rng, out);
+  if (key == "pyfile") return AppendWord(out, rng.Pick(kPyFiles));
+  if (key == "func") return AppendWord(out, rng.Pick(kFuncs));
+  if (key == "shape") return AppendShape(out, rng);
+  if (key == "dims") return AppendDims(out, rng, ", ");
+  if (key == "err") return AppendErrorMagnitude(out, rng);
+  if (key == "addr") return AppendHex(out, rng.Bits(), 8);
+  if (key == "logdate") return AppendLogDate(out, ctx.when, rng);
+  if (key == "date") return AppendCompactDate(out, ctx.when);
+  throw std::logic_error("unknown placeholder {" + std::string(key) + "}");
+}
+
+void AppendPlaceholder(std::string_view key, const TextCtx& ctx, TextRng& rng, std::string& out) {
+  if (const auto word = TopicWord(key, ctx.topic)) {
+    out += *word;
+  } else if (const auto ref = ContextWord(key, ctx)) {
+    out += *ref;
+  } else {
+    AppendDrawn(key, ctx, rng, out);
+  }
 }
 
 // Appends tmpl with every {key} replaced.
@@ -1289,11 +1398,14 @@ void Expand(std::string_view tmpl, const TextCtx& ctx, TextRng& rng, std::string
 
 // Appends pool[start], pool[start + 1], ... (wrapping) until out reaches target code
 // points, so no sentence repeats before the pool is used up.
-void FillFrom(std::string& out, size_t target, Pool pool, size_t start,
-              std::string_view separator, const TextCtx& ctx, TextRng& rng) {
-  for (size_t next = start; CodePoints(out) < target; ++next) {
+void FillFrom(std::string& out, size_t target, Pool pool, size_t start, std::string_view separator,
+              const TextCtx& ctx, TextRng& rng) {
+  size_t length = CodePoints(out);
+  for (size_t next = start; length < target; ++next) {
+    const size_t before = out.size();
     if (!out.empty() && out.back() != '\n') out += separator;
     Expand(pool[next % pool.size()], ctx, rng, out);
+    length += CodePoints(std::string_view(out).substr(before));
   }
 }
 
@@ -1304,8 +1416,8 @@ void FillTo(std::string& out, size_t target, Pool pool, std::string_view separat
 }
 
 bool IsAsciiWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '.' || c == '-';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
 }
 
 // Cuts s to at most max code points, at a space rather than inside an ASCII word when
@@ -1359,7 +1471,9 @@ class RepoWriter {
  private:
   // --- identities -----------------------------------------------------------------------
 
-  uint64_t Key(uint64_t tag, uint64_t item) const { return StreamKey(o_.seed, repo_key_, tag, item); }
+  uint64_t Key(uint64_t tag, uint64_t item) const {
+    return StreamKey(o_.seed, repo_key_, tag, item);
+  }
   bool github() const { return o_.platform == Platform::kGitHub; }
   std::string Time(int64_t utc) const { return FormatTime(utc, o_.platform); }
   // Unset time: "" on GitCode, null elsewhere.
@@ -1369,9 +1483,12 @@ class RepoWriter {
 
   std::string IssueNumber(uint64_t i) const {
     switch (o_.platform) {
-      case Platform::kGitCode: return IntString(static_cast<int64_t>(i + 1));
-      case Platform::kGitee: return GiteeNumber(i);
-      case Platform::kGitHub: return IntString(static_cast<int64_t>(timeline_.IssueSlot(i)));
+      case Platform::kGitCode:
+        return IntString(static_cast<int64_t>(i + 1));
+      case Platform::kGitee:
+        return GiteeNumber(i);
+      case Platform::kGitHub:
+        return IntString(static_cast<int64_t>(timeline_.IssueSlot(i)));
     }
     return {};
   }
@@ -1435,10 +1552,16 @@ class RepoWriter {
     const uint64_t slot = timeline_.IssueSlot(i);
     const uint64_t first_after = timeline_.FirstPrFrom(slot);
     if (fate.close_mode == CloseMode::kFixedBeforeFiled) {
+      // A PR opened shortly before the issue; if it merges only after the filing, the
+      // merge closes the issue as usual.
       const uint64_t lead = 1 + rng.Below(kMaxLeadPrs);
       if (first_after < lead) return {};  // no earlier PR: stays open
       fate.fix_pr = first_after - lead;
-      fate.close_delay = rng.Between(kMinute, kFiledAfterFixMax);
+      if (Timing(fate.fix_pr).finished < timeline_.SlotTime(slot)) {
+        fate.close_delay = rng.Between(kMinute, kFiledAfterFixMax);
+      } else {
+        fate.close_mode = CloseMode::kAtMerge;
+      }
       return fate;
     }
     const uint64_t lag_slots = std::clamp<uint64_t>(
@@ -1446,9 +1569,15 @@ class RepoWriter {
     fate.fix_pr = timeline_.FirstPrFrom(slot + lag_slots);
     if (fate.fix_pr >= timeline_.prs()) return {};  // the fix is not written yet: open
     switch (fate.close_mode) {
-      case CloseMode::kSecondsAfter: fate.close_delay = rng.Between(1, kSecondsAfterMax); break;
-      case CloseMode::kWeeksAfter: fate.close_delay = rng.Between(kWeeksAfterMin, kWeeksAfterMax); break;
-      default: fate.close_delay = 0; break;
+      case CloseMode::kSecondsAfter:
+        fate.close_delay = rng.Between(1, kSecondsAfterMax);
+        break;
+      case CloseMode::kWeeksAfter:
+        fate.close_delay = rng.Between(kWeeksAfterMin, kWeeksAfterMax);
+        break;
+      default:
+        fate.close_delay = 0;
+        break;
     }
     return fate;
   }
@@ -1463,17 +1592,21 @@ class RepoWriter {
   int64_t CloseTime(const IssuePlan& p) const {
     int64_t t = 0;
     switch (p.fate.outcome) {
-      case Outcome::kOpen: return 0;
+      case Outcome::kOpen:
+        return 0;
       case Outcome::kFixed: {
         const int64_t merged = Timing(p.fate.fix_pr).finished;
         if (merged > kSnapshot) return 0;
-        t = p.fate.close_mode == CloseMode::kFixedBeforeFiled
-                ? std::max(merged, p.created) + p.fate.close_delay
-                : merged + p.fate.close_delay;
+        t = (p.fate.close_mode == CloseMode::kFixedBeforeFiled ? p.created : merged) +
+            p.fate.close_delay;
         break;
       }
-      case Outcome::kStale: t = NextStaleSweep(p.created + kStaleAfter); break;
-      default: t = p.created + p.fate.close_delay; break;
+      case Outcome::kStale:
+        t = NextStaleSweep(p.created + kStaleAfter);
+        break;
+      default:
+        t = p.created + p.fate.close_delay;
+        break;
     }
     return t <= kSnapshot ? t : 0;
   }
@@ -1530,14 +1663,25 @@ class RepoWriter {
     p.merger = static_cast<uint32_t>(rng.Below(kMaintainers));
     constexpr uint32_t kCloseRelatedPercent = 80;
     p.close_related = rng.Percent(kCloseRelatedPercent);
+    constexpr uint64_t kMaxReviewComments = 4;
+    p.review_comments = rng.Percent(kPrCommentsPercent)
+                            ? static_cast<uint32_t>(1 + rng.Below(kMaxReviewComments))
+                            : 0;
     const bool wants_backport = rng.Percent(kBackportPercent);
+    const int64_t backport_lag = rng.Between(kBackportLagMin, kBackportLagMax);
     const auto other_state = static_cast<PrState>(rng.Weighted(kOtherPrStateWeights));
     const bool wants_false_lead = rng.Percent(kFalseLeadPercent);
     const uint64_t lead_back = rng.Below(kFalseLeadReach);
 
     p.backports.clear();
-    if (wants_backport && j > 0 && Timing(j - 1).finished <= p.timing.created) {
-      FixesOf(j - 1, p.backports);
+    p.backport_of = kNone;
+    if (wants_backport) {
+      const uint64_t original =
+          timeline_.FirstPrFrom(timeline_.SlotAt(p.timing.created - backport_lag));
+      if (original < j && Timing(original).finished <= p.timing.created) {
+        FixesOf(original, p.backports);
+        if (!p.backports.empty()) p.backport_of = original;
+      }
     }
     p.false_lead = kNone;
     if (!p.fixes.empty()) {
@@ -1560,8 +1704,8 @@ class RepoWriter {
 
   void PrepareDirectory() {
     if (fs::exists(dir_)) {
-      const bool earlier_dump = fs::is_empty(dir_) || fs::exists(dir_ / "issues.json") ||
-                                fs::exists(dir_ / "repo.json");
+      const bool earlier_dump =
+          fs::is_empty(dir_) || fs::exists(dir_ / "issues.json") || fs::exists(dir_ / "repo.json");
       if (!earlier_dump) {
         throw std::runtime_error(dir_.string() + " exists and is not a dump; not replacing it");
       }
@@ -1673,19 +1817,23 @@ class RepoWriter {
                  TextRng& rng) const {
     out += s.log;
     out += "```\n";
+    size_t length = CodePoints(out);
+    const auto add_line = [&](std::string_view prefix, std::string_view text) {
+      const size_t before = out.size();
+      out += prefix;
+      Expand(text, ctx, rng, out);
+      out += '\n';
+      length += CodePoints(std::string_view(out).substr(before));
+    };
     size_t lines = 0;
     for (const LogLine& line : kLogLines) {
-      if (CodePoints(out) >= target) break;
+      if (length >= target) break;
       if (line.optional && rng.Percent(kSkipOptionalLogLinePercent)) continue;
-      Expand(line.text, ctx, rng, out);
-      out += '\n';
+      add_line({}, line.text);
       ++lines;
     }
-    for (int64_t frame = 0; lines < kMaxTraceLines && CodePoints(out) < target; ++lines, ++frame) {
-      out += '#';
-      AppendInt(out, frame);
-      Expand(kBacktraceFrame, ctx, rng, out);
-      out += '\n';
+    for (int64_t frame = 0; lines < kMaxTraceLines && length < target; ++lines, ++frame) {
+      add_line("#" + IntString(frame), kBacktraceFrame);
     }
     out += "```";
   }
@@ -1724,20 +1872,20 @@ class RepoWriter {
   bool OutcomeComment(const IssuePlan& p, TextRng& rng, CommentSpec& spec) const {
     const uint32_t maintainer = static_cast<uint32_t>(rng.Below(kMaintainers));
     spec = {p.closed, maintainer, CommentKind::kAnswer, p.zh};
+    const bool fix_merged = p.fate.fix_pr != kNone && Timing(p.fate.fix_pr).finished <= kSnapshot;
     switch (p.outcome) {
-      case Outcome::kOpen: {
-        if (p.fate.fix_pr == kNone || !rng.Percent(kPendingCommentPercent)) return false;
+      case Outcome::kOpen:
+        if (p.fate.fix_pr == kNone) return false;
+        if (fix_merged) return FixedByComment(p, rng, spec);  // merged, not closed yet
+        if (!rng.Percent(kPendingCommentPercent)) return false;
         spec.time = Timing(p.fate.fix_pr).created + rng.Between(kMinute, kDay);
         spec.kind = CommentKind::kPending;
         return spec.time > p.created && spec.time <= kSnapshot;
-      }
       case Outcome::kFixed:
-        if (!rng.Percent(kFixedByCommentPercent)) return false;
-        spec.time = std::min(kSnapshot, Timing(p.fate.fix_pr).finished + rng.Between(kMinute, 3 * kHour));
-        spec.time = std::max(spec.time, p.created + kMinute);
-        spec.kind = CommentKind::kFixedBy;
-        return true;
-      case Outcome::kAnswered: spec.time -= rng.Between(0, 2 * kHour); break;
+        return FixedByComment(p, rng, spec);
+      case Outcome::kAnswered:
+        spec.time -= rng.Between(0, 2 * kHour);
+        break;
       case Outcome::kDuplicate:
         spec.time -= rng.Between(0, kSecondsAfterMax);
         spec.kind = CommentKind::kDuplicate;
@@ -1759,52 +1907,79 @@ class RepoWriter {
     return true;
   }
 
-  // Fills comments_: a conversation in the window after filing, then the outcome comment.
+  // "Fixed by !N" some time after the merge, for some fixed issues.
+  bool FixedByComment(const IssuePlan& p, TextRng& rng, CommentSpec& spec) const {
+    if (!rng.Percent(kFixedByCommentPercent)) return false;
+    const int64_t merged = Timing(p.fate.fix_pr).finished;
+    spec.time = std::min(kSnapshot, merged + rng.Between(kMinute, 3 * kHour));
+    spec.time = std::max(spec.time, p.created + kMinute);
+    spec.kind = CommentKind::kFixedBy;
+    return true;
+  }
+
+  // Fills comments_ with p.comments comments in time order: a conversation after filing
+  // (a maintainer asks, the author replies, ...), the last one replaced by the outcome
+  // comment when there is one.
   void PlanIssueComments(const IssuePlan& p, TextRng& rng) {
-    comments_.clear();
-    CommentSpec outcome{};
-    const bool has_outcome = OutcomeComment(p, rng, outcome);
-    const uint32_t total = std::max<uint32_t>(p.comments, has_outcome ? 1 : 0);
-    const uint32_t generic = total - (has_outcome ? 1 : 0);
-    const int64_t start = p.created + 5 * kMinute;
-    const int64_t end = has_outcome ? outcome.time : (p.closed != 0 ? p.closed : kSnapshot);
-    const int64_t window = std::max<int64_t>(1, end - start);
+    constexpr int64_t kFirstResponse = 5 * kMinute;
     constexpr uint32_t kMeTooPercent = 15;
     constexpr uint32_t kOtherLanguagePercent = 20;
+    comments_.clear();
+    CommentSpec outcome{};
+    const bool has_outcome = p.comments > 0 && OutcomeComment(p, rng, outcome);
+    const uint32_t generic = p.comments - (has_outcome ? 1 : 0);
+    const int64_t start = p.created + kFirstResponse;
+    const int64_t end = has_outcome ? outcome.time : (p.closed != 0 ? p.closed : kSnapshot);
+    const auto window = static_cast<uint64_t>(std::max<int64_t>(1, end - start));
     for (uint32_t k = 0; k < generic; ++k) {
-      CommentSpec c{std::min(end, start + static_cast<int64_t>(rng.Below(static_cast<uint64_t>(window)))),
-                    static_cast<uint32_t>(rng.Below(kMaintainers)), CommentKind::kAnalysis,
-                    rng.Percent(kOtherLanguagePercent) ? !p.zh : p.zh};
-      if (rng.Percent(kMeTooPercent)) {
+      const int64_t time = std::min(end, start + static_cast<int64_t>(rng.Below(window)));
+      comments_.push_back({time, 0, CommentKind::kAnalysis, p.zh});
+    }
+    std::sort(comments_.begin(), comments_.end(),
+              [](const CommentSpec& a, const CommentSpec& b) { return a.time < b.time; });
+    for (uint32_t k = 0; k < generic; ++k) {
+      CommentSpec& c = comments_[k];
+      c.zh = rng.Percent(kOtherLanguagePercent) ? !p.zh : p.zh;
+      c.user = static_cast<uint32_t>(rng.Below(kMaintainers));
+      if (k == 0) {
+        c.kind = CommentKind::kAsk;
+      } else if (rng.Percent(kMeTooPercent)) {
         c.kind = CommentKind::kMeToo;
         c.user = kMaintainers + static_cast<uint32_t>(rng.Below(kHumanUsers - kMaintainers));
       } else if (k % 2 == 1) {
         c.kind = CommentKind::kReply;
         c.user = p.author;
-      } else if (k == 0) {
-        c.kind = CommentKind::kAsk;
       }
-      comments_.push_back(c);
     }
-    std::sort(comments_.begin(), comments_.end(),
-              [](const CommentSpec& a, const CommentSpec& b) { return a.time < b.time; });
     if (has_outcome) comments_.push_back(outcome);
   }
 
   static Pool CommentPool(CommentKind kind, bool zh) {
     switch (kind) {
-      case CommentKind::kAsk: return zh ? Pool(kAskZh) : Pool(kAskEn);
-      case CommentKind::kReply: return zh ? Pool(kReplyZh) : Pool(kReplyEn);
-      case CommentKind::kAnalysis: return zh ? Pool(kAnalysisZh) : Pool(kAnalysisEn);
-      case CommentKind::kMeToo: return zh ? Pool(kMeTooZh) : Pool(kMeTooEn);
-      case CommentKind::kFixedBy: return zh ? Pool(kFixedByZh) : Pool(kFixedByEn);
-      case CommentKind::kPending: return zh ? Pool(kPendingZh) : Pool(kPendingEn);
-      case CommentKind::kAnswer: return zh ? Pool(kAnswerZh) : Pool(kAnswerEn);
-      case CommentKind::kDuplicate: return zh ? Pool(kDuplicateZh) : Pool(kDuplicateEn);
-      case CommentKind::kStale: return zh ? Pool(kStaleZh) : Pool(kStaleEn);
-      case CommentKind::kWontfix: return zh ? Pool(kWontfixZh) : Pool(kWontfixEn);
-      case CommentKind::kVerify: return zh ? Pool(kVerifyZh) : Pool(kVerifyEn);
-      case CommentKind::kReview: return zh ? Pool(kReviewZh) : Pool(kReviewEn);
+      case CommentKind::kAsk:
+        return zh ? Pool(kAskZh) : Pool(kAskEn);
+      case CommentKind::kReply:
+        return zh ? Pool(kReplyZh) : Pool(kReplyEn);
+      case CommentKind::kAnalysis:
+        return zh ? Pool(kAnalysisZh) : Pool(kAnalysisEn);
+      case CommentKind::kMeToo:
+        return zh ? Pool(kMeTooZh) : Pool(kMeTooEn);
+      case CommentKind::kFixedBy:
+        return zh ? Pool(kFixedByZh) : Pool(kFixedByEn);
+      case CommentKind::kPending:
+        return zh ? Pool(kPendingZh) : Pool(kPendingEn);
+      case CommentKind::kAnswer:
+        return zh ? Pool(kAnswerZh) : Pool(kAnswerEn);
+      case CommentKind::kDuplicate:
+        return zh ? Pool(kDuplicateZh) : Pool(kDuplicateEn);
+      case CommentKind::kStale:
+        return zh ? Pool(kStaleZh) : Pool(kStaleEn);
+      case CommentKind::kWontfix:
+        return zh ? Pool(kWontfixZh) : Pool(kWontfixEn);
+      case CommentKind::kVerify:
+        return zh ? Pool(kVerifyZh) : Pool(kVerifyEn);
+      case CommentKind::kReview:
+        return zh ? Pool(kReviewZh) : Pool(kReviewEn);
     }
     return {};
   }
@@ -1815,14 +1990,19 @@ class RepoWriter {
       case CommentKind::kAsk:
       case CommentKind::kReply:
       case CommentKind::kAnalysis:
-      case CommentKind::kReview: return CommentPool(kind, zh);
-      case CommentKind::kMeToo: return CommentPool(CommentKind::kReply, zh);
-      case CommentKind::kPending: return CommentPool(CommentKind::kAnalysis, zh);
-      default: return zh ? Pool(kClosingZh) : Pool(kClosingEn);
+      case CommentKind::kReview:
+        return CommentPool(kind, zh);
+      case CommentKind::kMeToo:
+        return CommentPool(CommentKind::kReply, zh);
+      case CommentKind::kPending:
+        return CommentPool(CommentKind::kAnalysis, zh);
+      default:
+        return zh ? Pool(kClosingZh) : Pool(kClosingEn);
     }
   }
 
-  void BuildComment(const CommentSpec& c, const TextCtx& ctx, TextRng& rng, std::string& out) const {
+  void BuildComment(const CommentSpec& c, const TextCtx& ctx, TextRng& rng,
+                    std::string& out) const {
     out.clear();
     const size_t target = rng.Skewed(kCommentMin, kCommentMax - kLongestPiece / 2);
     Expand(rng.Pick(CommentPool(c.kind, c.zh)), ctx, rng, out);
@@ -1853,12 +2033,14 @@ class RepoWriter {
         j["finished_at"] = TimeOrUnset(p.closed);
         j["closed_at"] = nullptr;
         break;
-      case Platform::kGitee: j["finished_at"] = TimeOrUnset(p.closed); break;
+      case Platform::kGitee:
+        j["finished_at"] = TimeOrUnset(p.closed);
+        break;
       case Platform::kGitHub:
         j["closed_at"] = TimeOrUnset(p.closed);
         j["state_reason"] = !closed ? Json(nullptr)
                             : p.outcome == Outcome::kWontfix || p.outcome == Outcome::kStale ||
-                                      p.outcome == Outcome::kDuplicate
+                                    p.outcome == Outcome::kDuplicate
                                 ? Json("not_planned")
                                 : Json("completed");
         break;
@@ -1871,7 +2053,8 @@ class RepoWriter {
     if (p.closed == 0) {
       return o_.platform == Platform::kGitee && p.in_progress ? "progressing" : "open";
     }
-    return o_.platform == Platform::kGitee && p.outcome == Outcome::kWontfix ? "rejected" : "closed";
+    return o_.platform == Platform::kGitee && p.outcome == Outcome::kWontfix ? "rejected"
+                                                                             : "closed";
   }
 
   static std::string_view IssueCustomState(const IssuePlan& p) {
@@ -1918,7 +2101,8 @@ class RepoWriter {
         j["body"] = text_;
         j["user"] = catalog_.users[c.user];
         if (o_.platform == Platform::kGitee) j["source"] = nullptr;
-        Json target = {{"issue", {{"id", IssueId(p.index)}, {"title", title}, {"number", p.number}}}};
+        Json target = {
+            {"issue", {{"id", IssueId(p.index)}, {"title", title}, {"number", p.number}}}};
         if (o_.platform == Platform::kGitee) target["pull_request"] = nullptr;
         j["target"] = std::move(target);
         j["created_at"] = Time(c.time);
@@ -1949,11 +2133,12 @@ class RepoWriter {
       TextRng rng(Key(kTagPrText, n));
       ComposePr(plan, lead_issue, rng, text);
       const fs::path dir = dir_ / "pulls" / IntString(static_cast<int64_t>(plan.number));
+      const bool merged = plan.state == PrState::kMerged;
+      if (merged || plan.review_comments > 0) fs::create_directory(dir);
       const int64_t last_comment = WritePrComments(plan, dir, rng);
       pulls.Add(PrJson(plan, text, last_comment));
       if (truth_.enabled()) truth_.Add(PrTruth(plan));
-      if (plan.state == PrState::kMerged) {
-        fs::create_directory(dir);
+      if (merged) {
         WriteCommits(plan, text, dir, rng);
         WriteFiles(plan, lead_issue, dir, rng);
       }
@@ -1965,8 +2150,10 @@ class RepoWriter {
   // The issue a PR is mostly about: the first it fixes, backports or claims to fix.
   bool LeadIssue(const PrPlan& p, IssuePlan& issue) const {
     uint64_t i = p.false_lead;
-    if (!p.fixes.empty()) i = p.fixes.front();
-    else if (!p.backports.empty()) i = p.backports.front();
+    if (!p.fixes.empty())
+      i = p.fixes.front();
+    else if (!p.backports.empty())
+      i = p.backports.front();
     if (i == kNone) return false;
     PlanIssue(i, issue);
     return true;
@@ -1993,7 +2180,8 @@ class RepoWriter {
         out += " " + IssueUrl(number) + "\n";
         break;
       case Evidence::kBranch:
-      case Evidence::kSilent: break;
+      case Evidence::kSilent:
+        break;
     }
   }
 
@@ -2015,7 +2203,8 @@ class RepoWriter {
     if (rng.Percent(kCodeBlockNoisePercent) && issues_before > 0) {
       const std::string ref = IssueRef(IssueNumber(rng.Below(issues_before)));
       out += "\n```bash\n";
-      out += rng.Percent(50) ? "# fix " + ref + ": temporary workaround" : "# workaround from " + ref;
+      out +=
+          rng.Percent(50) ? "# fix " + ref + ": temporary workaround" : "# workaround from " + ref;
       out += ", remove after CANN ";
       out += kCann[p.topic.fixed_cann];
       out += "\nexport ";
@@ -2052,14 +2241,16 @@ class RepoWriter {
       auto evidence = static_cast<Evidence>(rng.Weighted(kEvidenceWeights));
       const std::string number = IssueNumber(i);
       if (evidence == Evidence::kBranch) {
-        if (p.fixes.size() == 1) text.head = BranchFor(number, rng);
-        else evidence = Evidence::kKeyword;
+        if (p.fixes.size() == 1)
+          text.head = BranchFor(number, rng);
+        else
+          evidence = Evidence::kKeyword;
       }
       AppendReference(refs, evidence, number, zh, rng);
     }
     if (p.kind == PrKind::kBackport) {
-      text.head = "cherry-pick-" + IntString(static_cast<int64_t>(PrNumber(p.index - 1)));
-      refs += "cherry-pick " + PrRef(PrNumber(p.index - 1)) + "\n";
+      text.head = "cherry-pick-" + IntString(static_cast<int64_t>(PrNumber(p.backport_of)));
+      refs += "cherry-pick " + PrRef(PrNumber(p.backport_of)) + "\n";
       for (const uint64_t i : p.backports) {
         AppendReference(refs, Evidence::kRef, IssueNumber(i), zh, rng);
       }
@@ -2081,8 +2272,8 @@ class RepoWriter {
                       const TextCtx& ctx, TextRng& rng, std::string& title) const {
     title.clear();
     // A fix written before its issue was filed shares the title verbatim.
-    const bool filed_after = p.kind == PrKind::kFix &&
-                             lead->fate.close_mode == CloseMode::kFixedBeforeFiled;
+    const bool filed_after =
+        p.kind == PrKind::kFix && lead->fate.close_mode == CloseMode::kFixedBeforeFiled;
     if (p.kind == PrKind::kBackport) {
       title = "[" + base + "] " + IssueTitle(*lead);
     } else if (lead != nullptr && (filed_after || rng.Percent(kRestateTitlePercent))) {
@@ -2167,9 +2358,15 @@ class RepoWriter {
     head["ref"] = text.head;
     head["sha"] = CommitSha(p.index, kHeadCommitKey);
     switch (o_.platform) {
-      case Platform::kGitCode: head["repo"] = {{"full_path", full_name_}}; break;
-      case Platform::kGitee: head["repo"] = {{"full_name", full_name_}, {"path", name_}}; break;
-      case Platform::kGitHub: head["repo"] = {{"full_name", full_name_}}; break;
+      case Platform::kGitCode:
+        head["repo"] = {{"full_path", full_name_}};
+        break;
+      case Platform::kGitee:
+        head["repo"] = {{"full_name", full_name_}, {"path", name_}};
+        break;
+      case Platform::kGitHub:
+        head["repo"] = {{"full_name", full_name_}};
+        break;
     }
     j["head"] = std::move(head);
     j["base"] = {{"label", github() ? o_.owner + ":" + text.base : text.base}, {"ref", text.base}};
@@ -2185,32 +2382,37 @@ class RepoWriter {
 
   std::string_view PrStateName(PrState state) const {
     switch (state) {
-      case PrState::kOpen: return "open";
-      case PrState::kClosed: return "closed";
-      case PrState::kMerged: return github() ? "closed" : "merged";
+      case PrState::kOpen:
+        return "open";
+      case PrState::kClosed:
+        return "closed";
+      case PrState::kMerged:
+        return github() ? "closed" : "merged";
     }
     return "";
   }
 
-  // Writes review comments for some PRs; returns the time of the last one (0 if none).
+  // Writes the PR's review comments, if it has any, into dir (which exists then); returns
+  // the time of the last one (0 if none).
   int64_t WritePrComments(const PrPlan& p, const fs::path& dir, TextRng& rng) {
-    if (!rng.Percent(kPrCommentsPercent)) return 0;
+    if (p.review_comments == 0) return 0;
     constexpr int64_t kOpenReviewWindow = 7 * kDay;
     constexpr uint32_t kMentionIssuePercent = 20;
-    const uint64_t count = 1 + rng.Below(4);
+    const uint64_t count = p.review_comments;
     const int64_t end = p.state == PrState::kOpen
                             ? std::min(kSnapshot, p.timing.created + kOpenReviewWindow)
                             : p.timing.finished;
     const int64_t window = std::max<int64_t>(1, end - p.timing.created);
-    const std::string issue_ref = p.fixes.empty() ? std::string() : IssueRef(IssueNumber(p.fixes.front()));
+    const std::string issue_ref =
+        p.fixes.empty() ? std::string() : IssueRef(IssueNumber(p.fixes.front()));
     const TextCtx ctx{p.topic, p.timing.created, issue_ref, {}, {}};
     const std::string url = PrUrl(p.number);
 
     Json array = Json::array();
     int64_t last = 0;
     for (uint64_t k = 0; k < count; ++k) {
-      const int64_t time = p.timing.created + window * static_cast<int64_t>(k + 1) /
-                                                  static_cast<int64_t>(count + 1);
+      const int64_t time =
+          p.timing.created + window * static_cast<int64_t>(k + 1) / static_cast<int64_t>(count + 1);
       last = time;
       const CommentSpec c{time, static_cast<uint32_t>(rng.Below(kMaintainers)),
                           CommentKind::kReview, p.zh};
@@ -2228,7 +2430,9 @@ class RepoWriter {
           j["discussion_id"] = HexId(Key(kTagDiscussion, static_cast<uint64_t>(id)), 40);
           j["resolved"] = false;
           break;
-        case Platform::kGitee: j["html_url"] = url + "#note_" + IntString(id); break;
+        case Platform::kGitee:
+          j["html_url"] = url + "#note_" + IntString(id);
+          break;
         case Platform::kGitHub:
           j["path"] = kFiles[p.topic.file];
           j["html_url"] = url + "#discussion_r" + IntString(id);
@@ -2239,7 +2443,6 @@ class RepoWriter {
       j["updated_at"] = Time(time);
       array.push_back(std::move(j));
     }
-    fs::create_directory(dir);
     WriteJsonFile(dir / "comments.json", array, stats_);
     stats_.comments += count;
     return last;
@@ -2254,7 +2457,8 @@ class RepoWriter {
     Json array = Json::array();
     for (uint64_t k = 0; k < count; ++k) {
       const std::string sha = CommitSha(p.index, k + 1 == count ? kHeadCommitKey : k + 1);
-      const int64_t when = start + span * static_cast<int64_t>(k + 1) / static_cast<int64_t>(count + 1);
+      const int64_t when =
+          start + span * static_cast<int64_t>(k + 1) / static_cast<int64_t>(count + 1);
       std::string message = k == 0 ? text.title : std::string(rng.Pick(kCommitMessages));
       if (k == 0 && !p.fixes.empty() && rng.Percent(kCommitKeywordPercent)) {
         message += "\n\nfix " + IssueRef(IssueNumber(p.fixes.front()));
@@ -2274,11 +2478,13 @@ class RepoWriter {
 
   static Pool CodeLinesFor(std::string_view file) {
     if (file.ends_with(".py")) return Pool(kPyLines);
-    if (file.ends_with(".cpp") || file.ends_with(".cc") || file.ends_with(".h")) return Pool(kCppLines);
+    if (file.ends_with(".cpp") || file.ends_with(".cc") || file.ends_with(".h"))
+      return Pool(kCppLines);
     return Pool(kTextLines);
   }
 
-  static void AppendDiffLines(std::string& diff, char sign, int64_t count, Pool lines, TextRng& rng) {
+  static void AppendDiffLines(std::string& diff, char sign, int64_t count, Pool lines,
+                              TextRng& rng) {
     for (int64_t l = 0; l < count; ++l) {
       diff += sign;
       diff += rng.Pick(lines);
@@ -2317,8 +2523,8 @@ class RepoWriter {
       } else {
         j["additions"] = IntString(added);
         j["deletions"] = IntString(removed);
-        j["patch"] = {{"diff", diff},         {"new_path", file},        {"old_path", file},
-                      {"new_file", is_new},   {"renamed_file", false},   {"deleted_file", false}};
+        j["patch"] = {{"diff", diff},       {"new_path", file},      {"old_path", file},
+                      {"new_file", is_new}, {"renamed_file", false}, {"deleted_file", false}};
       }
       array.push_back(std::move(j));
     }
@@ -2331,33 +2537,48 @@ class RepoWriter {
 
   static std::string_view OutcomeName(Outcome outcome) {
     switch (outcome) {
-      case Outcome::kOpen: return "open";
-      case Outcome::kFixed: return "fixed";
-      case Outcome::kAnswered: return "answered";
-      case Outcome::kDuplicate: return "duplicate";
-      case Outcome::kStale: return "stale";
-      case Outcome::kWontfix: return "wontfix";
-      case Outcome::kVerified: return "verified";
+      case Outcome::kOpen:
+        return "open";
+      case Outcome::kFixed:
+        return "fixed";
+      case Outcome::kAnswered:
+        return "answered";
+      case Outcome::kDuplicate:
+        return "duplicate";
+      case Outcome::kStale:
+        return "stale";
+      case Outcome::kWontfix:
+        return "wontfix";
+      case Outcome::kVerified:
+        return "verified";
     }
     return "";
   }
 
   static std::string_view CloseModeName(CloseMode mode) {
     switch (mode) {
-      case CloseMode::kAtMerge: return "at_merge";
-      case CloseMode::kSecondsAfter: return "seconds_after";
-      case CloseMode::kWeeksAfter: return "weeks_after";
-      case CloseMode::kFixedBeforeFiled: return "fixed_before_filed";
+      case CloseMode::kAtMerge:
+        return "at_merge";
+      case CloseMode::kSecondsAfter:
+        return "seconds_after";
+      case CloseMode::kWeeksAfter:
+        return "weeks_after";
+      case CloseMode::kFixedBeforeFiled:
+        return "fixed_before_filed";
     }
     return "";
   }
 
   static std::string_view PrKindName(PrKind kind) {
     switch (kind) {
-      case PrKind::kFix: return "fix";
-      case PrKind::kBackport: return "backport";
-      case PrKind::kFalseLead: return "false_lead";
-      case PrKind::kOther: return "other";
+      case PrKind::kFix:
+        return "fix";
+      case PrKind::kBackport:
+        return "backport";
+      case PrKind::kFalseLead:
+        return "false_lead";
+      case PrKind::kOther:
+        return "other";
     }
     return "";
   }
@@ -2382,14 +2603,16 @@ class RepoWriter {
     j["repo"] = RepoRef();
     j["pr"] = p.number;
     j["kind"] = PrKindName(p.kind);
-    j["state"] = p.state == PrState::kMerged ? "merged" : p.state == PrState::kOpen ? "open" : "closed";
+    j["state"] = p.state == PrState::kMerged ? "merged"
+                 : p.state == PrState::kOpen ? "open"
+                                             : "closed";
     Json fixes = Json::array();
     for (const uint64_t i : p.fixes) fixes.push_back(IssueNumber(i));
     j["fixes"] = std::move(fixes);
     if (p.kind == PrKind::kBackport) {
       Json backports = Json::array();
       for (const uint64_t i : p.backports) backports.push_back(IssueNumber(i));
-      j["backport_of"] = PrNumber(p.index - 1);
+      j["backport_of"] = PrNumber(p.backport_of);
       j["backports"] = std::move(backports);
     }
     if (p.kind == PrKind::kFalseLead) j["claims"] = IssueNumber(p.false_lead);
@@ -2427,17 +2650,15 @@ int main(int argc, char** argv) {
     truth.Finish();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::fprintf(stderr,
-                 "fixgraph_gen_dump: platform=%s repos=%llu issues=%llu prs=%llu comments=%llu "
-                 "files=%llu bytes=%llu (%.1f MiB) in %.2f s\n",
-                 std::string(PlatformName(options.platform)).c_str(),
-                 static_cast<unsigned long long>(stats.repos),
-                 static_cast<unsigned long long>(stats.issues),
-                 static_cast<unsigned long long>(stats.prs),
-                 static_cast<unsigned long long>(stats.comments),
-                 static_cast<unsigned long long>(stats.files),
-                 static_cast<unsigned long long>(stats.bytes), static_cast<double>(stats.bytes) / (1 << 20),
-                 seconds);
+    std::fprintf(
+        stderr,
+        "fixgraph_gen_dump: platform=%s repos=%llu issues=%llu prs=%llu comments=%llu "
+        "files=%llu bytes=%llu (%.1f MiB) in %.2f s\n",
+        std::string(PlatformName(options.platform)).c_str(),
+        static_cast<unsigned long long>(stats.repos), static_cast<unsigned long long>(stats.issues),
+        static_cast<unsigned long long>(stats.prs), static_cast<unsigned long long>(stats.comments),
+        static_cast<unsigned long long>(stats.files), static_cast<unsigned long long>(stats.bytes),
+        static_cast<double>(stats.bytes) / (1 << 20), seconds);
     return 0;
   } catch (const std::invalid_argument& e) {
     std::cerr << "fixgraph_gen_dump: " << e.what() << "\n" << kUsage;
