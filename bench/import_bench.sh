@@ -14,8 +14,14 @@ RUNS=${RUNS:-3}
 SIZES=${SIZES:-"5000 25000 50000"}   # issues per repository (x2 repositories, PRs = issues)
 FG=$BUILD_DIR/cli/fixgraph
 GEN=$BUILD_DIR/bench/fixgraph_gen_dump
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# Dumps are generated in memory (/dev/shm) so that the figures measure the import, not
+# the file system's inode allocation; the store is written under $STORE_TMP (default /tmp).
+DUMP_TMP=${DUMP_TMP:-/dev/shm}
+[ -d "$DUMP_TMP" ] || DUMP_TMP=/tmp
+STORE_TMP=${STORE_TMP:-/tmp}
+WORK=$(mktemp -d "$DUMP_TMP/fixgraph-bench-XXXXXX")
+DBW=$(mktemp -d "$STORE_TMP/fixgraph-bench-db-XXXXXX")
+trap 'rm -rf "$WORK" "$DBW"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -25,8 +31,8 @@ for m in $SIZES; do
   "$GEN" --out "$dump" --repos 2 --issues "$m" --comments 3 --seed 7 2>/dev/null
   times=(); rss=(); records=0
   for ((r = 0; r < RUNS; r++)); do
-    rm -rf "$WORK/db"
-    out=$("$FG" --db "$WORK/db" import --json "$dump")
+    rm -rf "$DBW/db"
+    out=$("$FG" --db "$DBW/db" import --json "$dump")
     times+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')")
     rss+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_rss_mb"])')")
     records=$(echo "$out" | python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(t["issues"]+t["pulls"]+t["comments"]+t["commits"]+t["files"])')
