@@ -44,6 +44,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   AddImportCommand(app, ctx);
   AddShowCommand(app, ctx);
   AddStatsCommand(app, ctx);
+  AddLinkCommands(app, ctx);
 
   // Name an unknown command plainly (CLI11 would only say one is required).
   for (size_t i = 1; i < args.size(); ++i) {

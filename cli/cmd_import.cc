@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "fixgraph/graph/linker.h"
 #include "fixgraph/ingest/dump.h"
 
 namespace fixgraph::cli {
@@ -18,7 +19,7 @@ nlohmann::json CountsJson(const ingest::ImportCounts& c) {
           {"changed", c.changed}};
 }
 
-void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out) {
+void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link) {
   auto store = ctx.OpenForWrite();
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::ImportOptions options;
@@ -49,12 +50,39 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
                << " platform links (" << counts.changed << " records new or changed)\n";
     }
   }
+  // Relink only the issues the new data can affect.
+  graph::LinkStats link_stats;
+  std::vector<Ref> relinked;
+  if (link && !total.touched.empty()) {
+    // A store with no links yet is linked whole: cheaper than finding the
+    // neighbourhood of every touched item.
+    bool any_links = false;
+    Status s = graph::ForEachLinks(**store, nullptr, [&](const graph::IssueLinks&) {
+      any_links = true;
+      return false;
+    });
+    if (s.ok() && any_links) {
+      s = graph::Relink(store->get(), total.touched, graph::LinkerOptions(), &link_stats,
+                        &relinked);
+    } else if (s.ok()) {
+      s = graph::LinkAll(store->get(), graph::LinkerOptions(), &link_stats);
+      (*store)->ForEachIssue(nullptr, [&](const Issue& i) {
+        relinked.push_back(i.ref());
+        return true;
+      }).IgnoreError();
+    }
+    if (!s.ok()) return ctx.Fail(s.WithContext("linking after import"));
+  }
+  if (link && !json_out)
+    *ctx.out << "relinked " << relinked.size() << " issues (" << link_stats.fixes
+             << " fix links)\n";
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (json_out) {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     nlohmann::json doc{{"dumps", report},  {"totals", CountsJson(total)},
                        {"seconds", secs},  {"peak_rss_mb", ru.ru_maxrss / 1024.0},
+                       {"relinked", relinked.size()},
                        {"db", ctx.db_dir}};
     *ctx.out << doc.dump() << "\n";
   }
@@ -66,9 +94,11 @@ void AddImportCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("import", "load recorded dumps (DUMP/<platform>/<owner>/<repo>/)");
   auto dumps = std::make_shared<std::vector<std::string>>();
   auto json_out = std::make_shared<bool>(false);
+  auto no_link = std::make_shared<bool>(false);
   cmd->add_option("DUMP", *dumps, "dump directories")->required();
   cmd->add_flag("--json", *json_out, "print a JSON summary");
-  cmd->callback([&ctx, dumps, json_out] { RunImport(ctx, *dumps, *json_out); });
+  cmd->add_flag("--no-link", *no_link, "load only; do not relink the affected issues");
+  cmd->callback([&ctx, dumps, json_out, no_link] { RunImport(ctx, *dumps, *json_out, !*no_link); });
 }
 
 }  // namespace fixgraph::cli

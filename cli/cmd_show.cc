@@ -4,6 +4,8 @@
 
 #include "commands.h"
 #include "fixgraph/engine/item_view.h"
+#include "fixgraph/graph/explain.h"
+#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -108,6 +110,16 @@ void PrintIssue(std::ostream& out, const json& view) {
     for (const json& l : i["labels"]) out << " " << l.get<std::string>();
     out << "\n";
   }
+  if (view.contains("explanation")) {
+    const json& l = view["links"];
+    out << "resolution: " << Str(l, "resolution");
+    if (!l["flags"].empty()) {
+      out << "  flags:";
+      for (const json& f : l["flags"]) out << " " << f.get<std::string>();
+    }
+    out << "\n";
+    for (const json& line : view["explanation"]) out << "  " << line.get<std::string>() << "\n";
+  }
   out << "\n";
   PrintIndented(out, Str(i, "body"), kBodyLines, "  ");
   PrintCommon(out, view);
@@ -165,6 +177,17 @@ void RunShow(Context& ctx, const std::string& text, bool json_out) {
   if (!store.ok()) return ctx.Fail(store.status());
   auto view = BuildItemView(**store, *ref);
   if (!view.ok()) return ctx.Fail(view.status());
+  if (ref->kind == RefKind::kIssue) {
+    auto links = graph::ReadLinks(**store, *ref);
+    if (links.ok()) {
+      (*view)["links"] = graph::ToJson(*links);
+      (*view)["explanation"] = graph::ExplainLines(*links);
+    } else if (!links.status().IsNotFound()) {
+      return ctx.Fail(links.status());
+    } else {
+      (*view)["links"] = nullptr;
+    }
+  }
   if (json_out) {
     *ctx.out << view->dump() << "\n";
     return;

@@ -10,5 +10,6 @@ namespace fixgraph::cli {
 void AddImportCommand(CLI::App& app, Context& ctx);
 void AddShowCommand(CLI::App& app, Context& ctx);
 void AddStatsCommand(CLI::App& app, Context& ctx);
+void AddLinkCommands(CLI::App& app, Context& ctx);
 
 }  // namespace fixgraph::cli

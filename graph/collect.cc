@@ -1,0 +1,264 @@
+// Linker: evidence collection for one issue (mentions, platform links,
+// comments, close times, the implicit window). See linker_impl.h.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "linker_impl.h"
+#include "signals.h"
+
+namespace fixgraph::graph {
+
+Status Linker::CollectMentions() {
+  const Issue& is = ctx_.issue;
+  for (const MentionRecord& m : ctx_.mentioned_by) {
+    if (m.source_item.kind != RefKind::kPull) continue;
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(m.source_item));
+    c->referenced = true;
+    std::string who = Short(m.source_item) + "'s " + SourcePhrase(m.source);
+    if (m.source == MentionSource::kCommitMessage && !m.source_id.empty())
+      who = "commit " + m.source_id.substr(0, 7) + " of " + Short(m.source_item);
+    if (m.source == MentionSource::kPullComment)
+      who = "comment " + m.source_id + " on " + Short(m.source_item);
+    bool pr_text = m.source == MentionSource::kPullTitle || m.source == MentionSource::kPullBody ||
+                   m.source == MentionSource::kCommitMessage;
+    if (m.form == MentionForm::kUrl) {
+      c->Add(EvidenceKind::kExplicitUrl,
+             who + " carries the issue URL" + (m.mirror_host ? " (on the mirror host)" : "") + ": " +
+                 m.text);
+    }
+    if (m.keyword == MentionKeyword::kClosing && pr_text) {
+      bool into_default = true;
+      if (is.repo.platform == Platform::kGitHub && c->info) {
+        std::string def = cache_->DefaultBranch(c->info->pr.repo);
+        into_default = def.empty() || c->info->pr.base_ref == def;
+      }
+      if (into_default) {
+        c->Add(EvidenceKind::kClosingKeyword, who + " says it closes " + m.text);
+      } else {
+        c->Add(EvidenceKind::kExplicitRef, who + " names " + m.text +
+                                               " with a closing keyword, but targets " +
+                                               c->info->pr.base_ref + ", not the default branch");
+      }
+    } else if (m.form != MentionForm::kUrl) {
+      c->Add(EvidenceKind::kExplicitRef, who + " references " + m.text);
+    }
+  }
+  return Status::OK();
+}
+
+Status Linker::CollectPlatformLinks() {
+  for (const PlatformLink& l : ctx_.platform_links) {
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(l.pull));
+    c->referenced = true;
+    c->Add(EvidenceKind::kPlatformLink, "the platform links " + Short(l.pull) + " to the issue (" +
+                                            l.source + ")");
+  }
+  return Status::OK();
+}
+
+StatusOr<std::optional<Ref>> Linker::AsPull(const Ref& target) {
+  if (target.kind == RefKind::kPull) return std::optional<Ref>(target);
+  if (target.kind != RefKind::kIssue || target.number.empty() ||
+      !std::all_of(target.number.begin(), target.number.end(),
+                   [](unsigned char ch) { return std::isdigit(ch); }))
+    return std::optional<Ref>();
+  auto issue = store_.GetIssue(target);
+  if (issue.ok()) return std::optional<Ref>();
+  if (!issue.status().IsNotFound()) return issue.status();
+  Ref pull = Ref::Pull(target.repo, std::strtoll(target.number.c_str(), nullptr, 10));
+  FG_ASSIGN_OR_RETURN(auto info, cache_->Get(pull));
+  if (!info) return std::optional<Ref>();
+  return std::optional<Ref>(pull);
+}
+
+Status Linker::CollectComments() {
+  const Issue& is = ctx_.issue;
+  for (const Comment& comment : ctx_.comments) {
+    if (signals::IsBot(comment.author)) continue;
+    Comment cm = comment;
+    cm.body = text::ForMentions(comment.body);
+    for (const Mention& m : FindMentions(cm.body, is.repo)) {
+      if (m.target == is.ref()) continue;
+      if (m.target.kind == RefKind::kIssue &&
+          signals::SaysDuplicateOf(cm.body, m.offset, m.text.size())) {
+        if (!duplicate_of_) {
+          auto other = store_.GetIssue(m.target);
+          if (other.ok() || m.target.repo != is.repo) duplicate_of_ = m.target;
+        }
+        continue;
+      }
+      FG_ASSIGN_OR_RETURN(std::optional<Ref> pull, AsPull(m.target));
+      if (!pull) continue;
+      signals::PullRole role = signals::ClassifyPullMention(cm.body, m.offset, m.text.size());
+      if (role == signals::PullRole::kIntroduced) {
+        notes_.push_back(Short(*pull) + " is named in comment " + cm.id +
+                         " as the change that introduced the problem");
+        continue;
+      }
+      FG_ASSIGN_OR_RETURN(auto info, cache_->Get(*pull));
+      if (info && !info->pr.merged()) {
+        FG_ASSIGN_OR_RETURN(Candidate * c, Cand(*pull));
+        c->referenced = true;
+        continue;
+      }
+      if (role == signals::PullRole::kReferenceOnly) continue;
+      FG_ASSIGN_OR_RETURN(Candidate * c, Cand(*pull));
+      c->referenced = true;
+      if (m.mirror_host) c->mirror = true;
+      text::Clause cl = text::ClauseAt(cm.body, m.offset);
+      c->Add(EvidenceKind::kCommentRef,
+             "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) +
+                 "): \"" + Excerpt(std::string_view(cm.body).substr(cl.begin, cl.end - cl.begin), 160) +
+                 "\"");
+    }
+  }
+  return Status::OK();
+}
+
+Status Linker::CollectCloseAtMerge() {
+  const Issue& is = ctx_.issue;
+  if (is.state != IssueState::kClosed || !is.closed_at) return Status::OK();
+  UnixSeconds x = *is.closed_at;
+  std::vector<std::pair<UnixSeconds, Ref>> closed;
+  FG_RETURN_IF_ERROR(store_.IssuesClosedBetween(is.repo, x - options_.batch_window_s,
+                                                x + options_.batch_window_s, &closed));
+  std::vector<std::pair<UnixSeconds, Ref>> merged;
+  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(is.repo, x - options_.close_window_s,
+                                               x + options_.close_window_s, &merged));
+  if (static_cast<int>(closed.size()) >= options_.batch_close_min) {
+    batch_close_ = true;
+    notes_.push_back("batch close: " + std::to_string(closed.size()) + " issues closed within " +
+                     std::to_string(options_.batch_window_s) + " s of " + When(x) +
+                     "; a merge in that second is not evidence");
+    return Status::OK();
+  }
+  close_competitors_ = merged.size();
+  for (const auto& [t, ref] : merged) {
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+    std::int64_t delta = x - t;
+    c->close_delta = delta;
+    std::string rel = delta == 0 ? "in the same second"
+                      : delta > 0 ? std::to_string(delta) + " s later"
+                                  : std::to_string(-delta) + " s earlier";
+    std::string detail = Short(ref) + " merged " + When(t) + "; the issue closed " + rel;
+    if (merged.size() > 1) detail += " (" + std::to_string(merged.size()) + " PRs merged in that window)";
+    c->Add(EvidenceKind::kCloseAtMerge, detail, delta);
+  }
+  return Status::OK();
+}
+
+Status Linker::CollectWindow() {
+  const Issue& is = ctx_.issue;
+  if (is.state != IssueState::kClosed || !is.closed_at || !is.created_at) return Status::OK();
+  UnixSeconds from = *is.created_at - options_.window_days_before * kDay;
+  UnixSeconds to = std::min(*is.closed_at + options_.window_days_after * kDay,
+                            *is.created_at + options_.window_max_days * kDay);
+  if (to < from) return Status::OK();
+  std::vector<std::pair<UnixSeconds, Ref>> merged;
+  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(is.repo, from, to, &merged));
+  if (merged.size() > options_.max_window_candidates) {
+    UnixSeconds x = *is.closed_at;
+    std::stable_sort(merged.begin(), merged.end(), [x](const auto& a, const auto& b) {
+      return std::llabs(a.first - x) < std::llabs(b.first - x);
+    });
+    merged.resize(options_.max_window_candidates);
+  }
+  struct Pooled {
+    Ref ref;
+    std::shared_ptr<PullInfo> info;
+    TextMatch text;
+    std::vector<IdMatch> ids;
+  };
+  std::vector<Pooled> pool;
+  std::map<std::uint64_t, int> df;
+  for (const auto& [t, ref] : merged) {
+    FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
+    if (info)
+      for (std::uint64_t tok : info->title_tokens) ++df[tok];
+  }
+  for (const auto& [tok, n] : df) weights_[tok] = 1.0 / n;
+  for (const auto& [t, ref] : merged) {
+    FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
+    if (!info) continue;
+    // A branch named after the issue before the issue existed is a coincidence.
+    bool branch_time_ok = !info->pr.created_at || *info->pr.created_at + 3600 >= *is.created_at;
+    if (branch_time_ok && BranchNamesIssue(info->pr.head_ref, is.number)) {
+      FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info->pr.head_ref +
+                                            "' names #" + is.number);
+    }
+    if (!options_.implicit) continue;
+    // Release-branch PRs come in as backports of a main-line fix.
+    if (IsReleaseBranch(info->pr.base_ref) ||
+        (!ctx_.default_branch.empty() && info->pr.base_ref != ctx_.default_branch &&
+         !info->pr.base_ref.empty()))
+      continue;
+    // Merged before the issue was filed: only an archive-style restatement
+    // (cheap check on the titles first).
+    if (t < *is.created_at) {
+      size_t shared = text::Overlap(ctx_.title_tokens, info->title_tokens);
+      size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
+      if (smaller == 0 || shared * 10 < smaller * 6) continue;
+    }
+    TextMatch text = CompareText(ctx_, *info, &weights_);
+    if (t < *is.created_at && !Restates(text)) continue;
+    FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
+    std::vector<IdMatch> ids = MatchIdentifiers(ctx_, *info);
+    for (const IdMatch& m : ids) ++df_[ctx_.identifiers[m.id]];
+    pool.push_back({ref, std::move(info), text, std::move(ids)});
+  }
+  for (Pooled& p : pool) {
+    PatchMatch patch = ScorePatch(ctx_, *p.info, p.ids, df_);
+    bool promising = p.text.strong || p.text.moderate || p.text.described || patch.score >= kPatchWeak;
+    auto it = cands_.find(p.ref.ToString());
+    if (!promising && it == cands_.end()) continue;
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(p.ref));
+    c->in_window = true;
+    c->text = p.text;
+    c->patch = std::move(patch);
+    c->compared = true;
+  }
+  return Status::OK();
+}
+
+void Linker::OwnMentions(Candidate* c) {
+  for (const Mention& m : c->info->OwnMentions()) {
+    if (m.target != ctx_.issue.ref()) continue;
+    c->referenced = true;
+    std::string who = Short(c->ref) + "'s description";
+    if (m.form == MentionForm::kUrl) c->Add(EvidenceKind::kExplicitUrl, who + " carries the issue URL: " + m.text);
+    if (m.keyword == MentionKeyword::kClosing && ctx_.issue.repo.platform != Platform::kGitHub)
+      c->Add(EvidenceKind::kClosingKeyword, who + " says it closes " + m.text);
+    else if (m.form != MentionForm::kUrl && !c->Has(EvidenceKind::kClosingKeyword))
+      c->Add(EvidenceKind::kExplicitRef, who + " references " + m.text);
+  }
+}
+
+Status Linker::Enrich() {
+  for (auto& [key, c] : cands_) {
+    if (c.info) OwnMentions(&c);
+    if (!c.merged()) continue;
+    if (!c.compared) {
+      FG_RETURN_IF_ERROR(cache_->LoadFiles(c.info.get()));
+      c.text = CompareText(ctx_, *c.info, &weights_);
+      c.patch = ComparePatch(ctx_, *c.info, df_);
+      c.compared = true;
+    }
+    if (c.text.strong) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f", std::max(c.text.title_dice, c.text.title_coverage));
+      c.Add(EvidenceKind::kTitleMatch, Short(c.ref) + "'s title \"" + Excerpt(c.info->pr.title, 120) +
+                                           "\" restates the issue title (similarity " + buf + ")");
+    }
+    if (c.patch.score >= kPatchWeak) {
+      std::string what;
+      for (size_t i = 0; i < c.patch.matched.size() && i < 4; ++i)
+        what += (i ? "; " : "") + c.patch.matched[i];
+      c.Add(EvidenceKind::kPatchOverlap, Short(c.ref) + " changes what the issue names: " + what);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace fixgraph::graph

@@ -1,0 +1,280 @@
+#include "features.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "signals.h"
+
+namespace fixgraph::graph {
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+std::vector<std::string_view> Split(std::string_view s, std::string_view seps) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || seps.find(s[i]) != std::string_view::npos) {
+      if (i > start) out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::string_view Stem(std::string_view basename) {
+  size_t dot = basename.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? basename : basename.substr(0, dot);
+}
+
+// Weight of one issue identifier against a PR, and why.
+double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
+  size_t file_index = 0;
+  double best = 0;
+  auto take = [&](double w, std::string reason) {
+    if (w > best) {
+      best = w;
+      *why = std::move(reason);
+    }
+  };
+  bool path_like = text::IsPathLike(id);
+  for (const std::string& f : pr.files) {
+    std::string_view fb = text::Basename(f);
+    bool generic = pr.file_generic[file_index++];
+    if (path_like) {
+      if (f == id || EndsWith(f, "/" + id) || EndsWith(id, "/" + f)) {
+        take(generic ? 0.4 : 1.0, f + " (changed file named in the issue)");
+      } else if (id.find('/') != std::string::npos &&
+                 (StartsWith(f, id + "/") || f.find("/" + id + "/") != std::string::npos)) {
+        take(0.6, f + " (under " + id + ")");
+      } else if (text::Basename(id) == fb && text::Basename(id).find('.') != std::string_view::npos) {
+        take(generic ? 0.3 : 0.8, f + " (same file name)");
+      }
+    } else if (id.find('_') != std::string::npos) {
+      // The file's stem or its directory ("fully_shard/hook.py"), not a
+      // top-level package every file lives under.
+      std::vector<std::string_view> parts = Split(f, "/");
+      size_t n = parts.size();
+      bool hit = n >= 1 && Stem(parts[n - 1]) == id;
+      if (n >= 3 && parts[n - 2] == id) hit = true;
+      if (hit) take(0.8, f + " (path names " + id + ")");
+    }
+  }
+  if (pr.patch_idents.count(id)) {
+    bool plain = text::IsCamelOnly(id) || (!path_like && id.find('_') == std::string::npos);
+    take(path_like ? 0.8 : plain ? 0.5 : 1.0, id + " (in the patch)");
+  }
+  return best;
+}
+
+const std::array<std::string_view, 11> kBranchWords = {
+    "issue", "issues", "fix", "bug", "bugfix", "hotfix", "i", "gh", "feat", "feature", "task"};
+
+}  // namespace
+
+StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, const Ref& ref) {
+  IssueContext c;
+  FG_ASSIGN_OR_RETURN(c.issue, store.GetIssue(ref));
+  c.default_branch = cache->DefaultBranch(ref.repo);
+  FG_RETURN_IF_ERROR(store.ListComments(ref, &c.comments));
+  std::stable_sort(c.comments.begin(), c.comments.end(), [](const Comment& a, const Comment& b) {
+    return a.created_at.value_or(0) < b.created_at.value_or(0);
+  });
+  FG_RETURN_IF_ERROR(store.ListOperateLog(ref, &c.oplog));
+  std::vector<PlatformLink> links;
+  FG_RETURN_IF_ERROR(store.ListPlatformLinks(ref, &links));
+  for (PlatformLink& l : links)
+    if (l.issue == ref) c.platform_links.push_back(std::move(l));
+  FG_RETURN_IF_ERROR(store.MentionsOf(ref, &c.mentioned_by));
+
+  c.normalized_title = text::StripTitleTags(c.issue.title);
+  c.title_tokens = text::Tokens(c.normalized_title);
+  c.title_identifiers = text::Identifiers(c.normalized_title, false);
+  c.text_tokens = text::Tokens(c.normalized_title + "\n" + c.issue.body);
+  std::string ident_text = c.issue.title + "\n" + c.issue.body;
+  if (!c.issue.author.login.empty()) c.participants.insert(c.issue.author.login);
+  for (const Comment& cm : c.comments) {
+    if (signals::IsBot(cm.author)) continue;
+    if (!cm.author.login.empty()) c.participants.insert(cm.author.login);
+    ident_text += "\n" + cm.body;
+  }
+  c.identifiers = text::Identifiers(ident_text);
+  for (const std::string& id : c.identifiers) {
+    std::string_view v(id);
+    text::TokenSet keys{text::Hash(v)};
+    for (size_t p = v.find('/'); p != std::string_view::npos; p = v.find('/', p + 1))
+      keys.push_back(text::Hash(v.substr(p + 1)));
+    text::Normalize(&keys);
+    c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
+    c.ident_key_lists.push_back(std::move(keys));
+  }
+  text::Normalize(&c.ident_keys);
+  c.labels = c.issue.labels;
+  for (const OperateLogEvent& e : c.oplog) {
+    std::string_view content = e.content;
+    for (std::string_view p : {std::string_view("add label "), std::string_view("添加标签 ")}) {
+      if (StartsWith(content, p)) c.labels.push_back(std::string(content.substr(p.size())));
+    }
+  }
+  return c;
+}
+
+namespace {
+
+double Sum(const text::TokenSet& a, const TokenWeights* w) {
+  if (!w) return static_cast<double>(a.size());
+  double s = 0;
+  for (std::uint64_t t : a) {
+    auto it = w->find(t);
+    s += it == w->end() ? 1.0 : it->second;
+  }
+  return s;
+}
+
+double Shared(const text::TokenSet& a, const text::TokenSet& b, const TokenWeights* w) {
+  double s = 0;
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      if (!w) {
+        s += 1;
+      } else {
+        auto it = w->find(*i);
+        s += it == w->end() ? 1.0 : it->second;
+      }
+      ++i, ++j;
+    }
+  }
+  return s;
+}
+
+// The last dotted or slashed segment: "torch_npu.npu_rms_norm" -> "npu_rms_norm",
+// "a/b/c.py" -> "c.py".
+std::string_view LastSegment(std::string_view id) {
+  size_t slash = id.rfind('/');
+  if (slash != std::string_view::npos) id = id.substr(slash + 1);
+  if (text::IsPathLike(id)) return id;
+  size_t dot = id.rfind('.');
+  return dot == std::string_view::npos ? id : id.substr(dot + 1);
+}
+
+bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (const std::string& x : a)
+    for (const std::string& y : b)
+      if (x == y || LastSegment(x) == LastSegment(y)) return true;
+  return false;
+}
+
+}  // namespace
+
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w) {
+  TextMatch m;
+  double it = Sum(issue.title_tokens, w), pt = Sum(pr.title_tokens, w);
+  double shared = Shared(issue.title_tokens, pr.title_tokens, w);
+  m.title_dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
+  m.title_coverage = it > 0 ? Shared(issue.title_tokens, pr.text_tokens, w) / it : 0;
+  if (std::min(issue.title_tokens.size(), pr.title_tokens.size()) >= 4)
+    m.containment = shared / std::min(it, pt);
+  m.conflict = !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
+               !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
+  m.pr_in_issue = text::Coverage(pr.text_tokens, issue.text_tokens);
+  m.pr_title_in_issue = text::Coverage(pr.title_tokens, issue.text_tokens);
+  if (m.conflict) return m;
+  m.strong = m.title_dice >= 0.6 || m.containment >= 0.8 ||
+             (issue.title_tokens.size() >= 5 && m.title_coverage >= 0.6);
+  m.described = pr.text_tokens.size() >= 6 && m.pr_in_issue >= 0.3 && m.pr_title_in_issue >= 0.25;
+  m.moderate = m.strong || m.title_dice >= 0.3 || m.title_coverage >= 0.4 ||
+               (pr.title_tokens.size() >= 3 && m.pr_title_in_issue >= 0.6);
+  return m;
+}
+
+std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr) {
+  std::vector<IdMatch> out;
+  if (!text::Intersects(issue.ident_keys, pr.match_keys)) return out;
+  for (size_t i = 0; i < issue.identifiers.size(); ++i) {
+    if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
+    IdMatch m;
+    m.id = i;
+    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    if (m.weight > 0) out.push_back(std::move(m));
+  }
+  return out;
+}
+
+PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
+                      const std::map<std::string, int>& df) {
+  PatchMatch m;
+  for (const IdMatch& im : matches) {
+    double w = im.weight;
+    auto it = df.find(issue.identifiers[im.id]);
+    if (it != df.end() && it->second > 1) w /= it->second;
+    m.score += w;
+    m.matched.push_back(im.why);
+  }
+  if (issue.title_tokens.size() >= 3 && text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5) {
+    m.score += 0.5;
+    m.matched.push_back("the patch uses the issue title's words");
+  }
+  return m;
+}
+
+PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr,
+                        const std::map<std::string, int>& df) {
+  return ScorePatch(issue, pr, MatchIdentifiers(issue, pr), df);
+}
+
+bool BranchNamesIssue(std::string_view branch, std::string_view number) {
+  if (branch.empty() || number.empty()) return false;
+  bool numeric = std::all_of(number.begin(), number.end(),
+                             [](unsigned char c) { return std::isdigit(c); });
+  std::vector<std::string_view> tokens = Split(branch, "/_-.");
+  std::string num = text::Lower(number);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string tok = text::Lower(tokens[i]);
+    if (!numeric) {
+      if (tok == num) return true;
+      continue;
+    }
+    if (tok == num) {
+      if (i == 0 && tokens.size() > 1) return true;
+      if (i > 0) {
+        std::string prev = text::Lower(tokens[i - 1]);
+        if (std::find(kBranchWords.begin(), kBranchWords.end(), prev) != kBranchWords.end())
+          return true;
+      }
+      continue;
+    }
+    for (std::string_view w : kBranchWords) {
+      if (w.size() + num.size() == tok.size() && StartsWith(tok, w) && EndsWith(tok, num))
+        return true;
+    }
+  }
+  return false;
+}
+
+bool IsReleaseBranch(std::string_view branch) {
+  std::string b = text::Lower(branch);
+  if (b.empty()) return false;
+  for (std::string_view p : {"release", "rel-", "rel/", "branch-", "stable", "lts", "maint"})
+    if (StartsWith(b, p)) return true;
+  auto versioned = [](std::string_view s) {
+    if (!s.empty() && (s[0] == 'v' || s[0] == 'r')) s.remove_prefix(1);
+    return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
+  };
+  if (versioned(b)) return true;
+  size_t slash = b.rfind('/');
+  return slash != std::string::npos && versioned(std::string_view(b).substr(slash + 1)) &&
+         b.find("release") != std::string::npos;
+}
+
+}  // namespace fixgraph::graph

@@ -1,0 +1,90 @@
+// Issue-side features and the implicit comparisons of an issue with a PR:
+// restated titles, patch overlap, branch names. Private to graph/.
+//
+// Thread safety: pure functions over their arguments.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fixgraph/engine/store.h"
+#include "pull_cache.h"
+#include "text.h"
+
+namespace fixgraph::graph {
+
+// Everything the linker reads about one issue.
+struct IssueContext {
+  Issue issue;
+  std::string default_branch;
+  std::vector<Comment> comments;  // by creation time
+  std::vector<OperateLogEvent> oplog;
+  std::vector<PlatformLink> platform_links;
+  std::vector<MentionRecord> mentioned_by;
+  std::string normalized_title;
+  text::TokenSet title_tokens;
+  text::TokenSet text_tokens;            // title and body
+  std::vector<std::string> title_identifiers;
+  std::vector<std::string> identifiers;  // from title, body and human comments
+  text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
+  std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
+  std::set<std::string> participants;    // logins of the author and human commenters
+  std::vector<std::string> labels;       // current labels plus labels added in the log
+};
+
+// Loads an issue's context. NotFound when the issue is absent.
+StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, const Ref& issue);
+
+// How much a PR's title and description restate the issue.
+struct TextMatch {
+  double title_dice = 0;      // issue title vs PR title
+  double title_coverage = 0;  // issue title words found in the PR title and body
+  double containment = 0;     // overlap / smaller title (titles of >= 4 tokens)
+  double pr_in_issue = 0;        // PR title and body words found in the issue text
+  double pr_title_in_issue = 0;  // PR title words found in the issue text
+  bool described = false;     // the issue text describes much of what the PR says
+  bool strong = false;        // equal, contained, or restated: title_match
+  bool moderate = false;      // shares a good part of the words
+  bool conflict = false;      // both titles name code identifiers, none in common
+};
+// Title words weigh 1/df, df being the number of candidate PR titles that use
+// them: template words every title shares ("精度不一致", "fails on") count
+// little, the API or file a title is about counts fully. Null: all weigh 1.
+using TokenWeights = std::map<std::uint64_t, double>;
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
+
+// Which identifiers the issue names that the PR changes.
+struct PatchMatch {
+  double score = 0;
+  std::vector<std::string> matched;  // e.g. "grouped_linear.py (changed file)"
+};
+// One issue identifier a PR touches, with its raw weight.
+struct IdMatch {
+  size_t id = 0;  // index into IssueContext::identifiers
+  double weight = 0;
+  std::string why;
+};
+// REQUIRES: pr.files_loaded.
+std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr);
+// Sums the matches; `df` counts, per identifier, the candidate PRs that touch
+// it: an identifier many PRs touch tells little (weight / df).
+PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
+                      const std::map<std::string, int>& df);
+// MatchIdentifiers then ScorePatch.
+PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr,
+                        const std::map<std::string, int>& df);
+
+inline constexpr double kPatchWeak = 0.6;
+inline constexpr double kPatchStrong = 1.8;
+
+// True when a head branch names the issue number as a token: "issue-31",
+// "fix/31", "31-xxx", "bugfix_31", "I8XK2P".
+bool BranchNamesIssue(std::string_view branch, std::string_view number);
+
+// True for branch names that are release lines rather than the main line
+// ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable").
+bool IsReleaseBranch(std::string_view branch);
+
+}  // namespace fixgraph::graph

@@ -1,0 +1,321 @@
+// LinkAll, Relink and reading stored links (see linker.h).
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "features.h"
+#include "text.h"
+#include "fixgraph/graph/linker.h"
+#include "linker_internal.h"
+
+namespace fixgraph::graph {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kDay = 86400;
+constexpr size_t kCacheCapacity = 8192;
+
+// The reverse index: PR -> issues linked to it, kept in memory while a run
+// writes, loaded from the store on first use.
+class ReverseIndex {
+ public:
+  explicit ReverseIndex(const Store& store) : store_(store) {}
+
+  StatusOr<std::set<std::string>*> Of(const std::string& pr) {
+    auto it = entries_.find(pr);
+    if (it != entries_.end()) return &it->second;
+    std::set<std::string>& set = entries_[pr];
+    auto ref = ParseRef(pr);
+    if (ref.ok() && ref->kind == RefKind::kPull) {
+      auto v = store_.GetDerived(kPullLinksKind, *ref);
+      if (v.ok()) {
+        json j = json::parse(*v, nullptr, false);
+        if (j.is_array())
+          for (const json& s : j)
+            if (s.is_string()) set.insert(s.get<std::string>());
+      } else if (!v.status().IsNotFound()) {
+        return v.status();
+      }
+    }
+    return &set;
+  }
+  // Starts from nothing for PRs never read (LinkAll over every repository).
+  void MarkEmpty(const std::string& pr) { entries_.try_emplace(pr); }
+
+  Status Write(Store::Batch* batch) {
+    for (const auto& [pr, issues] : entries_) {
+      auto ref = ParseRef(pr);
+      if (!ref.ok() || ref->kind != RefKind::kPull) continue;  // URL targets have no record
+      if (issues.empty()) {
+        FG_RETURN_IF_ERROR(batch->DeleteDerived(kPullLinksKind, *ref));
+      } else {
+        FG_RETURN_IF_ERROR(batch->PutDerived(kPullLinksKind, *ref, json(issues).dump()));
+      }
+    }
+    return Status::OK();
+  }
+
+ private:
+  const Store& store_;
+  std::map<std::string, std::set<std::string>> entries_;
+};
+
+std::vector<std::string> FixKeys(const IssueLinks& l) {
+  std::vector<std::string> out;
+  for (const FixLink& f : l.fixes) out.push_back(f.pr);
+  return out;
+}
+
+// Links `issues`, writes the results and updates the reverse index. Links
+// are computed by worker threads, one block of options.batch_issues at a
+// time; this thread writes them in issue order.
+Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
+                    ReverseIndex* reverse, bool read_old, LinkStats* stats) {
+  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  threads = std::max(1u, std::min(threads, 8u));
+  std::vector<std::unique_ptr<PullCache>> caches;
+  for (unsigned t = 0; t < threads; ++t)
+    caches.push_back(std::make_unique<PullCache>(*store, kCacheCapacity));
+  size_t block = std::max<size_t>(1, options.batch_issues);
+  std::int64_t done = 0;
+  for (size_t start = 0; start < issues.size(); start += block) {
+    size_t end = std::min(issues.size(), start + block);
+    std::vector<std::optional<StatusOr<IssueLinks>>> results(end - start);
+    auto work = [&](unsigned t) {
+      for (size_t i = start + t; i < end; i += threads)
+        results[i - start].emplace(LinkIssueWith(*store, issues[i], options, caches[t].get()));
+    };
+    if (threads == 1 || end - start < 2) {
+      work(0);
+    } else {
+      std::vector<std::thread> pool;
+      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+      for (std::thread& th : pool) th.join();
+    }
+    auto batch = store->NewBatch();
+    for (size_t i = start; i < end; ++i) {
+      const Ref& ref = issues[i];
+      if (read_old) {
+        auto old = ReadLinks(*store, ref);
+        if (old.ok()) {
+          for (const std::string& pr : FixKeys(*old)) {
+            FG_ASSIGN_OR_RETURN(auto* set, reverse->Of(pr));
+            set->erase(ref.ToString());
+          }
+        } else if (!old.status().IsNotFound() && !old.status().IsCorruption()) {
+          return old.status();
+        }
+      }
+      const StatusOr<IssueLinks>& links = *results[i - start];
+      if (!links.ok()) {
+        if (!links.status().IsNotFound()) return links.status().WithContext(ref.ToString());
+        FG_RETURN_IF_ERROR(batch->DeleteDerived(kLinksKind, ref));  // the issue is gone
+      } else {
+        FG_RETURN_IF_ERROR(batch->PutDerived(kLinksKind, ref, ToJson(*links).dump()));
+        for (const std::string& pr : FixKeys(*links)) {
+          FG_ASSIGN_OR_RETURN(auto* set, reverse->Of(pr));
+          set->insert(ref.ToString());
+        }
+        if (stats) stats->Add(*links);
+      }
+      ++done;
+    }
+    if (end == issues.size()) FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
+    FG_RETURN_IF_ERROR(store->Write(batch.get()));
+    if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
+  }
+  if (issues.empty()) {
+    auto batch = store->NewBatch();
+    FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
+    FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  }
+  return Status::OK();
+}
+
+Status AddMentionedIssues(const Store& store, const std::string& text, const RepoRef& repo,
+                          std::set<Ref>* issues, std::set<Ref>* pulls) {
+  for (const Mention& m : FindMentions(text::ForMentions(text), repo)) {
+    if (m.target.kind == RefKind::kIssue) issues->insert(m.target);
+    if (m.target.kind == RefKind::kPull) pulls->insert(m.target);
+  }
+  (void)store;
+  return Status::OK();
+}
+
+Status AddReverse(const Store& store, const Ref& pull, std::set<Ref>* out) {
+  auto v = store.GetDerived(kPullLinksKind, pull);
+  if (!v.ok()) return v.status().IsNotFound() ? Status::OK() : v.status();
+  json j = json::parse(*v, nullptr, false);
+  if (!j.is_array()) return Status::OK();
+  for (const json& s : j) {
+    if (!s.is_string()) continue;
+    auto r = ParseRef(s.get<std::string>());
+    if (r.ok() && r->kind == RefKind::kIssue) out->insert(*r);
+  }
+  return Status::OK();
+}
+
+Status AddClosedBetween(const Store& store, const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                        std::set<Ref>* out) {
+  std::vector<std::pair<UnixSeconds, Ref>> v;
+  FG_RETURN_IF_ERROR(store.IssuesClosedBetween(repo, from, to, &v));
+  for (auto& [t, r] : v) out->insert(r);
+  return Status::OK();
+}
+
+}  // namespace
+
+void LinkStats::Add(const IssueLinks& l) {
+  ++issues;
+  if (!l.fixes.empty()) ++issues_with_fixes;
+  fixes += static_cast<std::int64_t>(l.fixes.size());
+  for (const FixLink& f : l.fixes) ++by_tier[TierName(f.tier)];
+  ++by_resolution[ResolutionName(l.resolution)];
+  for (Flag f : l.flags) ++by_flag[FlagName(f)];
+}
+
+Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Ref> issues;
+  FG_RETURN_IF_ERROR(store->ForEachIssue(repo, [&](const Issue& is) {
+    issues.push_back(is.ref());
+    return true;
+  }));
+  ReverseIndex reverse(*store);
+  // Forget earlier results in scope: stale issue records and reverse rows.
+  auto batch = store->NewBatch();
+  std::set<Ref> present(issues.begin(), issues.end());
+  FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string&) {
+    if (!present.count(item)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
+    return true;
+  }));
+  if (!repo) {
+    FG_RETURN_IF_ERROR(store->ForEachDerived(kPullLinksKind, nullptr,
+                                             [&](const Ref& item, const std::string&) {
+                                               reverse.MarkEmpty(item.ToString());
+                                               return true;
+                                             }));
+  }
+  FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, &reverse, /*read_old=*/repo != nullptr,
+                                  stats));
+  if (stats)
+    stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::OK();
+}
+
+StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<Ref>& touched,
+                                          const LinkerOptions& options) {
+  std::set<Ref> issues;
+  for (const Ref& t : touched) {
+    if (t.kind == RefKind::kIssue) {
+      issues.insert(t);
+      auto is = store.GetIssue(t);
+      if (is.ok() && is->state == IssueState::kClosed && is->closed_at) {
+        FG_RETURN_IF_ERROR(AddClosedBetween(store, t.repo, *is->closed_at - options.batch_window_s,
+                                            *is->closed_at + options.batch_window_s, &issues));
+      }
+      continue;
+    }
+    if (t.kind != RefKind::kPull) continue;
+    FG_RETURN_IF_ERROR(AddReverse(store, t, &issues));
+    std::vector<PlatformLink> links;
+    FG_RETURN_IF_ERROR(store.ListPlatformLinks(t, &links));
+    for (const PlatformLink& l : links) issues.insert(l.issue);
+    std::vector<MentionRecord> named_by;  // issue comments naming the PR
+    FG_RETURN_IF_ERROR(store.MentionsOf(t, &named_by));
+    for (const MentionRecord& m : named_by)
+      if (m.source_item.kind == RefKind::kIssue) issues.insert(m.source_item);
+    auto pr = store.GetPull(t);
+    if (!pr.ok()) {
+      if (!pr.status().IsNotFound()) return pr.status();
+      continue;
+    }
+    std::set<Ref> pulls;
+    FG_RETURN_IF_ERROR(AddMentionedIssues(store, pr->title + "\n" + pr->body, t.repo, &issues, &pulls));
+    std::vector<Comment> comments;
+    FG_RETURN_IF_ERROR(store.ListComments(t, &comments));
+    for (const Comment& c : comments)
+      FG_RETURN_IF_ERROR(AddMentionedIssues(store, c.body, t.repo, &issues, &pulls));
+    std::vector<Commit> commits;
+    FG_RETURN_IF_ERROR(store.ListCommits(t, &commits));
+    for (const Commit& c : commits)
+      FG_RETURN_IF_ERROR(AddMentionedIssues(store, c.message, t.repo, &issues, &pulls));
+    // Backports: the issues of the PRs it re-applies.
+    for (const Ref& p : pulls) FG_RETURN_IF_ERROR(AddReverse(store, p, &issues));
+    if (pr->merged() && pr->merged_at) {
+      UnixSeconds m = *pr->merged_at;
+      FG_RETURN_IF_ERROR(AddClosedBetween(store, t.repo, m - options.close_window_s,
+                                          m + options.close_window_s, &issues));
+      // Issues whose implicit window [created - before, closed + after] holds m.
+      std::vector<std::pair<UnixSeconds, Ref>> closed;
+      FG_RETURN_IF_ERROR(store.IssuesClosedBetween(
+          t.repo, m - options.window_days_after * kDay,
+          m + (options.window_days_before + options.window_max_days) * kDay, &closed));
+      for (const auto& [x, ref] : closed) {
+        auto is = store.GetIssue(ref);
+        if (!is.ok() || !is->created_at) continue;
+        UnixSeconds c = *is->created_at;
+        if (c - options.window_days_before * kDay <= m && m <= c + options.window_max_days * kDay)
+          issues.insert(ref);
+      }
+    }
+  }
+  std::vector<Ref> out;
+  for (const Ref& r : issues) {
+    if (r.kind != RefKind::kIssue) continue;
+    auto is = store.GetIssue(r);
+    if (is.ok()) {
+      out.push_back(r);
+    } else if (!is.status().IsNotFound()) {
+      return is.status();
+    } else if (std::find(touched.begin(), touched.end(), r) != touched.end()) {
+      out.push_back(r);  // a touched issue that is gone: its record is deleted
+    }
+  }
+  return out;
+}
+
+Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions& options,
+              LinkStats* stats, std::vector<Ref>* relinked) {
+  auto start = std::chrono::steady_clock::now();
+  FG_ASSIGN_OR_RETURN(std::vector<Ref> issues, AffectedIssues(*store, touched, options));
+  ReverseIndex reverse(*store);
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, &reverse, /*read_old=*/true, stats));
+  if (relinked) *relinked = issues;
+  if (stats)
+    stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::OK();
+}
+
+StatusOr<IssueLinks> ReadLinks(const Store& store, const Ref& issue) {
+  FG_ASSIGN_OR_RETURN(std::string v, store.GetDerived(kLinksKind, issue));
+  json j = json::parse(v, nullptr, false);
+  if (j.is_discarded()) return Status::Corruption("links record of " + issue.ToString() + " is not JSON");
+  IssueLinks out;
+  FG_RETURN_IF_ERROR(FromJson(j, &out).WithContext("links record of " + issue.ToString()));
+  return out;
+}
+
+Status ForEachLinks(const Store& store, const RepoRef* repo,
+                    const std::function<bool(const IssueLinks&)>& fn) {
+  Status inner;
+  FG_RETURN_IF_ERROR(store.ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string& v) {
+    json j = json::parse(v, nullptr, false);
+    IssueLinks links;
+    inner = j.is_discarded() ? Status::Corruption("links record is not JSON") : FromJson(j, &links);
+    if (!inner.ok()) {
+      inner = inner.WithContext("links record of " + item.ToString());
+      return false;
+    }
+    return fn(links);
+  }));
+  return inner;
+}
+
+}  // namespace fixgraph::graph

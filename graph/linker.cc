@@ -1,0 +1,349 @@
+// Linker: scoring, backports, pruning, resolution and flags; LinkIssue (see
+// linker.h). Evidence collection is in collect.cc.
+#include "fixgraph/graph/linker.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "linker_impl.h"
+#include "linker_internal.h"
+#include "resolve.h"
+#include "signals.h"
+
+namespace fixgraph::graph {
+
+std::string When(const OptTime& t) {
+  return t ? FormatWithOffset(*t, DisplayOffsetMinutes()) : std::string("(unknown time)");
+}
+
+const char* SourcePhrase(MentionSource s) {
+  switch (s) {
+    case MentionSource::kPullTitle: return "title";
+    case MentionSource::kPullBody: return "description";
+    case MentionSource::kPullComment: return "a comment";
+    case MentionSource::kCommitMessage: return "a commit message";
+    case MentionSource::kIssueText: return "issue text";
+    case MentionSource::kIssueComment: return "an issue comment";
+    case MentionSource::kBranchName: return "branch name";
+  }
+  return "text";
+}
+
+std::string Excerpt(std::string_view s, size_t max_bytes) {
+  std::string out;
+  for (char c : s) out.push_back(c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
+  if (out.size() <= max_bytes) return out;
+  size_t n = max_bytes;
+  while (n > 0 && (static_cast<unsigned char>(out[n]) & 0xC0) == 0x80) --n;
+  return out.substr(0, n) + "...";
+}
+
+double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, int strong_s) {
+  switch (e.kind) {
+    case EvidenceKind::kCloseAtMerge:
+      return (std::llabs(e.delta_s.value_or(99)) <= strong_s && close_competitors <= 1) ? 0.9 : 0.6;
+    case EvidenceKind::kClosingKeyword: return 0.8;
+    case EvidenceKind::kPlatformLink: return 0.8;
+    case EvidenceKind::kExplicitUrl: return 0.7;
+    case EvidenceKind::kExplicitRef: return 0.55;
+    case EvidenceKind::kBranchName: return 0.6;
+    case EvidenceKind::kCommentRef: return 0.6;
+    case EvidenceKind::kTitleMatch: return c.text.strong ? 0.45 : 0.2;
+    case EvidenceKind::kPatchOverlap: return std::min(0.5, 0.2 * c.patch.score);
+    case EvidenceKind::kVerifyCommentClose: return 0.5;
+  }
+  return 0;
+}
+
+double Clamp(double v, Tier t) {
+  static constexpr double kLo[] = {0.9, 0.7, 0.4, 0.1};
+  static constexpr double kHi[] = {0.99, 0.89, 0.69, 0.39};
+  int i = static_cast<int>(t);
+  return std::min(kHi[i], std::max(kLo[i], v));
+}
+
+StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
+  FG_ASSIGN_OR_RETURN(ctx_, LoadIssueContext(store_, cache_, ref));
+  FG_RETURN_IF_ERROR(CollectMentions());
+  FG_RETURN_IF_ERROR(CollectPlatformLinks());
+  FG_RETURN_IF_ERROR(CollectComments());
+  FG_RETURN_IF_ERROR(CollectCloseAtMerge());
+  FG_RETURN_IF_ERROR(CollectWindow());
+  FG_RETURN_IF_ERROR(Enrich());
+  Score();
+  FG_RETURN_IF_ERROR(CollectBackports());
+  FG_RETURN_IF_ERROR(KeepOriginalsFixes());
+  Prune();
+  return Finish();
+}
+
+bool Linker::AboutOtherIssue(const PullInfo& info) const {
+  bool other = false;
+  for (const Mention& m : info.OwnMentions()) {
+    if (m.target.kind != RefKind::kIssue) continue;
+    if (m.target == ctx_.issue.ref() || (duplicate_of_ && m.target == *duplicate_of_)) return false;
+    if (m.target.repo == ctx_.issue.repo) other = true;
+  }
+  return other;
+}
+
+void Linker::Score() {
+  const Issue& is = ctx_.issue;
+  for (auto& [key, c] : cands_) {
+    if (c.info && !c.info->pr.merged()) continue;  // never a fix
+    if (c.info && IsRevert(c.info->pr.title)) continue;  // undoes a change, fixes nothing
+    bool expl = c.Explicit();
+    bool timing = c.Has(EvidenceKind::kCloseAtMerge);
+    bool implicit_ev = c.text.strong || c.patch.score >= kPatchWeak;
+    if (!c.info) {
+      if (!expl) continue;
+      c.tier = Tier::kB;
+    } else if (timing && expl) {
+      c.tier = Tier::kA;
+    } else if (timing && std::llabs(c.close_delta.value_or(99)) <= options_.strong_close_s &&
+               close_competitors_ <= 1) {
+      c.tier = Tier::kA;
+    } else if (expl) {
+      c.tier = Tier::kB;
+    } else if (timing && (close_competitors_ <= 1 || implicit_ev)) {
+      c.tier = Tier::kC;
+    } else if (timing) {
+      c.tier = Tier::kD;
+    } else {
+      // Implicit only: title and patch in the window.
+      if (!c.in_window) continue;
+      const PullRequest& pr = c.info->pr;
+      bool before_issue = is.created_at && pr.merged_at && *pr.merged_at < *is.created_at;
+      if (before_issue && !Restates(c.text)) continue;
+      if (AboutOtherIssue(*c.info)) continue;
+      c.implicit_only = true;
+      bool merged_while_open = is.created_at && is.closed_at && pr.merged_at &&
+                               *pr.merged_at >= *is.created_at && *pr.merged_at <= *is.closed_at;
+      bool opened_after = is.created_at && pr.created_at && *pr.created_at >= *is.created_at &&
+                          *pr.created_at - *is.created_at <= kDay;
+      if (c.text.strong || c.patch.score >= kPatchStrong ||
+          (c.patch.score >= kPatchWeak && c.text.moderate)) {
+        c.tier = Tier::kC;
+      } else if (c.patch.score >= kPatchWeak) {
+        c.tier = Tier::kD;
+      } else if (c.text.moderate && opened_after) {
+        c.tier = Tier::kD;
+        c.Add(EvidenceKind::kTitleMatch,
+              Short(c.ref) + " was opened " +
+                  std::to_string((*pr.created_at - *is.created_at) / 60) +
+                  " min after the issue and its title shares the issue's words");
+      } else if (c.text.described && merged_while_open) {
+        c.tier = Tier::kD;
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f%%", 100 * c.text.pr_in_issue);
+        c.Add(EvidenceKind::kTitleMatch, Short(c.ref) + " merged while the issue was open and " +
+                                             buf + " of its title and description words are in the issue");
+      } else {
+        continue;
+      }
+    }
+    c.keep = true;
+    double miss = 1;
+    for (const Evidence& e : c.evidence) miss *= 1 - Weight(c, e, close_competitors_, options_.strong_close_s);
+    c.confidence = Clamp(1 - miss, c.tier);
+  }
+}
+
+bool Linker::IsBackportOf(const PullInfo& p, const PullInfo& f) const {
+  if (p.pr.ref() == f.pr.ref() || !p.pr.merged() || p.pr.base_ref == f.pr.base_ref) return false;
+  std::string def = ctx_.default_branch;
+  bool release = IsReleaseBranch(p.pr.base_ref) || (!def.empty() && p.pr.base_ref != def);
+  return release;
+}
+
+Status Linker::AddBackport(const Ref& ref, const Candidate& fix) {
+  FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+  if (!c->merged() || !c->backport_of.empty()) return Status::OK();
+  FG_RETURN_IF_ERROR(cache_->LoadFiles(c->info.get()));
+  if (!c->compared) {
+    c->text = CompareText(ctx_, *c->info, &weights_);
+    c->patch = ComparePatch(ctx_, *c->info, df_);
+    c->compared = true;
+  }
+  c->backport_of = fix.key;
+  bool own_explicit = c->keep && c->Explicit();
+  std::vector<std::string> same;
+  for (const std::string& f : c->info->files)
+    if (std::find(fix.info->files.begin(), fix.info->files.end(), f) != fix.info->files.end())
+      same.push_back(std::string(text::Basename(f)));
+  if (!c->Has(EvidenceKind::kPatchOverlap) && (c->patch.score >= kPatchWeak || !same.empty())) {
+    std::string detail = Short(ref) + " re-applies " + Short(fix.ref) + " to " + c->info->pr.base_ref;
+    if (!same.empty()) detail += " (same files: " + Excerpt(same.front(), 80) + ")";
+    c->Add(EvidenceKind::kPatchOverlap, detail);
+  }
+  if (!own_explicit) c->tier = std::max(fix.tier, Tier::kC);
+  c->keep = true;
+  double miss = 1;
+  for (const Evidence& e : c->evidence) miss *= 1 - Weight(*c, e, close_competitors_, options_.strong_close_s);
+  c->confidence = Clamp(1 - miss, c->tier);
+  return Status::OK();
+}
+
+Status Linker::CollectBackports() {
+  std::vector<std::string> fixes;
+  for (auto& [key, c] : cands_)
+    if (c.keep && c.merged() && !IsReleaseBranch(c.info->pr.base_ref)) fixes.push_back(key);
+  for (const std::string& key : fixes) {
+    Candidate fix = cands_.at(key);  // copy: Cand() may rehash the map
+    std::vector<MentionRecord> refs;
+    FG_RETURN_IF_ERROR(store_.MentionsOf(fix.ref, &refs));
+    std::vector<Ref> found;
+    for (const MentionRecord& m : refs) {
+      if (m.source_item.kind != RefKind::kPull) continue;
+      FG_ASSIGN_OR_RETURN(auto info, cache_->Get(m.source_item));
+      if (info && IsBackportOf(*info, *fix.info)) found.push_back(m.source_item);
+    }
+    // Same title into a release branch, without a reference.
+    std::vector<std::pair<UnixSeconds, Ref>> near;
+    UnixSeconds m = *fix.info->pr.merged_at;
+    FG_RETURN_IF_ERROR(store_.PullsMergedBetween(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &near));
+    if (near.size() <= options_.max_window_candidates) {
+      for (const auto& [t, ref] : near) {
+        FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
+        if (info && IsBackportOf(*info, *fix.info) &&
+            text::Dice(info->title_tokens, fix.info->title_tokens) >= 0.8)
+          found.push_back(ref);
+      }
+    }
+    for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, fix));
+  }
+  return Status::OK();
+}
+
+Status Linker::KeepOriginalsFixes() {
+  if (!duplicate_of_ || nested_) return Status::OK();
+  bool any = false;
+  for (auto& [key, c] : cands_) any = any || (c.keep && !c.Explicit());
+  if (!any) return Status::OK();
+  Linker original(store_, options_, cache_);
+  original.nested_ = true;
+  auto links = original.Link(*duplicate_of_);
+  std::set<std::string> fixes;
+  if (links.ok()) {
+    for (const FixLink& f : links->fixes) fixes.insert(f.pr);
+  } else if (!links.status().IsNotFound()) {
+    return links.status();
+  }
+  for (auto& [key, c] : cands_)
+    if (c.keep && !c.Explicit() && !fixes.count(key)) c.keep = false;
+  return Status::OK();
+}
+
+void Linker::Prune() {
+  bool explicit_fix = false;
+  for (auto& [key, c] : cands_)
+    if (c.keep && c.backport_of.empty() && c.tier <= Tier::kB) explicit_fix = true;
+  std::vector<Candidate*> implicit;
+  for (auto& [key, c] : cands_) {
+    if (!c.keep || !c.implicit_only || !c.backport_of.empty()) continue;
+    if (explicit_fix) {
+      c.keep = false;
+    } else {
+      implicit.push_back(&c);
+    }
+  }
+  // At most four implicit links, best first.
+  std::stable_sort(implicit.begin(), implicit.end(), [](const Candidate* a, const Candidate* b) {
+    if (a->tier != b->tier) return a->tier < b->tier;
+    return a->patch.score + (a->text.strong ? 2 : 0) > b->patch.score + (b->text.strong ? 2 : 0);
+  });
+  for (size_t i = 4; i < implicit.size(); ++i) implicit[i]->keep = false;
+  // A backport of a dropped link goes with it.
+  for (auto& [key, c] : cands_) {
+    if (!c.keep || c.backport_of.empty()) continue;
+    auto it = cands_.find(c.backport_of);
+    if (it != cands_.end() && !it->second.keep && !c.Explicit()) c.keep = false;
+  }
+}
+
+StatusOr<IssueLinks> Linker::Finish() {
+  const Issue& is = ctx_.issue;
+  IssueLinks out;
+  out.issue = is.ref();
+  out.state = is.state;
+  out.created_at = is.created_at;
+  out.closed_at = is.state == IssueState::kClosed ? is.closed_at : std::nullopt;
+  for (auto& [key, c] : cands_) {
+    if (c.info && !c.info->pr.merged()) {
+      bool closed_pr = c.info->pr.state == PullState::kClosed;
+      if (c.referenced && (is.state == IssueState::kClosed || closed_pr)) out.false_leads.push_back(key);
+      continue;
+    }
+    if (!c.keep) continue;
+    FixLink f;
+    f.pr = key;
+    f.tier = c.tier;
+    f.confidence = c.confidence;
+    f.evidence = c.evidence;
+    f.in_store = c.info != nullptr;
+    f.backport_of = c.backport_of;
+    f.mirror_host = c.mirror;
+    if (c.info) {
+      const PullRequest& pr = c.info->pr;
+      f.merged_at = pr.merged_at;
+      f.created_at = pr.created_at;
+      f.state = PullStateName(pr.merged() ? PullState::kMerged : pr.state);
+      f.base_ref = pr.base_ref;
+      f.title = pr.title;
+    } else {
+      f.state = "unknown";
+    }
+    out.fixes.push_back(std::move(f));
+  }
+  std::sort(out.fixes.begin(), out.fixes.end(), [](const FixLink& a, const FixLink& b) {
+    if (a.tier != b.tier) return a.tier < b.tier;
+    if (a.backport_of.empty() != b.backport_of.empty()) return a.backport_of.empty();
+    if (a.merged_at.has_value() != b.merged_at.has_value()) return a.merged_at.has_value();
+    if (a.merged_at != b.merged_at) return *a.merged_at < *b.merged_at;
+    return a.pr < b.pr;
+  });
+  std::sort(out.false_leads.begin(), out.false_leads.end());
+  if (auto e = VerifyCommentClose(ctx_, options_.verify_window_s)) out.evidence.push_back(*e);
+  out.notes = notes_;
+
+  ResolveFacts facts;
+  facts.batch_close = batch_close_;
+  facts.duplicate_of = duplicate_of_;
+  for (const std::string& l : ctx_.labels)
+    if (signals::IsDuplicateLabel(l)) facts.duplicate_label = true;
+  facts.participant_change = [this] { return ParticipantChange(); };
+  Resolve(ctx_, facts, &out);
+  out.duplicate_of = duplicate_of_;
+  if (out.resolution != Resolution::kDuplicate) out.duplicate_of.reset();
+  ComputeFlags(ctx_, options_, &out);
+  return out;
+}
+
+bool Linker::ParticipantChange() {
+  const Issue& is = ctx_.issue;
+  if (!is.created_at || !is.closed_at) return false;
+  std::vector<std::pair<UnixSeconds, Ref>> merged;
+  if (!store_.PullsMergedBetween(is.repo, *is.created_at, *is.closed_at, &merged).ok()) return false;
+  if (merged.size() > options_.max_window_candidates) merged.resize(options_.max_window_candidates);
+  for (const auto& [t, ref] : merged) {
+    auto info = cache_->Get(ref);
+    if (info.ok() && *info && ctx_.participants.count((*info)->pr.author.login)) return true;
+  }
+  return false;
+}
+
+StatusOr<IssueLinks> LinkIssueWith(const Store& store, const Ref& issue, const LinkerOptions& options,
+                                   PullCache* cache) {
+  if (issue.kind != RefKind::kIssue)
+    return Status::InvalidArgument("not an issue reference: " + issue.ToString());
+  Linker linker(store, options, cache);
+  return linker.Link(issue);
+}
+
+StatusOr<IssueLinks> LinkIssue(const Store& store, const Ref& issue, const LinkerOptions& options) {
+  PullCache cache(store, 4096);
+  return LinkIssueWith(store, issue, options, &cache);
+}
+
+}  // namespace fixgraph::graph

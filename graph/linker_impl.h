@@ -1,0 +1,159 @@
+// The per-issue linker: evidence collection (collect.cc) and scoring,
+// backports, resolution and flags (linker.cc). Private to graph/.
+//
+// Thread safety: a Linker links one issue at a time on one thread; several
+// Linkers may read one Store concurrently, each with its own PullCache.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "features.h"
+#include "fixgraph/graph/linker.h"
+#include "pull_cache.h"
+
+namespace fixgraph::graph {
+
+inline constexpr std::int64_t kDay = 86400;
+
+// A PR (or an out-of-store target) that may have resolved the issue.
+struct Candidate {
+  std::string key;  // canonical reference
+  Ref ref;
+  std::shared_ptr<PullInfo> info;  // null: not in the store
+  std::vector<Evidence> evidence;
+  bool referenced = false;   // named explicitly: a false lead when it never merged
+  bool mirror = false;       // named by a comment through a mirror-host URL
+  bool in_window = false;    // merged in the implicit window
+  std::optional<std::int64_t> close_delta;
+  TextMatch text;
+  PatchMatch patch;
+  bool compared = false;  // text and patch computed
+  std::string backport_of;
+  Tier tier = Tier::kD;
+  double confidence = 0;
+  bool keep = false;
+  bool implicit_only = false;
+
+  bool Has(EvidenceKind k) const {
+    return std::any_of(evidence.begin(), evidence.end(),
+                       [k](const Evidence& e) { return e.kind == k; });
+  }
+  void Add(EvidenceKind k, std::string detail, std::optional<std::int64_t> delta = {}) {
+    if (Has(k)) return;
+    evidence.push_back({k, std::move(detail), delta});
+  }
+  bool merged() const { return info && info->pr.merged() && info->pr.merged_at; }
+  bool Explicit() const {
+    for (EvidenceKind k : {EvidenceKind::kClosingKeyword, EvidenceKind::kExplicitUrl,
+                           EvidenceKind::kExplicitRef, EvidenceKind::kPlatformLink,
+                           EvidenceKind::kBranchName, EvidenceKind::kCommentRef})
+      if (Has(k)) return true;
+    return false;
+  }
+};
+
+// "2026-09-15 11:35:56 +08:00" at the display offset, or "(unknown time)".
+std::string When(const OptTime& t);
+// "description", "a commit message", ... for evidence details.
+const char* SourcePhrase(MentionSource s);
+// `s` on one line, cut to about `max_bytes` at a character boundary.
+std::string Excerpt(std::string_view s, size_t max_bytes);
+// The weight of one piece of evidence in the candidate's confidence.
+double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, int strong_s);
+// `v` moved into the confidence band of tier `t`.
+double Clamp(double v, Tier t);
+
+// Links one issue: collect candidates and evidence, score them, add
+// backports, prune, then resolve and flag (see linker.h for the contract).
+class Linker {
+ public:
+  Linker(const Store& store, const LinkerOptions& options, PullCache* cache)
+      : store_(store), options_(options), cache_(cache) {}
+
+  StatusOr<IssueLinks> Link(const Ref& ref);
+
+ private:
+  // The candidate for `ref`, created (and its PR loaded) on first use.
+  StatusOr<Candidate*> Cand(const Ref& ref) {
+    std::string key = ref.ToString();
+    auto it = cands_.find(key);
+    if (it != cands_.end()) return &it->second;
+    Candidate c;
+    c.key = key;
+    c.ref = ref;
+    FG_ASSIGN_OR_RETURN(c.info, cache_->Get(ref));
+    return &cands_.emplace(key, std::move(c)).first->second;
+  }
+
+  // "!192" for a PR of the issue's repository, the full reference otherwise.
+  std::string Short(const Ref& ref) const {
+    if (ref.repo == ctx_.issue.repo) return (ref.kind == RefKind::kPull ? "!" : "#") + ref.number;
+    return ref.ToString();
+  }
+
+  // ---- Collection (collect.cc).
+  // PRs whose titles, bodies, commits or comments name the issue.
+  Status CollectMentions();
+  // PRs the platform links to the issue.
+  Status CollectPlatformLinks();
+  // Resolves "#N" written for a PR (GitCode users do this): an issue
+  // reference of this repository with no such issue but such a PR.
+  StatusOr<std::optional<Ref>> AsPull(const Ref& target);
+  // PRs the issue's comments name (fix, false lead, reference only,
+  // introducing change) and the issue a comment calls this a duplicate of.
+  Status CollectComments();
+  // PRs merged within seconds of the close, unless the close was a batch.
+  Status CollectCloseAtMerge();
+  // PRs merged around the issue: branch names, title and patch comparisons.
+  Status CollectWindow();
+  // The PR's own title and body, scanned again for the issue (covers what the
+  // mention index missed).
+  void OwnMentions(Candidate* c);
+  // Title and patch comparisons for every merged in-store candidate.
+  Status Enrich();
+
+  // ---- Scoring (linker.cc).
+  static bool IsRevert(std::string_view title) {
+    std::string t = text::Lower(text::StripTitleTags(title));
+    return t.rfind("revert", 0) == 0 || t.rfind("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */, 0) == 0;
+  }
+  // The PR title is the issue title, give or take a word (archive-style
+  // issues filed after the change merged).
+  static bool Restates(const TextMatch& t) { return t.title_dice >= 0.8 || t.containment >= 0.9; }
+  // True when the PR's own title/body is about another issue of the repository.
+  bool AboutOtherIssue(const PullInfo& info) const;
+  // Tier and confidence of every candidate; unmerged ones are never fixes.
+  void Score();
+  bool IsBackportOf(const PullInfo& p, const PullInfo& f) const;
+  Status AddBackport(const Ref& ref, const Candidate& fix);
+  // PRs re-applying a found fix to a release branch (by reference or title).
+  Status CollectBackports();
+  // A duplicate keeps inferred links only to what fixed the original.
+  Status KeepOriginalsFixes();
+  // Drops inferred links when explicit ones exist; keeps at most four.
+  void Prune();
+  // Builds the result: fixes, false leads, evidence, resolution, flags.
+  StatusOr<IssueLinks> Finish();
+  // A participant of the issue merged a change here while it was open.
+  bool ParticipantChange();
+
+  const Store& store_;
+  const LinkerOptions& options_;
+  PullCache* cache_;
+  IssueContext ctx_;
+  std::map<std::string, Candidate> cands_;  // by key; pointers stay valid
+  std::map<std::string, int> df_;           // identifier -> window PRs touching it
+  TokenWeights weights_;                    // title word -> 1 / window PR titles using it
+  std::vector<std::string> notes_;
+  std::optional<Ref> duplicate_of_;
+  bool batch_close_ = false;
+  size_t close_competitors_ = 0;
+  bool nested_ = false;  // linking a duplicate's original: no further hops
+};
+
+}  // namespace fixgraph::graph

@@ -1,0 +1,225 @@
+#include "signals.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "text.h"
+
+namespace fixgraph::graph::signals {
+namespace {
+
+using text::ContainsAny;
+
+std::string_view Trim(std::string_view s) {
+  auto junk = [](std::string_view v, bool front) {
+    if (v.empty()) return size_t{0};
+    unsigned char c = static_cast<unsigned char>(front ? v.front() : v.back());
+    if (std::isspace(c) || c == ':' || c == ',' || c == '*' || c == '(' || c == ')') return size_t{1};
+    // Full-width ： ， （ ） and 、 are three bytes.
+    std::string_view three = front ? v.substr(0, 3) : v.substr(v.size() >= 3 ? v.size() - 3 : 0);
+    if (three == "\xEF\xBC\x9A" || three == "\xEF\xBC\x8C" || three == "\xEF\xBC\x88" ||
+        three == "\xEF\xBC\x89" || three == "\xE3\x80\x81")
+      return size_t{3};
+    return size_t{0};
+  };
+  for (;;) {
+    size_t n = junk(s, true);
+    if (n == 0) break;
+    s.remove_prefix(n);
+  }
+  for (;;) {
+    size_t n = junk(s, false);
+    if (n == 0) break;
+    s.remove_suffix(n);
+  }
+  return s;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && text::Lower(s.substr(s.size() - suffix.size())) == text::Lower(suffix);
+}
+
+// Splits on newlines and 。 keeping the delimiter with the piece.
+std::vector<std::string_view> Sentences(std::string_view body) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (size_t i = 0; i < body.size(); ++i) {
+    size_t len = body[i] == '\n' ? 1 : body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3 : 0;
+    if (len == 0) continue;
+    size_t end = body[i] == '\n' ? i : i + len;
+    if (end > start) out.push_back(body.substr(start, end - start));
+    start = i + len;
+    i += len - 1;
+  }
+  if (start < body.size()) out.push_back(body.substr(start));
+  return out;
+}
+
+const std::vector<std::string_view>& ActionCues() {
+  static const std::vector<std::string_view> k = {
+      "建议", "请", "需要", "可以", "改为", "改成", "使用", "设置", "加上", "添加", "换成", "换回",
+      "应", "先", "不要", "勿", "不建议", "原因", "根因", "因为", "正确做法", "方法", "不需要",
+      "支持", "取决", "只", "仅", "should", "use ", "set ", "try", "run ", "instead", "because",
+      "need", "root cause", "workaround", "规避", "解决"};
+  return k;
+}
+
+}  // namespace
+
+bool IsBot(const User& u) {
+  for (const std::string* s : {&u.login, &u.name}) {
+    std::string l = text::Lower(*s);
+    if (l.empty()) continue;
+    if (l.size() >= 3 && l.compare(l.size() - 3, 3, "bot") == 0) return true;
+    if (l.find("robot") != std::string::npos || l.find("[bot]") != std::string::npos) return true;
+    if (l.find("-bot") != std::string::npos || l.find("_bot") != std::string::npos ||
+        l.find("bot-") != std::string::npos || l.find("bot_") != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
+bool ClaimsFix(std::string_view t) {
+  return ContainsAny(t, {"已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
+                         "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
+                         "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
+                         "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by",
+                         "been resolved", "been merged", "is resolved"});
+}
+
+bool ClaimsVerified(std::string_view t) {
+  return ContainsAny(t, {"验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
+                         "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
+                         "confirmed fixed", "regression passed"});
+}
+
+bool NamesVendorFix(std::string_view t) {
+  std::string l = text::Lower(t);
+  for (size_t p = l.find("dts"); p != std::string::npos; p = l.find("dts", p + 3)) {
+    size_t q = p + 3, digits = 0;
+    while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
+    if (digits >= 8) return true;
+  }
+  if (ContainsAny(t, {"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"})) return true;
+  // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
+  for (std::string_view s : Sentences(t))
+    if (ContainsAny(s, {"CANN"}) && ContainsAny(s, {"已修复", "修复版本", "版本修复", "fixed in"}))
+      return true;
+  return false;
+}
+
+bool NamesServiceSide(std::string_view t) {
+  if (ContainsAny(t, {"平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
+                      "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
+                      "server-side", "service side", "backend service"}))
+    return true;
+  std::string s(t);
+  size_t p = s.find("已为");
+  return p != std::string::npos && s.find("开启", p) != std::string::npos;
+}
+
+bool DeclinesFix(std::string_view t) {
+  return ContainsAny(t, {"不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
+                         "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
+                         "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained"});
+}
+
+bool SaysStale(std::string_view t) {
+  return ContainsAny(t, {"stale", "长期无活动", "无更新", "无活动", "inactive", "no activity"});
+}
+
+bool SelfSolved(std::string_view t) {
+  return ContainsAny(t, {"自己解决", "已解决", "解决了", "问题解决", "搞定", "solved",
+                         "找到原因", "原因找到", "fixed it", "figured it out"});
+}
+
+bool IsResolvedLabel(std::string_view l) {
+  return ContainsAny(l, {"resolved", "fixed", "已解决", "已修复", "done"});
+}
+bool IsWontfixLabel(std::string_view l) {
+  return ContainsAny(l, {"wontfix", "won't fix", "wont fix", "不修复", "rejected", "已拒绝",
+                         "not planned", "not_planned", "invalid"});
+}
+bool IsStaleLabel(std::string_view l) { return ContainsAny(l, {"stale", "inactive"}); }
+bool IsDuplicateLabel(std::string_view l) { return ContainsAny(l, {"duplicate", "重复"}); }
+
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len) {
+  text::Clause c = text::ClauseAt(body, offset);
+  std::string_view clause = body.substr(c.begin, c.end - c.begin);
+  std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
+  size_t after_at = std::min(offset + len, c.end);
+  std::string_view after = Trim(body.substr(after_at, c.end - after_at));
+  if (ContainsAny(clause, {"引入", "introduced", "caused by", "regressed by", "导致的问题",
+                           "带来的问题", "引起"}))
+    return PullRole::kIntroduced;
+  if (ContainsAny(clause, {"修复", "修正", "修改", "合入", "已提", "提了", "提交", "改掉",
+                           "改了", "刷新", "合并", "fix", "resolve", "merged", "解决", "同步"}))
+    return PullRole::kFix;
+  if (EndsWith(before, "见") || EndsWith(before, "参考") || EndsWith(before, "see") ||
+      EndsWith(before, "e.g.") || EndsWith(before, "like") ||
+      ContainsAny(clause, {"可参考", "效果", "示例", "例如", "for example", "类似", "similar"}) ||
+      after.substr(0, 6) == "\xE7\xA4\xBA\xE4\xBE\x8B" /* 示例 */)
+    return PullRole::kReferenceOnly;
+  return PullRole::kNeutral;
+}
+
+bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
+  text::Clause c = text::ClauseAt(body, offset);
+  std::string_view clause = body.substr(c.begin, c.end - c.begin);
+  std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
+  (void)len;
+  if (ContainsAny(clause, {"不是重复", "并非重复", "not a duplicate", "not duplicate"})) return false;
+  if (ContainsAny(clause, {"重复", "duplicate", "dup of", "dupe of", "same as", "同一个问题",
+                           "同一问题", "相同问题"}))
+    return true;
+  // "同 #43", "同#43，..."
+  return before == "\xE5\x90\x8C" /* 同 */ || before == "\xE5\x90\x8C\xE4\xB8\x8A" /* 同上 */ ||
+         text::Lower(before) == "dup" || text::Lower(before) == "duplicates";
+}
+
+bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= 20; }
+
+int AnswerScore(std::string_view body) {
+  int score = 0;
+  std::string l = text::Lower(body);
+  for (std::string_view cue : ActionCues())
+    if (l.find(text::Lower(cue)) != std::string::npos) ++score;
+  score += static_cast<int>(std::count(body.begin(), body.end(), '`') / 2);
+  score += static_cast<int>(std::min<size_t>(text::VisibleLength(body) / 40, 5));
+  return score;
+}
+
+std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix) {
+  std::vector<std::string_view> pieces = Sentences(body);
+  std::string out;
+  auto add = [&](std::string_view p) {
+    p = Trim(p);
+    if (p.empty()) return true;
+    size_t need = out.empty() ? p.size() : p.size() + 1;
+    if (out.size() + need > max_bytes) return false;
+    if (!out.empty()) out.push_back(' ');
+    out.append(p);
+    return true;
+  };
+  for (std::string_view p : pieces) {
+    bool fix_line = with_fix && (ClaimsFix(p) || NamesVendorFix(p) || ClaimsVerified(p) ||
+                                 ContainsAny(p, {"根因", "原因", "root cause", "修复", "fix"}));
+    if (fix_line || ContainsAny(p, ActionCues()) || p.find('`') != std::string_view::npos) {
+      if (!add(p)) break;
+    }
+  }
+  if (out.empty()) {
+    for (std::string_view p : pieces)
+      if (!add(p)) break;
+  }
+  if (out.empty() && !body.empty()) {
+    // One long sentence: cut at a character boundary.
+    size_t n = std::min(max_bytes, body.size());
+    while (n > 0 && n < body.size() && (static_cast<unsigned char>(body[n]) & 0xC0) == 0x80) --n;
+    out = std::string(Trim(body.substr(0, n)));
+  }
+  return out;
+}
+
+}  // namespace fixgraph::graph::signals

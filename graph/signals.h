@@ -1,0 +1,64 @@
+// What comments say: fix claims, verifications, vendor and service-side
+// fixes, declines, stale notices, self-solves, duplicates, and the role of a
+// PR named in a comment. Cue lists are Chinese and English. Private to graph/.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "fixgraph/engine/model.h"
+
+namespace fixgraph::graph::signals {
+
+// Bot accounts: a login or name with a "bot"/"robot" segment
+// ("mindspore-ci-bot", "ascend-robot", "dependabot[bot]").
+bool IsBot(const User& u);
+
+// "已修复", "已修正", "已合入", "已支持", "fixed", "has been fixed", ...
+bool ClaimsFix(std::string_view text);
+// "验证通过", "回归通过", "已验证", "问题已修复", "verified", ...
+bool ClaimsVerified(std::string_view text);
+// A vendor fix: "DTS2025030506797", "海思", "CANN 侧", "问题单".
+bool NamesVendorFix(std::string_view text);
+// A service-side change: "平台侧", "服务端", "随平台版本", "已上线", "已为 X 开启", ...
+bool NamesServiceSide(std::string_view text);
+// "不修复", "不再维护", "停止维护", "暂不支持", "won't fix", ...
+bool DeclinesFix(std::string_view text);
+// "stale", "长期无活动", "无更新", "inactive".
+bool SaysStale(std::string_view text);
+// "自己解决", "已解决", "解决了", "solved", ...
+bool SelfSolved(std::string_view text);
+// A label or platform state word meaning "resolved"/"rejected"/"stale"/...
+bool IsResolvedLabel(std::string_view label);
+bool IsWontfixLabel(std::string_view label);
+bool IsStaleLabel(std::string_view label);
+bool IsDuplicateLabel(std::string_view label);
+
+// How a comment frames a PR it names at [offset, offset+len).
+enum class PullRole {
+  kFix,            // "修复 PR：URL", "fixed by !178", "已在 URL 中修正"
+  kIntroduced,     // "问题由 URL 引入", "caused by !12"
+  kReferenceOnly,  // "效果可参考 URL", "see !12"
+  kNeutral,        // a bare link
+};
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len);
+
+// True when the clause holding a mention of an issue at [offset, offset+len)
+// says the commented issue duplicates it ("与 #330 重复", "同 #43",
+// "Duplicate of #70").
+bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len);
+
+// Long enough to be an answer (not "thanks", "closing", "test post").
+bool IsSubstantive(std::string_view body);
+// How much a comment reads like an answer: action cues, code, length.
+int AnswerScore(std::string_view body);
+// The lines of `body` that say what to do, verbatim, at most `max_bytes`
+// (cut at a character boundary); the opening lines when no line has a cue.
+// `with_fix` also keeps the lines that say what was fixed, where, or why
+// (root cause, vendor fix, "修复已合入").
+std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix = false);
+
+}  // namespace fixgraph::graph::signals

@@ -1,0 +1,422 @@
+#include "text.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace fixgraph::graph::text {
+namespace {
+
+// Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
+// themselves (one byte).
+char32_t Next(std::string_view s, size_t* i) {
+  unsigned char c = static_cast<unsigned char>(s[*i]);
+  int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  if (*i + n > s.size()) n = 1;
+  char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+  for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
+  *i += n;
+  return cp;
+}
+
+void Append(std::string* out, char32_t cp) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool IsCjk(char32_t cp) {
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+         (cp >= 0xF900 && cp <= 0xFAFF);
+}
+
+// Function characters that make a bigram meaningless.
+bool IsStopChar(char32_t cp) {
+  static constexpr std::array<char32_t, 14> kStop = {U'的', U'了', U'是', U'和', U'与', U'及',
+                                                     U'或', U'把', U'被', U'在', U'也', U'都',
+                                                     U'就', U'吗'};
+  return std::find(kStop.begin(), kStop.end(), cp) != kStop.end();
+}
+
+bool IsStopWord(std::string_view w) {
+  static constexpr std::array<std::string_view, 40> kStop = {
+      "the", "an",   "to",   "of",   "in",   "on",   "for",  "and",  "or",   "is",
+      "are", "with", "when", "not",  "no",   "be",   "by",   "at",   "as",   "it",
+      "this", "that", "from", "after", "before", "into", "does", "do", "can", "should",
+      "will", "if", "but", "we", "you", "please", "pr", "mr", "issue", "bug"};
+  return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+}
+
+bool IsIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' ||
+         c == '-';
+}
+
+bool HasLetter(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c); });
+}
+
+bool LooksLikeVersion(std::string_view s) {
+  if (s.empty()) return true;
+  if (std::isdigit(static_cast<unsigned char>(s[0]))) return true;
+  if ((s[0] == 'v' || s[0] == 'V' || s[0] == 'r' || s[0] == 'R') && s.size() > 1 &&
+      std::isdigit(static_cast<unsigned char>(s[1])))
+    return true;
+  return false;
+}
+
+bool HasFileExtension(std::string_view s) {
+  std::string_view base = Basename(s);
+  size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= base.size()) return false;
+  std::string_view ext = base.substr(dot + 1);
+  if (ext.size() > 5) return false;
+  static constexpr std::array<std::string_view, 34> kExt = {
+      "py", "cc", "cpp", "c", "h", "hpp", "cu", "md", "rst", "txt", "yaml", "yml",
+      "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
+      "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
+  std::string e = Lower(ext);
+  return std::find(kExt.begin(), kExt.end(), e) != kExt.end();
+}
+
+bool IsCamel(std::string_view s) {
+  for (size_t i = 1; i < s.size(); ++i) {
+    bool lower_upper = std::islower(static_cast<unsigned char>(s[i - 1])) &&
+                       std::isupper(static_cast<unsigned char>(s[i]));
+    bool upper_upper_lower = i + 1 < s.size() && std::isupper(static_cast<unsigned char>(s[i - 1])) &&
+                             std::isupper(static_cast<unsigned char>(s[i])) &&
+                             std::islower(static_cast<unsigned char>(s[i + 1]));
+    if (lower_upper || upper_upper_lower) return true;
+  }
+  return false;
+}
+
+// Blanks out http(s) URLs so their paths are not read as file paths.
+std::string WithoutUrls(std::string_view s) {
+  std::string out(s);
+  size_t pos = 0;
+  while ((pos = out.find("http", pos)) != std::string::npos) {
+    if (out.compare(pos, 7, "http://") != 0 && out.compare(pos, 8, "https://") != 0) {
+      pos += 4;
+      continue;
+    }
+    size_t end = pos;
+    while (end < out.size() && !std::isspace(static_cast<unsigned char>(out[end])) &&
+           static_cast<unsigned char>(out[end]) < 0x80 && out[end] != ')' && out[end] != ']')
+      ++end;
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(pos),
+              out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string FoldWidth(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    char32_t cp = Next(s, &i);
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    Append(&out, cp);
+  }
+  return out;
+}
+
+std::string StripTitleTags(std::string_view title) {
+  std::string t = FoldWidth(title);
+  std::string_view v(t);
+  for (;;) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    size_t close = std::string_view::npos;
+    if (!v.empty() && v.front() == '[') {
+      close = v.find(']');
+      if (close != std::string_view::npos) close += 1;
+    } else if (v.substr(0, 3) == "\xE3\x80\x90") {  // 【
+      close = v.find("\xE3\x80\x91");             // 】
+      if (close != std::string_view::npos) close += 3;
+    }
+    if (close == std::string_view::npos || close >= v.size()) break;
+    v.remove_prefix(close);
+  }
+  return std::string(v);
+}
+
+std::uint64_t Hash(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void Normalize(TokenSet* set) {
+  std::sort(set->begin(), set->end());
+  set->erase(std::unique(set->begin(), set->end()), set->end());
+}
+
+TokenSet Tokens(std::string_view input) {
+  TokenSet out;
+  std::string s = FoldWidth(input);
+  size_t i = 0;
+  std::string word;
+  std::vector<char32_t> run;
+  auto flush_word = [&] {
+    if (word.size() >= 2 && HasLetter(word)) {
+      if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') word.pop_back();
+      if (!IsStopWord(word)) out.push_back(Hash(word));
+    }
+    word.clear();
+  };
+  auto flush_run = [&] {
+    if (run.size() == 1 && !IsStopChar(run[0])) {
+      std::string u;
+      Append(&u, run[0]);
+      out.push_back(Hash(u));
+    }
+    for (size_t k = 0; k + 1 < run.size(); ++k) {
+      if (IsStopChar(run[k]) || IsStopChar(run[k + 1])) continue;
+      std::string b;
+      Append(&b, run[k]);
+      Append(&b, run[k + 1]);
+      out.push_back(Hash(b));
+    }
+    run.clear();
+  };
+  while (i < s.size()) {
+    char32_t cp = Next(s, &i);
+    if (cp < 0x80 && (std::isalnum(static_cast<int>(cp)) || cp == '_')) {
+      flush_run();
+      word.push_back(static_cast<char>(std::tolower(static_cast<int>(cp))));
+    } else if (IsCjk(cp)) {
+      flush_word();
+      run.push_back(cp);
+    } else {
+      flush_word();
+      flush_run();
+    }
+  }
+  flush_word();
+  flush_run();
+  Normalize(&out);
+  return out;
+}
+
+size_t Overlap(const TokenSet& a, const TokenSet& b) {
+  size_t n = 0;
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++n, ++i, ++j;
+    }
+  }
+  return n;
+}
+
+bool Intersects(const TokenSet& a, const TokenSet& b) {
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
+double Dice(const TokenSet& a, const TokenSet& b) {
+  if (a.empty() && b.empty()) return 0;
+  return 2.0 * static_cast<double>(Overlap(a, b)) / static_cast<double>(a.size() + b.size());
+}
+
+double Coverage(const TokenSet& a, const TokenSet& b) {
+  if (a.empty()) return 0;
+  return static_cast<double>(Overlap(a, b)) / static_cast<double>(a.size());
+}
+
+std::string ForMentions(std::string_view input) {
+  std::string s = FoldWidth(input);
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out.push_back(s[i]);
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+      out.push_back(' ');
+  }
+  return out;
+}
+
+bool IsCamelOnly(std::string_view id) {
+  return id.find_first_of("_./-") == std::string_view::npos;
+}
+
+std::string_view Basename(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool IsPathLike(std::string_view id) {
+  return id.find('/') != std::string_view::npos || HasFileExtension(id);
+}
+
+bool IsGenericFileName(std::string_view basename) {
+  static constexpr std::array<std::string_view, 22> kGeneric = {
+      "readme.md", "readme", "readme_cn.md", "readme_en.md", "setup.py", "__init__.py",
+      "requirements.txt", "cmakelists.txt", "build.sh", "makefile", "license", ".gitignore",
+      "index.md", "changelog.md", "conftest.py", "main.py", "utils.py", "config.yaml",
+      "dockerfile", "package.json", "pyproject.toml", "setup.cfg"};
+  std::string b = Lower(basename);
+  return std::find(kGeneric.begin(), kGeneric.end(), b) != kGeneric.end();
+}
+
+std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
+  std::vector<std::string> out;
+  std::string s = WithoutUrls(FoldWidth(input));
+  size_t i = 0;
+  while (i < s.size()) {
+    if (!IsIdentChar(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && IsIdentChar(s[j])) ++j;
+    std::string_view tok(s.data() + i, j - i);
+    i = j;
+    // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
+    // version (an environment line), not what the issue is about.
+    size_t k = j;
+    while (k < s.size() && (s[k] == ' ' || s[k] == '=' || s[k] == '\t')) ++k;
+    if (k < s.size() && k > j &&
+        (std::isdigit(static_cast<unsigned char>(s[k])) ||
+         ((s[k] == 'v' || s[k] == 'V') && k + 1 < s.size() &&
+          std::isdigit(static_cast<unsigned char>(s[k + 1])))))
+      continue;
+    while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
+      tok.remove_prefix(1);
+    while (!tok.empty() && (tok.back() == '.' || tok.back() == '/' || tok.back() == '-'))
+      tok.remove_suffix(1);
+    if (tok.size() < 4 || !HasLetter(tok) || LooksLikeVersion(tok)) continue;
+    bool underscore = tok.find('_') != std::string_view::npos;
+    bool slash = tok.find('/') != std::string_view::npos;
+    bool file = HasFileExtension(tok);
+    bool dotted = !file && tok.find('.') != std::string_view::npos;
+    bool hyphen = tok.find('-') != std::string_view::npos && tok.size() >= 8;
+    bool camel = IsCamel(tok);
+    if (!(underscore || slash || file || dotted || hyphen || camel)) continue;
+    if (slash && !file && !underscore) {
+      // "A2/A3", "CPU/GPU": short alternatives, not a path.
+      bool real = false;
+      for (size_t a = 0, b; a <= tok.size(); a = b + 1) {
+        b = tok.find('/', a);
+        if (b == std::string_view::npos) b = tok.size();
+        std::string_view seg = tok.substr(a, b - a);
+        if (seg.size() >= 4 && HasLetter(seg)) real = true;
+      }
+      if (!real) continue;
+    }
+    if (dotted && !underscore && !camel && !slash) {
+      // "e.g", "torch.cuda": keep only module paths with an identifier part.
+      size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
+      if (parts < 2 || tok.size() < 8) continue;
+    }
+    std::string id = Lower(tok);
+    out.push_back(id);
+    if (dotted && !slash && path_variants) {
+      std::string path = id;
+      std::replace(path.begin(), path.end(), '.', '/');
+      out.push_back(path);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Clause ClauseAt(std::string_view s, size_t offset) {
+  static constexpr std::array<std::string_view, 9> kDelims = {
+      "\n", "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x9B" /* ； */, ";", "\xEF\xBC\x81" /* ！ */,
+      "\xEF\xBC\x9F" /* ？ */, "!", "?", "\r"};
+  Clause c{0, s.size()};
+  offset = std::min(offset, s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t len = 0;
+    for (std::string_view d : kDelims) {
+      if (s.compare(i, d.size(), d) != 0) continue;
+      // A '!' or '?' that starts a PR reference ("!12") is not a delimiter.
+      if ((d == "!" || d == "?") && i + 1 < s.size() &&
+          std::isalnum(static_cast<unsigned char>(s[i + 1])))
+        continue;
+      len = d.size();
+      break;
+    }
+    if (len == 0) {
+      ++i;
+      continue;
+    }
+    if (i + len <= offset) {
+      c.begin = i + len;
+    } else if (i >= offset) {
+      c.end = i;
+      break;
+    }
+    i += len;
+  }
+  return c;
+}
+
+bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
+  auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  auto eq = [&](char a, char b) { return lower(a) == lower(b); };
+  for (std::string_view n : needles) {
+    if (n.empty() || n.size() > haystack.size()) continue;
+    if (std::search(haystack.begin(), haystack.end(), n.begin(), n.end(), eq) != haystack.end())
+      return true;
+  }
+  return false;
+}
+
+size_t VisibleLength(std::string_view s) {
+  size_t i = 0, n = 0;
+  while (i < s.size()) {
+    char32_t cp = Next(s, &i);
+    if (cp < 0x80 && std::isspace(static_cast<int>(cp))) continue;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace fixgraph::graph::text

@@ -1,0 +1,85 @@
+// Text features for implicit evidence: word/bigram token sets for title
+// similarity, code identifiers for patch overlap, clause splitting and cue
+// matching for comments. Private to graph/.
+//
+// Tokens: ASCII words lower-cased (a trailing plural "s" dropped), and CJK
+// character bigrams from each run of CJK characters (a lone character stays a
+// unigram); full-width ASCII is folded to ASCII first. Stop words and bigrams
+// made of function characters (的, 了, ...) are dropped.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fixgraph::graph::text {
+
+// Tokens as sorted, unique 64-bit hashes: cheap to store per PR and to
+// intersect (a collision costs at most a wrong word in a similarity).
+using TokenSet = std::vector<std::uint64_t>;
+
+std::uint64_t Hash(std::string_view s);
+// Sorts and removes duplicates.
+void Normalize(TokenSet* set);
+
+// Folds full-width ASCII (U+FF01..U+FF5E) and the ideographic space to ASCII.
+std::string FoldWidth(std::string_view s);
+
+// Title without leading bracketed tags ("[RFC] ", "【社区任务】", "[release/v2.17] ").
+std::string StripTitleTags(std::string_view title);
+
+TokenSet Tokens(std::string_view s);
+
+// True when the sorted sets share an element.
+bool Intersects(const TokenSet& a, const TokenSet& b);
+// 2|a∩b| / (|a|+|b|); 0 when both are empty.
+double Dice(const TokenSet& a, const TokenSet& b);
+// |a∩b| / |a|; 0 when a is empty.
+double Coverage(const TokenSet& a, const TokenSet& b);
+size_t Overlap(const TokenSet& a, const TokenSet& b);
+
+// `s` prepared for FindMentions: full-width forms folded and a space put
+// between an ASCII letter or digit and a following non-ASCII character, so
+// "同 #43，..." and "见 #12的" yield their references (the engine's scanner
+// treats a non-ASCII byte after "#43" as part of a word).
+std::string ForMentions(std::string_view s);
+
+// Code-like tokens named in a text, lower-cased: file paths and names
+// ("transformer_engine/pytorch/module/grouped_linear.py", "fused_adam.py"),
+// snake_case and CamelCase symbols ("prelu_grad", "CheckValidation"),
+// dotted module paths (also given as a path: "vllm_mindspore/entrypoints"),
+// long hyphenated flags ("reuse-grad-buf-for-mxfp8-param-ag"). URLs, versions
+// ("v2.17", "8.3.RC1") and plain words are not identifiers.
+// `path_variants`: also give dotted module paths as paths (to match files).
+std::vector<std::string> Identifiers(std::string_view s, bool path_variants = true);
+
+// True for an identifier that is only CamelCase (no '_', '.', '/', '-'):
+// product names ("MindSpore") look the same, so these weigh less.
+bool IsCamelOnly(std::string_view id);
+
+// True for a path-like identifier (has '/' or a file extension).
+bool IsPathLike(std::string_view id);
+// The part after the last '/'.
+std::string_view Basename(std::string_view path);
+// True for file names every repository has (README.md, setup.py, __init__.py, ...).
+bool IsGenericFileName(std::string_view basename);
+
+// A clause of a text: the span between delimiters (newline, 。；;！？!?).
+struct Clause {
+  size_t begin = 0;
+  size_t end = 0;
+};
+// The clause holding byte `offset`.
+Clause ClauseAt(std::string_view s, size_t offset);
+
+// Case-insensitive (ASCII) search for any of `needles`.
+bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
+// ASCII lower-case copy.
+std::string Lower(std::string_view s);
+// Number of Unicode code points, ignoring whitespace.
+size_t VisibleLength(std::string_view s);
+
+}  // namespace fixgraph::graph::text

@@ -1,0 +1,102 @@
+// Text features (graph/text.h, private to graph/: tested white-box).
+#include "../../graph/text.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace fixgraph::graph::text {
+namespace {
+
+bool Has(const TokenSet& s, const std::string& word) {
+  return std::binary_search(s.begin(), s.end(), Hash(word));
+}
+
+TEST(Text, TokensAreWordsAndCjkBigrams) {
+  TokenSet t = Tokens("补充免责声明 for OVERVIEW.md Skills");
+  EXPECT_TRUE(Has(t, "补充"));
+  EXPECT_TRUE(Has(t, "免责"));
+  EXPECT_TRUE(Has(t, "声明"));
+  EXPECT_TRUE(Has(t, "overview"));
+  EXPECT_TRUE(Has(t, "skill"));   // plural folded
+  EXPECT_FALSE(Has(t, "for"));    // stop word
+  EXPECT_TRUE(Has(Tokens("的缺陷"), "缺陷"));
+  EXPECT_FALSE(Has(Tokens("的缺陷"), "的缺"));  // function character
+  EXPECT_TRUE(Has(Tokens("ＡＢＣ　修复"), "abc"));  // full width folded
+}
+
+TEST(Text, Similarity) {
+  TokenSet a = Tokens("新增MiniMax-H3音视频联合步数蒸馏训练");
+  TokenSet b = Tokens("新增MiniMax-H3音视频联合步数蒸馏训练");
+  EXPECT_DOUBLE_EQ(Dice(a, b), 1.0);
+  EXPECT_DOUBLE_EQ(Coverage(a, b), 1.0);
+  TokenSet c = Tokens("CI：升级依赖");
+  EXPECT_LT(Dice(a, c), 0.1);
+  EXPECT_EQ(Dice({}, {}), 0);
+  EXPECT_TRUE(Intersects(a, b));
+  EXPECT_FALSE(Intersects(a, c));
+}
+
+TEST(Text, StripTitleTags) {
+  EXPECT_EQ(StripTitleTags("[release/v2.17] FusedAdam 支持 DTensor"), "FusedAdam 支持 DTensor");
+  EXPECT_EQ(StripTitleTags("【社区任务】使用 Triton"), "使用 Triton");
+  EXPECT_EQ(StripTitleTags("[RFC][WIP] x"), "x");
+  EXPECT_EQ(StripTitleTags("[only a tag]"), "[only a tag]");
+}
+
+TEST(Text, IdentifiersAreCodeLikeTokens) {
+  auto ids = Identifiers(
+      "File \"transformer_engine/pytorch/module/grouped_linear.py\", CheckValidation, "
+      "vllm_mindspore.entrypoints, --reuse-grad-buf-for-mxfp8-param-ag, A2/A3, v2.17, 8.3.RC1, "
+      "torch_npu 2.6.0, https://gitcode.com/o/r/blob/master/docs/x.md, plain words");
+  auto has = [&](const std::string& s) { return std::find(ids.begin(), ids.end(), s) != ids.end(); };
+  EXPECT_TRUE(has("transformer_engine/pytorch/module/grouped_linear.py"));
+  EXPECT_TRUE(has("checkvalidation"));
+  EXPECT_TRUE(has("vllm_mindspore.entrypoints"));
+  EXPECT_TRUE(has("vllm_mindspore/entrypoints"));  // also as a path
+  EXPECT_TRUE(has("reuse-grad-buf-for-mxfp8-param-ag"));
+  EXPECT_FALSE(has("a2/a3"));        // alternatives, not a path
+  EXPECT_FALSE(has("v2.17"));        // a version
+  EXPECT_FALSE(has("torch_npu"));    // a package with its version: environment
+  EXPECT_FALSE(has("docs/x.md"));    // inside a URL
+  EXPECT_FALSE(has("plain"));
+  auto no_paths = Identifiers("vllm_mindspore.entrypoints", false);
+  EXPECT_EQ(no_paths, (std::vector<std::string>{"vllm_mindspore.entrypoints"}));
+}
+
+TEST(Text, PathHelpers) {
+  EXPECT_TRUE(IsPathLike("a/b"));
+  EXPECT_TRUE(IsPathLike("fused_adam.py"));
+  EXPECT_FALSE(IsPathLike("fused_adam"));
+  EXPECT_EQ(Basename("a/b/c.py"), "c.py");
+  EXPECT_TRUE(IsGenericFileName("README.md"));
+  EXPECT_FALSE(IsGenericFileName("grouped_linear.py"));
+  EXPECT_TRUE(IsCamelOnly("mindspore"));
+  EXPECT_FALSE(IsCamelOnly("fully_shard"));
+}
+
+TEST(Text, ForMentionsSeparatesNumbersFromCjk) {
+  EXPECT_EQ(ForMentions("同 #43，关闭"), "同 #43,关闭");  // "，" folds to ","
+  EXPECT_EQ(ForMentions("见 #12的说明"), "见 #12 的说明");
+  EXPECT_EQ(ForMentions("plain #5 text"), "plain #5 text");
+}
+
+TEST(Text, ClauseAt) {
+  std::string s = "第一句。修复 PR：!12；问题由 !11 引入。";
+  size_t at = s.find("!12");
+  Clause c = ClauseAt(s, at);
+  EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "修复 PR：!12");
+  at = s.find("!11");
+  c = ClauseAt(s, at);
+  EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "问题由 !11 引入");
+}
+
+TEST(Text, Helpers) {
+  EXPECT_TRUE(ContainsAny("Fixed In CANN", {"fixed in"}));
+  EXPECT_FALSE(ContainsAny("abc", {"", "abcd"}));
+  EXPECT_EQ(Lower("AbC"), "abc");
+  EXPECT_EQ(VisibleLength("a b 中文"), 4u);
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
