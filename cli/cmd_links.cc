@@ -1,5 +1,6 @@
 // fixgraph link | links | graph | eval: the evidence linker's commands.
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -62,6 +63,9 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out) {
   auto store = ctx.OpenForWrite();
   if (!store.ok()) return ctx.Fail(store.status());
   graph::LinkerOptions options;
+  // FIXGRAPH_LINK_THREADS pins the number of linking threads (benchmarks use 1).
+  if (const char* t = std::getenv("FIXGRAPH_LINK_THREADS"); t != nullptr && *t != '\0')
+    options.threads = static_cast<unsigned>(std::strtoul(t, nullptr, 10));
   graph::LinkStats stats;
   Status s = graph::LinkAll(store->get(), has_repo ? &repo : nullptr, options, &stats);
   if (!s.ok()) return ctx.Fail(s);
