@@ -193,8 +193,10 @@ int AnswerScore(std::string_view body) {
 std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix) {
   std::vector<std::string_view> pieces = Sentences(body);
   std::string out;
-  auto add = [&](std::string_view p) {
-    p = Trim(p);
+  auto add = [&](std::string_view piece) {
+    // Markdown bold markers are formatting, and a sentence split can leave half a pair.
+    std::string p(Trim(piece));
+    for (size_t at; (at = p.find("**")) != std::string::npos;) p.erase(at, 2);
     if (p.empty()) return true;
     size_t need = out.empty() ? p.size() : p.size() + 1;
     if (out.size() + need > max_bytes) return false;

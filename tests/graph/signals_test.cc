@@ -77,3 +77,17 @@ TEST(Signals, Answers) {
 
 }  // namespace
 }  // namespace fixgraph::graph::signals
+
+namespace fixgraph::graph::signals {
+namespace {
+
+TEST(ExtractAnswerMarkdown, BoldMarkersAreDroppedNotHalved) {
+  std::string a = ExtractAnswer("**Root Cause**：显存碎片。**Fix Solution**：改为 CPU 侧 empty。", 600,
+                                /*with_fix=*/true);
+  EXPECT_EQ(a.find("**"), std::string::npos) << a;
+  EXPECT_NE(a.find("Root Cause：显存碎片"), std::string::npos) << a;
+  EXPECT_NE(a.find("改为 CPU 侧 empty"), std::string::npos) << a;
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::signals
