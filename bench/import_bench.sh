@@ -3,7 +3,7 @@
 #
 #   bench/import_bench.sh [BUILD_DIR]        (default: build; needs fixgraph and fixgraph_gen_dump)
 #
-# For each dump size it generates a GitCode dump (2 repositories, issues = PRs, 3 comments
+# Linking is excluded (--no-link; see bench/link_bench.sh). For each dump size it generates a GitCode dump (2 repositories, issues = PRs, 3 comments
 # per issue on average), imports it RUNS times into a fresh store and prints the median
 # wall time, issues+PRs per second, records per second and peak RSS. As a baseline measured
 # in the same run on the same files it times Python's json.load of every file of the dump
@@ -32,7 +32,7 @@ for m in $SIZES; do
   times=(); rss=(); records=0
   for ((r = 0; r < RUNS; r++)); do
     rm -rf "$DBW/db"
-    out=$("$FG" --db "$DBW/db" import --json "$dump")
+    out=$("$FG" --db "$DBW/db" import --no-link --json "$dump")
     times+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')")
     rss+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["peak_rss_mb"])')")
     records=$(echo "$out" | python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(t["issues"]+t["pulls"]+t["comments"]+t["commits"]+t["files"])')
