@@ -11,6 +11,7 @@
 namespace fixgraph::cli {
 
 constexpr const char* kDefaultDbDir = "./fixgraph-data";
+constexpr const char* kVersion = "fixgraph 0.1.0";
 
 StatusOr<std::unique_ptr<Store>> Context::OpenForRead() const {
   StoreOptions o;
@@ -37,7 +38,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   CLI::App app{"fixgraph: link issues to the changes that fixed them, and find known fixes",
                "fixgraph"};
-  app.set_version_flag("--version", "fixgraph 0.1.0");
+  app.set_version_flag("--version", kVersion);
   app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
   app.require_subcommand(1);
   app.fallthrough();
@@ -73,7 +74,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    out << "fixgraph 0.1.0\n";
+    out << kVersion << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "fixgraph: usage error: " << e.what() << "\n"

@@ -30,8 +30,8 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 }
 
 template <typename T>
-Status Decode(const std::string& value, std::string_view key, T* out) {
-  json j = json::parse(value, nullptr, /*allow_exceptions=*/false);
+Status Decode(std::string_view value, std::string_view key, T* out) {
+  json j = json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption("store record is not JSON");
   return FromJson(j, out).WithContext("store record " + std::string(key.substr(0, 120)));
 }
@@ -202,16 +202,35 @@ struct Store::Impl {
 
   template <typename T>
   Status ScanRecords(const std::string& prefix, std::vector<T>* out) const {
+    return ForEachRecord<T>(prefix, [out](const T& rec) {
+      out->push_back(rec);
+      return true;
+    });
+  }
+
+  // Decodes each record under `prefix` and calls fn; stops when fn returns false.
+  template <typename T, typename Fn>
+  Status ForEachRecord(const std::string& prefix, Fn fn) const {
     Status inner;
     Status s = Scan(items, prefix, [&](std::string_view key, std::string_view value) {
       T rec;
-      inner = Decode(std::string(value), key, &rec);
-      if (!inner.ok()) return false;
-      out->push_back(std::move(rec));
-      return true;
+      inner = Decode(value, key, &rec);
+      return inner.ok() && fn(rec);
     });
     FG_RETURN_IF_ERROR(s);
     return inner;
+  }
+
+  // One record by key; NotFound says "no <what> in the store".
+  template <typename T>
+  StatusOr<T> GetRecord(const std::string& key, const std::string& what) const {
+    std::string v;
+    Status s = Get(items, key, &v);
+    if (s.IsNotFound()) return Status::NotFound("no " + what + " in the store");
+    FG_RETURN_IF_ERROR(s);
+    T out;
+    FG_RETURN_IF_ERROR(Decode(v, key, &out));
+    return out;
   }
 
   Status ScanTime(char tag, const RepoRef& repo, RefKind kind, UnixSeconds from, UnixSeconds to,
@@ -407,33 +426,15 @@ Status Store::Flush() {
 }
 
 StatusOr<Repository> Store::GetRepository(const RepoRef& repo) const {
-  std::string v, key = keys::RepoKey(repo);
-  Status s = impl_->Get(impl_->items, key, &v);
-  if (s.IsNotFound()) return Status::NotFound("no repository " + repo.ToString() + " in the store");
-  FG_RETURN_IF_ERROR(s);
-  Repository out;
-  FG_RETURN_IF_ERROR(Decode(v, key, &out));
-  return out;
+  return impl_->GetRecord<Repository>(keys::RepoKey(repo), "repository " + repo.ToString());
 }
 
 StatusOr<Issue> Store::GetIssue(const Ref& ref) const {
-  std::string v, key = keys::ItemKey(ref);
-  Status s = impl_->Get(impl_->items, key, &v);
-  if (s.IsNotFound()) return Status::NotFound("no issue " + ref.ToString() + " in the store");
-  FG_RETURN_IF_ERROR(s);
-  Issue out;
-  FG_RETURN_IF_ERROR(Decode(v, key, &out));
-  return out;
+  return impl_->GetRecord<Issue>(keys::ItemKey(ref), "issue " + ref.ToString());
 }
 
 StatusOr<PullRequest> Store::GetPull(const Ref& ref) const {
-  std::string v, key = keys::ItemKey(ref);
-  Status s = impl_->Get(impl_->items, key, &v);
-  if (s.IsNotFound()) return Status::NotFound("no pull request " + ref.ToString() + " in the store");
-  FG_RETURN_IF_ERROR(s);
-  PullRequest out;
-  FG_RETURN_IF_ERROR(Decode(v, key, &out));
-  return out;
+  return impl_->GetRecord<PullRequest>(keys::ItemKey(ref), "pull request " + ref.ToString());
 }
 
 StatusOr<std::string> Store::GetRaw(const Ref& item) const {
@@ -444,35 +445,24 @@ StatusOr<std::string> Store::GetRaw(const Ref& item) const {
   return v;
 }
 
+namespace {
+// The items prefix of one repository's records with `tag`, or of all of them.
+std::string TagPrefix(char tag, const RepoRef* repo) {
+  return repo ? keys::Prefix(tag, {repo->ToString()}) : std::string(1, tag) + keys::kSep;
+}
+}  // namespace
+
 Status Store::ListRepositories(std::vector<Repository>* out) const {
-  return impl_->ScanRecords(std::string(1, keys::kRepoTag) + keys::kSep, out);
+  return impl_->ScanRecords(TagPrefix(keys::kRepoTag, nullptr), out);
 }
 
 Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(const Issue&)>& fn) const {
-  std::string prefix = repo ? keys::Prefix(keys::kIssueTag, {repo->ToString()})
-                            : std::string(1, keys::kIssueTag) + keys::kSep;
-  Status inner;
-  Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
-    Issue rec;
-    inner = Decode(std::string(value), key, &rec);
-    return inner.ok() && fn(rec);
-  });
-  FG_RETURN_IF_ERROR(s);
-  return inner;
+  return impl_->ForEachRecord<Issue>(TagPrefix(keys::kIssueTag, repo), fn);
 }
 
 Status Store::ForEachPull(const RepoRef* repo,
                           const std::function<bool(const PullRequest&)>& fn) const {
-  std::string prefix = repo ? keys::Prefix(keys::kPullTag, {repo->ToString()})
-                            : std::string(1, keys::kPullTag) + keys::kSep;
-  Status inner;
-  Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
-    PullRequest rec;
-    inner = Decode(std::string(value), key, &rec);
-    return inner.ok() && fn(rec);
-  });
-  FG_RETURN_IF_ERROR(s);
-  return inner;
+  return impl_->ForEachRecord<PullRequest>(TagPrefix(keys::kPullTag, repo), fn);
 }
 
 namespace {
@@ -508,7 +498,7 @@ Status Store::ListPlatformLinks(const Ref& item, std::vector<PlatformLink>* out)
   Status s = impl_->Scan(impl_->index, keys::Prefix(keys::kLinkIndexTag, {item.ToString()}),
                          [&](std::string_view key, std::string_view value) {
                            PlatformLink link;
-                           inner = Decode(std::string(value), key, &link);
+                           inner = Decode(value, key, &link);
                            if (inner.ok()) out->push_back(std::move(link));
                            return inner.ok();
                          });
