@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "refresh.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/ingest/dump.h"
 
@@ -50,24 +51,13 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
                << " platform links (" << counts.changed << " records new or changed)\n";
     }
   }
-  // Relink only the issues the new data can affect.
-  graph::LinkStats link_stats;  // counts the issues (re)linked
-  if (link && !total.touched.empty()) {
-    // A store with no links yet is linked whole: cheaper than finding the
-    // neighbourhood of every touched item.
-    bool any_links = false;
-    Status s = graph::ForEachLinks(**store, nullptr, [&](const graph::IssueLinks&) {
-      any_links = true;
-      return false;
-    });
-    if (s.ok() && any_links) {
-      s = graph::Relink(store->get(), total.touched, graph::LinkerOptions(), &link_stats,
-                        nullptr);
-    } else if (s.ok()) {
-      s = graph::LinkAll(store->get(), graph::LinkerOptions(), &link_stats);
-    }
-    if (!s.ok()) return ctx.Fail(s.WithContext("linking after import"));
+  // Relink (and reindex) only the issues the new data can affect.
+  RefreshStats refreshed;
+  if (link) {
+    Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
+    if (!s.ok()) return ctx.Fail(s);
   }
+  const graph::LinkStats& link_stats = refreshed.link;
   if (link && !json_out)
     *ctx.out << "relinked " << link_stats.issues << " issues (" << link_stats.fixes
              << " fix links)\n";

@@ -1,0 +1,77 @@
+// Symptom lookup (design.md s6, s8): free text in, past issues with their
+// fixes and answers out, plus KG doc nodes when no issue fits well or the
+// question is about hardware/platform behaviour.
+//
+// The issue index lives under <db_dir>/index (Xapian); it is built from the
+// store and the linker's results and kept current incrementally by import,
+// sync and link (UpdateIssueIndex).
+//
+// JSON of AskResult (the `ask --json` contract):
+//   {"query", "hits": [{"issue": REF, "title", "score", "resolution", "answer",
+//     "fixes": [{"pr", "tier", "confidence", "evidence": [...]}], "url", ...}],
+//    "docs": [DocHit...], "fallback": bool}
+//
+// Thread safety: a Searcher may be used from several threads at once.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+#include "fixgraph/query/docs.h"
+
+namespace fixgraph::query {
+
+struct AskOptions {
+  size_t limit = 5;
+  std::string repo;        // "" = all; else a RepoRef string ("gitcode:Ascend/X")
+  bool with_docs = true;   // consult the doc sources under the fallback rule
+};
+
+struct AskHit {
+  Ref issue;
+  std::string title;
+  double score = 0;        // relevance in [0, 1]
+  graph::Resolution resolution = graph::Resolution::kUnknown;
+  std::string answer;      // extracted lines that say what to do ("" if none)
+  std::vector<graph::FixLink> fixes;
+  std::string url;
+};
+
+struct AskResult {
+  std::string query;
+  std::vector<AskHit> hits;
+  std::vector<DocHit> docs;
+  bool fallback = false;   // docs were consulted and are part of the answer
+};
+
+nlohmann::json ToJson(const AskResult& r);
+
+class Searcher {
+ public:
+  virtual ~Searcher() = default;
+  // Opens <db_dir>/index and <db_dir>/store read-only, and the doc sources.
+  static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir);
+  // InvalidArgument for a query with nothing searchable in it (empty, only
+  // punctuation); never crashes on any byte string.
+  virtual StatusOr<AskResult> Ask(std::string_view text, const AskOptions& options) = 0;
+  // Picks up index changes written by another process since Open.
+  virtual Status Reopen() = 0;
+};
+
+// Index maintenance. `issues` are the issues whose data or links changed;
+// an issue no longer in the store is removed. Creates the index if missing.
+Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
+                        const std::vector<Ref>& issues);
+// Rebuilds the whole index from the store (after `link`, or on schema change).
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir);
+
+}  // namespace fixgraph::query
