@@ -63,9 +63,9 @@ StatusOr<std::optional<Ref>> Linker::AsPull(const Ref& target) {
       !std::all_of(target.number.begin(), target.number.end(),
                    [](unsigned char ch) { return std::isdigit(ch); }))
     return std::optional<Ref>();
-  auto issue = store_.GetIssue(target);
+  Status issue = cache_->IssueExists(target);
   if (issue.ok()) return std::optional<Ref>();
-  if (!issue.status().IsNotFound()) return issue.status();
+  if (!issue.IsNotFound()) return issue;
   Ref pull = Ref::Pull(target.repo, std::strtoll(target.number.c_str(), nullptr, 10));
   FG_ASSIGN_OR_RETURN(auto info, cache_->Get(pull));
   if (!info) return std::optional<Ref>();
@@ -83,8 +83,7 @@ Status Linker::CollectComments() {
       if (m.target.kind == RefKind::kIssue &&
           signals::SaysDuplicateOf(cm.body, m.offset, m.text.size())) {
         if (!duplicate_of_) {
-          auto other = store_.GetIssue(m.target);
-          if (other.ok() || m.target.repo != is.repo) duplicate_of_ = m.target;
+          if (cache_->IssueExists(m.target).ok() || m.target.repo != is.repo) duplicate_of_ = m.target;
         }
         continue;
       }
@@ -121,10 +120,10 @@ Status Linker::CollectCloseAtMerge() {
   if (is.state != IssueState::kClosed || !is.closed_at) return Status::OK();
   UnixSeconds x = *is.closed_at;
   std::vector<std::pair<UnixSeconds, Ref>> closed;
-  FG_RETURN_IF_ERROR(store_.IssuesClosedBetween(is.repo, x - options_.batch_window_s,
+  FG_RETURN_IF_ERROR(cache_->IssuesClosedBetween(is.repo, x - options_.batch_window_s,
                                                 x + options_.batch_window_s, &closed));
   std::vector<std::pair<UnixSeconds, Ref>> merged;
-  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(is.repo, x - options_.close_window_s,
+  FG_RETURN_IF_ERROR(cache_->PullsMergedBetween(is.repo, x - options_.close_window_s,
                                                x + options_.close_window_s, &merged));
   if (static_cast<int>(closed.size()) >= options_.batch_close_min) {
     batch_close_ = true;
@@ -155,8 +154,8 @@ Status Linker::CollectWindow() {
   UnixSeconds to = std::min(*is.closed_at + options_.window_days_after * kDay,
                             *is.created_at + options_.window_max_days * kDay);
   if (to < from) return Status::OK();
-  std::vector<std::pair<UnixSeconds, Ref>> merged;
-  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(is.repo, from, to, &merged));
+  TimedPulls merged;
+  FG_RETURN_IF_ERROR(cache_->MergedPullsBetween(is.repo, from, to, &merged));
   if (merged.size() > options_.max_window_candidates) {
     UnixSeconds x = *is.closed_at;
     std::stable_sort(merged.begin(), merged.end(), [x](const auto& a, const auto& b) {
@@ -171,19 +170,16 @@ Status Linker::CollectWindow() {
     std::vector<IdMatch> ids;
   };
   std::vector<Pooled> pool;
-  std::map<std::uint64_t, int> df;
-  for (const auto& [t, ref] : merged) {
-    FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
-    if (info)
-      for (std::uint64_t tok : info->title_tokens) ++df[tok];
-  }
-  for (const auto& [tok, n] : df) weights_[tok] = 1.0 / n;
-  for (const auto& [t, ref] : merged) {
-    FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
+  std::vector<std::uint64_t> title_tokens;  // of every window PR, for the title word weights
+  for (const auto& [t, info] : merged)
+    if (info) title_tokens.insert(title_tokens.end(), info->title_tokens.begin(), info->title_tokens.end());
+  weights_.Count(std::move(title_tokens));
+  for (auto& [t, info] : merged) {
     if (!info) continue;
     // A branch named after the issue before the issue existed is a coincidence.
     bool branch_time_ok = !info->pr.created_at || *info->pr.created_at + 3600 >= *is.created_at;
     if (branch_time_ok && BranchNamesIssue(info->pr.head_ref, is.number)) {
+      Ref ref = info->pr.ref();
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
       c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info->pr.head_ref +
                                             "' names #" + is.number);
@@ -206,7 +202,7 @@ Status Linker::CollectWindow() {
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
     std::vector<IdMatch> ids = MatchIdentifiers(ctx_, *info);
     for (const IdMatch& m : ids) ++df_[ctx_.identifiers[m.id]];
-    pool.push_back({ref, std::move(info), text, std::move(ids)});
+    pool.push_back({info->pr.ref(), std::move(info), text, std::move(ids)});
   }
   for (Pooled& p : pool) {
     PatchMatch patch = ScorePatch(ctx_, *p.info, p.ids, df_);

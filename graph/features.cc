@@ -80,7 +80,7 @@ const std::array<std::string_view, 11> kBranchWords = {
 
 StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, const Ref& ref) {
   IssueContext c;
-  FG_ASSIGN_OR_RETURN(c.issue, store.GetIssue(ref));
+  FG_ASSIGN_OR_RETURN(c.issue, cache->GetIssue(ref));
   c.default_branch = cache->DefaultBranch(ref.repo);
   FG_RETURN_IF_ERROR(store.ListComments(ref, &c.comments));
   std::stable_sort(c.comments.begin(), c.comments.end(), [](const Comment& a, const Comment& b) {
@@ -125,14 +125,24 @@ StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, co
   return c;
 }
 
+void TokenWeights::Count(std::vector<std::uint64_t> tokens) {
+  std::sort(tokens.begin(), tokens.end());
+  rows_.clear();
+  for (size_t i = 0; i < tokens.size();) {
+    size_t j = i;
+    while (j < tokens.size() && tokens[j] == tokens[i]) ++j;
+    rows_.emplace_back(tokens[i], 1.0 / static_cast<double>(j - i));
+    i = j;
+  }
+}
+
 namespace {
 
 double Sum(const text::TokenSet& a, const TokenWeights* w) {
   if (!w) return static_cast<double>(a.size());
   double s = 0;
   for (std::uint64_t t : a) {
-    auto it = w->find(t);
-    s += it == w->end() ? 1.0 : it->second;
+    s += w->Of(t);
   }
   return s;
 }
@@ -149,8 +159,7 @@ double Shared(const text::TokenSet& a, const text::TokenSet& b, const TokenWeigh
       if (!w) {
         s += 1;
       } else {
-        auto it = w->find(*i);
-        s += it == w->end() ? 1.0 : it->second;
+        s += w->Of(*i);
       }
       ++i, ++j;
     }

@@ -4,6 +4,7 @@
 // Thread safety: pure functions over their arguments.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -52,7 +53,21 @@ struct TextMatch {
 // Title words weigh 1/df, df being the number of candidate PR titles that use
 // them: template words every title shares ("精度不一致", "fails on") count
 // little, the API or file a title is about counts fully. Null: all weigh 1.
-using TokenWeights = std::map<std::uint64_t, double>;
+class TokenWeights {
+ public:
+  // Counts `tokens` (one entry per title using the token): each distinct
+  // token weighs 1 / its count. Replaces earlier weights.
+  void Count(std::vector<std::uint64_t> tokens);
+  // The token's weight; 1 for tokens not counted.
+  double Of(std::uint64_t token) const {
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), token,
+                               [](const auto& r, std::uint64_t t) { return r.first < t; });
+    return it != rows_.end() && it->first == token ? it->second : 1.0;
+  }
+
+ private:
+  std::vector<std::pair<std::uint64_t, double>> rows_;  // sorted by token
+};
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
 
 // Which identifiers the issue names that the PR changes.

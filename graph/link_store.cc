@@ -19,6 +19,14 @@ using nlohmann::json;
 
 constexpr std::int64_t kDay = 86400;
 constexpr size_t kCacheCapacity = 8192;
+// A Relink of at least this many issues first loads every PR and issue into a
+// RunIndex (one scan instead of reads per issue).
+constexpr size_t kRunIndexMinIssues = 2048;
+
+unsigned LinkThreads(const LinkerOptions& options) {
+  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  return std::max(1u, std::min(threads, 8u));
+}
 
 // The reverse index: PR -> issues linked to it, kept in memory while a run
 // writes, loaded from the store on first use.
@@ -74,13 +82,13 @@ std::vector<std::string> FixKeys(const IssueLinks& l) {
 // Links `issues`, writes the results and updates the reverse index. Links
 // are computed by worker threads, one block of options.batch_issues at a
 // time; this thread writes them in issue order.
+// `run` (may be null) holds the PRs and issues in memory.
 Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
-                    ReverseIndex* reverse, bool read_old, LinkStats* stats) {
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  threads = std::max(1u, std::min(threads, 8u));
+                    const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats) {
+  unsigned threads = LinkThreads(options);
   std::vector<std::unique_ptr<PullCache>> caches;
   for (unsigned t = 0; t < threads; ++t)
-    caches.push_back(std::make_unique<PullCache>(*store, kCacheCapacity));
+    caches.push_back(std::make_unique<PullCache>(*store, kCacheCapacity, run));
   size_t block = std::max<size_t>(1, options.batch_issues);
   std::int64_t done = 0;
   for (size_t start = 0; start < issues.size(); start += block) {
@@ -181,11 +189,9 @@ void LinkStats::Add(const IssueLinks& l) {
 
 Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
   auto start = std::chrono::steady_clock::now();
-  std::vector<Ref> issues;
-  FG_RETURN_IF_ERROR(store->ForEachIssue(repo, [&](const Issue& is) {
-    issues.push_back(is.ref());
-    return true;
-  }));
+  // Every issue and PR of the scope, with the PR features, read once.
+  FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
+  const std::vector<Ref>& issues = run->issues();
   ReverseIndex reverse(*store);
   // Forget earlier results in scope: stale issue records and reverse rows.
   auto batch = store->NewBatch();
@@ -202,8 +208,8 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
                                              }));
   }
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, &reverse, /*read_old=*/repo != nullptr,
-                                  stats));
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse,
+                                  /*read_old=*/repo != nullptr, stats));
   if (stats)
     stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Status::OK();
@@ -285,8 +291,12 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
               LinkStats* stats, std::vector<Ref>* relinked) {
   auto start = std::chrono::steady_clock::now();
   FG_ASSIGN_OR_RETURN(std::vector<Ref> issues, AffectedIssues(*store, touched, options));
+  std::unique_ptr<RunIndex> run;
+  if (issues.size() >= kRunIndexMinIssues) {
+    FG_ASSIGN_OR_RETURN(run, RunIndex::Build(*store, nullptr, LinkThreads(options)));
+  }
   ReverseIndex reverse(*store);
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, &reverse, /*read_old=*/true, stats));
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats));
   if (relinked) *relinked = issues;
   if (stats)
     stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

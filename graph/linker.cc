@@ -200,15 +200,14 @@ Status Linker::CollectBackports() {
       if (info && IsBackportOf(*info, *fix.info)) found.push_back(m.source_item);
     }
     // Same title into a release branch, without a reference.
-    std::vector<std::pair<UnixSeconds, Ref>> near;
+    TimedPulls near;
     UnixSeconds m = *fix.info->pr.merged_at;
-    FG_RETURN_IF_ERROR(store_.PullsMergedBetween(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &near));
+    FG_RETURN_IF_ERROR(cache_->MergedPullsBetween(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &near));
     if (near.size() <= options_.max_window_candidates) {
-      for (const auto& [t, ref] : near) {
-        FG_ASSIGN_OR_RETURN(auto info, cache_->Get(ref));
+      for (const auto& [t, info] : near) {
         if (info && IsBackportOf(*info, *fix.info) &&
             text::Dice(info->title_tokens, fix.info->title_tokens) >= 0.8)
-          found.push_back(ref);
+          found.push_back(info->pr.ref());
       }
     }
     for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, fix));
@@ -323,13 +322,11 @@ StatusOr<IssueLinks> Linker::Finish() {
 bool Linker::ParticipantChange() {
   const Issue& is = ctx_.issue;
   if (!is.created_at || !is.closed_at) return false;
-  std::vector<std::pair<UnixSeconds, Ref>> merged;
-  if (!store_.PullsMergedBetween(is.repo, *is.created_at, *is.closed_at, &merged).ok()) return false;
+  TimedPulls merged;
+  if (!cache_->MergedPullsBetween(is.repo, *is.created_at, *is.closed_at, &merged).ok()) return false;
   if (merged.size() > options_.max_window_candidates) merged.resize(options_.max_window_candidates);
-  for (const auto& [t, ref] : merged) {
-    auto info = cache_->Get(ref);
-    if (info.ok() && *info && ctx_.participants.count((*info)->pr.author.login)) return true;
-  }
+  for (const auto& [t, info] : merged)
+    if (info && ctx_.participants.count(info->pr.author.login)) return true;
   return false;
 }
 

@@ -1,41 +1,28 @@
 #include "pull_cache.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <thread>
+
 namespace fixgraph::graph {
+namespace {
 
-const std::vector<Mention>& PullInfo::OwnMentions() const {
-  if (!mentions_done_) {
-    mentions_ = FindMentions(text::ForMentions(pr.title + "\n" + pr.body), pr.repo);
-    mentions_done_ = true;
-  }
-  return mentions_;
-}
-
-PullCache::PullCache(const Store& store, size_t capacity) : store_(store), capacity_(capacity) {}
-
-StatusOr<std::shared_ptr<PullInfo>> PullCache::Get(const Ref& pull) {
-  std::string key = pull.ToString();
-  if (auto it = pulls_.find(key); it != pulls_.end()) return it->second;
-  if (pulls_.size() >= capacity_) pulls_.clear();
-  auto pr = store_.GetPull(pull);
-  if (!pr.ok()) {
-    if (!pr.status().IsNotFound()) return pr.status();
-    pulls_[key] = nullptr;
-    return std::shared_ptr<PullInfo>();
-  }
+// The PR with its title and text features (files come with LoadPullFiles).
+std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   auto info = std::make_shared<PullInfo>();
-  info->pr = std::move(pr).value();
+  info->pr = std::move(pr);
   info->normalized_title = text::StripTitleTags(info->pr.title);
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
   info->text_tokens = text::Tokens(info->normalized_title + "\n" + info->pr.body);
-  pulls_[key] = info;
   return info;
 }
 
-Status PullCache::LoadFiles(PullInfo* info) {
+Status LoadPullFiles(const Store& store, PullInfo* info) {
   if (info->files_loaded) return Status::OK();
   std::vector<FileChange> files;
-  FG_RETURN_IF_ERROR(store_.ListFiles(info->pr.ref(), &files));
+  FG_RETURN_IF_ERROR(store.ListFiles(info->pr.ref(), &files));
   std::string patch_text;
   for (const FileChange& f : files) {
     info->files.push_back(text::Lower(f.filename));
@@ -70,12 +57,219 @@ Status PullCache::LoadFiles(PullInfo* info) {
   return Status::OK();
 }
 
+// The number as the store's secondary keys hold it (zero-padded when decimal),
+// so that rows of one second sort as the store's scans return them.
+std::string PaddedNumber(std::string_view number) {
+  constexpr size_t kWidth = 12;
+  bool digits = !number.empty() && number.size() <= kWidth &&
+                std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits) return std::string(number);
+  return std::string(kWidth - number.size(), '0') + std::string(number);
+}
+
+}  // namespace
+
+const std::vector<Mention>& PullInfo::OwnMentions() const {
+  if (!mentions_done_) {
+    mentions_ = FindMentions(text::ForMentions(pr.title + "\n" + pr.body), pr.repo);
+    mentions_done_ = true;
+  }
+  return mentions_;
+}
+
+// ---- RunIndex
+
+StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const RepoRef* repo,
+                                                    unsigned threads) {
+  auto index = std::make_unique<RunIndex>();
+  if (repo) {
+    index->all_repos_ = false;
+    index->repo_ = *repo;
+  }
+  FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](const Issue& is) {
+    Ref ref = is.ref();
+    if (is.state == IssueState::kClosed && is.closed_at)
+      index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
+    index->issue_refs_.push_back(ref);
+    index->issue_map_.emplace(ref.ToString(), is);
+    return true;
+  }));
+  std::vector<PullRequest> prs;
+  FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](const PullRequest& pr) {
+    prs.push_back(pr);
+    return true;
+  }));
+  // Features and files, in parallel: each thread fills its own slots.
+  std::vector<std::shared_ptr<PullInfo>> infos(prs.size());
+  std::vector<Status> errors(std::max(1u, threads));
+  std::atomic<size_t> next{0};
+  auto work = [&](unsigned t) {
+    for (size_t i; (i = next.fetch_add(1)) < prs.size();) {
+      auto info = MakePullInfo(std::move(prs[i]));
+      // Files are compared for merged PRs only (window, backports, Enrich).
+      if (info->pr.merged()) {
+        Status s = LoadPullFiles(store, info.get());
+        if (!s.ok()) {
+          errors[t] = s;
+          return;
+        }
+      }
+      info->OwnMentions();  // computed now: shared entries are never written later
+      info->pr.body.clear();
+      info->pr.body.shrink_to_fit();
+      infos[i] = std::move(info);
+    }
+  };
+  if (threads <= 1 || prs.size() < 64) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (std::thread& th : pool) th.join();
+  }
+  for (const Status& s : errors) FG_RETURN_IF_ERROR(s);
+  index->pulls_.reserve(infos.size());
+  for (std::shared_ptr<PullInfo>& info : infos) {
+    const PullRequest& pr = info->pr;
+    if (pr.merged() && pr.merged_at)
+      index->merged_[pr.repo.ToString()].push_back(
+          {*pr.merged_at, PaddedNumber(std::to_string(pr.number)), pr.ref(), info});
+    index->pulls_.emplace(pr.ref().ToString(), std::move(info));
+  }
+  auto by_key = [](const Timed& a, const Timed& b) {
+    if (a.t != b.t) return a.t < b.t;
+    return a.padded < b.padded;
+  };
+  for (auto& [r, rows] : index->merged_) std::sort(rows.begin(), rows.end(), by_key);
+  for (auto& [r, rows] : index->closed_) std::sort(rows.begin(), rows.end(), by_key);
+  return index;
+}
+
+const std::shared_ptr<PullInfo>* RunIndex::FindPull(const std::string& key) const {
+  auto it = pulls_.find(key);
+  return it == pulls_.end() ? nullptr : &it->second;
+}
+
+const Issue* RunIndex::FindIssue(const std::string& key) const {
+  auto it = issue_map_.find(key);
+  return it == issue_map_.end() ? nullptr : &it->second;
+}
+
+void RunIndex::Between(const std::map<std::string, std::vector<Timed>>& index, const RepoRef& repo,
+                       UnixSeconds from, UnixSeconds to, TimedRefs* out) {
+  auto it = index.find(repo.ToString());
+  if (it == index.end()) return;
+  const std::vector<Timed>& rows = it->second;
+  auto first = std::lower_bound(rows.begin(), rows.end(), from,
+                                [](const Timed& r, UnixSeconds t) { return r.t < t; });
+  for (auto r = first; r != rows.end() && r->t <= to; ++r) out->emplace_back(r->t, r->ref);
+}
+
+void RunIndex::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                  TimedRefs* out) const {
+  Between(merged_, repo, from, to, out);
+}
+
+void RunIndex::IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                   TimedRefs* out) const {
+  Between(closed_, repo, from, to, out);
+}
+
+void RunIndex::MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                  TimedPulls* out) const {
+  auto it = merged_.find(repo.ToString());
+  if (it == merged_.end()) return;
+  const std::vector<Timed>& rows = it->second;
+  auto first = std::lower_bound(rows.begin(), rows.end(), from,
+                                [](const Timed& r, UnixSeconds t) { return r.t < t; });
+  for (auto r = first; r != rows.end() && r->t <= to; ++r) out->emplace_back(r->t, r->info);
+}
+
+// ---- PullCache
+
+PullCache::PullCache(const Store& store, size_t capacity, const RunIndex* run)
+    : store_(store), capacity_(capacity), run_(run) {}
+
+StatusOr<std::shared_ptr<PullInfo>> PullCache::Get(const Ref& pull) {
+  std::string key = pull.ToString();
+  if (run_ && pull.kind == RefKind::kPull && run_->Covers(pull.repo)) {
+    const std::shared_ptr<PullInfo>* p = run_->FindPull(key);
+    return p ? *p : std::shared_ptr<PullInfo>();
+  }
+  if (auto it = pulls_.find(key); it != pulls_.end()) return it->second;
+  if (pulls_.size() >= capacity_) pulls_.clear();
+  auto pr = store_.GetPull(pull);
+  if (!pr.ok()) {
+    if (!pr.status().IsNotFound()) return pr.status();
+    pulls_[key] = nullptr;
+    return std::shared_ptr<PullInfo>();
+  }
+  auto info = MakePullInfo(std::move(pr).value());
+  pulls_[key] = info;
+  return info;
+}
+
+Status PullCache::LoadFiles(PullInfo* info) {
+  if (!info->files_loaded && run_ && run_->Covers(info->pr.repo))  // shared: never written
+    return Status::FailedPrecondition("files of unmerged " + info->pr.ref().ToString() + " not loaded");
+  return LoadPullFiles(store_, info);
+}
+
 std::string PullCache::DefaultBranch(const RepoRef& repo) {
   if (auto it = branches_.find(repo); it != branches_.end()) return it->second;
   auto r = store_.GetRepository(repo);
   std::string branch = r.ok() ? r->default_branch : "";
   branches_[repo] = branch;
   return branch;
+}
+
+StatusOr<Issue> PullCache::GetIssue(const Ref& issue) {
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+    const Issue* is = run_->FindIssue(issue.ToString());
+    if (!is) return Status::NotFound("issue " + issue.ToString());
+    return *is;
+  }
+  return store_.GetIssue(issue);
+}
+
+Status PullCache::IssueExists(const Ref& issue) {
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo))
+    return run_->FindIssue(issue.ToString()) ? Status::OK() : Status::NotFound("issue " + issue.ToString());
+  auto is = store_.GetIssue(issue);
+  return is.ok() ? Status::OK() : is.status();
+}
+
+Status PullCache::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                     TimedRefs* out) {
+  if (run_ && run_->Covers(repo)) {
+    run_->PullsMergedBetween(repo, from, to, out);
+    return Status::OK();
+  }
+  return store_.PullsMergedBetween(repo, from, to, out);
+}
+
+Status PullCache::MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                     TimedPulls* out) {
+  if (run_ && run_->Covers(repo)) {
+    run_->MergedPullsBetween(repo, from, to, out);
+    return Status::OK();
+  }
+  TimedRefs rows;
+  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(repo, from, to, &rows));
+  for (const auto& [t, ref] : rows) {
+    FG_ASSIGN_OR_RETURN(auto info, Get(ref));
+    out->emplace_back(t, std::move(info));
+  }
+  return Status::OK();
+}
+
+Status PullCache::IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                                      TimedRefs* out) {
+  if (run_ && run_->Covers(repo)) {
+    run_->IssuesClosedBetween(repo, from, to, out);
+    return Status::OK();
+  }
+  return store_.IssuesClosedBetween(repo, from, to, out);
 }
 
 }  // namespace fixgraph::graph

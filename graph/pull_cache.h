@@ -3,7 +3,14 @@
 // references in their own texts), loaded on demand and kept for reuse across
 // the issues of one LinkAll run. Private to graph/.
 //
-// Thread safety: not thread-safe; one cache per linking thread.
+// RunIndex: the same features computed once per link run for every PR of the
+// linked repositories, plus the issues and the merge/close time indexes, in
+// memory. A PullCache given a RunIndex answers from it for the repositories it
+// covers (no store reads, no per-issue iterators) and from the store for the
+// others; both give the same answers on an unchanged store.
+//
+// Thread safety: a PullCache is not thread-safe (one per linking thread). A
+// RunIndex is immutable after Build and may be shared by every thread.
 #pragma once
 
 #include <map>
@@ -20,13 +27,14 @@
 namespace fixgraph::graph {
 
 struct PullInfo {
-  PullRequest pr;
+  PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
   text::TokenSet title_tokens;  // title without leading tags
   text::TokenSet text_tokens;   // title and body
   std::string normalized_title;
   std::vector<std::string> title_identifiers;
 
-  // References in the title and body (computed on first use).
+  // References in the title and body (computed on first use; a RunIndex
+  // computes them when it is built).
   const std::vector<Mention>& OwnMentions() const;
 
   // Filled by PullCache::LoadFiles.
@@ -45,10 +53,54 @@ struct PullInfo {
   mutable std::vector<Mention> mentions_;
 };
 
+// (time, item) rows as Store::PullsMergedBetween / IssuesClosedBetween give them.
+using TimedRefs = std::vector<std::pair<UnixSeconds, Ref>>;
+// The same rows for merged PRs, with the PR (null when it is not in the store).
+using TimedPulls = std::vector<std::pair<UnixSeconds, std::shared_ptr<PullInfo>>>;
+
+class RunIndex {
+ public:
+  // Reads every issue and PR of `repo` (of every repository when null) and
+  // computes the PR features and files, using up to `threads` threads.
+  static StatusOr<std::unique_ptr<RunIndex>> Build(const Store& store, const RepoRef* repo,
+                                                   unsigned threads);
+
+  bool Covers(const RepoRef& repo) const { return all_repos_ || repo == repo_; }
+  // REQUIRES: Covers(ref.repo). Null when absent.
+  const std::shared_ptr<PullInfo>* FindPull(const std::string& key) const;
+  const Issue* FindIssue(const std::string& key) const;
+  // Same rows, in the same order, as the store's time indexes.
+  void PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
+  void IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
+  void MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedPulls* out) const;
+  // Every covered issue, in Store::ForEachIssue order.
+  const std::vector<Ref>& issues() const { return issue_refs_; }
+
+ private:
+  struct Timed {
+    UnixSeconds t;
+    std::string padded;  // the number as the store's index key holds it
+    Ref ref;
+    std::shared_ptr<PullInfo> info;  // merged PRs only
+  };
+  static void Between(const std::map<std::string, std::vector<Timed>>& index, const RepoRef& repo,
+                      UnixSeconds from, UnixSeconds to, TimedRefs* out);
+
+  bool all_repos_ = true;
+  RepoRef repo_;
+  std::unordered_map<std::string, std::shared_ptr<PullInfo>> pulls_;
+  std::unordered_map<std::string, Issue> issue_map_;
+  std::vector<Ref> issue_refs_;
+  std::map<std::string, std::vector<Timed>> merged_;  // by repository
+  std::map<std::string, std::vector<Timed>> closed_;
+};
+
 class PullCache {
  public:
   // Keeps at most `capacity` PRs; older entries are dropped wholesale.
-  PullCache(const Store& store, size_t capacity);
+  // `run` (may be null, must outlive the cache) answers for the repositories
+  // it covers.
+  PullCache(const Store& store, size_t capacity, const RunIndex* run = nullptr);
 
   // The PR, or nullptr when it is not in the store.
   StatusOr<std::shared_ptr<PullInfo>> Get(const Ref& pull);
@@ -56,12 +108,22 @@ class PullCache {
   Status LoadFiles(PullInfo* info);
   // The repository's default branch ("" when unknown).
   std::string DefaultBranch(const RepoRef& repo);
+  // The issue (NotFound when absent).
+  StatusOr<Issue> GetIssue(const Ref& issue);
+  // OK when the issue exists, NotFound when not.
+  Status IssueExists(const Ref& issue);
+  // As Store::PullsMergedBetween and Store::IssuesClosedBetween.
+  Status PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
+  Status IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
+  // PullsMergedBetween with each row's PR (Get).
+  Status MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedPulls* out);
 
   const Store& store() const { return store_; }
 
  private:
   const Store& store_;
   size_t capacity_;
+  const RunIndex* run_;
   std::unordered_map<std::string, std::shared_ptr<PullInfo>> pulls_;  // null: known absent
   std::map<RepoRef, std::string> branches_;
 };

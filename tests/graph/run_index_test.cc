@@ -1,0 +1,107 @@
+// The per-run index (graph/pull_cache.h, private: white-box): LinkAll links
+// from in-memory PR features and time indexes, LinkIssue from the store; both
+// must give the same links, and the index must return the store's rows in the
+// store's order.
+#include "../../graph/pull_cache.h"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/ingest/dump.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph::graph {
+namespace {
+
+class RunIndexDemo : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string dump = testing::SourceDir() + "/data/demo";
+    if (!std::filesystem::exists(dump)) GTEST_SKIP() << "demo dump missing";
+    auto s = Store::Open(dir_.path(), StoreOptions{});
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(s).value();
+    ASSERT_TRUE(ingest::ImportDump(store_.get(), dump, {}, nullptr).ok());
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(RunIndexDemo, TimeIndexesMatchTheStore) {
+  auto run = RunIndex::Build(*store_, nullptr, 2);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  std::vector<Repository> repos;
+  ASSERT_TRUE(store_->ListRepositories(&repos).ok());
+  ASSERT_FALSE(repos.empty());
+  size_t rows = 0;
+  for (const Repository& r : repos) {
+    for (auto [from, to] : {std::pair<UnixSeconds, UnixSeconds>{0, 4'000'000'000},
+                            {1'700'000'000, 1'760'000'000}, {1'750'000'000, 1'750'100'000}}) {
+      TimedRefs a, b;
+      ASSERT_TRUE(store_->PullsMergedBetween(r.ref, from, to, &a).ok());
+      (*run)->PullsMergedBetween(r.ref, from, to, &b);
+      EXPECT_EQ(a, b) << r.ref.ToString();
+      rows += a.size();
+      a.clear(), b.clear();
+      ASSERT_TRUE(store_->IssuesClosedBetween(r.ref, from, to, &a).ok());
+      (*run)->IssuesClosedBetween(r.ref, from, to, &b);
+      EXPECT_EQ(a, b) << r.ref.ToString();
+      rows += a.size();
+    }
+  }
+  EXPECT_GT(rows, 0u);
+}
+
+TEST_F(RunIndexDemo, LinkAllEqualsLinkIssueFromTheStore) {
+  for (unsigned threads : {1u, 2u}) {
+    LinkerOptions options;
+    options.threads = threads;
+    ASSERT_TRUE(LinkAll(store_.get(), options, nullptr).ok());
+    size_t n = 0;
+    Status s = ForEachLinks(*store_, nullptr, [&](const IssueLinks& stored) {
+      auto fresh = LinkIssue(*store_, stored.issue, options);  // no RunIndex
+      EXPECT_TRUE(fresh.ok()) << fresh.status().ToString();
+      if (fresh.ok()) {
+        EXPECT_EQ(ToJson(*fresh).dump(), ToJson(stored).dump()) << stored.issue.ToString();
+      }
+      ++n;
+      return true;
+    });
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_GT(n, 20u);
+  }
+}
+
+TEST_F(RunIndexDemo, PullsComeWithFeaturesAndFiles) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  PullCache cache(*store_, 16, run->get());
+  size_t merged = 0;
+  ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
+    auto info = cache.Get(pr.ref());
+    EXPECT_TRUE(info.ok() && *info) << pr.ref().ToString();
+    if (!info.ok() || !*info) return true;
+    EXPECT_EQ((*info)->pr.title, pr.title);
+    EXPECT_EQ((*info)->title_tokens, text::Tokens(text::StripTitleTags(pr.title)));
+    if (pr.merged()) {
+      ++merged;
+      EXPECT_TRUE((*info)->files_loaded);
+      EXPECT_TRUE(cache.LoadFiles(info->get()).ok());  // already loaded: no write
+    }
+    return true;
+  }).ok());
+  EXPECT_GT(merged, 0u);
+  // Absent PRs and issues are absent, as in the store.
+  std::vector<Repository> repos;
+  ASSERT_TRUE(store_->ListRepositories(&repos).ok());
+  auto none = cache.Get(Ref::Pull(repos.front().ref, 987654321));
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, nullptr);
+  EXPECT_TRUE(cache.IssueExists(Ref::Issue(repos.front().ref, "987654321")).IsNotFound());
+}
+
+}  // namespace
+}  // namespace fixgraph::graph
