@@ -7,6 +7,7 @@
 #include "fixgraph/graph/evaluate.h"
 #include "fixgraph/graph/graph_view.h"
 #include "fixgraph/graph/linker.h"
+#include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -69,6 +70,9 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out) {
   graph::LinkStats stats;
   Status s = graph::LinkAll(store->get(), has_repo ? &repo : nullptr, options, &stats);
   if (!s.ok()) return ctx.Fail(s);
+  // The ask index carries each issue's resolution and fixes: rebuild it.
+  s = query::RebuildIssueIndex(**store, ctx.db_dir);
+  if (!s.ok()) return ctx.Fail(s.WithContext("indexing issues for ask"));
   if (json_out) {
     *ctx.out << StatsJson(stats).dump() << "\n";
   } else {

@@ -2,14 +2,24 @@
 // fixes and answers out, plus KG doc nodes when no issue fits well or the
 // question is about hardware/platform behaviour.
 //
-// The issue index lives under <db_dir>/index (Xapian); it is built from the
+// The issue index lives under <db_dir>/index-issues (Xapian); it is built from the
 // store and the linker's results and kept current incrementally by import,
 // sync and link (UpdateIssueIndex).
 //
 // JSON of AskResult (the `ask --json` contract):
 //   {"query", "hits": [{"issue": REF, "title", "score", "resolution", "answer",
-//     "fixes": [{"pr", "tier", "confidence", "evidence": [...]}], "url", ...}],
-//    "docs": [DocHit...], "fallback": bool}
+//     "fixes": [{"pr", "tier", "confidence", "evidence": [...]}], "url",
+//     "state", "answer_source", "flags"}],
+//    "docs": [DocHit...], "fallback": bool, "searched": "the text searched"}
+//
+// `query` is the text as given (cut to 2000 bytes); `searched` is what was
+// searched: the same text, or the error-signature lines of a pasted log.
+// `answer` is extracted, never written: the linker's resolving comment lines,
+// else the fix PR's description lines that say what was done.
+// Ranking: BM25 over analysed terms (analyzer.h) with bilingual synonyms,
+// times a bounded prior (resolved with a strong fix > answered > open).
+// `score` is in [0, 1]. Docs are consulted (fallback) when the query names a
+// hardware/platform term or the best hit scores below kWeakHitScore.
 //
 // Thread safety: a Searcher may be used from several threads at once.
 #pragma once
@@ -44,13 +54,22 @@ struct AskHit {
   std::string answer;      // extracted lines that say what to do ("" if none)
   std::vector<graph::FixLink> fixes;
   std::string url;
+  std::string state;          // "open" or "closed"
+  std::string answer_source;  // "comment", "pr" or "" (no answer)
+  std::vector<graph::Flag> flags;
 };
+
+// A best hit scoring below this counts as "no issue fits well".
+inline constexpr double kWeakHitScore = 0.45;
+// Longest query accepted (bytes); longer text gets InvalidArgument.
+inline constexpr size_t kMaxQueryBytes = 16 * 1024 * 1024;
 
 struct AskResult {
   std::string query;
   std::vector<AskHit> hits;
   std::vector<DocHit> docs;
   bool fallback = false;   // docs were consulted and are part of the answer
+  std::string searched;    // the text searched (signature lines of a pasted log)
 };
 
 nlohmann::json ToJson(const AskResult& r);
@@ -58,7 +77,8 @@ nlohmann::json ToJson(const AskResult& r);
 class Searcher {
  public:
   virtual ~Searcher() = default;
-  // Opens <db_dir>/index and <db_dir>/store read-only, and the doc sources.
+  // Opens <db_dir>/index-issues read-only, and the doc sources. NotFound (naming
+  // the directory and what to run) when there is no index yet.
   static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir);
   // InvalidArgument for a query with nothing searchable in it (empty, only
   // punctuation); never crashes on any byte string.

@@ -1,0 +1,217 @@
+// Searcher over the issue index (issue_index.h) and the KG fallback.
+#include "fixgraph/query/ask.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <xapian.h>
+
+#include "analyzer.h"
+#include "ask_query.h"
+#include "issue_index.h"
+#include "lexicon.h"
+#include "log_signature.h"
+
+namespace fixgraph::query {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kPoolSize = 4;
+constexpr size_t kMinCandidates = 40;
+constexpr size_t kMaxQueryEcho = 2000;
+constexpr size_t kDocLimit = 3;
+
+std::string Utf8Head(std::string_view s, size_t n) {
+  if (s.size() <= n) return std::string(s);
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n));
+}
+
+double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+StatusOr<AskHit> HitFromData(const std::string& data, double relevance) {
+  json j = json::parse(data, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Status::Corruption("issue index: unreadable document data");
+  AskHit hit;
+  json links = {{"issue", j.value("issue", "")},
+                {"state", j.value("state", "open")},
+                {"resolution", j.value("resolution", "unknown")},
+                {"fixes", j.contains("fixes") ? j["fixes"] : json::array()},
+                {"flags", j.contains("flags") ? j["flags"] : json::array()}};
+  graph::IssueLinks decoded;
+  FG_RETURN_IF_ERROR(graph::FromJson(links, &decoded).WithContext("issue index document"));
+  hit.issue = decoded.issue;
+  hit.resolution = decoded.resolution;
+  hit.fixes = std::move(decoded.fixes);
+  hit.flags = std::move(decoded.flags);
+  hit.title = j.value("title", "");
+  hit.answer = j.value("answer", "");
+  hit.answer_source = j.value("answer_source", "");
+  hit.url = j.value("url", "");
+  hit.state = j.value("state", "");
+  double prior = std::clamp(j.value("prior", 0.2), 0.0, 1.0);
+  hit.score = Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
+  return hit;
+}
+
+class XapianSearcher final : public Searcher {
+ public:
+  XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs)
+      : db_dir_(std::move(db_dir)), docs_(std::move(docs)) {}
+
+  Status OpenPool() {
+    try {
+      for (size_t i = 0; i < kPoolSize; ++i) {
+        auto h = std::make_unique<Handle>();
+        h->db = Xapian::Database(IssueIndexDir(db_dir_));
+        h->opened = std::chrono::steady_clock::now();
+        pool_.push_back(std::move(h));
+      }
+    } catch (const Xapian::Error& e) {
+      return Status::IOError("issue index " + IssueIndexDir(db_dir_) + ": " + e.get_description());
+    }
+    return Status::OK();
+  }
+
+  StatusOr<AskResult> Ask(std::string_view text, const AskOptions& options) override {
+    if (text.size() > kMaxQueryBytes)
+      return Status::InvalidArgument("query is " + std::to_string(text.size()) + " bytes; at most " +
+                                     std::to_string(kMaxQueryBytes) + " are accepted");
+    AskResult result;
+    result.query = Utf8Head(text, kMaxQueryEcho);
+    result.searched = ExtractSignature(text);
+    BuiltQuery built = BuildQuery(result.searched);
+    if (built.empty())
+      return Status::InvalidArgument(
+          "nothing to search for in the query: it has no words, identifiers or error codes");
+    size_t limit = std::clamp<size_t>(options.limit, 1, 100);
+    FG_ASSIGN_OR_RETURN(result.hits, Search(built, options.repo, limit));
+    bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
+    if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak)) {
+      auto docs = docs_->Search(result.searched, kDocLimit);
+      if (docs.ok()) result.docs = std::move(*docs);
+      result.fallback = !result.docs.empty();
+    }
+    return result;
+  }
+
+  Status Reopen() override {
+    for (auto& h : pool_) {
+      std::lock_guard<std::mutex> lock(h->mu);
+      try {
+        h->db.reopen();
+        h->opened = std::chrono::steady_clock::now();
+      } catch (const Xapian::Error& e) {
+        return Status::IOError("reopening issue index: " + e.get_description());
+      }
+    }
+    return Status::OK();
+  }
+
+ private:
+  struct Handle {
+    std::mutex mu;
+    Xapian::Database db;
+    std::chrono::steady_clock::time_point opened;
+  };
+
+  StatusOr<std::vector<AskHit>> Search(const BuiltQuery& built, const std::string& repo, size_t limit) {
+    Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
+    std::lock_guard<std::mutex> lock(h.mu);
+    for (int attempt = 0;; ++attempt) {
+      try {
+        // Pick up commits of a writer in another process, at most once a second.
+        auto now = std::chrono::steady_clock::now();
+        if (now - h.opened > std::chrono::seconds(1)) {
+          h.db.reopen();
+          h.opened = now;
+        }
+        return SearchOnce(h.db, built, repo, limit);
+      } catch (const Xapian::DatabaseModifiedError&) {
+        if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
+        try {
+          h.db.reopen();
+        } catch (const Xapian::Error& e) {
+          return Status::IOError("reopening issue index: " + e.get_description());
+        }
+      } catch (const Xapian::Error& e) {
+        return Status::IOError("searching issue index " + IssueIndexDir(db_dir_) + ": " + e.get_description());
+      }
+    }
+  }
+
+  StatusOr<std::vector<AskHit>> SearchOnce(Xapian::Database& db, const BuiltQuery& built,
+                                          const std::string& repo, size_t limit) {
+    Xapian::Query q = built.query;
+    if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query("R" + repo));
+    Xapian::Enquire enquire(db);
+    enquire.set_query(q);
+    enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+    Xapian::MSet mset = enquire.get_mset(0, std::max(kMinCandidates, limit * 4));
+    std::vector<AskHit> hits;
+    for (auto it = mset.begin(); it != mset.end(); ++it) {
+      double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
+      auto hit = HitFromData(it.get_document().get_data(), relevance);
+      if (!hit.ok()) return hit.status();
+      hits.push_back(std::move(*hit));
+    }
+    std::stable_sort(hits.begin(), hits.end(),
+                     [](const AskHit& a, const AskHit& b) { return a.score > b.score; });
+    if (hits.size() > limit) hits.resize(limit);
+    return hits;
+  }
+
+  std::string db_dir_;
+  std::unique_ptr<DocSource> docs_;
+  std::vector<std::unique_ptr<Handle>> pool_;
+  std::atomic<size_t> next_{0};
+};
+
+}  // namespace
+
+json ToJson(const AskResult& r) {
+  json hits = json::array();
+  for (const AskHit& h : r.hits) {
+    json fixes = json::array();
+    for (const graph::FixLink& f : h.fixes) fixes.push_back(graph::ToJson(f));
+    json flags = json::array();
+    for (graph::Flag f : h.flags) flags.push_back(graph::FlagName(f));
+    hits.push_back({{"issue", h.issue.ToString()},
+                    {"title", h.title},
+                    {"score", h.score},
+                    {"resolution", graph::ResolutionName(h.resolution)},
+                    {"answer", h.answer},
+                    {"answer_source", h.answer_source},
+                    {"fixes", std::move(fixes)},
+                    {"url", h.url},
+                    {"state", h.state},
+                    {"flags", std::move(flags)}});
+  }
+  json docs = json::array();
+  for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
+  return {{"query", r.query},       {"hits", std::move(hits)}, {"docs", std::move(docs)},
+          {"fallback", r.fallback}, {"searched", r.searched}};
+}
+
+StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
+    return Status::NotFound("no issue index at " + IssueIndexDir(db_dir) +
+                            " (import data with `fixgraph import DUMP` or run `fixgraph link`)");
+  std::unique_ptr<DocSource> docs;
+  auto opened = OpenDocSources(db_dir);
+  if (opened.ok()) docs = std::move(*opened);  // no doc source: ask still answers from issues
+  auto s = std::make_unique<XapianSearcher>(db_dir, std::move(docs));
+  FG_RETURN_IF_ERROR(s->OpenPool());
+  // Build the lexicon and the stemmer now, not in the first query.
+  (void)BuildQuery("warm up error 报错 aclnnTest");
+  return std::unique_ptr<Searcher>(std::move(s));
+}
+
+}  // namespace fixgraph::query

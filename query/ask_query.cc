@@ -1,0 +1,101 @@
+#include "ask_query.h"
+
+#include <algorithm>
+#include <unordered_set>
+#include <vector>
+
+#include "analyzer.h"
+#include "lexicon.h"
+
+namespace fixgraph::query {
+namespace {
+
+constexpr double kPartWeight = 0.4;
+
+struct Unit {
+  Xapian::Query q;
+  int rank = 0;  // lower is kept first when cutting to kMaxUnits
+  size_t order = 0;
+};
+
+Xapian::Query MemberQuery(const Lexicon::Seq& member) {
+  if (member.size() == 1) return Xapian::Query(member[0]);
+  std::vector<Xapian::Query> parts;
+  for (const std::string& t : member) parts.emplace_back(t);
+  return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+}
+
+}  // namespace
+
+BuiltQuery BuildQuery(std::string_view text) {
+  BuiltQuery out;
+  std::vector<Term> terms = Analyze(text);
+  // Main terms in order, and the parts of each identifier.
+  std::vector<const Term*> mains;
+  std::vector<std::vector<std::string>> parts;
+  for (const Term& t : terms) {
+    if (t.kind == TermKind::kPart) {
+      if (!parts.empty()) parts.back().push_back(t.text);
+      continue;
+    }
+    mains.push_back(&t);
+    parts.emplace_back();
+  }
+  Lexicon::Seq seq;
+  for (const Term* t : mains) seq.push_back(t->text);
+  const Lexicon& lex = Lexicon::Default();
+  out.names_hardware = lex.NamesHardware(seq);
+  std::vector<Lexicon::Match> matches = lex.FindSynonyms(seq);
+
+  std::vector<Unit> units;
+  std::unordered_set<std::string> seen;
+  size_t m = 0;
+  for (size_t i = 0; i < mains.size();) {
+    if (m < matches.size() && matches[m].start == i) {
+      const Lexicon::Match& match = matches[m++];
+      if (seen.insert("\x01syn" + std::to_string(match.group)).second) {
+        std::vector<Xapian::Query> members;
+        for (const Lexicon::Seq& member : lex.Group(match.group)) members.push_back(MemberQuery(member));
+        units.push_back({Xapian::Query(Xapian::Query::OP_SYNONYM, members.begin(), members.end()), 1,
+                         units.size()});
+      }
+      for (size_t k = i; k < i + match.length; ++k) seen.insert(mains[k]->text);
+      i += match.length;
+      continue;
+    }
+    const Term& t = *mains[i];
+    if (seen.insert(t.text).second) {
+      Xapian::Query q(t.text);
+      if (!parts[i].empty()) {
+        std::vector<Xapian::Query> ps;
+        for (const std::string& p : parts[i]) ps.emplace_back(p);
+        Xapian::Query por(Xapian::Query::OP_OR, ps.begin(), ps.end());
+        q = Xapian::Query(Xapian::Query::OP_OR, q,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
+      }
+      units.push_back({q, t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
+    }
+    ++i;
+  }
+  if (units.size() > kMaxUnits) {
+    std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
+    units.resize(kMaxUnits);
+    std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.order < b.order; });
+  }
+  out.units = units.size();
+  if (units.empty()) return out;
+  std::vector<Xapian::Query> qs;
+  qs.reserve(units.size());
+  for (Unit& u : units) qs.push_back(std::move(u.q));
+  out.query = Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end());
+  return out;
+}
+
+double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained) {
+  (void)q;
+  (void)weight;
+  (void)max_attained;
+  return std::clamp(percent / 100.0, 0.0, 1.0);
+}
+
+}  // namespace fixgraph::query

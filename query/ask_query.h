@@ -1,0 +1,34 @@
+// From query text to a Xapian query over the issue index. Private to query/.
+//
+// The text is analysed (analyzer.h) and every term becomes one unit of an OR:
+// identifiers match whole or (at a lower weight) by their parts; a run of
+// terms that is a member of a synonym group (lexicon.h) becomes OP_SYNONYM
+// over all members. Never uses Xapian's QueryParser, so no user text can make
+// a syntax error.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <xapian.h>
+
+namespace fixgraph::query {
+
+// Share of a hit's score that is relevance; the rest comes from the prior.
+inline constexpr double kRelevanceShare = 0.7;
+// At most this many units in one query (a long log is cut to its best terms).
+inline constexpr size_t kMaxUnits = 64;
+
+struct BuiltQuery {
+  Xapian::Query query;
+  size_t units = 0;
+  bool names_hardware = false;
+  bool empty() const { return units == 0; }
+};
+
+BuiltQuery BuildQuery(std::string_view text);
+
+// Relevance in [0, 1] from Xapian's percentage (share of the query matched,
+// scaled by weight).
+double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained);
+
+}  // namespace fixgraph::query

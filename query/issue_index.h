@@ -1,0 +1,42 @@
+// The issue index (<db_dir>/index-issues, Xapian): one document per issue. Private
+// to query/; the public entry points are UpdateIssueIndex/RebuildIssueIndex in
+// ask.h.
+//
+// Document layout:
+//   terms    analysed text (analyzer.h) with field weights applied as wdf:
+//            title x kTitleWeight > body > answer and fix PRs > comments;
+//            "Q" + issue ref (unique id), "R" + repo ref (filter), both wdf 0
+//   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
+//   data     JSON of the hit's display fields, so ask reads nothing else:
+//            {"issue", "title", "state", "resolution", "answer", "answer_source",
+//             "fixes": [FixLink JSON...], "url", "prior"}
+//   metadata "fixgraph:schema" = kIssueIndexSchema
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+
+namespace fixgraph::query {
+
+inline constexpr const char* kIssueIndexSchema = "1";
+inline constexpr unsigned kPriorSlot = 0;
+inline constexpr unsigned kTitleWeight = 6;
+inline constexpr unsigned kBodyWeight = 3;
+inline constexpr unsigned kAnswerWeight = 2;
+inline constexpr unsigned kCommentWeight = 1;
+
+std::string IssueIndexDir(const std::string& db_dir);
+
+// How much a hit deserves to rank up for its resolution and strongest fix:
+// 1.0 fixed with a tier A fix ... 0.1 open with nothing.
+double ResolutionPrior(const graph::IssueLinks& links);
+
+// The lines of a PR description that say what was done, verbatim (at most a
+// few lines; "" when nothing fits).
+std::string ExtractPrAnswer(const std::string& title, const std::string& body);
+
+}  // namespace fixgraph::query

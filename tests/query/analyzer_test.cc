@@ -1,0 +1,133 @@
+// The shared analyzer: identifiers and codes whole, parts, stemming, CJK
+// bigrams, NFKC folding and any byte string.
+#include "../../query/analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace fixgraph::query {
+namespace {
+
+std::vector<std::string> Texts(std::string_view text) {
+  std::vector<std::string> out;
+  for (const Term& t : Analyze(text)) out.push_back(t.text);
+  return out;
+}
+
+bool Has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+TEST(AnalyzerTest, IdentifiersAndCodesStayWhole) {
+  auto t = Texts("aclnnGroupedMatmulV3 failed with -1610252272, EZ9999 on 910B CANN 8.1.RC1 DTS2025030506797");
+  for (const char* want : {"aclnngroupedmatmulv3", "-1610252272", "ez9999", "910b", "8.1.rc1",
+                           "dts2025030506797"})
+    EXPECT_TRUE(Has(t, want)) << want;
+  // Parts at the same position as the whole.
+  for (const char* want : {"aclnn", "group", "matmul", "v3", "1610252272", "dts", "2025030506797"})
+    EXPECT_TRUE(Has(t, want)) << want;
+}
+
+TEST(AnalyzerTest, PartsShareThePositionOfTheirWhole) {
+  auto terms = Analyze("call torch_npu.npu_fusion_attention now");
+  std::uint32_t whole_pos = 0;
+  for (const Term& t : terms)
+    if (t.text == "torch_npu.npu_fusion_attention") whole_pos = t.pos;
+  ASSERT_NE(whole_pos, 0u);
+  bool saw = false;
+  for (const Term& t : terms)
+    if (t.text == "npu_fusion_attention") {
+      saw = true;
+      EXPECT_EQ(t.pos, whole_pos);
+      EXPECT_EQ(t.kind, TermKind::kPart);
+    }
+  EXPECT_TRUE(saw);
+}
+
+TEST(AnalyzerTest, EnglishWordsAreStemmedAndStopWordsDropped) {
+  auto t = Texts("The training crashes when loading checkpoints");
+  EXPECT_TRUE(Has(t, "crash"));
+  EXPECT_TRUE(Has(t, "checkpoint"));
+  EXPECT_TRUE(Has(t, "train"));
+  EXPECT_FALSE(Has(t, "the"));
+  EXPECT_FALSE(Has(t, "when"));
+}
+
+TEST(AnalyzerTest, CjkRunsBecomeBigrams) {
+  auto t = Texts("显存不足导致崩溃");
+  EXPECT_EQ(t, (std::vector<std::string>{"显存", "存不", "不足", "足导", "导致", "致崩", "崩溃"}));
+  EXPECT_EQ(Texts("错"), std::vector<std::string>{"错"});
+  auto mixed = Texts("910B芯片报错");
+  EXPECT_TRUE(Has(mixed, "910b"));
+  EXPECT_TRUE(Has(mixed, "芯片"));
+  EXPECT_TRUE(Has(mixed, "报错"));
+}
+
+TEST(AnalyzerTest, FullWidthFormsFoldToAscii) {
+  EXPECT_EQ(Normalize("ＡＢＣ（１２３）"), "abc(123)");
+  auto t = Texts("ＥＺ９９９９，９１０Ｂ");
+  EXPECT_TRUE(Has(t, "ez9999"));
+  EXPECT_TRUE(Has(t, "910b"));
+}
+
+TEST(AnalyzerTest, AnyBytesAreSafe) {
+  std::string bad = "abc\xff\xfe\xc3 def \x80\x80 \xe6\x98";
+  std::string n = Normalize(bad);
+  EXPECT_NE(n.find("\xEF\xBF\xBD"), std::string::npos);
+  auto t = Texts(bad);
+  EXPECT_TRUE(Has(t, "abc"));
+  EXPECT_TRUE(Has(t, "def"));
+  EXPECT_TRUE(Texts("").empty());
+  EXPECT_TRUE(Texts("!!! ??? ... ---").empty());
+  std::string nul("a\0b", 3);
+  EXPECT_NO_THROW(Texts(nul));
+  // Over-long tokens are dropped rather than producing unusable terms.
+  for (const Term& term : Analyze(std::string(500, 'x') + " ok"))
+    EXPECT_LE(term.text.size(), kMaxTermBytes);
+}
+
+}  // namespace
+}  // namespace fixgraph::query
+
+#include "../../query/lexicon.h"
+
+namespace fixgraph::query {
+namespace {
+
+Lexicon::Seq SeqOf(std::string_view text) { return SequenceOf(Analyze(text)); }
+
+TEST(AnalyzerLexiconTest, EmbeddedLexiconKnowsHardwareTermsAndSynonyms) {
+  const Lexicon& lex = Lexicon::Default();
+  EXPECT_GT(lex.group_count(), 20u);
+  for (const char* q : {"训练在 910B 上很慢", "Atlas A2 集群", "DVPP 解码", "HCCL_CONNECT_TIMEOUT 设置多少",
+                        "ASCEND_RT_VISIBLE_DEVICES", "CANN 8.1.RC1 编译", "ai core 利用率"})
+    EXPECT_TRUE(lex.NamesHardware(SeqOf(q))) << q;
+  for (const char* q : {"loss 不收敛", "import transformer_engine 报错", "README 链接失效"})
+    EXPECT_FALSE(lex.NamesHardware(SeqOf(q))) << q;
+  // Multi-term members match as a run: 显存不足 (three bigrams) and "out of memory".
+  auto m = lex.FindSynonyms(SeqOf("推理时显存不足"));
+  ASSERT_FALSE(m.empty());
+  size_t oom_group = m.back().group;
+  auto m2 = lex.FindSynonyms(SeqOf("CUDA out of memory"));
+  ASSERT_FALSE(m2.empty());
+  EXPECT_EQ(m2.back().group, oom_group);
+  EXPECT_EQ(m2.back().length, 2u);  // "out" "memori" ("of" is a stop word)
+}
+
+TEST(AnalyzerLexiconTest, FromTextParsesGroupsAndPrefixes) {
+  Lexicon lex = Lexicon::FromText("# c\nfoo | 报错 | bar baz\nlonely\n", "FOO_*\nxpu\n");
+  EXPECT_EQ(lex.group_count(), 1u);
+  EXPECT_TRUE(lex.NamesHardware(SeqOf("set FOO_BAR=1")));
+  EXPECT_TRUE(lex.NamesHardware(SeqOf("XPU")));
+  EXPECT_FALSE(lex.NamesHardware(SeqOf("FOO")));
+  auto m = lex.FindSynonyms(SeqOf("x bar baz y"));
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].start, 1u);
+  EXPECT_EQ(m[0].length, 2u);
+}
+
+}  // namespace
+}  // namespace fixgraph::query

@@ -1,0 +1,164 @@
+// The issue index: built from the store and links, updated incrementally,
+// filtered by repository, readable from many threads and while it changes.
+#include <atomic>
+#include <thread>
+
+#include "ask_fixture.h"
+
+namespace fixgraph::query::testing {
+namespace {
+
+TEST_F(AskTest, IndexAnswersFromTitleBodyCommentsAndFixPr) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  auto r = searcher->Ask("EZ9999", o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("2"));
+  // Words only in the fix PR's description find the issue it fixed.
+  r = searcher->Ask("workspace 复用", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("1"));
+  // The maintainer's comment is the answer of #3.
+  r = searcher->Ask("下载链接打不开", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("3"));
+}
+
+TEST_F(AskTest, HitsCarryResolutionFixesAnswerAndUrl) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  auto r = searcher->Ask("aclnnFlashAttentionScore out of memory", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  const AskHit& h = r->hits[0];
+  EXPECT_EQ(h.issue, IssueRef("1"));
+  EXPECT_EQ(h.resolution, graph::Resolution::kFixed);
+  ASSERT_FALSE(h.fixes.empty());
+  EXPECT_EQ(h.fixes[0].pr, P(11));
+  EXPECT_NE(h.answer.find("workspace"), std::string::npos) << h.answer;  // from the PR description
+  EXPECT_EQ(h.answer_source, "pr");
+  EXPECT_EQ(h.url, "https://gitcode.com/o/r/issues/1");
+  EXPECT_GT(h.score, 0.0);
+  EXPECT_LE(h.score, 1.0);
+  nlohmann::json j = ToJson(*r);
+  for (const char* k : {"issue", "title", "score", "resolution", "answer", "fixes", "url"})
+    EXPECT_TRUE(j["hits"][0].contains(k)) << k;
+  EXPECT_EQ(j["hits"][0]["fixes"][0]["tier"].get<std::string>().size(), 1u);
+  EXPECT_TRUE(j.contains("docs"));
+  EXPECT_TRUE(j["fallback"].is_boolean());
+}
+
+TEST_F(AskTest, SynonymsCrossLanguages) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  // English query, Chinese issue (显存不足 = out of memory).
+  auto r = searcher->Ask("memory", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("1"));
+  // Chinese query, English issue (段错误 = segmentation fault).
+  r = searcher->Ask("段错误", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("2"));
+}
+
+TEST_F(AskTest, UpdateAddsChangesAndRemovesIncrementally) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  auto r = searcher->Ask("HCCL 超时 rank 挂起", AskOptions());
+  ASSERT_TRUE(r.ok());
+  for (const AskHit& h : r->hits) EXPECT_NE(h.issue, IssueRef("4"));
+
+  AddIssue("4", "HCCL 初始化超时", "多机训练 rank 0 卡住 HCCL_CONNECT_TIMEOUT", "2026-03-06T10:00:00Z");
+  Commit();
+  ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("4")}).ok());
+  ASSERT_TRUE(searcher->Reopen().ok());
+  r = searcher->Ask("HCCL 超时 rank 挂起", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("4"));
+  EXPECT_EQ(r->hits[0].resolution, graph::Resolution::kOpen);
+
+  // A retitled issue is found by its new words only.
+  AddIssue("4", "HCCL broadcast 报错", "rank 0", "2026-03-06T10:00:00Z");
+  Commit();
+  ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("4")}).ok());
+  ASSERT_TRUE(searcher->Reopen().ok());
+  r = searcher->Ask("多机训练", AskOptions());
+  ASSERT_TRUE(r.ok());
+  for (const AskHit& h : r->hits) EXPECT_NE(h.issue, IssueRef("4"));
+
+  // An issue that is not in the store (any more) is dropped; unknown refs are fine.
+  ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("999")}).ok());
+}
+
+TEST_F(AskTest, RepoFilter) {
+  AddCorpus();
+  RepoRef other{Platform::kGitee, "x", "y"};
+  AddRepository(other, "master");
+  AddIssue("I1", "EZ9999 on another repo", "EZ9999", "2026-03-01T10:00:00Z", "", "someone", &other);
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.repo = other.ToString();
+  auto r = searcher->Ask("EZ9999", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  EXPECT_EQ(r->hits[0].issue.repo, other);
+  o.repo = repo_.ToString();
+  r = searcher->Ask("EZ9999", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  EXPECT_EQ(r->hits[0].issue, IssueRef("2"));
+}
+
+TEST_F(AskTest, NoIndexIsAClearError) {
+  auto s = Searcher::Open(db_.path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.status().IsNotFound());
+  EXPECT_NE(s.status().message().find("fixgraph import"), std::string::npos);
+}
+
+TEST_F(AskTest, ConcurrentReadersWhileTheIndexChanges) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  std::atomic<int> failures{0}, found{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 60; ++i) {
+        auto r = searcher->Ask("EZ9999 段错误", AskOptions());
+        if (!r.ok()) ++failures;
+        else if (!r->hits.empty() && r->hits[0].issue == IssueRef("2")) ++found;
+      }
+    });
+  // A writer commits meanwhile (as import or sync in another process would).
+  for (int i = 0; i < 5 && !stop; ++i) {
+    ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("1"), IssueRef("2")}).ok());
+    ASSERT_TRUE(searcher->Reopen().ok());
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(found.load(), 240);
+}
+
+}  // namespace
+}  // namespace fixgraph::query::testing
