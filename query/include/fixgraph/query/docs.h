@@ -4,7 +4,7 @@
 //
 // A doc source is either the local corpus (Markdown trees and JSONL nodes
 // imported with `fixgraph docs import`, indexed with Xapian under
-// <db_dir>/docs) or a remote KG service speaking the `/search` API. Scores are
+// <db_dir>/index-issues-docs) or a remote KG service speaking the `/search` API. Scores are
 // on the KG service's scale in [0, 1]: > 0.83 a hit, 0.70-0.83 ambiguous,
 // < 0.70 noise.
 //
@@ -35,7 +35,8 @@ struct DocHit {
   std::string source;                 // "local" or the remote service's name/URL host
   double score = 0;                   // [0, 1], KG scale
   std::string snippet;                // the section text that matched, trimmed
-  std::vector<std::string> products;  // normalised product tags ("Atlas A2", "910B", ...)
+  std::vector<std::string> products;  // normalised product tags ("A2", "A3", "training",
+                                      // "inference", "950", models like "800I A2")
   std::string url;                    // where to read it, when known
 };
 
@@ -49,12 +50,72 @@ class DocSource {
   virtual StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) = 0;
   // "local", or the remote service's base URL (no credentials).
   virtual std::string Name() const = 0;
+  // Search that also appends one line per failed member source of a merged
+  // source to `warnings` (may be null). Default: Search, no warnings.
+  virtual StatusOr<std::vector<DocHit>> SearchReporting(std::string_view text, size_t limit,
+                                                        std::vector<std::string>* warnings) {
+    (void)warnings;
+    return Search(text, limit);
+  }
 };
 
-// The configured doc sources, merged by score: the local corpus at
-// <db_dir>/docs when it exists, and the remote KG service when
-// $FIXGRAPH_KG_URL is set (API key from $FIXGRAPH_KG_API_KEY). Returns a
-// source with nothing behind it (always empty results) when neither exists.
+// The configured doc sources, merged by score (deduplicated by id): the local
+// corpus at <db_dir>/index-issues-docs when it exists, and the remote KG service when
+// $FIXGRAPH_KG_URL is set (API key from $FIXGRAPH_KG_API_KEY).
+// $FIXGRAPH_KG_MODE chooses: "local" (local only), "remote" (remote only; an
+// error when $FIXGRAPH_KG_URL is unset), "both" or unset/"auto" (whatever is
+// configured). $FIXGRAPH_KG_TIMEOUT (seconds, default 10) bounds one request.
+// Returns a source with nothing behind it (always empty results) when nothing
+// is configured. In a merged source a failing member does not hide the
+// others' hits: Search fails only when every member failed (see
+// SearchWithWarnings for the failures).
 StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir);
+
+// Like DocSource::Search on the merged source, also returning one line per
+// member source that failed ("<name>: <message>"); never holds the API key.
+StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_view text,
+                                                 size_t limit,
+                                                 std::vector<std::string>* warnings);
+
+// --- local corpus -------------------------------------------------------------
+
+struct DocImportStats {
+  size_t files = 0;  // Markdown and JSONL files read
+  size_t nodes = 0;  // nodes written
+  size_t removed = 0;  // nodes of earlier imports of the same trees/files replaced
+};
+
+// Imports Markdown trees/files (*.md, *.markdown) and JSONL node files
+// (*.jsonl) into <db_dir>/index-issues-docs. A directory D's pages get ids
+// "<basename of D>/<path under D>#<section-slug>"; a single Markdown file's
+// "<file name>#<section-slug>"; JSONL nodes keep their own ids. Importing a
+// tree or file again replaces every node that earlier import of the same
+// tree/file wrote (pages deleted since disappear). All files are parsed
+// before anything is written: a malformed JSONL line fails the whole import
+// with "<file>:<line>: ..." and the index is left as it was.
+Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& paths,
+                  DocImportStats* stats);
+
+// The local corpus alone. NotFound when <db_dir>/index-issues-docs does not exist.
+StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir);
+
+// --- remote KG service ----------------------------------------------------------
+
+struct RemoteDocOptions {
+  std::string url;       // base URL; "/search" is appended
+  std::string api_key;   // sent as X-API-Key; never printed
+  double timeout_seconds = 10;  // whole request, connect included
+  int max_retries = 3;          // on HTTP 429 / 503
+  double max_backoff_seconds = 4;  // cap on one wait (Retry-After or 0.5/1/2 s)
+  std::string file_type;    // optional /search filters, sent only when set
+  std::string source_repo;
+};
+
+// A source speaking the KG service's POST /search API (reference/ascend-kg.md).
+// Errors: HTTP 401/403 (key rejected), 404, 422 (the service's RFC 7807
+// "detail" quoted), 429 after the retries, 5xx, timeouts and malformed answers
+// become a Status naming the URL (never the key). Scores sent as strings are
+// parsed; `degraded` answers keep their (0.0) scores.
+StatusOr<std::unique_ptr<DocSource>> OpenRemoteDocSource(const RemoteDocOptions& options);
 
 }  // namespace fixgraph::query

@@ -1,0 +1,82 @@
+// `fixgraph docs import` / `fixgraph docs search` end to end, including the
+// API key never reaching output.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "docs_fake_kg.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph::query {
+namespace {
+
+using fixgraph::testing::BinaryPath;
+using fixgraph::testing::RunCommand;
+using fixgraph::testing::SourceDir;
+using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
+
+std::string Fg(const TempDir& dir) {
+  return "env -u FIXGRAPH_KG_URL -u FIXGRAPH_KG_API_KEY -u FIXGRAPH_KG_MODE '" + BinaryPath() +
+         "' --db '" + dir.path() + "/db' ";
+}
+
+TEST(DocsCli, ImportThenSearchJson) {
+  TempDir dir;
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0) << err;
+  EXPECT_NE(out.find("doc nodes"), std::string::npos) << out;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search 'HCCL_SOCKET_IFNAME 多网卡' --json --limit 2", &out, &err), 0)
+      << err;
+  auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["query"], "HCCL_SOCKET_IFNAME 多网卡");
+  ASSERT_EQ(j["docs"].size(), 2u);
+  const auto& d = j["docs"][0];
+  for (const char* f : {"id", "title", "source", "score", "snippet", "products", "url"})
+    EXPECT_TRUE(d.contains(f)) << f;
+  EXPECT_EQ(d["id"], "fixgraph-kg/hccl/socket-ifname");
+  EXPECT_GT(d["score"].get<double>(), 0.83);
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search 'HCCL_SOCKET_IFNAME'", &out, &err), 0) << err;
+  EXPECT_NE(out.find(" hit "), std::string::npos) << out;
+}
+
+TEST(DocsCli, MalformedJsonlFailsNamingFileAndLine) {
+  TempDir dir;
+  WriteFile(dir / "in/a.jsonl", "{\"id\":\"x\",\"title\":\"zebra\",\"text\":\"zebra\"}\nnot json\n");
+  std::string out, err;
+  EXPECT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 1);
+  EXPECT_NE(err.find("fixgraph: error: "), std::string::npos) << err;
+  EXPECT_NE(err.find("a.jsonl:2: "), std::string::npos) << err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search zebra --json", &out, &err), 0) << err;
+  EXPECT_TRUE(nlohmann::json::parse(out)["docs"].empty());
+}
+
+TEST(DocsCli, UsageErrors) {
+  TempDir dir;
+  std::string out, err;
+  EXPECT_EQ(RunCommand(Fg(dir) + "docs", &out, &err), 2);
+  EXPECT_EQ(RunCommand(Fg(dir) + "docs import", &out, &err), 2);
+  EXPECT_EQ(RunCommand(Fg(dir) + "docs search x --limit 0", &out, &err), 2);
+}
+
+TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
+  TempDir dir;
+  fixgraph::testing::FakeKgServer kg;
+  kg.echo_key_in_errors = true;
+  kg.api_key = "right-key";
+  const std::string secret = "sk-live-0123456789abcdef";
+  std::string out, err;
+  std::string cmd = "FIXGRAPH_KG_URL='" + kg.Url() + "' FIXGRAPH_KG_API_KEY='" + secret +
+                    "' FIXGRAPH_KG_MODE=remote '" + BinaryPath() + "' --db '" + dir.path() +
+                    "/db' docs search 'HCCL' --json";
+  EXPECT_EQ(RunCommand(cmd, &out, &err), 1);
+  EXPECT_NE(err.find("401"), std::string::npos) << err;
+  EXPECT_EQ(err.find(secret), std::string::npos) << err;
+  EXPECT_EQ(out.find(secret), std::string::npos) << out;
+  // It did reach the server with the key.
+  ASSERT_FALSE(kg.Requests().empty());
+  EXPECT_EQ(kg.Requests()[0].Header("x-api-key"), secret);
+}
+
+}  // namespace
+}  // namespace fixgraph::query
