@@ -1,0 +1,570 @@
+// BuildDigest: selection, per-case facts, themes, troubleshooting rows and
+// disclosure counts (digest.h).
+#include "fixgraph/query/digest.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+#include "digest_text.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/graph/graph_view.h"
+#include "fixgraph/graph/linker.h"
+
+namespace fixgraph::query {
+namespace {
+
+namespace dt = digest_text;
+using nlohmann::json;
+
+bool AllDigits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// Issue numbers: numerically when both are decimal, else as text.
+bool NumberLess(const std::string& a, const std::string& b) {
+  if (AllDigits(a) && AllDigits(b)) {
+    if (a.size() != b.size()) return a.size() < b.size();
+  }
+  return a < b;
+}
+
+int TierRank(const std::string& t) {
+  if (t == "A") return 0;
+  if (t == "B") return 1;
+  if (t == "C") return 2;
+  if (t == "D") return 3;
+  return 4;
+}
+
+// Words that look like identifiers but say nothing about the topic.
+const std::vector<std::string>& BuiltinStopTerms() {
+  // Generic platform and framework words: every Ascend repository mentions them.
+  static const std::vector<std::string> kStop = {
+      "readme", "readme.md", "todo", "fixme", "json", "yaml", "html", "utf-8", "pytorch",
+      "mindspore", "ascend", "cann", "torch_npu", "python3", "fp16", "bf16", "fp32", "int8",
+      "aarch64", "x86_64", "ubuntu", "euleros", "openeuler", "gitcode", "gitee", "github"};
+  return kStop;
+}
+
+// Union-find over case indexes.
+struct Dsu {
+  std::vector<size_t> parent, size;
+  explicit Dsu(size_t n) : parent(n), size(n, 1) { std::iota(parent.begin(), parent.end(), 0); }
+  size_t Find(size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  bool Unite(size_t a, size_t b, size_t cap) {
+    a = Find(a);
+    b = Find(b);
+    if (a == b) return false;
+    if (cap > 0 && size[a] + size[b] > cap) return false;
+    if (a > b) std::swap(a, b);  // the smaller index is the root: deterministic
+    parent[b] = a;
+    size[a] += size[b];
+    return true;
+  }
+};
+
+std::string BestTier(const graph::IssueLinks& l) {
+  std::string best;
+  for (const graph::FixLink& f : l.fixes) {
+    std::string t = graph::TierName(f.tier);
+    if (best.empty() || TierRank(t) < TierRank(best)) best = t;
+  }
+  return best;
+}
+
+bool HasMergedFix(const graph::IssueLinks& l) {
+  for (const graph::FixLink& f : l.fixes)
+    if (f.state == "merged" || f.merged_at) return true;
+  return false;
+}
+
+// The one-line problem: the cleaned title, or the body's first sentence when
+// the title is too short to say anything.
+std::string Problem(const Issue& issue, int max_chars) {
+  std::string t = dt::CleanTitle(issue.title);
+  if (dt::CodePoints(t) < 6) {
+    std::string b = dt::FirstSentence(issue.body);
+    if (!b.empty()) t = t.empty() ? b : t + "：" + b;
+  }
+  if (t.empty()) t = "#" + issue.number;
+  return dt::Truncate(t, max_chars);
+}
+
+// The repository's role: its description's first sentence.
+std::string Role(const Repository& r) {
+  std::string d = dt::Squash(r.description);
+  return dt::Truncate(d, 90);
+}
+
+struct Candidate {
+  Issue issue;
+  std::optional<graph::IssueLinks> links;
+};
+
+// Why a candidate is excluded, or "" when included.
+std::string ExclusionReason(const Candidate& c, const DigestRules& rules, std::string* detail) {
+  if (!c.links) {
+    *detail = "not linked yet (run `fixgraph link`)";
+    return "no_evidence";
+  }
+  const graph::IssueLinks& l = *c.links;
+  std::string res = graph::ResolutionName(l.resolution);
+  auto answer_line = [&]() {
+    return l.answer ? dt::Truncate(dt::FirstSentence(l.answer->text), 80) : std::string();
+  };
+  if (l.resolution == graph::Resolution::kDuplicate) {
+    if (rules.include_duplicates_with_fixes && HasMergedFix(l) &&
+        TierRank(BestTier(l)) <= TierRank(rules.min_tier))
+      return "";
+    *detail = l.duplicate_of ? "duplicate of " + l.duplicate_of->ToString() : "duplicate";
+    return "duplicate";
+  }
+  bool listed = std::find(rules.include_resolutions.begin(), rules.include_resolutions.end(), res) !=
+                rules.include_resolutions.end();
+  if (!listed) {
+    if (l.resolution == graph::Resolution::kStale) {
+      *detail = !l.notes.empty() ? l.notes.front() : answer_line();
+      if (detail->empty()) *detail = "closed without a fix or an answer";
+      return "stale";
+    }
+    if (l.resolution == graph::Resolution::kWontfix) {
+      *detail = answer_line();
+      return "wontfix";
+    }
+    if (l.resolution == graph::Resolution::kOpen) {
+      *detail = "still open";
+      return "open";
+    }
+    *detail = "no fix, answer or verification found";
+    return "no_evidence";
+  }
+  if (l.resolution == graph::Resolution::kFixed) {
+    if (l.fixes.empty()) {
+      *detail = "closed as fixed, but no change was found";
+      return "no_evidence";
+    }
+    if (TierRank(BestTier(l)) > TierRank(rules.min_tier)) {
+      *detail = "best link is tier " + BestTier(l) + ", below --min-tier " + rules.min_tier;
+      return "below_min_tier";
+    }
+    return "";
+  }
+  // answered / fixed_elsewhere: something must say so.
+  if (!l.answer && l.fixes.empty() && l.evidence.empty()) {
+    *detail = "no answer comment, fix or verification found";
+    return "no_evidence";
+  }
+  if (!l.fixes.empty() && !l.answer && TierRank(BestTier(l)) > TierRank(rules.min_tier)) {
+    *detail = "best link is tier " + BestTier(l) + ", below --min-tier " + rules.min_tier;
+    return "below_min_tier";
+  }
+  return "";
+}
+
+bool RepoSelected(const RepoRef& r, const DigestOptions& o) {
+  if (!o.org.empty()) {
+    std::string org = o.org;
+    size_t colon = org.find(':');
+    if (colon != std::string::npos) {
+      if (org.substr(0, colon) != PlatformName(r.platform)) return false;
+      org = org.substr(colon + 1);
+    }
+    if (r.owner != org) return false;
+  }
+  if (o.repos.empty()) return true;
+  return std::find(o.repos.begin(), o.repos.end(), r) != o.repos.end();
+}
+
+// The time an issue is placed at for --since/--until.
+OptTime WindowTime(const Issue& i) { return i.closed_at ? i.closed_at : i.created_at; }
+
+void BuildThemes(const Store& store, const DigestOptions& options, Digest* d) {
+  std::vector<const DigestCase*> cases = d->Cases();
+  const size_t n = cases.size();
+  if (n == 0) return;
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < n; ++i) index[cases[i]->links.issue.ToString()] = i;
+  const DigestRules& rules = options.rules;
+  const size_t cap = std::max<size_t>(8, static_cast<size_t>(rules.term_min_issues) * 4);
+
+  Dsu dsu(n);
+  std::vector<bool> by_graph(n, false);
+  // 1. Connected components of the link graph (shared fixes, duplicates,
+  // backports, cross-references).
+  std::vector<RepoRef> repos;
+  for (const DigestRepo& r : d->repos) repos.push_back(r.repo);
+  for (const RepoRef& r : repos) {
+    auto view = graph::GraphView::Build(store, &r);
+    if (!view.ok()) continue;
+    for (const auto& cluster : view->Clusters()) {
+      std::vector<size_t> members;
+      for (const std::string& id : cluster) {
+        auto it = index.find(id);
+        if (it != index.end()) members.push_back(it->second);
+      }
+      for (size_t k = 1; k < members.size(); ++k) {
+        if (dsu.Unite(members[0], members[k], 0)) {
+          by_graph[members[0]] = by_graph[members[k]] = true;
+        }
+      }
+    }
+  }
+  // 2. Shared salient terms: rare enough to mean a topic.
+  std::set<std::string> stop(BuiltinStopTerms().begin(), BuiltinStopTerms().end());
+  stop.insert(rules.stop_terms.begin(), rules.stop_terms.end());
+  std::vector<std::vector<std::string>> case_terms(n);
+  std::map<std::string, std::vector<size_t>> postings;
+  for (size_t i = 0; i < n; ++i) {
+    const DigestCase& c = *cases[i];
+    std::string text = c.title + "\n" + c.body_text;
+    for (const graph::FixLink& f : c.links.fixes) text += "\n" + f.title;
+    for (std::string& t : dt::SalientTerms(text)) {
+      if (stop.count(t)) continue;
+      postings[t].push_back(i);
+      case_terms[i].push_back(std::move(t));
+    }
+  }
+  const size_t max_df = std::max<size_t>(static_cast<size_t>(rules.term_min_issues),
+                                         static_cast<size_t>(rules.term_max_share * n));
+  std::vector<std::pair<size_t, std::string>> useful;  // (df, term)
+  for (const auto& [t, p] : postings)
+    if (p.size() >= static_cast<size_t>(rules.term_min_issues) && p.size() <= max_df)
+      useful.emplace_back(p.size(), t);
+  std::sort(useful.begin(), useful.end());
+  std::set<std::string> useful_set;
+  for (const auto& [df, t] : useful) {
+    useful_set.insert(t);
+    const auto& p = postings[t];
+    for (size_t k = 1; k < p.size(); ++k) dsu.Unite(p[0], p[k], cap);
+  }
+
+  // Components in digest order.
+  std::map<size_t, std::vector<size_t>> comps;
+  for (size_t i = 0; i < n; ++i) comps[dsu.Find(i)].push_back(i);
+  std::vector<std::vector<size_t>> groups;
+  std::map<std::string, std::vector<size_t>> leftovers;  // repo -> singletons
+  for (auto& [root, members] : comps) {
+    if (members.size() >= 2) {
+      groups.push_back(members);
+    } else {
+      leftovers[cases[members[0]]->links.issue.repo.ToString()].push_back(members[0]);
+    }
+  }
+  std::vector<DigestTheme> themes;
+  for (const auto& g : groups) {
+    DigestTheme t;
+    std::map<std::string, int> term_count;
+    std::set<std::string> repos_set;
+    bool graph_link = false;
+    for (size_t i : g) {
+      t.issues.push_back(cases[i]->links.issue.ToString());
+      repos_set.insert(cases[i]->links.issue.repo.ToString());
+      graph_link = graph_link || by_graph[i];
+      for (const std::string& term : case_terms[i])
+        if (useful_set.count(term)) ++term_count[term];
+    }
+    std::vector<std::pair<int, std::string>> ranked;
+    for (const auto& [term, count] : term_count)
+      if (count >= 2) ranked.emplace_back(-count, term);
+    std::sort(ranked.begin(), ranked.end());
+    for (size_t k = 0; k < ranked.size() && k < 4; ++k) t.terms.push_back(ranked[k].second);
+    t.repos.assign(repos_set.begin(), repos_set.end());
+    t.via = graph_link ? "graph" : "terms";
+    themes.push_back(std::move(t));
+  }
+  // Issues no theme holds: one theme per repository with two or more of
+  // them, the rest together at the end.
+  DigestTheme rest;
+  rest.via = "rest";
+  for (const auto& [repo, members] : leftovers) {
+    DigestTheme t;
+    for (size_t i : members) t.issues.push_back(cases[i]->links.issue.ToString());
+    t.repos = {repo};
+    t.via = "repo";
+    if (members.size() == 1) {
+      rest.issues.push_back(t.issues.front());
+      rest.repos.push_back(repo);
+      continue;
+    }
+    themes.push_back(std::move(t));
+  }
+  // Order by the position of the first issue in the digest.
+  std::sort(themes.begin(), themes.end(), [&](const DigestTheme& a, const DigestTheme& b) {
+    return index[a.issues.front()] < index[b.issues.front()];
+  });
+  if (!rest.issues.empty()) {
+    std::sort(rest.issues.begin(), rest.issues.end(),
+              [&](const std::string& a, const std::string& b) { return index[a] < index[b]; });
+    std::sort(rest.repos.begin(), rest.repos.end());
+    themes.push_back(std::move(rest));
+  }
+  for (size_t k = 0; k < themes.size(); ++k) themes[k].id = static_cast<int>(k + 1);
+  d->themes = std::move(themes);
+}
+
+void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
+  if (rules.troubleshooting_max <= 0) return;
+  struct Row {
+    int priority;
+    size_t order;
+    DigestTroubleRow row;
+  };
+  std::vector<Row> rows;
+  size_t order = 0;
+  for (const DigestCase* c : d->Cases()) {
+    ++order;
+    const graph::IssueLinks& l = c->links;
+    DigestTroubleRow r;
+    r.symptom = c->problem;
+    r.cases = {l.issue.ToString()};
+    int priority = 9;
+    if (l.answer && !l.answer->text.empty()) {
+      r.action = dt::Truncate(dt::LeadSentences(l.answer->text, 12), rules.action_max_chars);
+      r.source = "answer";
+      priority = 0;
+    } else if (!l.fixes.empty() && TierRank(c->tier) <= 2 && !l.fixes.front().title.empty()) {
+      r.action = dt::Truncate(dt::CleanTitle(l.fixes.front().title), rules.action_max_chars);
+      r.source = "fix_title";
+      priority = 1 + TierRank(c->tier);
+    }
+    if (r.action.empty()) continue;
+    // A fix title that only restates the problem tells the reader nothing new.
+    if (r.source == "fix_title" && dt::CleanTitle(l.fixes.front().title) == dt::CleanTitle(c->title))
+      continue;
+    rows.push_back({priority, order, std::move(r)});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.priority < b.priority; });
+  if (rows.size() > static_cast<size_t>(rules.troubleshooting_max))
+    rows.resize(static_cast<size_t>(rules.troubleshooting_max));
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.order < b.order; });
+  // One row per action: issues with the same first action share it.
+  std::vector<DigestTroubleRow> out;
+  std::map<std::string, size_t> by_action;
+  for (Row& r : rows) {
+    auto it = by_action.find(r.row.action);
+    if (it != by_action.end()) {
+      out[it->second].cases.push_back(r.row.cases.front());
+      continue;
+    }
+    by_action[r.row.action] = out.size();
+    out.push_back(std::move(r.row));
+  }
+  d->troubleshooting = std::move(out);
+}
+
+std::vector<std::string> StringList(const json& j, const std::string& field,
+                                    const std::string& where, Status* st) {
+  std::vector<std::string> out;
+  if (!j.is_array()) {
+    *st = Status::InvalidArgument(where + ": \"" + field + "\" must be an array of strings");
+    return out;
+  }
+  for (const json& v : j) {
+    if (!v.is_string()) {
+      *st = Status::InvalidArgument(where + ": \"" + field + "\" must be an array of strings");
+      return {};
+    }
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<Lang> ParseLang(std::string_view text) {
+  if (text == "zh") return Lang::kZh;
+  if (text == "en") return Lang::kEn;
+  return Status::InvalidArgument("language \"" + std::string(text) + "\": expected zh or en");
+}
+
+DigestRules DefaultDigestRules() { return DigestRules(); }
+
+StatusOr<DigestRules> ParseDigestRules(const std::string& json_text, const std::string& where) {
+  json j = json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Status::InvalidArgument(where + ": not a JSON object");
+  DigestRules r;
+  Status st;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const json& v = it.value();
+    auto need_int = [&](int* out) {
+      if (!v.is_number_integer()) {
+        st = Status::InvalidArgument(where + ": \"" + k + "\" must be an integer");
+      } else {
+        *out = v.get<int>();
+      }
+    };
+    if (k == "include_resolutions") {
+      r.include_resolutions = StringList(v, k, where, &st);
+      for (const std::string& name : r.include_resolutions)
+        if (st.ok() && !graph::ParseResolution(name).ok())
+          st = Status::InvalidArgument(where + ": \"include_resolutions\": unknown resolution \"" +
+                                       name + "\"");
+    } else if (k == "include_duplicates_with_fixes") {
+      if (!v.is_boolean()) {
+        st = Status::InvalidArgument(where + ": \"" + k + "\" must be true or false");
+      } else {
+        r.include_duplicates_with_fixes = v.get<bool>();
+      }
+    } else if (k == "min_tier") {
+      if (!v.is_string() || !graph::ParseTier(v.get<std::string>()).ok()) {
+        st = Status::InvalidArgument(where + ": \"min_tier\" must be one of A, B, C, D");
+      } else {
+        r.min_tier = v.get<std::string>();
+      }
+    } else if (k == "troubleshooting_max") {
+      need_int(&r.troubleshooting_max);
+    } else if (k == "term_min_issues") {
+      need_int(&r.term_min_issues);
+      if (st.ok() && r.term_min_issues < 2)
+        st = Status::InvalidArgument(where + ": \"term_min_issues\" must be at least 2");
+    } else if (k == "term_max_share") {
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 1) {
+        st = Status::InvalidArgument(where + ": \"term_max_share\" must be a number in (0, 1]");
+      } else {
+        r.term_max_share = v.get<double>();
+      }
+    } else if (k == "problem_max_chars") {
+      need_int(&r.problem_max_chars);
+    } else if (k == "action_max_chars") {
+      need_int(&r.action_max_chars);
+    } else if (k == "stop_terms") {
+      r.stop_terms = StringList(v, k, where, &st);
+    } else if (k == "comment" || k == "_comment") {
+      // free text
+    } else {
+      st = Status::InvalidArgument(where + ": unknown field \"" + k + "\"");
+    }
+    if (!st.ok()) return st;
+  }
+  return r;
+}
+
+std::string RepoLabel(const Digest& d, const std::string& repo) {
+  size_t colon = repo.find(':');
+  std::string full = colon == std::string::npos ? repo : repo.substr(colon + 1);
+  std::string name = full.substr(full.rfind('/') + 1);
+  return std::binary_search(d.ambiguous_names.begin(), d.ambiguous_names.end(), name) ? full : name;
+}
+
+std::string IssueLabel(const Digest& d, const std::string& issue) {
+  size_t hash = issue.rfind('#');
+  if (hash == std::string::npos) return issue;
+  return RepoLabel(d, issue.substr(0, hash)) + issue.substr(hash);
+}
+
+std::vector<const DigestCase*> Digest::Cases() const {
+  std::vector<const DigestCase*> out;
+  for (const DigestRepo& r : repos)
+    for (const DigestCase& c : r.cases) out.push_back(&c);
+  return out;
+}
+
+const DigestCase* Digest::Find(const std::string& issue) const {
+  if (!case_index.empty()) {
+    auto it = case_index.find(issue);
+    if (it == case_index.end() || it->second.first >= repos.size() ||
+        it->second.second >= repos[it->second.first].cases.size())
+      return nullptr;
+    const DigestCase& c = repos[it->second.first].cases[it->second.second];
+    return c.links.issue.ToString() == issue ? &c : nullptr;
+  }
+  for (const DigestRepo& r : repos)
+    for (const DigestCase& c : r.cases)
+      if (c.links.issue.ToString() == issue) return &c;
+  return nullptr;
+}
+
+StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
+  Digest d;
+  d.options = options;
+  if (!graph::ParseTier(options.rules.min_tier).ok())
+    return Status::InvalidArgument("min tier \"" + options.rules.min_tier +
+                                   "\": expected A, B, C or D");
+  std::vector<Repository> all;
+  Status s = store.ListRepositories(&all);
+  if (!s.ok()) return s;
+  for (const RepoRef& want : options.repos) {
+    bool found = std::any_of(all.begin(), all.end(), [&](const Repository& r) { return r.ref == want; });
+    if (!found) return Status::NotFound("repository " + want.ToString() + " is not in the store");
+  }
+  std::sort(all.begin(), all.end(),
+            [](const Repository& a, const Repository& b) { return a.ref < b.ref; });
+  {
+    std::map<std::string, int> names;
+    for (const Repository& r : all) names[r.ref.name]++;
+    for (const auto& [name, n] : names)
+      if (n > 1) d.ambiguous_names.push_back(name);
+  }
+  OptTime latest;
+  for (const Repository& repo : all) {
+    if (!RepoSelected(repo.ref, options)) continue;
+    std::map<std::string, Candidate> candidates;  // by number
+    s = store.ForEachIssue(&repo.ref, [&](const Issue& issue) {
+      OptTime t = WindowTime(issue);
+      if (options.since && (!t || *t < *options.since)) return true;
+      if (options.until && (!t || *t > *options.until)) return true;
+      for (const OptTime& x : {issue.created_at, issue.closed_at})
+        if (x && (!latest || *x > *latest)) latest = x;
+      candidates[issue.number].issue = issue;
+      return true;
+    });
+    if (!s.ok()) return s;
+    if (candidates.empty()) continue;
+    s = graph::ForEachLinks(store, &repo.ref, [&](const graph::IssueLinks& l) {
+      auto it = candidates.find(l.issue.number);
+      if (it != candidates.end()) it->second.links = l;
+      return true;
+    });
+    if (!s.ok()) return s;
+    std::vector<Candidate*> ordered;
+    for (auto& [num, c] : candidates) ordered.push_back(&c);
+    std::sort(ordered.begin(), ordered.end(), [](const Candidate* a, const Candidate* b) {
+      return NumberLess(a->issue.number, b->issue.number);
+    });
+    DigestRepo dr;
+    dr.repo = repo.ref;
+    dr.name = repo.ref.name;
+    dr.role = Role(repo);
+    dr.url = repo.html_url.empty() ? WebUrl(Ref::Repo(repo.ref)) : repo.html_url;
+    for (Candidate* c : ordered) {
+      ++d.considered;
+      std::string detail;
+      std::string reason = ExclusionReason(*c, options.rules, &detail);
+      if (!reason.empty()) {
+        d.excluded.push_back({c->issue.ref().ToString(), dt::CleanTitle(c->issue.title), reason,
+                              dt::Squash(detail)});
+        continue;
+      }
+      DigestCase dc;
+      dc.links = std::move(*c->links);
+      dc.number = c->issue.number;
+      dc.title = dt::Squash(c->issue.title);
+      dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
+      dc.problem = Problem(c->issue, options.rules.problem_max_chars);
+      dc.tier = BestTier(dc.links);
+      dc.body_text = dt::WithoutCodeBlocks(c->issue.body).substr(0, 4000);
+      dr.cases.push_back(std::move(dc));
+    }
+    if (!dr.cases.empty()) d.repos.push_back(std::move(dr));
+  }
+  for (size_t ri = 0; ri < d.repos.size(); ++ri)
+    for (size_t ci = 0; ci < d.repos[ri].cases.size(); ++ci)
+      d.case_index[d.repos[ri].cases[ci].links.issue.ToString()] = {ri, ci};
+  OptTime as_of = options.until ? options.until : latest;
+  d.as_of = dt::Date(as_of);
+  BuildThemes(store, options, &d);
+  BuildTroubleshooting(options.rules, &d);
+  return d;
+}
+
+}  // namespace fixgraph::query

@@ -1,0 +1,37 @@
+// Pieces shared by the Markdown, JSON and HTML digest renderers. Private to query/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fixgraph/query/digest.h"
+
+namespace fixgraph::query {
+
+// The disclosure section's counts over the included cases.
+struct DisclosureCounts {
+  std::map<std::string, std::int64_t> links_by_tier;
+  std::map<std::string, std::int64_t> links_by_evidence;
+  std::map<std::string, std::int64_t> issues_by_tier;
+  std::map<std::string, std::int64_t> resolutions;
+  std::map<std::string, std::vector<std::string>> traps;      // flag -> issues
+  std::map<std::string, std::vector<std::string>> traceless;  // kind -> issues
+  std::map<std::string, std::int64_t> excluded_by_reason;
+};
+
+DisclosureCounts CountDisclosure(const Digest& d);
+
+// "铁证" / "machine-verified" for "A", ...
+const char* TierWord(const std::string& tier, Lang lang);
+// Words for an exclusion reason, a flag or a traceless kind.
+const char* ReasonWord(const std::string& reason, Lang lang);
+const char* TrapWord(const std::string& flag, Lang lang);
+
+// The exclusion's detail in words for the reader ("" when the reason says it all).
+std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang);
+std::string ThemeHeading(const Digest& d, const DigestTheme& t, Lang lang);
+std::string ThemeBullet(const Digest& d, const std::string& issue, Lang lang);
+
+}  // namespace fixgraph::query

@@ -1,0 +1,63 @@
+// Text helpers shared by the digest builder and renderers. Private to query/.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/ref.h"
+
+namespace fixgraph::query::digest_text {
+
+// Collapses runs of whitespace (including newlines) to one space and trims.
+std::string Squash(std::string_view s);
+
+// At most max_chars code points; appends "…" when cut. Never splits a UTF-8
+// sequence.
+std::string Truncate(std::string_view s, int max_chars);
+
+// Number of UTF-8 code points.
+size_t CodePoints(std::string_view s);
+
+// The text without fenced code blocks (``` ... ```), URLs kept.
+std::string WithoutCodeBlocks(std::string_view s);
+
+// The first meaningful sentence of a text: skips fenced code, markdown
+// headings/quotes/list markers and greeting-like lines; cuts at 。！？；, ". ",
+// or a line end. "" when none.
+std::string FirstSentence(std::string_view s);
+
+// Strips trailing sentence punctuation and spaces (。．.;；,，:： and the like).
+std::string TrimSentenceEnd(std::string_view s);
+
+// The first sentences of a text, joined until at least min_chars code points
+// (a bare "不需要改。" says little alone). "" when none.
+std::string LeadSentences(std::string_view s, int min_chars);
+
+// Strips a leading bracketed tag ("[Bug]", "【需求】") and trailing punctuation.
+std::string CleanTitle(std::string_view s);
+
+// "!166" for a PR of `repo`, "gitcode:mindspore/mindspore!87655" otherwise;
+// URLs are kept as they are.
+std::string ShortPr(const std::string& pr, const RepoRef& repo);
+// "#69" for an issue of `repo`, the canonical ref otherwise.
+std::string ShortIssue(const std::string& issue, const RepoRef& repo);
+// "MindSpeed-Ops#69": repository name and number.
+std::string NamedIssue(const std::string& issue);
+
+// Date / minute in the display offset, "" for unset.
+std::string Date(const OptTime& t);
+std::string DateTime(const OptTime& t);  // "2026-09-15 11:35:56"
+
+// Escapes a Markdown table cell (pipes, newlines).
+std::string MdCell(std::string_view s);
+// Escapes HTML text and attribute values.
+std::string Html(std::string_view s);
+
+// Salient terms of a text: identifiers with an underscore, a digit, inner
+// capitals or all capitals (API names, error codes, flags), lower-cased,
+// unique, sorted. URLs are skipped.
+std::vector<std::string> SalientTerms(std::string_view text);
+
+}  // namespace fixgraph::query::digest_text

@@ -1,0 +1,328 @@
+// fixgraph digest: selection, facts, rendering, determinism and the golden
+// files for data/demo (tests/golden/digest/). FIXGRAPH_UPDATE_GOLDEN=1
+// rewrites the golden files instead of comparing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "../../query/digest_text.h"
+#include "fixgraph/engine/store.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/query/digest.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph {
+namespace {
+
+using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ReadFile;
+using fixgraph::testing::RunCommand;
+using fixgraph::testing::SourceDir;
+using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
+using nlohmann::json;
+namespace dt = query::digest_text;
+
+// One imported demo store per test process.
+class DigestDemo : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    setenv("FIXGRAPH_TZ", "+08:00", 1);
+    db_ = new TempDir();
+    std::string out, err;
+    int rc = RunCommand(Fixgraph("import " + SourceDir() + "/data/demo"), &out, &err);
+    ASSERT_EQ(rc, 0) << err;
+  }
+  static void TearDownTestSuite() {
+    delete db_;
+    db_ = nullptr;
+  }
+  static std::string Fixgraph(const std::string& args) {
+    return "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + db_->path() + " " + args;
+  }
+  static std::unique_ptr<Store> OpenStore() {
+    StoreOptions o;
+    o.read_only = true;
+    auto s = Store::Open(db_->path() + "/store", o);
+    EXPECT_TRUE(s.ok()) << s.status().message();
+    return s.ok() ? std::move(*s) : nullptr;
+  }
+  static query::Digest Build(const query::DigestOptions& options) {
+    auto store = OpenStore();
+    auto d = query::BuildDigest(*store, options);
+    EXPECT_TRUE(d.ok()) << d.status().message();
+    return d.ok() ? std::move(*d) : query::Digest();
+  }
+  static TempDir* db_;
+};
+TempDir* DigestDemo::db_ = nullptr;
+
+void CheckGolden(const std::string& name, const std::string& actual) {
+  std::string path = SourceDir() + "/tests/golden/digest/" + name;
+  const char* update = std::getenv("FIXGRAPH_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    WriteFile(path, actual);
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path))
+      << path << " is missing; run with FIXGRAPH_UPDATE_GOLDEN=1 to create it";
+  std::string expected = ReadFile(path);
+  if (expected == actual) return;
+  // Name the first differing line.
+  size_t line = 1, i = 0;
+  while (i < expected.size() && i < actual.size() && expected[i] == actual[i]) {
+    if (expected[i] == '\n') ++line;
+    ++i;
+  }
+  FAIL() << name << " differs from the golden file at line " << line
+         << " (FIXGRAPH_UPDATE_GOLDEN=1 regenerates it after a deliberate change)";
+}
+
+TEST_F(DigestDemo, GoldenMarkdownJsonAndEnglish) {
+  std::string md, js, en, err;
+  ASSERT_EQ(RunCommand(Fixgraph("digest"), &md, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph("digest --format json"), &js, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph("digest --lang en"), &en, &err), 0) << err;
+  CheckGolden("demo.md", md);
+  CheckGolden("demo.json", js);
+  CheckGolden("demo.en.md", en);
+}
+
+TEST_F(DigestDemo, SameStoreSameBytes) {
+  std::string a, b, err;
+  for (const char* fmt : {"md", "json", "html"}) {
+    ASSERT_EQ(RunCommand(Fixgraph(std::string("digest --format ") + fmt), &a, &err), 0) << err;
+    ASSERT_EQ(RunCommand(Fixgraph(std::string("digest --format ") + fmt), &b, &err), 0) << err;
+    EXPECT_EQ(a, b) << fmt;
+    EXPECT_GT(a.size(), 1000u) << fmt;
+  }
+}
+
+TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {
+  query::Digest d = Build(query::DigestOptions());
+  // Every considered issue is either included or excluded, once.
+  EXPECT_EQ(d.considered, static_cast<std::int64_t>(d.Cases().size() + d.excluded.size()));
+  EXPECT_EQ(d.considered, 70);
+
+  const query::DigestCase* c69 = d.Find("gitcode:Ascend/MindSpeed-Ops#69");
+  ASSERT_NE(c69, nullptr);
+  std::string zh = query::CaseSummary(d, *c69, query::Lang::kZh);
+  EXPECT_NE(zh.find("!166"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("2026-09-15"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("显式引用 #69"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("!163"), std::string::npos) << zh;  // the false lead is named
+  EXPECT_EQ(c69->tier, "B");
+  EXPECT_FALSE(c69->problem.empty());
+  EXPECT_NE(c69->title.find(c69->problem.substr(0, 6)), std::string::npos);
+
+  const query::DigestCase* c31 = d.Find("gitcode:Ascend/TransformerEngineNPU#31");
+  ASSERT_NE(c31, nullptr);
+  std::string en = query::CaseSummary(d, *c31, query::Lang::kEn);
+  EXPECT_NE(en.find("closed in the same second"), std::string::npos) << en;
+  EXPECT_NE(en.find("issue-31"), std::string::npos) << en;  // the branch is quoted
+
+  // Answers are quoted, not invented.
+  const query::DigestCase* c26 = d.Find("gitcode:Ascend/TransformerEngineNPU#26");
+  ASSERT_NE(c26, nullptr);
+  EXPECT_NE(query::CaseSummary(d, *c26, query::Lang::kZh).find("reuse-grad-buf-for-mxfp8-param-ag"),
+            std::string::npos);
+
+  // Honest exclusion with reasons.
+  std::map<std::string, std::string> reasons;
+  for (const auto& e : d.excluded) reasons[e.issue] = e.reason;
+  EXPECT_EQ(reasons["gitcode:mindspore/hyper-parallel#40"], "stale");
+  EXPECT_EQ(reasons["gitcode:Ascend/MindSpeed-Ops#49"], "wontfix");
+  EXPECT_EQ(reasons["gitcode:Ascend/mindsdk-referenceapps#337"], "duplicate");
+  EXPECT_EQ(reasons["gitcode:Ascend/MindSpeed-Ops#77"], "open");
+  EXPECT_EQ(reasons["gitcode:Ascend/infrastructure#16"], "no_evidence");
+  // A duplicate whose chain found the fix is kept (the reader needs the fix).
+  EXPECT_NE(d.Find("gitcode:Ascend/TransformerEngineNPU#19"), nullptr);
+
+  json j = query::ToJson(d);
+  const json& traps = j["disclosure"]["traps"];
+  auto has = [](const json& list, const std::string& id) {
+    return std::find(list.begin(), list.end(), id) != list.end();
+  };
+  EXPECT_TRUE(has(traps["fix_before_issue"], "gitcode:Ascend/MindSpeed-Ops#75"));
+  EXPECT_TRUE(has(traps["false_lead"], "gitcode:Ascend/MindSpeed-Ops#69"));
+  EXPECT_TRUE(has(traps["close_lag"], "gitcode:mindspore/hyper-parallel#70"));
+  EXPECT_TRUE(has(j["disclosure"]["traceless"]["vendor_fix"], "gitcode:mindspore/mindspore#477"));
+  EXPECT_EQ(j["disclosure"]["candidates"]["considered"], 70);
+  std::int64_t tier_sum = 0;
+  for (const auto& [t, n] : j["disclosure"]["links_by_tier"].items()) tier_sum += n.get<std::int64_t>();
+  std::int64_t fixes = 0;
+  for (const json& r : j["repos"])
+    for (const json& c : r["cases"]) fixes += static_cast<std::int64_t>(c["fixes"].size());
+  EXPECT_EQ(tier_sum, fixes);
+}
+
+TEST_F(DigestDemo, ThemesComeFromTheGraphAndSharedTerms) {
+  query::Digest d = Build(query::DigestOptions());
+  ASSERT_FALSE(d.themes.empty());
+  // Every included issue appears in exactly one theme.
+  std::map<std::string, int> seen;
+  for (const auto& t : d.themes)
+    for (const auto& id : t.issues) seen[id]++;
+  EXPECT_EQ(seen.size(), d.Cases().size());
+  for (const auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
+  // !166 fixes #68 and #69: one graph theme holds both.
+  bool pair = false;
+  for (const auto& t : d.themes) {
+    bool a = std::count(t.issues.begin(), t.issues.end(), "gitcode:Ascend/MindSpeed-Ops#68");
+    bool b = std::count(t.issues.begin(), t.issues.end(), "gitcode:Ascend/MindSpeed-Ops#69");
+    if (a && b) pair = t.via == "graph";
+  }
+  EXPECT_TRUE(pair);
+  // At least one theme is held together by shared salient terms.
+  bool by_terms = false;
+  for (const auto& t : d.themes) by_terms = by_terms || (t.via == "terms" && !t.terms.empty());
+  EXPECT_TRUE(by_terms);
+}
+
+TEST_F(DigestDemo, TroubleshootingIsExtractive) {
+  query::Digest d = Build(query::DigestOptions());
+  ASSERT_FALSE(d.troubleshooting.empty());
+  EXPECT_LE(d.troubleshooting.size(), 20u);
+  for (const auto& row : d.troubleshooting) {
+    ASSERT_FALSE(row.cases.empty());
+    const query::DigestCase* c = d.Find(row.cases.front());
+    ASSERT_NE(c, nullptr);
+    std::string source = row.source == "answer" ? c->links.answer->text : c->links.fixes.front().title;
+    // The action (without a trailing ellipsis) is a piece of its source.
+    std::string action = row.action;
+    const std::string ell = "…";
+    if (action.size() > ell.size() && action.compare(action.size() - ell.size(), ell.size(), ell) == 0)
+      action.resize(action.size() - ell.size());
+    if (!action.empty() && action.back() == '`') action.pop_back();
+    // LeadSentences joins sentences with "；": each piece comes from the source.
+    auto no_ticks = [](std::string x) {
+      x.erase(std::remove(x.begin(), x.end(), '`'), x.end());
+      return x;
+    };
+    std::string piece = no_ticks(action.substr(0, action.find("；")));
+    source = no_ticks(source);
+    std::string head = dt::Truncate(piece, 8);
+    if (head.size() > ell.size() && head.compare(head.size() - ell.size(), ell.size(), ell) == 0)
+      head.resize(head.size() - ell.size());
+    EXPECT_NE(dt::Squash(source).find(head), std::string::npos) << row.action << " / " << source;
+  }
+}
+
+TEST_F(DigestDemo, SelectionFiltersAndMinTier) {
+  query::DigestOptions o;
+  o.repos = {RepoRef{Platform::kGitCode, "Ascend", "MindSpeed-Ops"}};
+  query::Digest one = Build(o);
+  ASSERT_EQ(one.repos.size(), 1u);
+  EXPECT_EQ(one.considered, 6);
+
+  query::DigestOptions org;
+  org.org = "mindspore";
+  for (const auto& r : Build(org).repos) EXPECT_EQ(r.repo.owner, "mindspore");
+
+  query::DigestOptions strict;
+  strict.rules.min_tier = "A";
+  query::Digest a = Build(strict);
+  EXPECT_EQ(a.Find("gitcode:Ascend/MindSpeed-Ops#69"), nullptr);  // tier B only
+  EXPECT_NE(a.Find("gitcode:Ascend/TransformerEngineNPU#31"), nullptr);
+  bool below = false;
+  for (const auto& e : a.excluded) below = below || (e.issue == "gitcode:Ascend/MindSpeed-Ops#69" && e.reason == "below_min_tier");
+  EXPECT_TRUE(below);
+
+  query::DigestOptions window;
+  window.since = **ParseTimestamp("2026-09-01");
+  window.until = **ParseTimestamp("2026-09-30");
+  query::Digest w = Build(window);
+  EXPECT_EQ(w.as_of, "2026-09-30");
+  for (const auto* c : w.Cases()) {
+    ASSERT_TRUE(c->links.closed_at.has_value());
+    EXPECT_GE(*c->links.closed_at, *window.since);
+    EXPECT_LE(*c->links.closed_at, *window.until);
+  }
+  EXPECT_LT(w.considered, 70);
+
+  query::DigestOptions missing;
+  missing.repos = {RepoRef{Platform::kGitCode, "nobody", "nothing"}};
+  auto store = OpenStore();
+  EXPECT_FALSE(query::BuildDigest(*store, missing).ok());
+}
+
+TEST_F(DigestDemo, CliWritesFileAndRejectsBadInput) {
+  TempDir out_dir;
+  std::string out, err;
+  std::string file = out_dir / "d.md";
+  ASSERT_EQ(RunCommand(Fixgraph("digest --repo gitcode:Ascend/FlashGen -o " + file), &out, &err), 0) << err;
+  std::string md = ReadFile(file);
+  EXPECT_NE(md.find("Ascend/FlashGen"), std::string::npos);
+  EXPECT_EQ(md.find("Ascend/MindSpeed-Ops"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(file + ".tmp"));
+
+  EXPECT_EQ(RunCommand(Fixgraph("digest --lang fr"), &out, &err), 1);
+  EXPECT_NE(err.find("fixgraph: error:"), std::string::npos);
+  EXPECT_NE(err.find("fr"), std::string::npos);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --format pdf"), &out, &err), 1);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --min-tier E"), &out, &err), 1);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --since yesterday"), &out, &err), 1);
+  EXPECT_NE(err.find("--since"), std::string::npos);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --repo gitcode:nobody/nothing"), &out, &err), 1);
+  std::string bad = out_dir / "bad.json";
+  WriteFile(bad, "{\"min_tier\": \"Z\"}");
+  EXPECT_EQ(RunCommand(Fixgraph("digest --config " + bad), &out, &err), 1);
+  EXPECT_NE(err.find("min_tier"), std::string::npos);
+  // A config that only keeps fixed issues.
+  std::string only_fixed = out_dir / "fixed.json";
+  WriteFile(only_fixed, "{\"include_resolutions\": [\"fixed\"]}");
+  ASSERT_EQ(RunCommand(Fixgraph("digest --format json --config " + only_fixed), &out, &err), 0) << err;
+  json j = json::parse(out);
+  for (const json& r : j["repos"])
+    for (const json& c : r["cases"]) EXPECT_TRUE(c["resolution"] == "fixed" || c["resolution"] == "duplicate") << c["issue"];
+}
+
+TEST(DigestRules, ShippedFileEqualsCompiledDefaults) {
+  std::string text = ReadFile(SourceDir() + "/data/digest/rules.json");
+  auto r = query::ParseDigestRules(text, "data/digest/rules.json");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  query::DigestRules d = query::DefaultDigestRules();
+  EXPECT_EQ(r->include_resolutions, d.include_resolutions);
+  EXPECT_EQ(r->include_duplicates_with_fixes, d.include_duplicates_with_fixes);
+  EXPECT_EQ(r->min_tier, d.min_tier);
+  EXPECT_EQ(r->troubleshooting_max, d.troubleshooting_max);
+  EXPECT_EQ(r->term_min_issues, d.term_min_issues);
+  EXPECT_DOUBLE_EQ(r->term_max_share, d.term_max_share);
+  EXPECT_EQ(r->problem_max_chars, d.problem_max_chars);
+  EXPECT_EQ(r->action_max_chars, d.action_max_chars);
+  EXPECT_EQ(r->stop_terms, d.stop_terms);
+}
+
+TEST(DigestRules, BadFieldsAreNamed) {
+  auto a = query::ParseDigestRules("{\"include_resolutions\": [\"fixed\", \"maybe\"]}", "x.json");
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("maybe"), std::string::npos);
+  auto b = query::ParseDigestRules("{\"colour\": 1}", "x.json");
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("colour"), std::string::npos);
+  EXPECT_FALSE(query::ParseDigestRules("[1]", "x.json").ok());
+  EXPECT_FALSE(query::ParseDigestRules("{\"term_min_issues\": 1}", "x.json").ok());
+}
+
+TEST(DigestText, SentencesTermsAndTruncation) {
+  EXPECT_EQ(dt::FirstSentence("## 环境\n\n```\ncode. here\n```\n执行 pytest 后用例失败。随后又……"),
+            "执行 pytest 后用例失败");
+  EXPECT_EQ(dt::FirstSentence("Hello world. More text"), "Hello world");
+  EXPECT_EQ(dt::CleanTitle("[Bug] serve 拉起失败。"), "serve 拉起失败");
+  EXPECT_EQ(dt::CleanTitle("【需求】补充说明"), "补充说明");
+  std::string t = dt::Truncate("一二三四五六七八九十", 4);
+  EXPECT_EQ(t, "一二三四…");
+  EXPECT_EQ(dt::Truncate("short", 10), "short");
+  auto terms = dt::SalientTerms(
+      "aclrtMemsetAsync is slow on 910B; see https://x.com/a_b_c and fp8_param_gather, MXFP8, v2 the");
+  // "910B" starts with a digit (model numbers, versions): not a topic term.
+  std::vector<std::string> want = {"aclrtmemsetasync", "fp8_param_gather", "mxfp8"};
+  EXPECT_EQ(terms, want);
+  EXPECT_EQ(dt::MdCell("a|b\nc"), "a\\|b c");
+  EXPECT_EQ(dt::Html("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+}
+
+}  // namespace
+}  // namespace fixgraph
