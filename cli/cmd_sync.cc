@@ -1,0 +1,217 @@
+// fixgraph sync REPO|org:PLATFORM:ORG... [--api-base URL] [--since TIME] [--record DUMP]
+//               [--state all|open|closed] [--only LIST] [--skip LIST] [--rate-limit N]
+//               [--parallel N] [--json] [--no-link]
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.h"
+#include "refresh.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/ingest/sync.h"
+
+namespace fixgraph::cli {
+namespace {
+
+struct SyncArgs {
+  std::vector<std::string> targets;
+  std::string api_base;
+  std::string since;
+  std::string record;
+  std::string state = "all";
+  std::string only;
+  std::string skip;
+  double rate_limit = -1;
+  int parallel = 4;
+  int per_page = 100;
+  double timeout_s = 60;
+  bool json_out = false;
+  bool no_link = false;
+};
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, ',');)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+std::string Duration(double s) {
+  if (s < 0) return "?";
+  long t = std::lround(s);
+  if (t < 60) return std::to_string(t) + "s";
+  if (t < 3600) return std::to_string(t / 60) + "m" + std::to_string(t % 60) + "s";
+  return std::to_string(t / 3600) + "h" + std::to_string(t / 60 % 60) + "m";
+}
+
+nlohmann::json CountsJson(const ingest::SyncCounts& c) {
+  return {{"repos", c.repos},       {"issues", c.issues},         {"pulls", c.pulls},
+          {"detailed", c.detailed}, {"comments", c.comments},     {"commits", c.commits},
+          {"files", c.files},       {"operate_logs", c.operate_logs},
+          {"platform_links", c.platform_links}, {"requests", c.requests},
+          {"retries", c.retries},   {"rate_limit_waits", c.rate_limit_waits},
+          {"changed", c.changed}};
+}
+
+void RunSync(Context& ctx, const SyncArgs& a) {
+  ingest::SyncOptions o;
+  o.api_base = a.api_base;
+  o.state = a.state;
+  o.record_dir = a.record;
+  o.requests_per_minute = a.rate_limit;
+  o.parallelism = a.parallel;
+  o.per_page = a.per_page;
+  o.timeout_ms = static_cast<long>(a.timeout_s * 1000);
+  if (!a.since.empty()) {
+    auto t = ParseTimestamp(a.since);
+    if (!t.ok() || !t->has_value())
+      throw CLI::ValidationError("--since", "\"" + a.since +
+                                                "\" is not a time (e.g. 2026-01-31 or "
+                                                "2026-01-31T08:00:00+08:00)");
+    o.since = **t;
+  }
+  std::set<std::string> endpoints(ingest::AllSyncEndpoints().begin(),
+                                  ingest::AllSyncEndpoints().end());
+  auto check = [](const std::string& flag, const std::vector<std::string>& names) {
+    for (const std::string& n : names) {
+      const auto& all = ingest::AllSyncEndpoints();
+      if (std::find(all.begin(), all.end(), n) == all.end())
+        throw CLI::ValidationError(flag, "unknown endpoint \"" + n +
+                                             "\" (expected comments, commits, files, "
+                                             "operate_logs, links)");
+    }
+  };
+  if (!a.only.empty()) {
+    auto names = SplitList(a.only);
+    check("--only", names);
+    endpoints = std::set<std::string>(names.begin(), names.end());
+  }
+  auto skipped = SplitList(a.skip);
+  check("--skip", skipped);
+  for (const std::string& n : skipped) endpoints.erase(n);
+  o.endpoints = endpoints;
+  if (endpoints.empty()) o.endpoints = {"none"};  // list endpoints only
+
+  // Targets: repositories and organisations.
+  std::vector<RepoRef> repos;
+  std::vector<std::pair<Platform, std::string>> orgs;
+  for (const std::string& t : a.targets) {
+    RepoRef r;
+    std::string org;
+    Status s = ingest::ParseSyncTarget(t, &r, &org);
+    if (!s.ok()) throw CLI::ValidationError("REPO", s.message());
+    if (org.empty()) {
+      repos.push_back(r);
+    } else {
+      orgs.emplace_back(r.platform, org);
+    }
+  }
+
+  auto store = ctx.OpenForWrite();
+  if (!store.ok()) return ctx.Fail(store.status());
+  ingest::SyncCounts total;
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& [platform, org] : orgs) {
+    if (ctx.err_is_terminal)
+      *ctx.err << "\rlisting repositories of " << PlatformName(platform) << ":" << org
+               << "\x1b[K" << std::flush;
+    auto list = ingest::ListOrgRepositories(platform, org, o, &total);
+    if (!list.ok()) return ctx.Fail(list.status());
+    repos.insert(repos.end(), list->begin(), list->end());
+  }
+  if (ctx.err_is_terminal) {
+    o.on_progress = [&ctx](const ingest::SyncProgress& p) {
+      *ctx.err << "\r[" << p.repo_index + 1 << "/" << p.repo_count << "] " << p.repo << "  "
+               << p.list << " page " << p.page;
+      if (p.total_pages > 0) *ctx.err << "/" << p.total_pages;
+      *ctx.err << "  " << p.items << " items  " << p.requests << " requests";
+      if (p.rate_limit_waits > 0) *ctx.err << "  " << p.rate_limit_waits << " rate-limit waits";
+      *ctx.err << "  " << Duration(p.elapsed_s);
+      if (p.eta_s >= 0) *ctx.err << "  ETA " << Duration(p.eta_s);
+      *ctx.err << "\x1b[K" << std::flush;
+    };
+  }
+  nlohmann::json per_repo = nlohmann::json::array();
+  Status failure;
+  for (size_t i = 0; i < repos.size(); ++i) {
+    ingest::SyncCounts c;
+    Status s = ingest::SyncRepository(store->get(), repos[i], o, &c, i, repos.size());
+    total.Add(c);
+    nlohmann::json one = CountsJson(c);
+    one["repo"] = repos[i].ToString();
+    if (!s.ok()) one["error"] = s.message();
+    per_repo.push_back(one);
+    if (!s.ok()) {
+      failure = s;
+      break;
+    }
+  }
+  if (ctx.err_is_terminal) *ctx.err << "\r\x1b[K" << std::flush;
+  // Relink what was written, even when a later repository failed.
+  RefreshStats refreshed;
+  if (!a.no_link && !total.touched.empty()) {
+    Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
+    if (!s.ok() && failure.ok()) failure = s;
+  }
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (a.json_out) {
+    nlohmann::json doc{{"repos", per_repo},
+                       {"totals", CountsJson(total)},
+                       {"seconds", secs},
+                       {"relinked", refreshed.link.issues},
+                       {"ok", failure.ok()},
+                       {"db", ctx.db_dir}};
+    if (!a.record.empty()) doc["record"] = a.record;
+    *ctx.out << doc.dump() << "\n";
+  } else if (total.repos > 0) {
+    *ctx.out << "synced " << total.repos << " repositories: " << total.issues << " issues, "
+             << total.pulls << " pull requests (" << total.detailed
+             << " new or changed, details fetched), " << total.comments << " comments, "
+             << total.commits << " commits, " << total.files << " files, "
+             << total.operate_logs << " operate-log events, " << total.platform_links
+             << " platform links; " << total.requests << " requests, " << total.retries
+             << " retries, " << total.rate_limit_waits << " rate-limit waits, "
+             << total.changed << " records new or changed, in " << Duration(secs) << "\n";
+    if (!a.no_link)
+      *ctx.out << "relinked " << refreshed.link.issues << " issues (" << refreshed.link.fixes
+               << " fix links)\n";
+  }
+  if (!failure.ok()) ctx.Fail(failure);
+}
+
+}  // namespace
+
+void AddSyncCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand(
+      "sync", "pull repositories over HTTP (GitCode, Gitee, GitHub); tokens from "
+              "GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN");
+  auto a = std::make_shared<SyncArgs>();
+  cmd->add_option("REPO", a->targets,
+                  "repositories (gitcode:Ascend/MindSpeed-Ops) or organisations (org:gitcode:Ascend)")
+      ->required();
+  cmd->add_option("--api-base", a->api_base,
+                  "URL prefix replacing the platform's, e.g. http://127.0.0.1:8900/api/v5");
+  cmd->add_option("--since", a->since, "only items updated at or after TIME (default: the stored cursor)");
+  cmd->add_option("--record", a->record, "also write what was fetched as a dump under DUMP");
+  cmd->add_option("--state", a->state, "all, open or closed (default all)")
+      ->check(CLI::IsMember({"all", "open", "closed"}));
+  cmd->add_option("--only", a->only,
+                  "detail endpoints to fetch, comma-separated: comments,commits,files,operate_logs,links");
+  cmd->add_option("--skip", a->skip, "detail endpoints not to fetch, comma-separated");
+  cmd->add_option("--rate-limit", a->rate_limit,
+                  "requests per minute, 0 = no limit (default: GitCode 50, others none)");
+  cmd->add_option("--parallel", a->parallel, "concurrent detail requests (default 4)")
+      ->check(CLI::Range(1, 32));
+  cmd->add_option("--per-page", a->per_page, "items per list page (default 100)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--timeout", a->timeout_s, "seconds per request (default 60)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", a->json_out, "print a JSON summary");
+  cmd->add_flag("--no-link", a->no_link, "fetch only; do not relink the affected issues");
+  cmd->callback([&ctx, a] { RunSync(ctx, *a); });
+}
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,68 @@
+// HTTP GET for the live sync (design.md s8): a small client interface with a
+// libcurl implementation underneath, so sync can be tested against a loopback
+// fake or a scripted client.
+//
+// An HttpClient performs one request: no retries, no pagination, no auth
+// policy (sync.h adds those). A transport failure (connection refused, reset,
+// timeout, a body shorter than its Content-Length) is a Status of code
+// kUnavailable whose message names the URL with tokens redacted; any HTTP
+// status, 4xx and 5xx included, is a successful HttpResponse.
+//
+// Thread safety: Get may be called from several threads at once. The curl
+// client keeps a pool of handles so that connections are reused (keep-alive)
+// across requests to the same host.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fixgraph/engine/status.h"
+
+namespace fixgraph::ingest {
+
+struct HttpRequest {
+  std::string url;
+  // Extra request headers, e.g. {"PRIVATE-TOKEN", "..."}.
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct HttpResponse {
+  int status = 0;
+  // Header names lower-cased; the last value wins for repeated names.
+  std::map<std::string, std::string> headers;
+  std::string body;
+
+  // The value of a header by any-case name, or "" when absent.
+  std::string Header(const std::string& name) const;
+};
+
+struct HttpClientOptions {
+  // Whole-request timeout. Default: 60 s.
+  long timeout_ms = 60000;
+  // Connect timeout. Default: 10 s.
+  long connect_timeout_ms = 10000;
+  // User-Agent sent with every request. Default: "fixgraph/<version> (+sync)".
+  std::string user_agent;
+};
+
+class HttpClient {
+ public:
+  virtual ~HttpClient() = default;
+  virtual StatusOr<HttpResponse> Get(const HttpRequest& request) = 0;
+};
+
+// The libcurl client (gzip/deflate accepted, keep-alive, HTTP/1.1).
+std::unique_ptr<HttpClient> NewCurlHttpClient(const HttpClientOptions& options);
+
+// `url` with the values of token-bearing query parameters (access_token,
+// private_token, token) replaced by "REDACTED". Use it for every URL that is
+// printed, logged or put into an error message.
+std::string RedactUrl(const std::string& url);
+
+// Percent-encodes a query value (RFC 3986 unreserved characters kept).
+std::string UrlEncode(const std::string& value);
+
+}  // namespace fixgraph::ingest

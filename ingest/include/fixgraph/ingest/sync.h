@@ -1,0 +1,147 @@
+// Live sync (design.md s4, s8): pull a repository's issues, pull requests and
+// their details from the platform's v5 API (GitCode, Gitee) or GitHub's REST
+// API into the store, incrementally and crash-safely.
+//
+// What is fetched, per repository (each detail kind selectable, see
+// SyncOptions::endpoints):
+//   GET /repos/{o}/{r}                                  the repository
+//   GET /repos/{o}/{r}/issues?state=..&sort=..&since=..  issues (pages of 100)
+//   GET /repos/{o}/{r}/pulls?state=..&sort=..            pull requests
+//   per new or changed issue: comments, operate_logs (GitCode/Gitee:
+//     /repos/{o}/issues/{n}/operate_logs?repo={r}), pull_requests (GitCode)
+//   per new or changed PR: comments, commits, files, issues (GitCode/Gitee),
+//     operate_logs (GitCode/Gitee)
+// "Changed" means the list payload differs from the stored raw payload.
+//
+// Incremental: a cursor per repository and list (meta key SyncCursorKey) holds
+// the newest updated_at seen; the next sync asks only for items updated since
+// then (`since` where the platform has it; otherwise the list sorted by update,
+// newest first, read until an older item). The cursor is written in the same
+// WriteBatch as the page of data it covers, together with the page position,
+// so kill -9 at any point followed by a rerun resumes and ends with the same
+// store as an uninterrupted sync.
+//
+// Faults: 429, 403 with a rate-limit signal, GitCode's 418 (WAF), 5xx,
+// transport errors (timeouts, resets) and bodies that are not JSON (truncated,
+// HTML error pages) are retried with exponential backoff and jitter, honouring
+// Retry-After and X-RateLimit-Reset; then reported naming the URL (tokens
+// redacted). 401 and 404 fail at once with what to check. A client-side
+// limiter spaces requests (GitCode: 50 per minute by default).
+//
+// Tokens: read from GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN only; sent as
+// PRIVATE-TOKEN (GitCode), access_token (Gitee), Authorization: Bearer
+// (GitHub); never printed, logged, recorded or stored.
+//
+// Thread safety: one sync per store at a time; SyncRepository uses up to
+// `parallelism` threads internally for detail endpoints.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/http.h"
+
+namespace fixgraph::ingest {
+
+// Detail endpoint names, as used by --only / --skip.
+// "comments", "commits", "files", "operate_logs", "links" (issues/N/pull_requests
+// and pulls/N/issues).
+const std::vector<std::string>& AllSyncEndpoints();
+
+struct SyncProgress {
+  std::string repo;         // "gitcode:Ascend/MindSpeed-Ops"
+  size_t repo_index = 0;    // 0-based
+  size_t repo_count = 0;
+  std::string list;         // "issues" or "pulls"
+  int page = 0;             // last page fetched
+  int total_pages = 0;      // from the total_page header, 0 when unknown
+  std::int64_t items = 0;   // list items processed in this repository
+  std::int64_t requests = 0;
+  std::int64_t rate_limit_waits = 0;
+  double elapsed_s = 0;
+  double eta_s = -1;        // -1 when unknown
+};
+
+struct SyncCounts {
+  std::int64_t repos = 0;
+  std::int64_t issues = 0;   // list items seen (new, changed or not)
+  std::int64_t pulls = 0;
+  std::int64_t detailed = 0;  // items whose detail endpoints were fetched
+  std::int64_t comments = 0;
+  std::int64_t commits = 0;
+  std::int64_t files = 0;
+  std::int64_t operate_logs = 0;
+  std::int64_t platform_links = 0;
+  std::int64_t requests = 0;
+  std::int64_t retries = 0;
+  std::int64_t rate_limit_waits = 0;
+  std::int64_t changed = 0;  // records new or different
+  std::vector<Ref> touched;  // for RefreshAfterWrite
+  void Add(const SyncCounts& o);
+};
+
+struct SyncOptions {
+  // URL prefix replacing the platform's (https://api.gitcode.com/api/v5,
+  // https://gitee.com/api/v5, https://api.github.com). Default: the platform's.
+  std::string api_base;
+  // Only items updated at or after this time. Default: the stored cursor.
+  std::optional<UnixSeconds> since;
+  // Issue/PR state filter: "all", "open" or "closed". Default: "all".
+  std::string state = "all";
+  // Detail endpoints to fetch (AllSyncEndpoints names). Default (empty): all.
+  // A set holding no known name fetches the lists only.
+  std::set<std::string> endpoints;
+  // Write what was fetched as a dump (design.md s3) under this folder. Default: none.
+  std::string record_dir;
+  // Items per list page (1..100). Default: 100.
+  int per_page = 100;
+  // Concurrent detail requests. Default: 4.
+  int parallelism = 4;
+  // Client-side limit in requests per minute; 0 = none, -1 = the platform's
+  // default (GitCode 50, others none).
+  double requests_per_minute = -1;
+  // Attempts per request for retryable faults. Default: 6.
+  int max_attempts = 6;
+  // First backoff and cap (ms); jitter halves at random. Defaults: 1000, 60000.
+  // $FIXGRAPH_HTTP_BACKOFF_MS overrides the first when set (tests).
+  int backoff_ms = 1000;
+  int max_backoff_ms = 60000;
+  // Longest wait honoured from Retry-After / X-RateLimit-Reset. Default: 900 s.
+  int max_wait_s = 900;
+  // HTTP timeouts (ms). Defaults: 60000 / 10000.
+  long timeout_ms = 60000;
+  long connect_timeout_ms = 10000;
+  // Client to use; default: libcurl. Not owned.
+  HttpClient* client = nullptr;
+  // Token lookup by environment variable name; default: getenv. Tests inject.
+  std::function<std::string(const std::string& env_name)> token_source;
+  // Called after each list page is committed, and when waiting.
+  std::function<void(const SyncProgress&)> on_progress;
+  // Test hook: called after each committed page batch with the count so far.
+  std::function<void(size_t batches)> after_batch;
+};
+
+// Meta key of a repository's sync cursor (JSON).
+std::string SyncCursorKey(const RepoRef& repo);
+
+// Parses "gitcode:Ascend/MindSpeed-Ops" (or "org:gitcode:Ascend" when
+// `org` is non-null, which receives the organisation). InvalidArgument names
+// the text.
+Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org);
+
+// The repositories of an organisation (GET /orgs/{org}/repos, all pages).
+StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std::string& org,
+                                                   const SyncOptions& options,
+                                                   SyncCounts* counts);
+
+// Syncs one repository into the store (and the record dump when set).
+// `repo_index`/`repo_count` only feed progress.
+Status SyncRepository(Store* store, const RepoRef& repo, const SyncOptions& options,
+                      SyncCounts* counts, size_t repo_index = 0, size_t repo_count = 1);
+
+}  // namespace fixgraph::ingest

@@ -1,0 +1,778 @@
+#include "fixgraph/ingest/sync.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "dump_writer.h"
+#include "fixgraph/ingest/mapper.h"
+
+namespace fixgraph::ingest {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kCursorPrefix = "sync_cursor";
+constexpr int kMaxPages = 100000;
+
+// ---- Platform facts (reference/api.md).
+struct PlatformApi {
+  Platform platform;
+  std::string default_base;
+  std::string token_env;
+  double default_rpm;        // client-side limit by default
+  bool pulls_since;          // the PR list takes `since`
+  bool operate_logs;         // issue and PR operate logs exist
+  bool issue_pull_links;     // issues/N/pull_requests
+  bool pull_issue_links;     // pulls/N/issues
+};
+
+PlatformApi ApiFor(Platform p) {
+  switch (p) {
+    case Platform::kGitCode:
+      return {p, "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true};
+    case Platform::kGitee:
+      return {p, "https://gitee.com/api/v5", "GITEE_TOKEN", 0, false, true, false, true};
+    default:
+      return {p, "https://api.github.com", "GITHUB_TOKEN", 0, false, false, false, false};
+  }
+}
+
+std::string ErrorMessageOf(const std::string& body) {
+  json j = json::parse(body, nullptr, false);
+  if (!j.is_object()) return "";
+  for (const char* k : {"message", "error_message", "error"}) {
+    auto it = j.find(k);
+    if (it != j.end() && it->is_string() && !it->get<std::string>().empty())
+      return it->get<std::string>();
+  }
+  return "";
+}
+
+// Spaces requests evenly: at most `rpm` per minute across threads.
+class Limiter {
+ public:
+  explicit Limiter(double rpm) : interval_(rpm > 0 ? std::chrono::duration<double>(60.0 / rpm)
+                                                   : std::chrono::duration<double>(0)) {}
+  // Returns true when it had to wait.
+  bool Acquire() {
+    if (interval_.count() <= 0) return false;
+    Clock::time_point at;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Clock::time_point now = Clock::now();
+      at = std::max(now, next_);
+      next_ = at + std::chrono::duration_cast<Clock::duration>(interval_);
+    }
+    if (at <= Clock::now()) return false;
+    std::this_thread::sleep_until(at);
+    return true;
+  }
+
+ private:
+  std::chrono::duration<double> interval_;
+  std::mutex mu_;
+  Clock::time_point next_{};
+};
+
+struct Fetched {
+  json body;
+  HttpResponse response;  // headers (body moved out)
+};
+
+// Requests with auth, limits, retries and redaction.
+class Fetcher {
+ public:
+  Fetcher(Platform platform, const SyncOptions& options, SyncCounts* counts)
+      : api_(ApiFor(platform)), options_(options), counts_(counts),
+        limiter_(options.requests_per_minute < 0 ? api_.default_rpm
+                                                 : options.requests_per_minute),
+        rng_(std::random_device{}()) {
+    base_ = options.api_base.empty() ? api_.default_base : options.api_base;
+    while (!base_.empty() && base_.back() == '/') base_.pop_back();
+    if (options.token_source) {
+      token_ = options.token_source(api_.token_env);
+    } else if (const char* t = std::getenv(api_.token_env.c_str())) {
+      token_ = t;
+    }
+    backoff_ms_ = options.backoff_ms;
+    if (const char* b = std::getenv("FIXGRAPH_HTTP_BACKOFF_MS"); b && *b) backoff_ms_ = std::atoi(b);
+    if (options.client) {
+      client_ = options.client;
+    } else {
+      HttpClientOptions ho;
+      ho.timeout_ms = options.timeout_ms;
+      ho.connect_timeout_ms = options.connect_timeout_ms;
+      owned_ = NewCurlHttpClient(ho);
+      client_ = owned_.get();
+    }
+  }
+
+  const PlatformApi& api() const { return api_; }
+  std::int64_t requests() const { return requests_; }
+  std::int64_t waits() const { return waits_; }
+
+  // Removes the token from any text that leaves this class.
+  std::string Scrub(std::string s) const {
+    s = RedactUrl(s);
+    if (token_.size() >= 4) {
+      for (size_t p; (p = s.find(token_)) != std::string::npos;) s.replace(p, token_.size(), "REDACTED");
+    }
+    return s;
+  }
+
+  // GET base + path_query; the body must be JSON.
+  StatusOr<Fetched> Get(const std::string& path_query) {
+    HttpRequest req;
+    req.url = base_ + path_query;
+    std::string shown = Scrub(req.url);
+    if (!token_.empty()) {
+      if (api_.platform == Platform::kGitCode) {
+        req.headers.emplace_back("PRIVATE-TOKEN", token_);
+      } else if (api_.platform == Platform::kGitee) {
+        req.url += (req.url.find('?') == std::string::npos ? "?" : "&") +
+                   std::string("access_token=") + UrlEncode(token_);
+      } else {
+        req.headers.emplace_back("Authorization", "Bearer " + token_);
+      }
+    }
+    Status last;
+    const int attempts = std::max(1, options_.max_attempts);
+    for (int attempt = 0; attempt < attempts; ++attempt) {
+      if (limiter_.Acquire()) ++waits_;
+      ++requests_;
+      StatusOr<HttpResponse> r = client_->Get(req);
+      long wait_ms = -1;  // from the server
+      bool rate_limited = false;
+      if (!r.ok()) {
+        last = Status::Unavailable(Scrub(r.status().message()));
+      } else {
+        HttpResponse& resp = *r;
+        const int code = resp.status;
+        std::string msg = Scrub(ErrorMessageOf(resp.body));
+        std::string what = "GET " + shown + ": HTTP " + std::to_string(code) +
+                           (msg.empty() ? "" : " (" + msg + ")");
+        if (code >= 200 && code < 300) {
+          json j = json::parse(resp.body, nullptr, false);
+          if (!j.is_discarded()) {
+            Fetched f;
+            f.body = std::move(j);
+            resp.body.clear();
+            f.response = std::move(resp);
+            return f;
+          }
+          bool html = resp.body.find("<html") != std::string::npos ||
+                      resp.body.find("<!DOCTYPE") != std::string::npos ||
+                      resp.Header("content-type").find("html") != std::string::npos;
+          last = Status::Corruption("GET " + shown + ": " +
+                                    (html ? "got an HTML page instead of JSON"
+                                          : "response body is not valid JSON (truncated?)") +
+                                    " (" + std::to_string(resp.body.size()) + " bytes)");
+        } else if (code == 401) {
+          return Status::FailedPrecondition(
+              what + ": check that $" + api_.token_env + " holds a valid, unexpired token for " +
+              PlatformName(api_.platform));
+        } else if (code == 404) {
+          return Status::NotFound(what + ": check the owner and repository names, that it exists on " +
+                                  PlatformName(api_.platform) + ", and that $" + api_.token_env +
+                                  " can see it (private repositories need a token)");
+        } else if (code == 403 && !IsRateLimit(resp, msg)) {
+          return Status::FailedPrecondition(what + ": access denied; check the permissions of $" +
+                                            api_.token_env);
+        } else if (code == 429 || code == 403 || code == 418 || code >= 500) {
+          rate_limited = code == 429 || code == 403;
+          last = Status::Unavailable(what + (code == 418 ? " (rejected by the platform's firewall)" : ""));
+          wait_ms = ServerWaitMs(resp);
+        } else {
+          return Status::InvalidArgument(what);
+        }
+      }
+      if (attempt + 1 == attempts) break;
+      long delay = Backoff(attempt);
+      if (wait_ms >= 0) {
+        if (wait_ms > static_cast<long>(options_.max_wait_s) * 1000)
+          return last.WithContext("the server asks to wait " + std::to_string(wait_ms / 1000) +
+                                  " s, more than the allowed " + std::to_string(options_.max_wait_s) + " s");
+        delay = std::max(delay, wait_ms);
+      }
+      if (rate_limited) ++waits_;
+      ++retries_;
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+    }
+    return last.WithContext("gave up after " + std::to_string(attempts) + " attempts");
+  }
+
+  // Every page of a detail list, concatenated.
+  StatusOr<json> GetAll(const std::string& path, const std::string& query, bool paged) {
+    json all = json::array();
+    std::string sep = query.empty() ? "?" : "&";
+    if (!paged) {
+      FG_ASSIGN_OR_RETURN(Fetched f, Get(path + (query.empty() ? "" : "?" + query)));
+      if (!f.body.is_array())
+        return Status::Corruption("GET " + Scrub(base_ + path) + ": expected a JSON array");
+      return std::move(f.body);
+    }
+    json previous;
+    for (int page = 1; page <= kMaxPages; ++page) {
+      std::string pq = path + "?" + (query.empty() ? "" : query + "&") +
+                       "page=" + std::to_string(page) + "&per_page=100";
+      FG_ASSIGN_OR_RETURN(Fetched f, Get(pq));
+      if (!f.body.is_array())
+        return Status::Corruption("GET " + Scrub(base_ + pq) + ": expected a JSON array");
+      if (page > 1 && f.body == previous) break;  // the server ignores `page`
+      size_t n = f.body.size();
+      for (auto& e : f.body) all.push_back(e);
+      if (!HasNextPage(f.response, page, n, 100)) break;
+      previous = std::move(f.body);
+    }
+    return all;
+  }
+
+  static bool HasNextPage(const HttpResponse& r, int page, size_t got, int per_page) {
+    std::string link = r.Header("link");
+    if (!link.empty()) return link.find("rel=\"next\"") != std::string::npos;
+    if (got < static_cast<size_t>(per_page)) return false;
+    std::string tp = r.Header("total_page");
+    if (!tp.empty()) {
+      char* end = nullptr;
+      long total = std::strtol(tp.c_str(), &end, 10);
+      if (end != tp.c_str() && page >= total) return false;
+    }
+    return true;
+  }
+
+  std::int64_t retries() const { return retries_; }
+
+ private:
+  static bool IsRateLimit(const HttpResponse& r, const std::string& msg) {
+    if (r.Header("x-ratelimit-remaining") == "0") return true;
+    if (!r.Header("retry-after").empty()) return true;
+    std::string m = msg;
+    std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return std::tolower(c); });
+    return m.find("rate limit") != std::string::npos || m.find("too many") != std::string::npos ||
+           m.find("exceed") != std::string::npos;
+  }
+
+  static long ServerWaitMs(const HttpResponse& r) {
+    std::string ra = r.Header("retry-after");
+    if (!ra.empty()) {
+      char* end = nullptr;
+      double secs = std::strtod(ra.c_str(), &end);
+      if (end != ra.c_str() && *end == '\0') return static_cast<long>(secs * 1000);
+      struct tm tm {};
+      if (strptime(ra.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) != nullptr) {
+        long at = static_cast<long>(timegm(&tm));
+        return std::max(0L, (at - static_cast<long>(std::time(nullptr))) * 1000);
+      }
+    }
+    std::string reset = r.Header("x-ratelimit-reset");
+    if (!reset.empty() && r.Header("x-ratelimit-remaining") == "0") {
+      long at = std::atol(reset.c_str());
+      long now = static_cast<long>(std::time(nullptr));
+      // Epoch seconds, or (some servers) seconds from now.
+      if (at > 1000000000L) return std::max(0L, (at - now) * 1000);
+      return at * 1000;
+    }
+    return -1;
+  }
+
+  long Backoff(int attempt) {
+    double full = std::min<double>(options_.max_backoff_ms,
+                                   static_cast<double>(backoff_ms_) * (1L << std::min(attempt, 20)));
+    std::lock_guard<std::mutex> lock(rng_mu_);
+    std::uniform_real_distribution<double> jitter(0.5, 1.0);
+    return static_cast<long>(full * jitter(rng_));
+  }
+
+  PlatformApi api_;
+  const SyncOptions& options_;
+  SyncCounts* counts_;
+  Limiter limiter_;
+  std::mt19937 rng_;
+  std::mutex rng_mu_;
+  std::string base_;
+  std::string token_;
+  int backoff_ms_ = 1000;
+  HttpClient* client_ = nullptr;
+  std::unique_ptr<HttpClient> owned_;
+  std::atomic<std::int64_t> requests_{0};
+  std::atomic<std::int64_t> retries_{0};
+  std::atomic<std::int64_t> waits_{0};
+};
+
+std::string SinceParam(UnixSeconds t) {
+  std::string s = FormatUtc(t);  // ...Z
+  if (!s.empty() && s.back() == 'Z') s = s.substr(0, s.size() - 1) + "+00:00";
+  return UrlEncode(s);
+}
+
+// Cursor of one list ("issues/all"): JSON in the repository's meta value.
+struct ListCursor {
+  std::optional<UnixSeconds> since;      // complete runs: newest updated_at seen
+  int page = 0;                          // >0: a run in progress; next page to fetch
+  std::optional<UnixSeconds> run_since;  // the since of the run in progress
+  std::optional<UnixSeconds> max;        // newest updated_at of the run so far
+};
+
+json OptJson(const std::optional<UnixSeconds>& t) { return t ? json(*t) : json(nullptr); }
+std::optional<UnixSeconds> OptFrom(const json& j, const char* k) {
+  auto it = j.find(k);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<UnixSeconds>();
+}
+
+struct DetailTask {
+  size_t item;            // index into the page's changed items
+  std::string endpoint;   // file name in the dump: "comments.json" ...
+  std::string path;
+  std::string query;
+  bool paged;
+};
+
+class RepoSync {
+ public:
+  RepoSync(Store* store, const RepoRef& repo, const SyncOptions& options, SyncCounts* counts,
+           size_t index, size_t count)
+      : store_(store), repo_(repo), options_(options), counts_(counts),
+        fetch_(repo.platform, options, counts), mapper_(NewMapper(repo.platform)),
+        batch_(store->NewBatch()), start_(Clock::now()) {
+    progress_.repo = repo.ToString();
+    progress_.repo_index = index;
+    progress_.repo_count = count;
+    endpoints_ = options.endpoints.empty()
+                     ? std::set<std::string>(AllSyncEndpoints().begin(), AllSyncEndpoints().end())
+                     : options.endpoints;
+    if (!options.record_dir.empty()) record_ = std::make_unique<DumpWriter>(options.record_dir, repo);
+  }
+
+  Status Run() {
+    Status s = RunInner();
+    counts_->requests += fetch_.requests();
+    counts_->retries += fetch_.retries();
+    counts_->rate_limit_waits += fetch_.waits();
+    if (!s.ok()) return s.WithContext("sync " + repo_.ToString());
+    counts_->repos += 1;
+    std::vector<Ref> t = batch_->TouchedItems();
+    counts_->touched.insert(counts_->touched.end(), t.begin(), t.end());
+    return Status::OK();
+  }
+
+ private:
+  std::string RepoPath() const { return "/repos/" + repo_.owner + "/" + repo_.name; }
+
+  Status RunInner() {
+    if (options_.state != "all" && options_.state != "open" && options_.state != "closed")
+      return Status::InvalidArgument("--state must be all, open or closed, not \"" +
+                                     options_.state + "\"");
+    auto raw_cursor = store_->GetMeta(SyncCursorKey(repo_));
+    if (raw_cursor.ok()) {
+      cursor_ = json::parse(*raw_cursor, nullptr, false);
+      if (!cursor_.is_object()) cursor_ = json::object();
+    } else if (raw_cursor.status().IsNotFound()) {
+      cursor_ = json::object();
+    } else {
+      return raw_cursor.status();
+    }
+    FG_RETURN_IF_ERROR(SyncRepositoryRecord());
+    FG_RETURN_IF_ERROR(SyncList("issues"));
+    FG_RETURN_IF_ERROR(SyncList("pulls"));
+    if (record_) FG_RETURN_IF_ERROR(record_->Finish());
+    return Status::OK();
+  }
+
+  Status SyncRepositoryRecord() {
+    StatusOr<Fetched> f = fetch_.Get(RepoPath());
+    Repository r;
+    std::string raw;
+    if (f.ok() && f->body.is_object()) {
+      FG_RETURN_IF_ERROR(mapper_->MapRepository(f->body, repo_, &r).WithContext(RepoPath()));
+      raw = f->body.dump();
+      if (record_) FG_RETURN_IF_ERROR(record_->SetRepository(f->body));
+    } else if (!f.ok() && (f.status().IsNotFound() || f.status().code() == Status::Code::kFailedPrecondition)) {
+      return f.status();
+    } else {
+      // GitCode answers 400 to anonymous repository reads: keep what we know,
+      // as import does for a dump without repo.json.
+      r.ref = repo_;
+      r.full_name = repo_.FullName();
+      r.html_url = WebUrl(Ref::Repo(repo_));
+    }
+    FG_RETURN_IF_ERROR(batch_->PutRepository(r, raw));
+    return CommitBatch();
+  }
+
+  Status CommitBatch() {
+    counts_->changed += batch_->changed();
+    FG_RETURN_IF_ERROR(store_->Write(batch_.get(), Store::Durability::kLogged)
+                           .WithContext("write " + repo_.ToString()));
+    ++batches_;
+    if (options_.after_batch) options_.after_batch(batches_);
+    return Status::OK();
+  }
+
+  void Report() {
+    if (!options_.on_progress) return;
+    progress_.requests = fetch_.requests();
+    progress_.rate_limit_waits = fetch_.waits();
+    progress_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    progress_.eta_s = -1;
+    if (progress_.total_pages > 0 && progress_.page > 0) {
+      double per_page = progress_.elapsed_s / pages_done_;
+      progress_.eta_s = per_page * std::max(0, progress_.total_pages - progress_.page);
+    }
+    options_.on_progress(progress_);
+  }
+
+  Status SyncList(const std::string& list) {
+    const bool issues = list == "issues";
+    const std::string ckey = list + "/" + options_.state;
+    json& cj = cursor_[ckey];
+    if (!cj.is_object()) cj = json::object();
+    ListCursor c;
+    c.since = OptFrom(cj, "since");
+    c.page = cj.value("page", 0);
+    c.run_since = OptFrom(cj, "run_since");
+    c.max = OptFrom(cj, "max");
+    const bool resume = c.page > 0;
+    std::optional<UnixSeconds> run_since =
+        resume ? c.run_since : (options_.since ? options_.since : c.since);
+    const bool has_since = issues || fetch_.api().pulls_since;
+    // Full or `since` runs read oldest-created first: new items append at the
+    // end, so pages do not shift under us. Lists without `since` read newest
+    // update first and stop at the first item older than the cursor.
+    const bool desc_mode = run_since.has_value() && !has_since;
+    int page = resume ? c.page : 1;
+    std::optional<UnixSeconds> max = resume ? c.max : run_since;
+    progress_.list = list;
+    progress_.total_pages = 0;
+    pages_done_ = 0;
+    unstable_ = false;
+
+    // total_count differing between pages means the list shifted while we
+    // read it: read it again (bounded); unchanged items cost no detail requests.
+    std::string first_total;
+    int pass = 0;
+    for (; page <= kMaxPages; ++page) {
+      std::string q = RepoPath() + "/" + list + "?state=" + options_.state;
+      if (desc_mode) {
+        q += "&sort=updated&direction=desc";
+      } else {
+        q += "&sort=created&direction=asc";
+        if (run_since) q += "&since=" + SinceParam(*run_since);
+      }
+      q += "&page=" + std::to_string(page) + "&per_page=" + std::to_string(options_.per_page);
+      FG_ASSIGN_OR_RETURN(Fetched f, fetch_.Get(q));
+      if (!f.body.is_array())
+        return Status::Corruption("GET " + fetch_.Scrub(q) + ": expected a JSON array");
+      ++pages_done_;
+      std::string total = f.response.Header("total_count");
+      if (first_total.empty()) first_total = total;
+      bool shifted = !total.empty() && total != first_total;
+      std::string tp = f.response.Header("total_page");
+      if (!tp.empty()) progress_.total_pages = std::atoi(tp.c_str());
+      const size_t got = f.body.size();
+      bool stop = false;
+
+      // Map the page; find the items that are new or changed.
+      std::vector<json*> changed_raw;
+      std::vector<Ref> changed_ref;
+      for (json& j : f.body) {
+        if (issues && mapper_->IsPullInIssueList(j)) {
+          if (record_) record_->AddListItem(list, "pr:" + j.value("url", std::string()), j);
+          continue;
+        }
+        Ref ref;
+        OptTime updated;
+        std::string raw = j.dump();
+        if (issues) {
+          Issue v;
+          FG_RETURN_IF_ERROR(mapper_->MapIssue(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
+          ref = v.ref();
+          updated = v.updated_at;
+          if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
+          FG_RETURN_IF_ERROR(batch_->PutIssue(v, raw));
+          ++counts_->issues;
+        } else {
+          PullRequest v;
+          FG_RETURN_IF_ERROR(mapper_->MapPull(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
+          ref = v.ref();
+          updated = v.updated_at;
+          if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
+          FG_RETURN_IF_ERROR(batch_->PutPull(v, raw));
+          ++counts_->pulls;
+        }
+        if (updated && (!max || *updated > *max)) max = updated;
+        ++progress_.items;
+        if (record_) record_->AddListItem(list, ref.number, j);
+        auto stored = store_->GetRaw(ref);
+        bool is_new_or_changed = !stored.ok() || *stored != raw;
+        if (is_new_or_changed && seen_.insert(ref.ToString() + "\n" + raw).second) {
+          changed_raw.push_back(&j);
+          changed_ref.push_back(ref);
+        }
+      }
+      FG_RETURN_IF_ERROR(FetchDetails(issues, changed_ref));
+
+      bool last = stop || got == 0 || !Fetcher::HasNextPage(f.response, page, got, options_.per_page);
+      if (shifted) unstable_ = true;
+      bool again = last && unstable_ && pass < 2;
+      json nc = json::object();
+      if (again) {
+        nc["since"] = OptJson(c.since);
+        nc["page"] = 1;
+        nc["run_since"] = OptJson(run_since);
+        nc["max"] = OptJson(max);
+      } else if (last) {
+        nc["since"] = OptJson(max);
+        nc["page"] = 0;
+      } else {
+        nc["since"] = OptJson(c.since);
+        nc["page"] = page + 1;
+        nc["run_since"] = OptJson(run_since);
+        nc["max"] = OptJson(max);
+      }
+      cj = nc;
+      FG_RETURN_IF_ERROR(batch_->PutMeta(SyncCursorKey(repo_), cursor_.dump()));
+      FG_RETURN_IF_ERROR(CommitBatch());
+      progress_.page = page;
+      Report();
+      if (again) {
+        ++pass;
+        unstable_ = false;
+        first_total.clear();
+        page = 0;  // ++page makes it 1
+        continue;
+      }
+      if (last) break;
+    }
+    return Status::OK();
+  }
+
+  // Fetches the selected detail endpoints of `items` (in parallel) and puts
+  // their records into the batch.
+  Status FetchDetails(bool issues, const std::vector<Ref>& items) {
+    if (items.empty()) return Status::OK();
+    const PlatformApi& api = fetch_.api();
+    const bool github = api.platform == Platform::kGitHub;
+    std::vector<DetailTask> tasks;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string& n = items[i].number;
+      std::string item_path = RepoPath() + (issues ? "/issues/" : "/pulls/") + n;
+      auto want = [&](const char* e) { return endpoints_.count(e) > 0; };
+      if (want("comments")) tasks.push_back({i, "comments.json", item_path + "/comments", "", true});
+      if (want("operate_logs") && api.operate_logs) {
+        if (issues) {
+          tasks.push_back({i, "operate_logs.json",
+                           "/repos/" + repo_.owner + "/issues/" + n + "/operate_logs",
+                           "repo=" + UrlEncode(repo_.name), false});
+        } else {
+          tasks.push_back({i, "operate_logs.json", item_path + "/operate_logs", "", true});
+        }
+      }
+      if (issues) {
+        if (want("links") && api.issue_pull_links)
+          tasks.push_back({i, "pull_requests.json", item_path + "/pull_requests", "", false});
+      } else {
+        if (want("commits"))
+          tasks.push_back({i, "commits.json", item_path + "/commits", "",
+                           api.platform != Platform::kGitee});
+        if (want("files")) tasks.push_back({i, "files.json", item_path + "/files", "", github});
+        if (want("links") && api.pull_issue_links)
+          tasks.push_back({i, "issues.json", item_path + "/issues", "", true});
+      }
+    }
+    std::vector<StatusOr<json>> results(tasks.size(), StatusOr<json>(json()));
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t t; (t = next.fetch_add(1)) < tasks.size();)
+        results[t] = fetch_.GetAll(tasks[t].path, tasks[t].query, tasks[t].paged);
+    };
+    size_t threads = std::min<size_t>(std::max(1, options_.parallelism), tasks.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      if (!results[t].ok()) return results[t].status();
+      const DetailTask& task = tasks[t];
+      const Ref& parent = items[task.item];
+      json& arr = *results[t];
+      if (record_)
+        FG_RETURN_IF_ERROR(record_->WriteDetail(issues ? "issues" : "pulls", parent.number,
+                                                task.endpoint, arr));
+      FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr)
+                             .WithContext("GET " + fetch_.Scrub(task.path)));
+    }
+    counts_->detailed += static_cast<std::int64_t>(items.size());
+    return Status::OK();
+  }
+
+  Status PutDetails(const std::string& endpoint, const Ref& parent, json& arr) {
+    for (json& j : arr) {
+      std::string raw = j.dump();
+      if (endpoint == "comments.json") {
+        fixgraph::Comment v;
+        FG_RETURN_IF_ERROR(mapper_->MapComment(j, parent, &v));
+        FG_RETURN_IF_ERROR(batch_->PutComment(v, raw));
+        ++counts_->comments;
+      } else if (endpoint == "operate_logs.json") {
+        OperateLogEvent v;
+        FG_RETURN_IF_ERROR(mapper_->MapOperateLog(j, parent, &v));
+        FG_RETURN_IF_ERROR(batch_->PutOperateLog(v, raw));
+        ++counts_->operate_logs;
+        if (auto link = LinkFromOperateLog(v)) {
+          FG_RETURN_IF_ERROR(batch_->PutPlatformLink(*link));
+          ++counts_->platform_links;
+        }
+      } else if (endpoint == "pull_requests.json") {
+        std::int64_t n = 0;
+        FG_RETURN_IF_ERROR(mapper_->LinkedPullNumber(j, &n));
+        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(
+            PlatformLink{parent, Ref::Pull(repo_, n), "issue_pull_requests"}));
+        ++counts_->platform_links;
+      } else if (endpoint == "commits.json") {
+        fixgraph::Commit v;
+        FG_RETURN_IF_ERROR(mapper_->MapCommit(j, parent, &v));
+        FG_RETURN_IF_ERROR(batch_->PutCommit(v, raw));
+        ++counts_->commits;
+      } else if (endpoint == "files.json") {
+        FileChange v;
+        FG_RETURN_IF_ERROR(mapper_->MapFile(j, parent, &v));
+        FG_RETURN_IF_ERROR(batch_->PutFile(v, raw));
+        ++counts_->files;
+      } else if (endpoint == "issues.json") {
+        std::string number;
+        FG_RETURN_IF_ERROR(mapper_->LinkedIssueNumber(j, &number));
+        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(
+            PlatformLink{Ref::Issue(repo_, number), parent, "pull_issues"}));
+        ++counts_->platform_links;
+      }
+    }
+    return Status::OK();
+  }
+
+  Store* store_;
+  RepoRef repo_;
+  const SyncOptions& options_;
+  SyncCounts* counts_;
+  Fetcher fetch_;
+  std::unique_ptr<Mapper> mapper_;
+  std::unique_ptr<Store::Batch> batch_;
+  std::unique_ptr<DumpWriter> record_;
+  std::set<std::string> endpoints_;
+  std::set<std::string> seen_;  // items whose details this run fetched
+  json cursor_;
+  SyncProgress progress_;
+  Clock::time_point start_;
+  size_t batches_ = 0;
+  int pages_done_ = 0;
+  bool unstable_ = false;
+};
+
+}  // namespace
+
+const std::vector<std::string>& AllSyncEndpoints() {
+  static const std::vector<std::string> kAll = {"comments", "commits", "files", "operate_logs",
+                                                "links"};
+  return kAll;
+}
+
+void SyncCounts::Add(const SyncCounts& o) {
+  repos += o.repos;
+  issues += o.issues;
+  pulls += o.pulls;
+  detailed += o.detailed;
+  comments += o.comments;
+  commits += o.commits;
+  files += o.files;
+  operate_logs += o.operate_logs;
+  platform_links += o.platform_links;
+  requests += o.requests;
+  retries += o.retries;
+  rate_limit_waits += o.rate_limit_waits;
+  changed += o.changed;
+  touched.insert(touched.end(), o.touched.begin(), o.touched.end());
+}
+
+std::string SyncCursorKey(const RepoRef& repo) {
+  return std::string(kCursorPrefix) + '\0' + repo.ToString();
+}
+
+Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org) {
+  std::string t = text;
+  if (t.rfind("org:", 0) == 0) {
+    if (org == nullptr)
+      return Status::InvalidArgument("\"" + text + "\": an organisation is not allowed here");
+    std::string rest = t.substr(4);
+    size_t colon = rest.find(':');
+    if (colon == std::string::npos)
+      return Status::InvalidArgument("\"" + text + "\": expected org:PLATFORM:ORG, e.g. org:gitcode:Ascend");
+    auto p = ParsePlatform(rest.substr(0, colon));
+    if (!p.ok())
+      return Status::InvalidArgument("\"" + text + "\": unknown platform (expected gitcode, gitee or github)");
+    std::string name = rest.substr(colon + 1);
+    if (!IsValidRepoSegment(name))
+      return Status::InvalidArgument("\"" + text + "\": not a valid organisation name");
+    repo->platform = *p;
+    repo->owner = name;
+    repo->name.clear();
+    *org = name;
+    return Status::OK();
+  }
+  auto ref = ParseRef(t);
+  if (!ref.ok() || ref->kind != RefKind::kRepo)
+    return Status::InvalidArgument("\"" + text +
+                                   "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops "
+                                   "or an organisation such as org:gitcode:Ascend");
+  *repo = ref->repo;
+  if (org) org->clear();
+  return Status::OK();
+}
+
+StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std::string& org,
+                                                   const SyncOptions& options,
+                                                   SyncCounts* counts) {
+  SyncCounts local;
+  Fetcher fetch(platform, options, counts ? counts : &local);
+  auto all = fetch.GetAll("/orgs/" + org + "/repos", "type=all", true);
+  if (counts) {
+    counts->requests += fetch.requests();
+    counts->retries += fetch.retries();
+    counts->rate_limit_waits += fetch.waits();
+  }
+  if (!all.ok()) return all.status().WithContext("list repositories of " + org);
+  std::vector<RepoRef> out;
+  for (const json& j : *all) {
+    std::string full;
+    if (j.contains("full_name") && j["full_name"].is_string()) full = j["full_name"].get<std::string>();
+    if (full.empty() && j.contains("path") && j["path"].is_string())
+      full = org + "/" + j["path"].get<std::string>();
+    size_t slash = full.find('/');
+    if (slash == std::string::npos) continue;
+    RepoRef r{platform, full.substr(0, slash), full.substr(slash + 1)};
+    if (!IsValidRepoSegment(r.owner) || !IsValidRepoSegment(r.name)) continue;
+    out.push_back(r);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Status SyncRepository(Store* store, const RepoRef& repo, const SyncOptions& options,
+                      SyncCounts* counts, size_t repo_index, size_t repo_count) {
+  if (options.per_page < 1 || options.per_page > 100)
+    return Status::InvalidArgument("per_page must be in 1..100");
+  SyncCounts local;
+  RepoSync sync(store, repo, options, counts ? counts : &local, repo_index, repo_count);
+  return sync.Run();
+}
+
+}  // namespace fixgraph::ingest

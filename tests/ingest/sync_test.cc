@@ -1,0 +1,564 @@
+// Live sync against the loopback fake API (tests/fakeapi).
+#include "fixgraph/ingest/sync.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "fake_api.h"
+#include "fixgraph/engine/model_json.h"
+#include "fixgraph/ingest/dump.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+using fakeapi::FakeApi;
+using fakeapi::FakeFault;
+using fakeapi::FakeRequest;
+using fixgraph::testing::ReadFile;
+using fixgraph::testing::SourceDir;
+using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
+using nlohmann::json;
+
+std::string Two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+// A day-of-January time with distinct seconds per i: created in reverse order
+// of number for half the items, so created order differs from number order.
+std::string TimeAt(int day, int i) {
+  return "2026-01-" + Two(day) + "T" + Two(i / 60 % 24) + ":" + Two(i % 60) + ":00+08:00";
+}
+
+// A repository folder with n issues and n PRs: two comments per issue, a
+// commit, a file and a linked issue per PR.
+void WriteRepo(const std::string& dump, const std::string& platform, const std::string& owner,
+               const std::string& name, int n) {
+  std::string root = dump + "/" + platform + "/" + owner + "/" + name;
+  json issues = json::array(), pulls = json::array();
+  const bool gitee = platform == "gitee", github = platform == "github";
+  for (int i = 1; i <= n; ++i) {
+    std::string num = gitee ? "IA" + std::to_string(1000 + i) : std::to_string(i);
+    json user = github || gitee ? json{{"id", 7}, {"login", "alice"}}
+                                : json{{"id", "65f2a8e3c1b04d0012ab34cd"}, {"login", "alice"}};
+    json issue = {{"id", i},
+                  {"number", github ? json(i) : json(num)},
+                  {"title", "问题 " + num},
+                  {"body", "报错 EZ9999 at step " + num},
+                  {"state", i % 2 ? "closed" : "open"},
+                  {"user", user},
+                  {"created_at", TimeAt(1 + (i * 7) % 20, i)},
+                  {"updated_at", TimeAt(21, i)}};
+    if (github) {
+      issue["closed_at"] = i % 2 ? json("2026-01-22T10:00:00Z") : json(nullptr);
+    } else {
+      issue["finished_at"] = i % 2 ? json("2026-01-22T10:00:00+08:00") : json(gitee ? json(nullptr) : json(""));
+    }
+    issues.push_back(issue);
+    json pull = {{"id", 1000 + i},
+                 {"number", i},
+                 {"title", "fix 问题 " + num},
+                 {"body", "fix #" + num},
+                 {"user", user},
+                 {"state", github ? (i % 2 ? "closed" : "open") : (i % 2 ? "merged" : "open")},
+                 {"merged_at", i % 2 ? json("2026-01-22T10:00:00+08:00") : json(nullptr)},
+                 {"created_at", TimeAt(1 + (i * 3) % 20, i)},
+                 {"updated_at", TimeAt(22, i)},
+                 {"head", {{"ref", "issue-" + num}}},
+                 {"base", {{"ref", "master"}}}};
+    pulls.push_back(pull);
+    json comments = json::array({{{"id", i * 10}, {"body", "复现了"}, {"user", user},
+                                  {"created_at", "2026-01-01T11:00:00+08:00"}},
+                                 {{"id", i * 10 + 1}, {"body", "fixed by !" + std::to_string(i)},
+                                  {"user", user}}});
+    WriteFile(root + "/issues/" + num + "/comments.json", comments.dump());
+    WriteFile(root + "/pulls/" + std::to_string(i) + "/commits.json",
+              json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
+    json file = {{"filename", "src/f" + num + ".cc"}, {"additions", github ? json(3) : json("3")},
+                 {"deletions", 1}, {"status", "modified"}};
+    WriteFile(root + "/pulls/" + std::to_string(i) + "/files.json", json::array({file}).dump());
+    if (!github)
+      WriteFile(root + "/pulls/" + std::to_string(i) + "/issues.json",
+                json::array({{{"number", num}}}).dump());
+  }
+  WriteFile(root + "/repo.json",
+            json{{"full_name", owner + "/" + name}, {"name", name}, {"path", name},
+                 {"description", "test"}}.dump());
+  WriteFile(root + "/issues.json", issues.dump(1));
+  WriteFile(root + "/pulls.json", pulls.dump(1));
+}
+
+std::unique_ptr<Store> OpenStore(const std::string& dir) {
+  auto s = Store::Open(dir, StoreOptions());
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? std::move(*s) : nullptr;
+}
+
+// Everything the store holds about its repositories, as one JSON document.
+json Digest(const Store& store) {
+  json out = json::object();
+  std::vector<Repository> repos;
+  EXPECT_TRUE(store.ListRepositories(&repos).ok());
+  auto lists = [&](const Ref& ref, bool pull) {
+    json j;
+    std::vector<Comment> comments;
+    std::vector<OperateLogEvent> ops;
+    std::vector<PlatformLink> links;
+    EXPECT_TRUE(store.ListComments(ref, &comments).ok());
+    EXPECT_TRUE(store.ListOperateLog(ref, &ops).ok());
+    EXPECT_TRUE(store.ListPlatformLinks(ref, &links).ok());
+    for (auto& c : comments) j["comments"].push_back(ToJson(c));
+    for (auto& o : ops) j["ops"].push_back(ToJson(o));
+    for (auto& l : links) j["links"].push_back(ToJson(l));
+    if (pull) {
+      std::vector<Commit> commits;
+      std::vector<FileChange> files;
+      EXPECT_TRUE(store.ListCommits(ref, &commits).ok());
+      EXPECT_TRUE(store.ListFiles(ref, &files).ok());
+      for (auto& c : commits) j["commits"].push_back(ToJson(c));
+      for (auto& f : files) j["files"].push_back(ToJson(f));
+    }
+    auto raw = store.GetRaw(ref);
+    j["raw"] = raw.ok() ? *raw : "";
+    return j;
+  };
+  for (const Repository& r : repos) {
+    json rj;
+    rj["repo"] = ToJson(r);
+    auto raw = store.GetRaw(Ref::Repo(r.ref));
+    rj["raw"] = raw.ok() ? *raw : "";
+    EXPECT_TRUE(store.ForEachIssue(&r.ref, [&](const Issue& i) {
+      json j = lists(i.ref(), false);
+      j["item"] = ToJson(i);
+      rj["issues"].push_back(j);
+      return true;
+    }).ok());
+    EXPECT_TRUE(store.ForEachPull(&r.ref, [&](const PullRequest& p) {
+      json j = lists(p.ref(), true);
+      j["item"] = ToJson(p);
+      rj["pulls"].push_back(j);
+      return true;
+    }).ok());
+    out[r.ref.ToString()] = rj;
+  }
+  return out;
+}
+
+SyncOptions FastOptions(const FakeApi& api) {
+  SyncOptions o;
+  o.api_base = api.BaseUrl();
+  o.requests_per_minute = 0;
+  o.backoff_ms = 5;
+  o.max_backoff_ms = 50;
+  o.timeout_ms = 5000;
+  o.token_source = [](const std::string&) { return std::string(); };
+  return o;
+}
+
+Status SyncAll(Store* store, const std::string& dump, const SyncOptions& o, SyncCounts* c) {
+  auto repos = ListDumpRepositories(dump);
+  if (!repos.ok()) return repos.status();
+  for (const DumpRepo& r : *repos) FG_RETURN_IF_ERROR(SyncRepository(store, r.repo, o, c));
+  return Status::OK();
+}
+
+// Requests whose path ends with `suffix`.
+int CountPath(const std::vector<FakeRequest>& log, const std::string& suffix) {
+  int n = 0;
+  for (const auto& r : log)
+    if (r.path.size() >= suffix.size() &&
+        r.path.compare(r.path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      ++n;
+  return n;
+}
+
+RepoRef Repo(Platform p, const std::string& owner, const std::string& name) {
+  return RepoRef{p, owner, name};
+}
+
+TEST(Sync, DemoThroughFakeEqualsImportAndRecordRoundTrips) {
+  TempDir dir;
+  const std::string demo = SourceDir() + "/data/demo";
+  FakeApi api(demo);
+  ASSERT_TRUE(api.Start().ok());
+  auto synced = OpenStore(dir / "synced");
+  SyncOptions o = FastOptions(api);
+  o.record_dir = dir / "record";
+  SyncCounts c;
+  Status s = SyncAll(synced.get(), demo, o, &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GT(c.issues, 50);
+  EXPECT_GT(c.comments, 10);
+
+  auto imported = OpenStore(dir / "imported");
+  ASSERT_TRUE(ImportDump(imported.get(), demo, ImportOptions(), nullptr).ok());
+  json a = Digest(*synced), b = Digest(*imported);
+  EXPECT_EQ(a.size(), b.size());
+  EXPECT_TRUE(a == b) << "sync and import differ";
+
+  auto replayed = OpenStore(dir / "replayed");
+  Status r = ImportDump(replayed.get(), dir / "record", ImportOptions(), nullptr);
+  ASSERT_TRUE(r.ok()) << r.ToString();
+  EXPECT_TRUE(Digest(*replayed) == a) << "importing the recorded dump differs from the sync";
+}
+
+TEST(Sync, SecondSyncOfUnchangedRepoMakesOneRequestPerList) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 250);
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  SyncCounts first;
+  ASSERT_TRUE(SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &first).ok());
+  EXPECT_EQ(first.issues, 250);
+  EXPECT_EQ(first.detailed, 500);
+  EXPECT_GE(CountPath(api.Requests(), "/issues"), 3);  // 3 pages of 100
+  api.ClearRequests();
+
+  SyncCounts second;
+  ASSERT_TRUE(SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &second).ok());
+  auto log = api.Requests();
+  EXPECT_EQ(CountPath(log, "/Ascend/a/issues"), 1);
+  EXPECT_EQ(CountPath(log, "/Ascend/a/pulls"), 1);
+  EXPECT_EQ(second.detailed, 0);
+  EXPECT_EQ(second.changed, 0);
+  EXPECT_EQ(log.size(), 3u) << "repository + one page per list";
+  for (const auto& r : log) {
+    if (r.path.find("/issues") != std::string::npos) {
+      EXPECT_NE(r.query.find("since="), std::string::npos) << r.query;
+    }
+  }
+}
+
+TEST(Sync, IncrementalFetchesDetailsOnlyForChangedItems) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 30);
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  RepoRef repo = Repo(Platform::kGitCode, "Ascend", "a");
+  ASSERT_TRUE(SyncRepository(store.get(), repo, o, nullptr).ok());
+
+  // Issue 7 gets a new title and a new comment; updated later than everything.
+  std::string root = dir / "dump/gitcode/Ascend/a";
+  json issues = json::parse(ReadFile(root + "/issues.json"));
+  issues[6]["title"] = "renamed";
+  issues[6]["updated_at"] = "2026-02-01T00:00:00+08:00";
+  WriteFile(root + "/issues.json", issues.dump());
+  json comments = json::parse(ReadFile(root + "/issues/7/comments.json"));
+  comments.push_back({{"id", 999}, {"body", "still broken"}});
+  WriteFile(root + "/issues/7/comments.json", comments.dump());
+  api.Reload();
+  api.ClearRequests();
+
+  SyncCounts c;
+  ASSERT_TRUE(SyncRepository(store.get(), repo, o, &c).ok());
+  EXPECT_EQ(c.detailed, 1);
+  auto log = api.Requests();
+  EXPECT_EQ(CountPath(log, "/issues/7/comments"), 1);
+  EXPECT_EQ(CountPath(log, "/issues/8/comments"), 0);
+  auto issue = store->GetIssue(Ref::Issue(repo, "7"));
+  ASSERT_TRUE(issue.ok());
+  EXPECT_EQ(issue->title, "renamed");
+  std::vector<Comment> got;
+  ASSERT_TRUE(store->ListComments(Ref::Issue(repo, "7"), &got).ok());
+  EXPECT_EQ(got.size(), 3u);
+  ASSERT_EQ(c.touched.size(), 1u);
+  EXPECT_EQ(c.touched[0].ToString(), "gitcode:Ascend/a#7");
+}
+
+TEST(Sync, PaginatesEveryPlatformAndSendsEachPlatformsAuth) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 23);
+  WriteRepo(dir / "dump", "gitee", "mindspore", "b", 23);
+  WriteRepo(dir / "dump", "github", "vllm", "c", 23);
+  FakeApi api(dir / "dump");
+  api.RequireToken("tok-123456");
+  ASSERT_TRUE(api.Start().ok());
+  auto synced = OpenStore(dir / "synced");
+  SyncOptions o = FastOptions(api);
+  o.per_page = 5;
+  std::map<std::string, std::string> env = {
+      {"GITCODE_TOKEN", "tok-123456"}, {"GITEE_TOKEN", "tok-123456"}, {"GITHUB_TOKEN", "tok-123456"}};
+  o.token_source = [&](const std::string& name) { return env[name]; };
+  Status s = SyncAll(synced.get(), dir / "dump", o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto imported = OpenStore(dir / "imported");
+  ASSERT_TRUE(ImportDump(imported.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  EXPECT_TRUE(Digest(*synced) == Digest(*imported));
+  auto log = api.Requests();
+  EXPECT_EQ(CountPath(log, "/Ascend/a/issues"), 5);  // 23 items, 5 per page
+  EXPECT_EQ(CountPath(log, "/mindspore/b/pulls"), 5);
+  EXPECT_EQ(CountPath(log, "/vllm/c/issues"), 5);  // Link rel="next"
+  for (const auto& r : log) {
+    EXPECT_EQ(r.status, 200) << r.path;
+    EXPECT_FALSE(r.user_agent.empty());
+    if (r.path.find("/Ascend/") != std::string::npos) {
+      EXPECT_EQ(r.private_token, "tok-123456");
+    }
+    if (r.path.find("/mindspore/") != std::string::npos) {
+      EXPECT_EQ(r.access_token, "tok-123456");
+    }
+    if (r.path.find("/vllm/") != std::string::npos) {
+      EXPECT_EQ(r.authorization, "Bearer tok-123456");
+    }
+  }
+}
+
+TEST(Sync, RetriesTransientFaultsAndHonoursRetryAfter) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 12);
+  FakeApi api(dir / "dump");
+  for (const char* spec : {"429:1:/issues?", "500:2:/pulls?", "418:1:/issues/3/comments",
+                           "403rate:1:/pulls/2/files", "truncate:1:/pulls/4/commits",
+                           "reset:1:/issues/5/comments", "html:1:/pulls/6/comments",
+                           "badjson:1:/issues/8/comments", "503:1:/Ascend/a?"}) {
+    auto f = fakeapi::ParseFakeFault(spec);
+    ASSERT_TRUE(f.ok()) << spec;
+    api.AddFault(*f);
+  }
+  ASSERT_TRUE(api.Start().ok());
+  auto synced = OpenStore(dir / "synced");
+  SyncOptions o = FastOptions(api);
+  SyncCounts c;
+  auto t0 = std::chrono::steady_clock::now();
+  Status s = SyncRepository(synced.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &c);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GE(secs, 0.9) << "Retry-After: 1 was not honoured";
+  int faults = 0;
+  for (const auto& r : api.Requests()) {
+    if (r.fault.empty()) continue;
+    ++faults;
+  }
+  EXPECT_EQ(faults, 10);
+  EXPECT_EQ(c.retries, 10);
+  EXPECT_GE(c.rate_limit_waits, 2);
+  auto imported = OpenStore(dir / "imported");
+  ASSERT_TRUE(ImportDump(imported.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  EXPECT_TRUE(Digest(*synced) == Digest(*imported));
+}
+
+TEST(Sync, TimeoutIsRetried) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 3);
+  FakeApi api(dir / "dump");
+  FakeFault slow;
+  slow.kind = "slow";
+  slow.slow_ms = 1200;
+  slow.match = "/issues?";
+  api.AddFault(slow);
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.timeout_ms = 400;
+  SyncCounts c;
+  Status s = SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(c.retries, 1);
+  EXPECT_EQ(c.issues, 3);
+}
+
+TEST(Sync, PersistentFaultIsReportedWithTheUrlAndNoToken) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitee", "mindspore", "b", 3);
+  FakeApi api(dir / "dump");
+  api.RequireToken("sekrit-token-42");
+  auto f = fakeapi::ParseFakeFault("html:-1:/pulls?");
+  ASSERT_TRUE(f.ok());
+  api.AddFault(*f);
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.max_attempts = 3;
+  o.record_dir = dir / "record";
+  o.token_source = [](const std::string& n) {
+    return n == "GITEE_TOKEN" ? std::string("sekrit-token-42") : std::string();
+  };
+  Status s = SyncRepository(store.get(), Repo(Platform::kGitee, "mindspore", "b"), o, nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/repos/mindspore/b/pulls?"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("HTML"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("3 attempts"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("access_token"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("sekrit-token-42"), std::string::npos) << s.message();
+  // The issues were committed before the failure; no file holds the token.
+  EXPECT_EQ(store->Stats(Repo(Platform::kGitee, "mindspore", "b"))->issues_closed, 2);
+  store.reset();
+  for (const auto& root : {dir / "db", dir / "record"}) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it); ++it) {
+      if (!it->is_regular_file()) continue;
+      EXPECT_EQ(ReadFile(it->path().string()).find("sekrit-token-42"), std::string::npos)
+          << it->path();
+    }
+  }
+}
+
+TEST(Sync, UnauthorizedAndNotFoundFailFast) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 3);
+  FakeApi api(dir / "dump");
+  api.RequireToken("right");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.token_source = [](const std::string&) { return std::string("wrong-token"); };
+  Status s = SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("401"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("GITCODE_TOKEN"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("wrong-token"), std::string::npos);
+  EXPECT_EQ(api.Requests().size(), 1u);
+  api.ClearRequests();
+  o.token_source = [](const std::string&) { return std::string("right"); };
+  s = SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "nope"), o, nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+  EXPECT_NE(s.message().find("check the owner and repository"), std::string::npos) << s.message();
+  EXPECT_EQ(api.Requests().size(), 1u);
+}
+
+// Items appearing or disappearing at the front of the list while it is read
+// shift the later pages; nothing present throughout may be lost or doubled.
+TEST(Sync, ShiftingPagesLoseAndDuplicateNothing) {
+  for (const char* kind : {"shift", "unshift"}) {
+    TempDir dir;
+    WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 17);
+    json before = json::parse(ReadFile(dir / "dump/gitcode/Ascend/a/issues.json"));
+    FakeApi api(dir / "dump");
+    auto f = fakeapi::ParseFakeFault(std::string(kind) + ":1:/Ascend/a/issues?");
+    ASSERT_TRUE(f.ok());
+    api.AddFault(*f);
+    ASSERT_TRUE(api.Start().ok());
+    auto store = OpenStore(dir / "db");
+    SyncOptions o = FastOptions(api);
+    o.per_page = 5;
+    o.record_dir = dir / "record";
+    SyncCounts c;
+    ASSERT_TRUE(SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &c).ok());
+    auto st = store->Stats(Repo(Platform::kGitCode, "Ascend", "a"));
+    ASSERT_TRUE(st.ok());
+    int expect = std::string(kind) == "shift" ? 18 : 17;
+    EXPECT_EQ(st->issues_open + st->issues_closed, expect) << kind;
+    for (const json& j : before) {
+      EXPECT_TRUE(store->GetIssue(Ref::Issue(Repo(Platform::kGitCode, "Ascend", "a"),
+                                             j["number"].get<std::string>())).ok())
+          << kind << " lost " << j["number"];
+    }
+    json recorded = json::parse(ReadFile(dir / "record/gitcode/Ascend/a/issues.json"));
+    std::set<std::string> numbers;
+    for (const json& j : recorded) numbers.insert(j["number"].get<std::string>());
+    EXPECT_EQ(numbers.size(), recorded.size()) << kind << ": duplicates in the record";
+  }
+}
+
+TEST(Sync, OrganisationListsItsRepositories) {
+  const std::string demo = SourceDir() + "/data/demo";
+  FakeApi api(demo);
+  ASSERT_TRUE(api.Start().ok());
+  SyncOptions o = FastOptions(api);
+  auto repos = ListOrgRepositories(Platform::kGitCode, "mindspore", o, nullptr);
+  ASSERT_TRUE(repos.ok()) << repos.status().ToString();
+  std::vector<std::string> names;
+  for (const RepoRef& r : *repos) names.push_back(r.ToString());
+  std::vector<std::string> want;
+  for (const auto& e : fs::directory_iterator(demo + "/gitcode/mindspore"))
+    want.push_back("gitcode:mindspore/" + e.path().filename().string());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(names, want);
+}
+
+TEST(Sync, ParseTargets) {
+  RepoRef r;
+  std::string org;
+  ASSERT_TRUE(ParseSyncTarget("gitcode:Ascend/MindSpeed-Ops", &r, &org).ok());
+  EXPECT_EQ(r.ToString(), "gitcode:Ascend/MindSpeed-Ops");
+  EXPECT_TRUE(org.empty());
+  ASSERT_TRUE(ParseSyncTarget("org:gitee:mindspore", &r, &org).ok());
+  EXPECT_EQ(org, "mindspore");
+  EXPECT_EQ(r.platform, Platform::kGitee);
+  EXPECT_FALSE(ParseSyncTarget("org:gitlab:x", &r, &org).ok());
+  EXPECT_FALSE(ParseSyncTarget("Ascend/x", &r, &org).ok());
+  EXPECT_FALSE(ParseSyncTarget("gitcode:Ascend/x#3", &r, &org).ok());
+}
+
+TEST(Sync, RedactsTokensInUrls) {
+  EXPECT_EQ(RedactUrl("http://h/x?access_token=abc&page=2"), "http://h/x?access_token=REDACTED&page=2");
+  EXPECT_EQ(RedactUrl("http://h/x?page=1&private_token=abc"), "http://h/x?page=1&private_token=REDACTED");
+  EXPECT_EQ(RedactUrl("http://h/x?mytoken=abc"), "http://h/x?mytoken=abc");
+}
+
+TEST(Sync, ClientSideLimiterSpacesRequests) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 1);
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.requests_per_minute = 600;  // one per 100 ms
+  o.endpoints = {"comments"};
+  SyncCounts c;
+  auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &c).ok());
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // repo, issues, issue 1 comments, pulls, PR 1 comments: 5 requests, 4 gaps.
+  EXPECT_EQ(c.requests, 5);
+  EXPECT_GE(secs, 0.38);
+  EXPECT_GE(c.rate_limit_waits, 3);
+}
+
+// kill -9 after the n-th committed batch, then a rerun: the same store as an
+// uninterrupted sync.
+TEST(Sync, KillDuringSyncThenRerunEqualsUninterrupted) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 60);
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  SyncOptions o = FastOptions(api);
+  o.per_page = 10;
+  RepoRef repo = Repo(Platform::kGitCode, "Ascend", "a");
+  {
+    auto clean = OpenStore(dir / "clean");
+    ASSERT_TRUE(SyncRepository(clean.get(), repo, o, nullptr).ok());
+  }
+  for (size_t kill_at : {1u, 4u, 8u, 13u}) {
+    std::string db = dir / ("killed" + std::to_string(kill_at));
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto store = Store::Open(db, StoreOptions());
+      if (!store.ok()) _exit(3);
+      SyncOptions child = o;
+      child.after_batch = [kill_at](size_t batches) {
+        if (batches == kill_at) raise(SIGKILL);
+      };
+      Status s = SyncRepository(store->get(), repo, child, nullptr);
+      _exit(s.ok() ? 0 : 4);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "kill_at " << kill_at;
+    auto store = OpenStore(db);
+    SyncCounts rerun;
+    ASSERT_TRUE(SyncRepository(store.get(), repo, o, &rerun).ok());
+    auto clean = Store::Open(dir / "clean", StoreOptions{false, true});
+    ASSERT_TRUE(clean.ok());
+    EXPECT_TRUE(Digest(*store) == Digest(**clean)) << "kill_at " << kill_at;
+    EXPECT_EQ(*store->GetMeta(SyncCursorKey(repo)), *(*clean)->GetMeta(SyncCursorKey(repo)));
+  }
+}
+
+}  // namespace
+}  // namespace fixgraph::ingest
