@@ -43,9 +43,15 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.require_subcommand(1);
   app.fallthrough();
   AddImportCommand(app, ctx);
+  AddDocsCommands(app, ctx);
+  AddSyncCommand(app, ctx);
   AddShowCommand(app, ctx);
   AddStatsCommand(app, ctx);
   AddLinkCommands(app, ctx);
+  AddAskCommand(app, ctx);
+  AddDigestCommand(app, ctx);
+  AddServeCommand(app, ctx);
+  AddMcpCommand(app, ctx);
 
   // Name an unknown command plainly (CLI11 would only say one is required).
   for (size_t i = 1; i < args.size(); ++i) {

@@ -3,9 +3,8 @@
 #include <sstream>
 
 #include "commands.h"
+#include "documents.h"
 #include "fixgraph/engine/item_view.h"
-#include "fixgraph/graph/explain.h"
-#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -175,19 +174,8 @@ void RunShow(Context& ctx, const std::string& text, bool json_out) {
   if (!ref.ok()) return ctx.Fail(ref.status());
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
-  auto view = BuildItemView(**store, *ref);
+  auto view = ShowDocument(**store, text);
   if (!view.ok()) return ctx.Fail(view.status());
-  if (ref->kind == RefKind::kIssue) {
-    auto links = graph::ReadLinks(**store, *ref);
-    if (links.ok()) {
-      (*view)["links"] = graph::ToJson(*links);
-      (*view)["explanation"] = graph::ExplainLines(*links);
-    } else if (!links.status().IsNotFound()) {
-      return ctx.Fail(links.status());
-    } else {
-      (*view)["links"] = nullptr;
-    }
-  }
   if (json_out) {
     *ctx.out << view->dump() << "\n";
     return;

@@ -3,8 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "fixgraph/engine/item_view.h"
-#include "fixgraph/ingest/dump.h"
+#include "documents.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -12,38 +11,15 @@ namespace {
 void RunStats(Context& ctx, bool json_out) {
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
-  std::vector<Repository> repos;
-  if (Status s = (*store)->ListRepositories(&repos); !s.ok()) return ctx.Fail(s);
-  std::vector<RepoStats> rows;
-  RepoStats total;
-  for (const Repository& r : repos) {
-    auto st = (*store)->Stats(r.ref);
-    if (!st.ok()) return ctx.Fail(st.status());
-    rows.push_back(*st);
-    total.issues_open += st->issues_open;
-    total.issues_closed += st->issues_closed;
-    total.pulls_merged += st->pulls_merged;
-    total.pulls_open += st->pulls_open;
-    total.pulls_closed += st->pulls_closed;
-    total.comments += st->comments;
-    total.commits += st->commits;
-    total.files += st->files;
-    total.operate_logs += st->operate_logs;
-    total.platform_links += st->platform_links;
-  }
-  std::vector<std::string> interrupted;
-  if (Status s = ingest::InterruptedImports(**store, &interrupted); !s.ok()) return ctx.Fail(s);
+  auto data = CollectStats(**store);
+  if (!data.ok()) return ctx.Fail(data.status());
   if (json_out) {
-    nlohmann::json doc{{"repositories", nlohmann::json::array()}};
-    for (const RepoStats& st : rows) doc["repositories"].push_back(ToJson(st));
-    nlohmann::json t = ToJson(total);
-    t.erase("repo");
-    t["repositories"] = rows.size();
-    doc["totals"] = t;
-    doc["interrupted_imports"] = interrupted;
-    *ctx.out << doc.dump() << "\n";
+    *ctx.out << StatsDocument(*data).dump() << "\n";
     return;
   }
+  const std::vector<RepoStats>& rows = data->rows;
+  const RepoStats& total = data->total;
+  const std::vector<std::string>& interrupted = data->interrupted;
   char line[512];
   std::snprintf(line, sizeof line, "%-45s %6s %6s  %6s %6s %6s  %8s %7s %6s\n", "repository",
                 "issues", "closed", "PRs", "merged", "open", "comments", "commits", "files");

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# HTTP throughput of `fixgraph serve` on loopback, driven by wrk.
+#
+#   bench/serve_bench.sh [BUILD_DIR]       (default: build; needs fixgraph, fixgraph_gen_dump, wrk)
+#
+# Generates a synthetic GitCode dump (REPOS repositories, ISSUES issues in total, as many PRs),
+# imports it (link + ask index), starts `fixgraph serve` on a free port and runs wrk with
+# CONNS connections on THREADS wrk threads for DURATION per endpoint:
+#   healthz  GET /healthz                         (baseline: the HTTP stack, no data access)
+#   show     GET /api/v1/show?ref=<issue>         (one store read + links)
+#   ask      GET /api/v1/ask?q=<symptom>&limit=5  (Xapian search + hits)
+# Each endpoint cycles through 500 different requests (issue refs; symptom queries made of
+# three words of real issue titles). Prints requests/s, p50/p99 latency, non-2xx responses,
+# socket errors, and the server's RSS before and after each run. Set DB=DIR to reuse an
+# imported store (skips generation and import).
+set -euo pipefail
+BUILD_DIR=${1:-build}
+REPOS=${REPOS:-4}
+ISSUES=${ISSUES:-100000}
+CONNS=${CONNS:-8}
+THREADS=${THREADS:-2}
+DURATION=${DURATION:-30s}
+ENDPOINTS=${ENDPOINTS:-"healthz show ask"}
+FG=$(realpath "$BUILD_DIR/cli/fixgraph")
+GEN=$(realpath "$BUILD_DIR/bench/fixgraph_gen_dump")
+command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
+WORK=$(mktemp -d /tmp/fixgraph-serve-bench-XXXXXX)
+SERVER=""
+cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+if [ -z "${DB:-}" ]; then
+  DB=$WORK/db
+  per_repo=$((ISSUES / REPOS))
+  echo "generating $REPOS x $per_repo issues (and as many PRs)..." >&2
+  "$GEN" --out "$WORK/dump" --repos "$REPOS" --issues "$per_repo" --comments 2 --seed 11 >/dev/null 2>&1
+  echo "importing (link + index)..." >&2
+  s=$(date +%s)
+  "$FG" --db "$DB" import "$WORK/dump" >/dev/null
+  echo "imported in $(( $(date +%s) - s )) s" >&2
+fi
+
+# Request lists: issue refs and symptom queries from the stored issues.
+"$FG" --db "$DB" links --json | python3 -c '
+import json, sys, random, urllib.parse
+random.seed(5)
+refs = [json.loads(l)["issue"] for l in sys.stdin]
+random.shuffle(refs)
+with open(sys.argv[1], "w") as f:
+    for r in refs[:500]:
+        f.write("/api/v1/show?ref=" + urllib.parse.quote(r, safe="") + "\n")
+with open(sys.argv[3], "w") as f:
+    f.write(" ".join(refs[:120]))
+' "$WORK/show.txt" "" "$WORK/refs.txt"
+: > "$WORK/ask.txt"
+for ref in $(tr ' ' '\n' < "$WORK/refs.txt" | head -120); do
+  "$FG" --db "$DB" show --json "$ref" | python3 -c '
+import json, sys, random, urllib.parse
+d = json.load(sys.stdin)
+words = [w for w in d["issue"]["title"].replace(",", " ").split() if len(w) > 2]
+rnd = random.Random(d["issue"]["ref"])
+for _ in range(4):
+    if not words: break
+    q = " ".join(rnd.sample(words, min(3, len(words))))
+    print("/api/v1/ask?limit=5&q=" + urllib.parse.quote(q))
+' >> "$WORK/ask.txt"
+done
+for i in $(seq 1 10); do echo "/healthz"; done > "$WORK/healthz.txt"
+
+cat > "$WORK/paths.lua" <<'LUA'
+local paths = {}
+local i = 0
+init = function(args)
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  i = math.random(#paths)
+end
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+
+"$FG" --db "$DB" serve --listen 127.0.0.1:0 2> "$WORK/serve.err" &
+SERVER=$!
+for _ in $(seq 1 100); do
+  grep -q "listening on" "$WORK/serve.err" 2>/dev/null && break
+  sleep 0.1
+done
+PORT=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$WORK/serve.err")
+[ -n "$PORT" ] || { cat "$WORK/serve.err" >&2; exit 1; }
+rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$SERVER/status"; }
+
+printf "%-8s %10s %9s %9s %9s %8s %8s %8s\n" endpoint req_per_s p50_ms p99_ms non2xx sockerr rss0_mb rss1_mb
+for ep in $ENDPOINTS; do
+  # Warm up (caches, thread pool), then measure.
+  wrk -t "$THREADS" -c "$CONNS" -d 3s -s "$WORK/paths.lua" "http://127.0.0.1:$PORT" -- "$WORK/$ep.txt" >/dev/null
+  r0=$(rss)
+  out=$(wrk -t "$THREADS" -c "$CONNS" -d "$DURATION" --latency -s "$WORK/paths.lua" \
+        "http://127.0.0.1:$PORT" -- "$WORK/$ep.txt")
+  r1=$(rss)
+  echo "$out" > "$WORK/wrk-$ep.txt"
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  ms() { echo "$out" | awk -v p="$1" '$1 == p {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; printf "%.2f", v}'; }
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}'); non2xx=${non2xx:-0}
+  sockerr=$(echo "$out" | awk '/Socket errors/ {gsub(",",""); print $4+$6+$8+$10}'); sockerr=${sockerr:-0}
+  printf "%-8s %10s %9s %9s %9s %8s %8s %8s\n" "$ep" "$rps" "$(ms 50%)" "$(ms 99%)" "$non2xx" "$sockerr" "$r0" "$r1"
+done

@@ -1,0 +1,136 @@
+#include "documents.h"
+
+#include "fixgraph/engine/item_view.h"
+#include "fixgraph/graph/explain.h"
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/ingest/dump.h"
+#include "fixgraph/query/digest.h"
+
+namespace fixgraph::cli {
+
+StatusOr<nlohmann::json> ShowDocument(const Store& store, const std::string& ref_text) {
+  auto ref = ParseRef(ref_text);
+  if (!ref.ok()) return ref.status();
+  auto view = BuildItemView(store, *ref);
+  if (!view.ok()) return view.status();
+  if (ref->kind == RefKind::kIssue) {
+    auto links = graph::ReadLinks(store, *ref);
+    if (links.ok()) {
+      (*view)["links"] = graph::ToJson(*links);
+      (*view)["explanation"] = graph::ExplainLines(*links);
+    } else if (!links.status().IsNotFound()) {
+      return links.status();
+    } else {
+      (*view)["links"] = nullptr;
+    }
+  }
+  return view;
+}
+
+Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef* out, bool* set) {
+  *set = false;
+  if (text.empty()) return Status::OK();
+  auto ref = ParseRef(text);
+  if (!ref.ok() || ref->kind != RefKind::kRepo)
+    return Status::InvalidArgument(what + " \"" + text +
+                                   "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops");
+  *out = ref->repo;
+  *set = true;
+  return Status::OK();
+}
+
+Status ForEachLinksDocument(const Store& store, const RepoRef* repo,
+                            const std::function<bool(const nlohmann::json&)>& fn) {
+  return graph::ForEachLinks(store, repo,
+                             [&](const graph::IssueLinks& l) { return fn(graph::ToJson(l)); });
+}
+
+StatusOr<StatsData> CollectStats(const Store& store) {
+  StatsData d;
+  std::vector<Repository> repos;
+  if (Status s = store.ListRepositories(&repos); !s.ok()) return s;
+  for (const Repository& r : repos) {
+    auto st = store.Stats(r.ref);
+    if (!st.ok()) return st.status();
+    d.rows.push_back(*st);
+    RepoStats& t = d.total;
+    t.issues_open += st->issues_open;
+    t.issues_closed += st->issues_closed;
+    t.pulls_merged += st->pulls_merged;
+    t.pulls_open += st->pulls_open;
+    t.pulls_closed += st->pulls_closed;
+    t.comments += st->comments;
+    t.commits += st->commits;
+    t.files += st->files;
+    t.operate_logs += st->operate_logs;
+    t.platform_links += st->platform_links;
+  }
+  if (Status s = ingest::InterruptedImports(store, &d.interrupted); !s.ok()) return s;
+  return d;
+}
+
+nlohmann::json StatsDocument(const StatsData& data) {
+  nlohmann::json doc{{"repositories", nlohmann::json::array()}};
+  for (const RepoStats& st : data.rows) doc["repositories"].push_back(ToJson(st));
+  nlohmann::json t = ToJson(data.total);
+  t.erase("repo");
+  t["repositories"] = data.rows.size();
+  doc["totals"] = t;
+  doc["interrupted_imports"] = data.interrupted;
+  return doc;
+}
+
+StatusOr<nlohmann::json> StatsDocument(const Store& store) {
+  auto data = CollectStats(store);
+  if (!data.ok()) return data.status();
+  return StatsDocument(*data);
+}
+
+namespace {
+
+// Same reading as cmd_digest.cc: a bare date for "until" covers the whole day.
+Status ParseBound(const std::string& name, const std::string& text, bool end_of_day, OptTime* out) {
+  if (text.empty()) return Status::OK();
+  auto t = ParseTimestamp(text);
+  if (!t.ok() || !t->has_value())
+    return Status::InvalidArgument(name + " \"" + text +
+                                   "\": expected a date such as 2026-09-15 or a time such as "
+                                   "2026-09-15T12:00:00+08:00");
+  *out = **t;
+  if (end_of_day && text.size() == 10) *out = **t + 86399;
+  return Status::OK();
+}
+
+}  // namespace
+
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
+                                 const std::string& what) {
+  query::DigestOptions options;
+  if (!r.min_tier.empty()) {
+    if (!graph::ParseTier(r.min_tier).ok())
+      return Status::InvalidArgument(what + "min_tier \"" + r.min_tier + "\": expected A, B, C or D");
+    options.rules.min_tier = r.min_tier;
+  }
+  for (const std::string& text : r.repos) {
+    RepoRef repo;
+    bool set = false;
+    if (Status s = ParseRepoFilter(text, what + "repo", &repo, &set); !s.ok()) return s;
+    if (set) options.repos.push_back(repo);
+  }
+  options.org = r.org;
+  if (Status s = ParseBound(what + "since", r.since, false, &options.since); !s.ok()) return s;
+  if (Status s = ParseBound(what + "until", r.until, true, &options.until); !s.ok()) return s;
+  auto lang = query::ParseLang(r.lang.empty() ? "zh" : r.lang);
+  if (!lang.ok()) return Status::InvalidArgument(what + "lang: " + lang.status().message());
+  std::string format = r.format.empty() ? "md" : r.format;
+  if (format != "md" && format != "json" && format != "html")
+    return Status::InvalidArgument(what + "format \"" + format + "\": expected md, json or html");
+  auto digest = query::BuildDigest(store, options);
+  if (!digest.ok()) return digest.status();
+  if (format == "md") return query::RenderMarkdown(*digest, *lang);
+  if (format == "json") return query::ToJson(*digest).dump(2) + "\n";
+  return query::RenderHtml(*digest, *lang);
+}
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,71 @@
+// The JSON documents shared by the command line (`show --json`, `links
+// --json`, `stats --json`), the HTTP API (`serve`) and the MCP server (`mcp`),
+// so every front end returns the same bytes for the same question.
+// Private to cli/.
+//
+//   ShowDocument:  the item view (engine/item_view.h); for an issue also
+//                  "links" (graph ToJson(IssueLinks), null when never linked)
+//                  and "explanation" (ExplainLines).
+//   ForEachLinksDocument: one graph ToJson(IssueLinks) per issue, in store
+//                  order (the lines of `links --json`).
+//   StatsDocument: {"repositories": [RepoStats...], "totals": {...,
+//                  "repositories": N}, "interrupted_imports": [REPO...]}
+//
+// Errors are values: InvalidArgument for a malformed reference or repository
+// (the message names the text), NotFound for an item not in the store.
+// Thread safety: reads only; safe to call concurrently on one Store.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+
+namespace fixgraph::cli {
+
+StatusOr<nlohmann::json> ShowDocument(const Store& store, const std::string& ref_text);
+
+// Parses a repository filter ("" = every repository; *set tells which).
+// `what` names the input in the error ("--repo", "repo").
+Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef* out, bool* set);
+
+// Calls fn with each issue's links document; stops early when fn returns false.
+Status ForEachLinksDocument(const Store& store, const RepoRef* repo,
+                            const std::function<bool(const nlohmann::json&)>& fn);
+
+// Counts per repository and in total, and interrupted imports.
+struct StatsData {
+  std::vector<RepoStats> rows;
+  RepoStats total;
+  std::vector<std::string> interrupted;
+};
+StatusOr<StatsData> CollectStats(const Store& store);
+nlohmann::json StatsDocument(const StatsData& data);
+StatusOr<nlohmann::json> StatsDocument(const Store& store);
+
+// A digest as `fixgraph digest` writes it (same flags, same bytes):
+// format "md" (default), "json" (pretty-printed, 2 spaces) or "html";
+// lang "zh" (default) or "en"; since/until dates ("2026-09-15", a bare
+// --until date meaning the whole day) or ISO times; repos and org filters;
+// min_tier "A".."D" ("" = the rules' default).
+struct DigestRequest {
+  std::vector<std::string> repos;
+  std::string org;
+  std::string since;
+  std::string until;
+  std::string min_tier;
+  std::string lang = "zh";
+  std::string format = "md";
+};
+// The rendered digest. InvalidArgument naming the bad field (`what` prefixes
+// the field name, e.g. "--" for flags, "" for HTTP parameters); NotFound for a
+// repository not in the store.
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
+                                 const std::string& what = "");
+
+}  // namespace fixgraph::cli

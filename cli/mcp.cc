@@ -1,0 +1,407 @@
+// fixgraph mcp: a Model Context Protocol server (spec 2025-06-18) on stdio.
+//
+// Transport: JSON-RPC 2.0, one message per line on stdin/stdout. stdout
+// carries nothing but protocol messages; diagnostics go to stderr.
+// Methods: initialize, notifications/initialized (and other notifications,
+// ignored), ping, tools/list, tools/call. Protocol errors are JSON-RPC
+// errors: -32700 parse error, -32600 invalid request (also batches, which
+// 2025-06-18 removed), -32601 unknown method, -32602 unknown tool or
+// arguments that do not match the tool's inputSchema. A tool that runs and
+// fails (unknown reference, no ask index) returns a result with isError true
+// and the message as text, so the model can read it and try again.
+//
+// Tools return their document as structuredContent and the same JSON as one
+// text content item; the documents are the CLI's (cli/documents.h).
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.h"
+#include "documents.h"
+#include "mcp.h"
+#include "serve_backend.h"
+
+namespace fixgraph::cli {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kProtocolVersion = "2025-06-18";
+constexpr size_t kMaxLineBytes = 4 * 1024 * 1024;
+constexpr size_t kMaxListLinks = 1000;
+
+json Tool(const char* name, const char* title, const char* description, json properties,
+          json required) {
+  json schema{{"type", "object"}, {"properties", std::move(properties)},
+              {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return {{"name", name},
+          {"title", title},
+          {"description", description},
+          {"inputSchema", std::move(schema)},
+          {"outputSchema", {{"type", "object"}}}};
+}
+
+json ToolList() {
+  json ref_prop{{"type", "string"},
+                {"description",
+                 "An item reference: gitcode:OWNER/REPO#N (issue), gitcode:OWNER/REPO!N (pull "
+                 "request), gitcode:OWNER/REPO (repository), gitee:..., github:..., or its web URL"}};
+  json repo_prop{{"type", "string"},
+                 {"description", "Only this repository, e.g. gitcode:Ascend/MindSpeed-Ops"}};
+  json limit_prop{{"type", "integer"}, {"minimum", 1}, {"maximum", 100},
+                  {"description", "At most this many hits (default 5)"}};
+  json tools = json::array();
+  tools.push_back(Tool(
+      "lookup_symptom", "Look up a symptom",
+      "Search past Ascend/MindSpore issues for an error message, symptom, API name or error code "
+      "(Chinese or English) and return the closest issues with their resolution, fix pull "
+      "requests (tier A strongest .. D weakest), an extracted answer, and KG documentation hits "
+      "(score > 0.83 hit, 0.70-0.83 ambiguous, below noise).",
+      {{"text", {{"type", "string"}, {"description", "The symptom or error text, as seen"}}},
+       {"limit", limit_prop},
+       {"repo", repo_prop}},
+      {"text"}));
+  tools.push_back(Tool(
+      "show_item", "Show an issue, pull request or repository",
+      "One item with its comments, operate log, platform links, who mentions it, and for an "
+      "issue its fix links with the evidence chain and an explanation.",
+      {{"ref", ref_prop}}, {"ref"}));
+  tools.push_back(Tool(
+      "find_fix", "Find the fix",
+      "Given an issue reference, return its resolution, fix pull requests with tiers and "
+      "evidence, and flags. Given symptom text instead, return the fixes of the best matching "
+      "issues. Give exactly one of ref or text.",
+      {{"ref", ref_prop},
+       {"text", {{"type", "string"}, {"description", "Symptom text (instead of ref)"}}},
+       {"limit", limit_prop},
+       {"repo", repo_prop}},
+      json::array()));
+  tools.push_back(Tool(
+      "list_links", "List issue-to-fix links",
+      "Every linked issue (optionally of one repository): resolution, fixes with tier, "
+      "confidence and evidence, and timeline flags. Paged with offset/limit.",
+      {{"repo", repo_prop},
+       {"offset", {{"type", "integer"}, {"minimum", 0}, {"description", "Skip this many issues"}}},
+       {"limit",
+        {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxListLinks},
+         {"description", "At most this many issues (default 100)"}}}},
+      json::array()));
+  tools.push_back(Tool(
+      "make_digest", "Write a curated digest",
+      "A digest of the chosen repositories and time window: overview, per-repository cases with "
+      "resolution and evidence, themes, troubleshooting table, disclosure of tiers and traps.",
+      {{"repos", {{"type", "array"}, {"items", {{"type", "string"}}},
+                  {"description", "Repositories (empty: all)"}}},
+       {"since", {{"type", "string"}, {"description", "Start date, e.g. 2026-09-01"}}},
+       {"until", {{"type", "string"}, {"description", "End date, e.g. 2026-09-30"}}},
+       {"lang", {{"type", "string"}, {"enum", {"zh", "en"}},
+                 {"description", "Language of the written sentences: zh (default) or en"}}},
+       {"format", {{"type", "string"}, {"enum", {"json", "md"}},
+                   {"description", "json (default) or md (Markdown in the text item)"}}}},
+      json::array()));
+  return tools;
+}
+
+// Checks `args` against the declared schema: known properties, types, ranges.
+// Returns "" when valid, else what is wrong.
+std::string ValidateArgs(const json& tool, const json& args) {
+  if (!args.is_object()) return "arguments must be an object";
+  const json& schema = tool["inputSchema"];
+  const json& props = schema["properties"];
+  for (const auto& [key, value] : args.items()) {
+    if (!props.contains(key)) return "unknown argument '" + key + "'";
+    const json& p = props[key];
+    std::string type = p["type"];
+    if (type == "string" && !value.is_string()) return "argument '" + key + "' must be a string";
+    if (type == "integer") {
+      if (!value.is_number_integer()) return "argument '" + key + "' must be an integer";
+      long long v = value.get<long long>();
+      if (p.contains("minimum") && v < p["minimum"].get<long long>())
+        return "argument '" + key + "' must be at least " + p["minimum"].dump();
+      if (p.contains("maximum") && v > p["maximum"].get<long long>())
+        return "argument '" + key + "' must be at most " + p["maximum"].dump();
+    }
+    if (type == "array") {
+      if (!value.is_array()) return "argument '" + key + "' must be an array";
+      for (const json& item : value)
+        if (!item.is_string()) return "argument '" + key + "' must be an array of strings";
+    }
+    if (p.contains("enum")) {
+      bool found = false;
+      for (const json& e : p["enum"]) found = found || e == value;
+      if (!found) return "argument '" + key + "' must be one of " + p["enum"].dump();
+    }
+  }
+  if (schema.contains("required")) {
+    for (const json& r : schema["required"])
+      if (!args.contains(r.get<std::string>()))
+        return "missing required argument '" + r.get<std::string>() + "'";
+  }
+  return "";
+}
+
+json ToolResult(const json& doc) {
+  std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})},
+          {"structuredContent", doc},
+          {"isError", false}};
+}
+
+json ToolError(const std::string& message) {
+  return {{"content", json::array({{{"type", "text"}, {"text", message}}})}, {"isError", true}};
+}
+
+class McpServer {
+ public:
+  McpServer(const std::string& db_dir, std::ostream& out, std::ostream& log)
+      : backend_(db_dir), out_(out), log_(log), tools_(ToolList()) {}
+
+  void Serve(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      if (line.size() > kMaxLineBytes) {
+        Send(Error(nullptr, -32600, "message larger than 4 MiB"));
+        continue;
+      }
+      json msg;
+      try {
+        msg = json::parse(line);
+      } catch (const json::parse_error& e) {
+        Send(Error(nullptr, -32700, std::string("parse error: ") + e.what()));
+        continue;
+      }
+      Handle(msg);
+    }
+  }
+
+ private:
+  void Send(const json& msg) {
+    out_ << msg.dump(-1, ' ', false, json::error_handler_t::replace) << "\n" << std::flush;
+  }
+
+  static json Error(const json& id, int code, const std::string& message) {
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+  }
+  static json Result(const json& id, json result) {
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  }
+
+  void Handle(const json& msg) {
+    if (msg.is_array()) {
+      Send(Error(nullptr, -32600, "batches are not supported (MCP 2025-06-18)"));
+      return;
+    }
+    if (!msg.is_object() || msg.value("jsonrpc", "") != "2.0" || !msg.contains("method") ||
+        !msg["method"].is_string()) {
+      // A response from the client (we send no requests) is ignored.
+      if (msg.is_object() && (msg.contains("result") || msg.contains("error"))) return;
+      json id = msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr);
+      Send(Error(id, -32600, "invalid request: expected a JSON-RPC 2.0 object with a method"));
+      return;
+    }
+    const std::string method = msg["method"];
+    if (!msg.contains("id")) {
+      // Notifications get no answer.
+      if (method == "notifications/initialized") initialized_ = true;
+      return;
+    }
+    const json& id = msg["id"];
+    if (!id.is_string() && !id.is_number_integer()) {
+      Send(Error(nullptr, -32600, "invalid request: id must be a string or an integer"));
+      return;
+    }
+    json params = msg.contains("params") ? msg["params"] : json::object();
+    if (!params.is_object()) {
+      Send(Error(id, -32602, "params must be an object"));
+      return;
+    }
+    if (method == "initialize") {
+      std::string asked = params.value("protocolVersion", "");
+      if (asked.empty()) {
+        Send(Error(id, -32602, "initialize: protocolVersion is required"));
+        return;
+      }
+      Send(Result(id, {{"protocolVersion", kProtocolVersion},
+                       {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                       {"serverInfo", {{"name", "fixgraph"}, {"title", "fixgraph issue triage"},
+                                       {"version", "0.1.0"}}},
+                       {"instructions",
+                        "Look up symptoms of Ascend/MindSpore problems in past issues and their "
+                        "fixes. Trust tier A/B fixes; treat C/D as leads to verify."}}));
+      return;
+    }
+    if (method == "ping") return Send(Result(id, json::object()));
+    if (method == "tools/list") return Send(Result(id, {{"tools", tools_}}));
+    if (method == "tools/call") return CallTool(id, params);
+    Send(Error(id, -32601, "method not found: " + method));
+  }
+
+  void CallTool(const json& id, const json& params) {
+    if (!params.contains("name") || !params["name"].is_string())
+      return Send(Error(id, -32602, "tools/call: name (a string) is required"));
+    std::string name = params["name"];
+    const json* tool = nullptr;
+    for (const json& t : tools_)
+      if (t["name"] == name) tool = &t;
+    if (tool == nullptr) return Send(Error(id, -32602, "unknown tool: " + name));
+    json args = params.contains("arguments") ? params["arguments"] : json::object();
+    if (args.is_null()) args = json::object();
+    if (std::string bad = ValidateArgs(*tool, args); !bad.empty())
+      return Send(Error(id, -32602, name + ": " + bad));
+    json result;
+    try {
+      result = Run(name, args);
+    } catch (const std::exception& e) {
+      log_ << "fixgraph mcp: " << name << ": " << e.what() << "\n";
+      result = ToolError(name + " failed: " + e.what());
+    }
+    Send(Result(id, std::move(result)));
+  }
+
+  json Run(const std::string& name, const json& args) {
+    if (name == "lookup_symptom") return LookupSymptom(args);
+    if (name == "show_item") {
+      auto store = backend_.Acquire();
+      if (!store.ok()) return ToolError(store.status().message());
+      auto doc = ShowDocument(**store, args["ref"].get<std::string>());
+      if (!doc.ok()) return ToolError(doc.status().message());
+      return ToolResult(*doc);
+    }
+    if (name == "find_fix") return FindFix(args);
+    if (name == "list_links") return ListLinks(args);
+    if (name == "make_digest") return MakeDigest(args);
+    return ToolError("unknown tool " + name);
+  }
+
+  StatusOr<json> AskDoc(const json& args) {
+    size_t limit = args.contains("limit") ? args["limit"].get<size_t>() : 5;
+    std::string repo = args.value("repo", "");
+    RepoRef r;
+    bool has = false;
+    if (Status s = ParseRepoFilter(repo, "repo", &r, &has); !s.ok()) return s;
+    return backend_.Ask(args["text"].get<std::string>(), limit, has ? r.ToString() : "");
+  }
+
+  json LookupSymptom(const json& args) {
+    auto doc = AskDoc(args);
+    if (!doc.ok()) return ToolError(doc.status().message());
+    return ToolResult(*doc);
+  }
+
+  json FindFix(const json& args) {
+    bool has_ref = args.contains("ref"), has_text = args.contains("text");
+    if (has_ref == has_text) return ToolError("find_fix: give exactly one of ref or text");
+    if (has_ref) {
+      auto store = backend_.Acquire();
+      if (!store.ok()) return ToolError(store.status().message());
+      auto doc = ShowDocument(**store, args["ref"].get<std::string>());
+      if (!doc.ok()) return ToolError(doc.status().message());
+      if ((*doc)["kind"] != "issue")
+        return ToolError("find_fix: " + args["ref"].get<std::string>() +
+                         " is not an issue; fixes are found for issues");
+      json out{{"issue", (*doc)["issue"].value("ref", "")},
+               {"title", (*doc)["issue"].value("title", "")},
+               {"url", (*doc)["issue"].value("html_url", "")},
+               {"state", (*doc)["issue"].value("state", "")}};
+      const json& links = (*doc)["links"];
+      if (links.is_null()) {
+        out["resolution"] = "unknown";
+        out["fixes"] = json::array();
+        out["flags"] = json::array();
+        out["note"] = "this issue has not been linked yet (run fixgraph link)";
+      } else {
+        out["resolution"] = links.value("resolution", "unknown");
+        out["fixes"] = links.value("fixes", json::array());
+        out["flags"] = links.value("flags", json::array());
+        out["explanation"] = (*doc)["explanation"];
+      }
+      return ToolResult(out);
+    }
+    auto doc = AskDoc(args);
+    if (!doc.ok()) return ToolError(doc.status().message());
+    json out{{"query", (*doc)["query"]}, {"fixes", json::array()}};
+    for (const json& hit : (*doc)["hits"]) {
+      out["fixes"].push_back({{"issue", hit["issue"]},
+                              {"title", hit.value("title", "")},
+                              {"score", hit["score"]},
+                              {"resolution", hit["resolution"]},
+                              {"answer", hit.value("answer", "")},
+                              {"fixes", hit.value("fixes", json::array())}});
+    }
+    return ToolResult(out);
+  }
+
+  json ListLinks(const json& args) {
+    RepoRef repo;
+    bool has_repo = false;
+    if (Status s = ParseRepoFilter(args.value("repo", ""), "repo", &repo, &has_repo); !s.ok())
+      return ToolError(s.message());
+    auto store = backend_.Acquire();
+    if (!store.ok()) return ToolError(store.status().message());
+    if (has_repo) {
+      if (auto r = (*store)->GetRepository(repo); !r.ok()) return ToolError(r.status().message());
+    }
+    size_t offset = args.contains("offset") ? args["offset"].get<size_t>() : 0;
+    size_t limit = args.contains("limit") ? args["limit"].get<size_t>() : 100;
+    json out{{"issues", json::array()}, {"offset", offset}, {"total", 0}};
+    size_t n = 0;
+    Status s = ForEachLinksDocument(**store, has_repo ? &repo : nullptr, [&](const json& doc) {
+      if (n >= offset && n < offset + limit) out["issues"].push_back(doc);
+      ++n;
+      return true;
+    });
+    if (!s.ok()) return ToolError(s.message());
+    out["total"] = n;
+    out["truncated"] = offset + limit < n;
+    return ToolResult(out);
+  }
+
+  json MakeDigest(const json& args) {
+    auto store = backend_.Acquire();
+    if (!store.ok()) return ToolError(store.status().message());
+    DigestRequest d;
+    if (args.contains("repos"))
+      for (const json& r : args["repos"]) d.repos.push_back(r.get<std::string>());
+    d.since = args.value("since", "");
+    d.until = args.value("until", "");
+    d.lang = args.value("lang", "zh");
+    d.format = "json";
+    auto text = DigestText(**store, d);
+    if (!text.ok()) return ToolError(text.status().message());
+    json doc = json::parse(*text);
+    if (args.value("format", "json") == "md") {
+      d.format = "md";
+      auto md = DigestText(**store, d);
+      if (!md.ok()) return ToolError(md.status().message());
+      return {{"content", json::array({{{"type", "text"}, {"text", *md}}})},
+              {"structuredContent", doc},
+              {"isError", false}};
+    }
+    return ToolResult(doc);
+  }
+
+  Backend backend_;
+  std::ostream& out_;
+  std::ostream& log_;
+  json tools_;
+  bool initialized_ = false;
+};
+
+}  // namespace
+
+void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std::ostream& log) {
+  McpServer server(db_dir, out, log);
+  server.Serve(in);
+}
+
+void AddMcpCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("mcp", "Model Context Protocol server on stdio (for AI agents)");
+  cmd->callback([&ctx] {
+    RunMcp(ctx.db_dir, std::cin, *ctx.out, *ctx.err);
+  });
+}
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,506 @@
+// fixgraph serve [--listen HOST:PORT]: the HTTP JSON API (design.md s8) and
+// the search page.
+//
+// Every /api/v1 endpoint answers with the document the CLI prints for the
+// same question (cli/documents.h, Backend::Ask), followed by a newline, so
+// `curl .../api/v1/show?ref=X` and `fixgraph show X --json` are byte-identical.
+// Errors are JSON too: {"error": {"status", "code", "message"}} with a 4xx
+// status naming the bad parameter, or 5xx when the server cannot answer.
+//
+// Limits: request bodies up to --max-body bytes (413), query text up to
+// kMaxQueryBytes (413), URIs up to 8 KiB (414, cpp-httplib), read/write
+// timeouts of --timeout seconds per socket operation, --threads worker threads
+// (each serves one connection at a time; keep-alive connections idle out
+// after 5 s), and load shedding: when more than --max-queue accepted
+// connections wait for a worker, requests get 503 with Retry-After.
+// Auth: when $FIXGRAPH_SERVE_TOKEN is set, /api/ requests need
+// "Authorization: Bearer <token>" (compared in constant time; never logged).
+// Binding a non-loopback address requires the token.
+#include <httplib.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "commands.h"
+#include "documents.h"
+#include "serve.h"
+#include "serve_backend.h"
+
+namespace fixgraph::cli {
+
+extern const char kWebPage[];
+extern const std::size_t kWebPage_size;
+
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxQueryBytes = 64 * 1024;
+constexpr int kMaxLimit = 100;
+
+bool IsLoopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" ||
+         host.rfind("127.", 0) == 0;
+}
+
+// Counts connections waiting for a worker thread (for load shedding).
+class CountingPool : public httplib::TaskQueue {
+ public:
+  CountingPool(size_t threads, std::atomic<int>* waiting) : pool_(threads), waiting_(waiting) {}
+  void enqueue(std::function<void()> fn) override {
+    waiting_->fetch_add(1);
+    pool_.enqueue([this, fn = std::move(fn)] {
+      waiting_->fetch_sub(1);
+      fn();
+    });
+  }
+  void shutdown() override { pool_.shutdown(); }
+
+ private:
+  httplib::ThreadPool pool_;
+  std::atomic<int>* waiting_;
+};
+
+bool ConstantTimeEqual(const std::string& a, const std::string& b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  const std::string& longer = a.size() >= b.size() ? a : b;
+  for (size_t i = 0; i < longer.size(); ++i) {
+    unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff |= static_cast<unsigned char>(x ^ y);
+  }
+  return diff == 0;
+}
+
+void SendJson(httplib::Response& res, int status, const json& doc) {
+  res.status = status;
+  res.set_content(doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
+                  "application/json; charset=utf-8");
+}
+
+void SendError(httplib::Response& res, int status, const std::string& message) {
+  SendJson(res, status, ErrorDocument(status, message));
+}
+
+void SendStatus(httplib::Response& res, const Status& s) {
+  SendError(res, HttpStatusFor(s), s.message());
+}
+
+// Rejects parameters the endpoint does not know, naming them.
+bool CheckParams(const httplib::Request& req, httplib::Response& res,
+                 const std::set<std::string>& known) {
+  for (const auto& [key, value] : req.params) {
+    if (known.count(key) == 0) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      SendError(res, 400,
+                "unknown query parameter '" + key + "' for " + req.path +
+                    (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
+      return false;
+    }
+    if (req.get_param_value_count(key) > 1 && key != "repo") {
+      SendError(res, 400, "query parameter '" + key + "' given more than once");
+      return false;
+    }
+  }
+  return true;
+}
+
+// Parses a limit in [1, kMaxLimit]; `text` comes from the query or the body.
+bool ParseLimit(const std::string& text, size_t* out, std::string* error) {
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+    *error = "limit \"" + text.substr(0, 20) + "\": expected a whole number from 1 to " +
+             std::to_string(kMaxLimit);
+    return false;
+  }
+  long v = std::strtol(text.c_str(), nullptr, 10);
+  if (v < 1 || v > kMaxLimit) {
+    *error = "limit " + text + ": expected a whole number from 1 to " + std::to_string(kMaxLimit);
+    return false;
+  }
+  *out = static_cast<size_t>(v);
+  return true;
+}
+
+class Server {
+ public:
+  Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
+      : options_(options), backend_(db_dir), log_(log) {}
+
+  // Binds, prints the address, serves until Stop(). Returns false on bind failure.
+  Status Run(const std::function<void(int port)>& on_listening) {
+    if (options_.threads == 0) options_.threads = 1;
+    svr_.new_task_queue = [this] { return new CountingPool(options_.threads, &waiting_); };
+    svr_.set_payload_max_length(options_.max_body);
+    svr_.set_read_timeout(options_.timeout_s, 0);
+    svr_.set_write_timeout(options_.timeout_s, 0);
+    svr_.set_tcp_nodelay(true);  // small JSON answers: no Nagle/delayed-ACK stalls
+    svr_.set_keep_alive_timeout(5);
+    svr_.set_keep_alive_max_count(1000);
+    svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      return PreRoute(req, res);
+    });
+    svr_.set_error_handler(httplib::Server::HandlerWithResponse(
+        [](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      std::string msg;
+      switch (res.status) {
+        case 404: msg = "no such endpoint: " + req.method + " " + req.path; break;
+        case 413: msg = "request body too large"; break;
+        case 414: msg = "request URI too long"; break;
+        case 400: msg = "malformed HTTP request"; break;
+        default: msg = "request failed";
+      }
+      SendError(res, res.status, msg);
+      return httplib::Server::HandlerResponse::Handled;
+    }));
+    svr_.set_exception_handler(
+        [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+          std::string what = "unknown exception";
+          try {
+            std::rethrow_exception(ep);
+          } catch (const std::exception& e) {
+            what = e.what();
+          } catch (...) {
+          }
+          Log("error: " + req.method + " " + req.path + ": " + what);
+          SendError(res, 500, "internal error while answering " + req.path);
+        });
+    Routes();
+    int port = options_.port;
+    if (port == 0) {
+      port = svr_.bind_to_any_port(options_.host);
+      if (port < 0)
+        return Status::IOError("cannot listen on " + options_.host + ": bind failed");
+    } else if (!svr_.bind_to_port(options_.host, port)) {
+      return Status::IOError("cannot listen on " + options_.host + ":" + std::to_string(port) +
+                             " (address in use or not available)");
+    }
+    on_listening(port);
+    if (!svr_.listen_after_bind() && !stopping_.load())
+      return Status::IOError("the HTTP server stopped unexpectedly");
+    return Status::OK();
+  }
+
+  void Stop() {
+    stopping_.store(true);
+    svr_.stop();
+  }
+
+ private:
+  void Log(const std::string& line) {
+    std::lock_guard<std::mutex> lock(log_mu_);
+    log_ << "fixgraph serve: " << line << "\n" << std::flush;
+  }
+
+  httplib::Server::HandlerResponse PreRoute(const httplib::Request& req, httplib::Response& res) {
+    if (waiting_.load() > options_.max_queue) {
+      res.set_header("Retry-After", "1");
+      res.set_header("Connection", "close");
+      SendError(res, 503, "server busy: too many connections waiting; retry shortly");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (!options_.token.empty() && req.path.rfind("/api/", 0) == 0) {
+      std::string auth = req.get_header_value("Authorization");
+      const std::string prefix = "Bearer ";
+      bool ok = auth.size() > prefix.size() && auth.compare(0, prefix.size(), prefix) == 0 &&
+                ConstantTimeEqual(auth.substr(prefix.size()), options_.token);
+      if (!ok) {
+        res.set_header("WWW-Authenticate", "Bearer realm=\"fixgraph\"");
+        SendError(res, 401,
+                  auth.empty() ? "missing Authorization: Bearer token (this server requires "
+                                 "the token set in FIXGRAPH_SERVE_TOKEN)"
+                               : "invalid bearer token");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  }
+
+  // Wraps a handler: the store is acquired first; failures become JSON.
+  using StoreHandler = std::function<void(const Store&, const httplib::Request&,
+                                          httplib::Response&)>;
+  httplib::Server::Handler WithStore(StoreHandler h) {
+    return [this, h = std::move(h)](const httplib::Request& req, httplib::Response& res) {
+      auto store = backend_.Acquire();
+      if (!store.ok()) return SendStatus(res, store.status());
+      h(**store, req, res);
+    };
+  }
+
+  void Routes() {
+    svr_.Get("/", [](const httplib::Request& req, httplib::Response& res) {
+      (void)req;
+      res.set_content(std::string(kWebPage, kWebPage_size), "text/html; charset=utf-8");
+      res.set_header("Cache-Control", "no-cache");
+      res.set_header("Content-Security-Policy",
+                     "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                     "img-src 'self' data:; connect-src 'self'");
+    });
+    svr_.Get("/healthz", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!CheckParams(req, res, {})) return;
+      auto store = backend_.Acquire();
+      json doc{{"status", store.ok() ? "ok" : "degraded"},
+               {"store", store.ok()},
+               {"ask", backend_.AskAvailable()},
+               {"store_opens", backend_.opens()}};
+      if (!store.ok()) doc["message"] = store.status().message();
+      SendJson(res, store.ok() ? 200 : 503, doc);
+    });
+    svr_.Get("/api/v1/show", WithStore([](const Store& store, const httplib::Request& req,
+                                          httplib::Response& res) {
+      if (!CheckParams(req, res, {"ref"})) return;
+      std::string ref = req.get_param_value("ref");
+      if (ref.empty())
+        return SendError(res, 400, "missing query parameter 'ref' (e.g. ref=gitcode:Ascend/X%2369)");
+      auto doc = ShowDocument(store, ref);
+      if (!doc.ok()) return SendStatus(res, doc.status());
+      SendJson(res, 200, *doc);
+    }));
+    svr_.Get("/api/v1/links", WithStore([](const Store& store, const httplib::Request& req,
+                                           httplib::Response& res) {
+      if (!CheckParams(req, res, {"repo"})) return;
+      if (req.get_param_value_count("repo") > 1)
+        return SendError(res, 400, "query parameter 'repo' given more than once");
+      RepoRef repo;
+      bool has_repo = false;
+      if (Status s = ParseRepoFilter(req.get_param_value("repo"), "repo", &repo, &has_repo);
+          !s.ok())
+        return SendStatus(res, s);
+      if (has_repo) {
+        if (auto r = store.GetRepository(repo); !r.ok()) return SendStatus(res, r.status());
+      }
+      // JSON Lines, one object per issue: the bytes of `links --json`.
+      std::string body;
+      Status s = ForEachLinksDocument(store, has_repo ? &repo : nullptr, [&](const json& doc) {
+        body += doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        body += "\n";
+        return true;
+      });
+      if (!s.ok()) return SendStatus(res, s);
+      res.status = 200;
+      res.set_content(body, "application/x-ndjson; charset=utf-8");
+    }));
+    svr_.Get("/api/v1/stats", WithStore([](const Store& store, const httplib::Request& req,
+                                           httplib::Response& res) {
+      if (!CheckParams(req, res, {})) return;
+      auto doc = StatsDocument(store);
+      if (!doc.ok()) return SendStatus(res, doc.status());
+      SendJson(res, 200, *doc);
+    }));
+    svr_.Get("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!CheckParams(req, res, {"q", "limit", "repo"})) return;
+      if (req.get_param_value_count("repo") > 1)
+        return SendError(res, 400, "query parameter 'repo' given more than once");
+      if (!req.has_param("q")) return SendError(res, 400, "missing query parameter 'q'");
+      std::string limit = req.has_param("limit") ? req.get_param_value("limit") : "5";
+      Ask(req.get_param_value("q"), limit, req.get_param_value("repo"), res);
+    });
+    svr_.Post("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!CheckParams(req, res, {})) return;
+      std::string type = req.get_header_value("Content-Type");
+      if (!type.empty() && type.find("json") == std::string::npos)
+        return SendError(res, 415, "Content-Type " + type + ": expected application/json");
+      json body;
+      try {
+        body = json::parse(req.body);
+      } catch (const json::parse_error& e) {
+        return SendError(res, 400, std::string("request body is not valid JSON: ") + e.what());
+      }
+      if (!body.is_object())
+        return SendError(res, 400, "request body: expected a JSON object {\"q\", \"limit\", \"repo\"}");
+      for (const auto& [key, value] : body.items()) {
+        if (key != "q" && key != "limit" && key != "repo")
+          return SendError(res, 400, "request body: unknown field '" + key +
+                                         "' (known: q, limit, repo)");
+      }
+      if (!body.contains("q") || !body["q"].is_string())
+        return SendError(res, 400, "request body: field 'q' (a string) is required");
+      std::string limit = "5";
+      if (body.contains("limit") && !body["limit"].is_null()) {
+        if (!body["limit"].is_number_integer())
+          return SendError(res, 400, "request body: field 'limit' must be a whole number");
+        limit = std::to_string(body["limit"].get<long long>());
+        if (body["limit"].get<long long>() < 0) limit = "-";
+      }
+      std::string repo;
+      if (body.contains("repo") && !body["repo"].is_null()) {
+        if (!body["repo"].is_string())
+          return SendError(res, 400, "request body: field 'repo' must be a string");
+        repo = body["repo"].get<std::string>();
+      }
+      Ask(body["q"].get<std::string>(), limit, repo, res);
+    });
+    svr_.Get("/api/v1/digest", WithStore([](const Store& store, const httplib::Request& req,
+                                            httplib::Response& res) {
+      if (!CheckParams(req, res, {"repo", "org", "since", "until", "format", "lang", "min_tier"}))
+        return;
+      DigestRequest d;
+      for (size_t i = 0; i < req.get_param_value_count("repo"); ++i)
+        d.repos.push_back(req.get_param_value("repo", i));
+      d.org = req.get_param_value("org");
+      d.since = req.get_param_value("since");
+      d.until = req.get_param_value("until");
+      d.min_tier = req.get_param_value("min_tier");
+      if (req.has_param("lang")) d.lang = req.get_param_value("lang");
+      if (req.has_param("format")) d.format = req.get_param_value("format");
+      auto text = DigestText(store, d);
+      if (!text.ok()) return SendStatus(res, text.status());
+      res.status = 200;
+      const char* type = d.format == "json"   ? "application/json; charset=utf-8"
+                         : d.format == "html" ? "text/html; charset=utf-8"
+                                              : "text/markdown; charset=utf-8";
+      res.set_content(*text, type);
+    }));
+    // Known paths with the wrong method.
+    for (const char* path : {"/healthz", "/api/v1/show", "/api/v1/links", "/api/v1/stats",
+                             "/api/v1/digest"}) {
+      svr_.Post(path, [](const httplib::Request& req, httplib::Response& res) {
+        res.set_header("Allow", "GET");
+        SendError(res, 405, "method POST not allowed for " + req.path + " (use GET)");
+      });
+    }
+  }
+
+  void Ask(const std::string& q, const std::string& limit_text, const std::string& repo_text,
+           httplib::Response& res) {
+    if (q.size() > kMaxQueryBytes)
+      return SendError(res, 413, "query text is " + std::to_string(q.size()) +
+                                     " bytes; at most " + std::to_string(kMaxQueryBytes) +
+                                     " are accepted");
+    size_t limit = 5;
+    std::string error;
+    if (!ParseLimit(limit_text, &limit, &error)) return SendError(res, 400, error);
+    RepoRef repo;
+    bool has_repo = false;
+    if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
+      return SendStatus(res, s);
+    auto doc = backend_.Ask(q, limit, has_repo ? repo.ToString() : std::string());
+    if (!doc.ok()) return SendStatus(res, doc.status());
+    SendJson(res, 200, *doc);
+  }
+
+  ServeOptions options_;
+  Backend backend_;
+  std::ostream& log_;
+  std::mutex log_mu_;
+  httplib::Server svr_;
+  std::atomic<int> waiting_{0};
+  std::atomic<bool> stopping_{false};
+};
+
+void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
+  auto hp = ParseListen(listen);
+  if (!hp.ok()) {
+    *ctx.err << "fixgraph: usage error: " << hp.status().message() << "\n";
+    ctx.exit_code = 2;
+    return;
+  }
+  options.host = hp->first;
+  options.port = hp->second;
+  if (const char* t = std::getenv("FIXGRAPH_SERVE_TOKEN"); t != nullptr) options.token = t;
+  if (!IsLoopback(options.host) && options.token.empty())
+    return ctx.Fail(Status::InvalidArgument(
+        "--listen " + listen +
+        ": refusing a non-loopback address without a token; set FIXGRAPH_SERVE_TOKEN"));
+
+  // SIGINT/SIGTERM stop the server cleanly: block them before any thread
+  // exists (RocksDB starts background threads when the store opens; threads
+  // inherit the mask) and wait for them on a dedicated thread.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  sigset_t old;
+  pthread_sigmask(SIG_BLOCK, &sigs, &old);
+  auto restore = [&old] { pthread_sigmask(SIG_SETMASK, &old, nullptr); };
+
+  // Check the store now, so a wrong --db fails at once.
+  Server server(ctx.db_dir, options, *ctx.err);
+  {
+    Backend probe(ctx.db_dir);
+    auto store = probe.Acquire();
+    if (!store.ok()) {
+      restore();
+      return ctx.Fail(store.status());
+    }
+  }
+
+  std::atomic<bool> done{false};
+  std::thread waiter([&] {
+    int sig = 0;
+    while (!done.load()) {
+      timespec ts{0, 200 * 1000 * 1000};
+      sig = sigtimedwait(&sigs, nullptr, &ts);
+      if (sig == SIGINT || sig == SIGTERM) {
+        server.Stop();
+        return;
+      }
+    }
+  });
+  Status s = server.Run([&](int port) {
+    std::string shown = options.host.find(':') != std::string::npos ? "[" + options.host + "]"
+                                                                     : options.host;
+    *ctx.err << "fixgraph serve: listening on http://" << shown << ":" << port << "/"
+             << (options.token.empty() ? "" : " (bearer token required for /api/)") << "\n"
+             << std::flush;
+  });
+  done.store(true);
+  waiter.join();
+  restore();
+  if (!s.ok()) return ctx.Fail(s);
+  *ctx.err << "fixgraph serve: stopped\n";
+}
+
+}  // namespace
+
+StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
+  std::string host, port;
+  if (!text.empty() && text[0] == '[') {
+    size_t close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
+      return Status::InvalidArgument("--listen \"" + text + "\": expected [IPV6]:PORT");
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    size_t colon = text.rfind(':');
+    if (colon == std::string::npos) {
+      host = "127.0.0.1";
+      port = text;
+    } else {
+      host = text.substr(0, colon);
+      port = text.substr(colon + 1);
+      if (host.empty()) host = "127.0.0.1";
+    }
+  }
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) > 65535)
+    return Status::InvalidArgument("--listen \"" + text +
+                                   "\": expected HOST:PORT with a port from 0 to 65535");
+  return std::make_pair(host, std::stoi(port));
+}
+
+void AddServeCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("serve", "HTTP JSON API and a search page (loopback by default)");
+  auto listen = std::make_shared<std::string>("127.0.0.1:8080");
+  auto options = std::make_shared<ServeOptions>();
+  cmd->add_option("--listen", *listen, "HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks a free one)");
+  cmd->add_option("--threads", options->threads, "worker threads (default 16)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-queue", options->max_queue,
+                  "connections allowed to wait for a worker before requests get 503 (default 256)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--max-body", options->max_body, "largest request body in bytes (default 1 MiB)")
+      ->check(CLI::Range(1024, 64 * 1024 * 1024));
+  cmd->add_option("--timeout", options->timeout_s, "socket read/write timeout in seconds (default 10)")
+      ->check(CLI::Range(1, 3600));
+  cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
+}
+
+}  // namespace fixgraph::cli

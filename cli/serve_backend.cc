@@ -1,0 +1,167 @@
+#include "serve_backend.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "fixgraph/query/ask.h"
+
+namespace fixgraph::cli {
+
+int HttpStatusFor(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kInvalidArgument: return 400;
+    case Status::Code::kNotFound: return 404;
+    case Status::Code::kFailedPrecondition: return 409;
+    case Status::Code::kUnavailable: return 503;
+    case Status::Code::kNotSupported: return 501;
+    default: return 500;
+  }
+}
+
+namespace {
+
+const char* CodeName(int http_status) {
+  switch (http_status) {
+    case 400: return "bad_request";
+    case 401: return "unauthorized";
+    case 404: return "not_found";
+    case 405: return "method_not_allowed";
+    case 409: return "conflict";
+    case 413: return "payload_too_large";
+    case 414: return "uri_too_long";
+    case 415: return "unsupported_media_type";
+    case 501: return "not_implemented";
+    case 503: return "unavailable";
+    default: return http_status >= 500 ? "internal" : "bad_request";
+  }
+}
+
+}  // namespace
+
+nlohmann::json ErrorDocument(int http_status, const std::string& message) {
+  return {{"error",
+           {{"status", http_status}, {"code", CodeName(http_status)}, {"message", message}}}};
+}
+
+struct Backend::SearchState {
+  std::shared_mutex mu;  // shared: Ask; exclusive: Reopen
+  std::unique_ptr<query::Searcher> searcher;
+  Status open_status = Status::Unavailable("ask index not opened yet");
+  bool tried = false;
+};
+
+Backend::Backend(std::string db_dir, std::chrono::milliseconds recheck)
+    : db_dir_(std::move(db_dir)), recheck_(recheck), search_(std::make_unique<SearchState>()) {}
+
+Backend::~Backend() = default;
+
+std::string Backend::StoreSignature() const {
+  std::string dir = db_dir_ + "/store";
+  std::vector<std::string> parts;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string name = e->d_name;
+      bool wanted = name == "CURRENT" || name.rfind("MANIFEST-", 0) == 0 ||
+                    (name.size() > 4 && name.compare(name.size() - 4, 4, ".log") == 0);
+      if (!wanted) continue;
+      struct stat st {};
+      if (stat((dir + "/" + name).c_str(), &st) != 0) continue;
+      parts.push_back(name + ":" + std::to_string(st.st_size) + ":" +
+                      std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec));
+    }
+    closedir(d);
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string sig;
+  for (const std::string& p : parts) sig += p + ";";
+  return sig;
+}
+
+StatusOr<std::shared_ptr<const Store>> Backend::Acquire() {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto now = std::chrono::steady_clock::now();
+  if (store_ != nullptr && now - checked_ < recheck_) return store_;
+  checked_ = now;
+  std::string sig = StoreSignature();
+  if (store_ != nullptr && sig == signature_) return store_;
+  StoreOptions o;
+  o.read_only = true;
+  o.create_if_missing = false;
+  auto opened = Store::Open(db_dir_ + "/store", o);
+  if (!opened.ok()) {
+    if (store_ != nullptr) return store_;  // keep serving the last good snapshot
+    return opened.status();
+  }
+  store_ = std::shared_ptr<const Store>(std::move(*opened));
+  signature_ = sig;
+  ++opens_;
+  stale_for_searcher_ = true;
+  return store_;
+}
+
+std::int64_t Backend::opens() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return opens_;
+}
+
+Status Backend::OpenSearcherLocked() {
+  auto s = query::Searcher::Open(db_dir_);
+  if (!s.ok()) return s.status();
+  search_->searcher = std::move(*s);
+  return Status::OK();
+}
+
+bool Backend::AskAvailable() {
+  std::unique_lock<std::shared_mutex> lock(search_->mu);
+  if (search_->searcher == nullptr) {  // retried: the index may have appeared since
+    search_->tried = true;
+    search_->open_status = OpenSearcherLocked();
+  }
+  return search_->searcher != nullptr;
+}
+
+StatusOr<nlohmann::json> Backend::Ask(const std::string& text, size_t limit,
+                                      const std::string& repo) {
+  // Learn whether the data changed since the searcher last looked.
+  auto store = Acquire();
+  bool reopen = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    reopen = stale_for_searcher_;
+    stale_for_searcher_ = false;
+  }
+  bool ready = false;
+  if (!reopen) {
+    std::shared_lock<std::shared_mutex> lock(search_->mu);
+    ready = search_->searcher != nullptr;
+  }
+  if (!ready) {
+    std::unique_lock<std::shared_mutex> lock(search_->mu);
+    if (search_->searcher == nullptr) {
+      // Not open yet, or the index did not exist: try again now.
+      search_->tried = true;
+      search_->open_status = OpenSearcherLocked();
+      if (!search_->open_status.ok()) {
+        // No index yet is the server's state, not a missing item: 503.
+        if (search_->open_status.IsNotFound())
+          return Status::Unavailable(search_->open_status.message());
+        return search_->open_status;
+      }
+    } else if (reopen) {
+      if (Status s = search_->searcher->Reopen(); !s.ok())
+        return Status::Unavailable("reopening the ask index: " + s.message());
+    }
+  }
+  std::shared_lock<std::shared_mutex> lock(search_->mu);
+  query::AskOptions options;
+  options.limit = limit;
+  options.repo = repo;
+  auto result = search_->searcher->Ask(text, options);
+  if (!result.ok()) return result.status();
+  return query::ToJson(*result);
+}
+
+}  // namespace fixgraph::cli

@@ -1,0 +1,72 @@
+// What the HTTP server (`serve`) and the MCP server (`mcp`) answer from: the
+// store opened read-only, reopened when another process (import, sync, link)
+// has written to it since, and the ask searcher. Private to cli/.
+//
+// Freshness: a read-only RocksDB instance sees the data as of its Open. Before
+// a request, Acquire() compares a cheap signature of the store directory (the
+// names, sizes and modification times of CURRENT, MANIFEST-* and the *.log
+// write-ahead logs) with the one the open instance was made from, at most once
+// per `recheck` interval, and opens a new instance when it changed. Requests
+// in flight keep the instance they started with (shared_ptr). When reopening
+// fails (a writer mid-flight), the previous instance keeps serving and the
+// next check tries again.
+//
+// Thread safety: every method may be called from several threads at once.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+
+namespace fixgraph::cli {
+
+// HTTP status for an error Status (400, 404, 409, 503, 500).
+int HttpStatusFor(const Status& s);
+// {"error": {"status": HTTP, "code": "invalid_argument", "message": "..."}}
+nlohmann::json ErrorDocument(int http_status, const std::string& message);
+
+class Backend {
+ public:
+  explicit Backend(std::string db_dir,
+                   std::chrono::milliseconds recheck = std::chrono::milliseconds(200));
+  ~Backend();
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  // The current store (opened on first use; reopened when stale).
+  StatusOr<std::shared_ptr<const Store>> Acquire();
+  // How many times the store was (re)opened; for health and tests.
+  std::int64_t opens() const;
+
+  // ask: the same document as `ask --json`. Unavailable when this build or
+  // this data directory has no ask index.
+  StatusOr<nlohmann::json> Ask(const std::string& text, size_t limit, const std::string& repo);
+  bool AskAvailable();
+
+  const std::string& db_dir() const { return db_dir_; }
+
+ private:
+  std::string StoreSignature() const;
+  Status OpenSearcherLocked();
+
+  std::string db_dir_;
+  std::chrono::milliseconds recheck_;
+  mutable std::mutex mu_;
+  std::shared_ptr<const Store> store_;
+  std::string signature_;
+  std::chrono::steady_clock::time_point checked_{};
+  std::int64_t opens_ = 0;
+  bool stale_for_searcher_ = false;
+
+  struct SearchState;
+  std::unique_ptr<SearchState> search_;
+};
+
+}  // namespace fixgraph::cli

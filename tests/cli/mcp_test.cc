@@ -1,0 +1,284 @@
+// fixgraph mcp, end to end: a client runs the built binary, speaks MCP
+// (2025-06-18, newline-delimited JSON-RPC) over pipes and checks the
+// handshake, the tool list, tool results against the CLI's documents, tool
+// failures as isError results, protocol errors as JSON-RPC errors, and that
+// stdout carries nothing but protocol messages.
+#include <gtest/gtest.h>
+#include <poll.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "serve_process.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph {
+namespace {
+
+using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ReadFile;
+using fixgraph::testing::RunCommand;
+using fixgraph::testing::SourceDir;
+using fixgraph::testing::Spawn;
+using fixgraph::testing::TempDir;
+using nlohmann::json;
+
+class McpClient {
+ public:
+  explicit McpClient(const std::string& db) {
+    int in[2], out[2];
+    EXPECT_EQ(pipe(in), 0);
+    EXPECT_EQ(pipe(out), 0);
+    stderr_path_ = dir_ / "mcp.err";
+    pid_ = Spawn({BinaryPath(), "--db", db, "mcp"}, {}, in[0], out[1], stderr_path_);
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~McpClient() { Close(); }
+
+  void SendRaw(const std::string& line) {
+    std::string l = line + "\n";
+    ASSERT_EQ(write(to_, l.data(), l.size()), static_cast<ssize_t>(l.size()));
+  }
+  // Reads one line from the server's stdout (fails the test after 30 s).
+  json ReadMessage() {
+    while (true) {
+      size_t nl = buffer_.find('\n');
+      if (nl != std::string::npos) {
+        std::string line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        lines_.push_back(line);
+        return json::parse(line);  // throws (fails the test) on non-JSON output
+      }
+      pollfd p{from_, POLLIN, 0};
+      if (poll(&p, 1, 30000) <= 0) {
+        ADD_FAILURE() << "no answer from fixgraph mcp; stderr: " << ReadFile(stderr_path_);
+        return nullptr;
+      }
+      char buf[65536];
+      ssize_t n = read(from_, buf, sizeof buf);
+      if (n <= 0) {
+        ADD_FAILURE() << "fixgraph mcp closed stdout; stderr: " << ReadFile(stderr_path_);
+        return nullptr;
+      }
+      buffer_.append(buf, static_cast<size_t>(n));
+    }
+  }
+  json Request(const std::string& method, const json& params) {
+    json msg{{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", params}};
+    SendRaw(msg.dump());
+    json answer = ReadMessage();
+    EXPECT_EQ(answer["id"], id_) << answer.dump();
+    EXPECT_EQ(answer["jsonrpc"], "2.0");
+    return answer;
+  }
+  json Call(const std::string& tool, const json& args) {
+    return Request("tools/call", {{"name", tool}, {"arguments", args}});
+  }
+  // Closes stdin and waits: returns the exit status; the rest of stdout stays
+  // in rest().
+  int Close() {
+    if (pid_ <= 0) return status_;
+    close(to_);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(from_, buf, sizeof buf)) > 0) buffer_.append(buf, static_cast<size_t>(n));
+    close(from_);
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    pid_ = -1;
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return status_;
+  }
+  const std::string& rest() const { return buffer_; }
+
+ private:
+  TempDir dir_;
+  std::string stderr_path_;
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  int id_ = 0;
+  int status_ = -1;
+  std::string buffer_;
+  std::vector<std::string> lines_;
+};
+
+class McpDemo : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    db_ = new TempDir();
+    std::string out, err;
+    ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() +
+                             "/data/demo",
+                         &out, &err),
+              0)
+        << err;
+  }
+  static void TearDownTestSuite() { delete db_; }
+  static std::string Cli(const std::string& args) {
+    std::string out, err;
+    EXPECT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " " + args, &out, &err), 0)
+        << err;
+    return out;
+  }
+  void Initialize(McpClient& c) {
+    json init = c.Request("initialize", {{"protocolVersion", "2025-06-18"},
+                                         {"capabilities", json::object()},
+                                         {"clientInfo", {{"name", "test"}, {"version", "1"}}}});
+    ASSERT_TRUE(init.contains("result")) << init.dump();
+    EXPECT_EQ(init["result"]["protocolVersion"], "2025-06-18");
+    EXPECT_TRUE(init["result"]["capabilities"].contains("tools"));
+    EXPECT_EQ(init["result"]["serverInfo"]["name"], "fixgraph");
+    c.SendRaw(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  }
+  static TempDir* db_;
+};
+TempDir* McpDemo::db_ = nullptr;
+
+TEST_F(McpDemo, HandshakeToolListAndPing) {
+  McpClient c(db_->path());
+  Initialize(c);
+  json ping = c.Request("ping", json::object());
+  EXPECT_EQ(ping["result"], json::object());
+  json list = c.Request("tools/list", json::object());
+  std::set<std::string> names;
+  for (const json& t : list["result"]["tools"]) {
+    names.insert(t["name"].get<std::string>());
+    EXPECT_EQ(t["inputSchema"]["type"], "object") << t.dump();
+    EXPECT_FALSE(t["description"].get<std::string>().empty());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"lookup_symptom", "show_item", "find_fix", "list_links",
+                                          "make_digest"}));
+  EXPECT_EQ(c.Close(), 0);
+  EXPECT_EQ(c.rest(), "");  // nothing but answers on stdout
+}
+
+TEST_F(McpDemo, ShowItemAndFindFixReturnTheCliDocuments) {
+  McpClient c(db_->path());
+  Initialize(c);
+  const std::string ref = "gitcode:Ascend/MindSpeed-Ops#69";
+  json r = c.Call("show_item", {{"ref", ref}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  json expected = json::parse(Cli("show --json '" + ref + "'"));
+  EXPECT_EQ(r["result"]["isError"], false);
+  EXPECT_EQ(r["result"]["structuredContent"], expected);
+  ASSERT_EQ(r["result"]["content"][0]["type"], "text");
+  EXPECT_EQ(json::parse(r["result"]["content"][0]["text"].get<std::string>()), expected);
+
+  r = c.Call("find_fix", {{"ref", ref}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  const json& fix = r["result"]["structuredContent"];
+  EXPECT_EQ(fix["issue"], ref);
+  if (expected["links"].is_null()) {
+    EXPECT_EQ(fix["resolution"], "unknown");
+  } else {
+    EXPECT_EQ(fix["resolution"], expected["links"]["resolution"]);
+    EXPECT_EQ(fix["fixes"], expected["links"]["fixes"]);
+  }
+}
+
+TEST_F(McpDemo, LookupSymptomAndDigestAreTheCliDocuments) {
+  McpClient c(db_->path());
+  Initialize(c);
+  json r = c.Call("lookup_symptom", {{"text", "catlass AttributeError pytest"}, {"limit", 3}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["isError"], false) << r.dump();
+  json expected = json::parse(Cli("ask --json --limit 3 'catlass AttributeError pytest'"));
+  EXPECT_EQ(r["result"]["structuredContent"], expected);
+  ASSERT_FALSE(expected["hits"].empty());
+
+  r = c.Call("find_fix", {{"text", "catlass AttributeError pytest"}, {"limit", 3}});
+  const json& found = r["result"]["structuredContent"];
+  ASSERT_EQ(found["fixes"].size(), expected["hits"].size()) << r.dump();
+  EXPECT_EQ(found["fixes"][0]["issue"], expected["hits"][0]["issue"]);
+  EXPECT_EQ(found["fixes"][0]["fixes"], expected["hits"][0]["fixes"]);
+
+  r = c.Call("make_digest", {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}, {"until", "2026-09-30"}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["structuredContent"],
+            json::parse(Cli("digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format json")));
+  r = c.Call("make_digest", {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}, {"until", "2026-09-30"},
+                             {"format", "md"}});
+  EXPECT_EQ(r["result"]["content"][0]["text"],
+            Cli("digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format md"));
+  r = c.Call("make_digest", {{"since", "someday"}});
+  EXPECT_EQ(r["result"]["isError"], true);
+  r = c.Call("lookup_symptom", {{"text", "!!"}});
+  EXPECT_EQ(r["result"]["isError"], true);
+}
+
+TEST_F(McpDemo, ListLinksPagesTheCliLines) {
+  McpClient c(db_->path());
+  Initialize(c);
+  std::string lines = Cli("links --json --repo gitcode:Ascend/MindSpeed-Ops");
+  std::vector<json> expected;
+  size_t pos = 0;
+  while (pos < lines.size()) {
+    size_t nl = lines.find('\n', pos);
+    expected.push_back(json::parse(lines.substr(pos, nl - pos)));
+    pos = nl + 1;
+  }
+  ASSERT_GE(expected.size(), 3u);
+  json r = c.Call("list_links", {{"repo", "gitcode:Ascend/MindSpeed-Ops"}, {"offset", 1}, {"limit", 2}});
+  const json& doc = r["result"]["structuredContent"];
+  EXPECT_EQ(doc["total"], expected.size());
+  ASSERT_EQ(doc["issues"].size(), 2u);
+  EXPECT_EQ(doc["issues"][0], expected[1]);
+  EXPECT_EQ(doc["issues"][1], expected[2]);
+  EXPECT_EQ(doc["truncated"], expected.size() > 3);
+}
+
+TEST_F(McpDemo, ToolFailuresAreResultsProtocolErrorsAreErrors) {
+  McpClient c(db_->path());
+  Initialize(c);
+  // Tool failure: the tool ran, the item does not exist.
+  json r = c.Call("show_item", {{"ref", "gitcode:Ascend/MindSpeed-Ops#424242"}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["isError"], true);
+  EXPECT_FALSE(r["result"]["content"][0]["text"].get<std::string>().empty());
+  r = c.Call("show_item", {{"ref", "no such thing"}});
+  EXPECT_EQ(r["result"]["isError"], true);
+  r = c.Call("find_fix", json::object());
+  EXPECT_EQ(r["result"]["isError"], true);
+  r = c.Call("list_links", {{"repo", "gitcode:Nobody/Nothing"}});
+  EXPECT_EQ(r["result"]["isError"], true);
+
+  // Protocol errors.
+  r = c.Call("no_such_tool", json::object());
+  EXPECT_EQ(r["error"]["code"], -32602);
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("no_such_tool"), std::string::npos);
+  r = c.Call("show_item", json::object());
+  EXPECT_EQ(r["error"]["code"], -32602);
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("ref"), std::string::npos);
+  r = c.Call("show_item", {{"ref", 69}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = c.Call("show_item", {{"ref", "x"}, {"extra", true}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = c.Call("list_links", {{"limit", 0}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = c.Request("resources/list", json::object());
+  EXPECT_EQ(r["error"]["code"], -32601);
+
+  c.SendRaw("{this is not json");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32700);
+  EXPECT_TRUE(r["id"].is_null());
+  c.SendRaw(R"([{"jsonrpc":"2.0","id":99,"method":"ping"}])");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32600);
+  c.SendRaw(R"({"jsonrpc":"1.0","id":98,"method":"ping"})");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32600);
+  EXPECT_EQ(r["id"], 98);
+  // Notifications get no answer: the next answer is the ping's.
+  c.SendRaw(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+  json ping = c.Request("ping", json::object());
+  EXPECT_EQ(ping["result"], json::object());
+  EXPECT_EQ(c.Close(), 0);
+  EXPECT_EQ(c.rest(), "");
+}
+
+}  // namespace
+}  // namespace fixgraph
