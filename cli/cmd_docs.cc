@@ -13,7 +13,7 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths) {
   if (Status s = query::ImportDocs(ctx.db_dir, paths, &st); !s.ok()) return ctx.Fail(s);
   *ctx.out << "imported " << st.nodes << " doc nodes from " << st.files << " files";
   if (st.removed > 0) *ctx.out << " (replaced " << st.removed << " from earlier imports)";
-  *ctx.out << " into " << ctx.db_dir << "/docs\n";
+  *ctx.out << " into " << ctx.db_dir << "/index-docs\n";
 }
 
 const char* Band(double score) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <unordered_map>
 #include <xapian.h>
 
 namespace fixgraph::query {
@@ -253,12 +254,22 @@ std::string Normalize(std::string_view text) { return MapUtf8(text, true); }
 std::string NormalizeKeepCase(std::string_view text) { return MapUtf8(text, false); }
 
 std::string StemWord(std::string_view word) {
+  // Snowball is the costliest step of indexing; text repeats its words, so
+  // each thread remembers recent stems (bounded: cleared when full).
+  constexpr size_t kMaxCachedStems = 1 << 16;
+  thread_local std::unordered_map<std::string, std::string> cache;
+  std::string key(word);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string stem;
   try {
     thread_local Xapian::Stem stemmer("en");
-    return stemmer(std::string(word));
+    stem = stemmer(key);
   } catch (...) {
-    return std::string(word);
+    stem = key;
   }
+  if (cache.size() >= kMaxCachedStems) cache.clear();
+  cache.emplace(std::move(key), stem);
+  return stem;
 }
 
 std::vector<Term> Analyze(std::string_view text) {

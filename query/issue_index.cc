@@ -204,15 +204,21 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const Ref& ref) {
   return doc;
 }
 
-Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref) {
+// `fresh`: the database had no documents when this write began, so each
+// issue is new and add_document saves the lookup of its id term.
+Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref, bool fresh = false) {
   std::string id = "Q" + ref.ToString();
   auto doc = BuildDocument(store, ref);
   if (!doc.ok()) {
     if (!doc.status().IsNotFound()) return doc.status().WithContext("indexing " + ref.ToString());
-    db.delete_document(id);
+    if (!fresh) db.delete_document(id);
     return Status::OK();
   }
-  db.replace_document(id, *doc);
+  if (fresh) {
+    db.add_document(*doc);
+  } else {
+    db.replace_document(id, *doc);
+  }
   return Status::OK();
 }
 
@@ -226,10 +232,11 @@ StatusOr<Xapian::WritableDatabase> OpenWriter(const std::string& db_dir) {
 Status Rebuild(Xapian::WritableDatabase& db, const Store& store) {
   std::unordered_set<std::string> seen;
   Status inner = Status::OK();
+  const bool fresh = db.get_doccount() == 0;
   FG_RETURN_IF_ERROR(store.ForEachIssue(nullptr, [&](const Issue& issue) {
     Ref ref = issue.ref();
     seen.insert("Q" + ref.ToString());
-    inner = Put(db, store, ref);
+    inner = Put(db, store, ref, fresh);
     return inner.ok();
   }));
   FG_RETURN_IF_ERROR(inner);
