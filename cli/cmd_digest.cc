@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "documents.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/query/digest.h"
 
@@ -22,17 +23,6 @@ struct DigestArgs {
   std::string output;
   std::string config;
 };
-
-// A --since/--until value; a bare date means the whole day for --until.
-Status ParseBound(const std::string& flag, const std::string& text, bool end_of_day, OptTime* out) {
-  if (text.empty()) return Status::OK();
-  auto t = ParseTimestamp(text);
-  if (!t.ok() || !t->has_value())
-    return Status::InvalidArgument(flag + " \"" + text + "\": expected a date such as 2026-09-15 or a time such as 2026-09-15T12:00:00+08:00");
-  *out = **t;
-  if (end_of_day && text.size() == 10) *out = **t + 86399;
-  return Status::OK();
-}
 
 Status WriteOutput(const std::string& path, const std::string& text) {
   std::string tmp = path + ".tmp";
@@ -54,7 +44,7 @@ Status WriteOutput(const std::string& path, const std::string& text) {
 }
 
 void RunDigest(Context& ctx, const DigestArgs& a) {
-  query::DigestOptions options;
+  DigestRequest request;
   if (!a.config.empty()) {
     std::ifstream f(a.config, std::ios::binary);
     if (!f) return ctx.Fail(Status::NotFound("--config " + a.config + ": cannot read the file"));
@@ -62,51 +52,29 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
     ss << f.rdbuf();
     auto rules = query::ParseDigestRules(ss.str(), a.config);
     if (!rules.ok()) return ctx.Fail(rules.status());
-    options.rules = *rules;
+    request.rules = *rules;
   }
-  if (!a.min_tier.empty()) {
-    if (!graph::ParseTier(a.min_tier).ok())
-      return ctx.Fail(Status::InvalidArgument("--min-tier \"" + a.min_tier + "\": expected A, B, C or D"));
-    options.rules.min_tier = a.min_tier;
-  }
-  for (const std::string& r : a.repos) {
-    auto ref = ParseRef(r);
-    if (!ref.ok() || ref->kind != RefKind::kRepo)
-      return ctx.Fail(Status::InvalidArgument(
-          "--repo \"" + r + "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops"));
-    options.repos.push_back(ref->repo);
-  }
-  options.org = a.org;
-  Status s = ParseBound("--since", a.since, false, &options.since);
-  if (!s.ok()) return ctx.Fail(s);
-  s = ParseBound("--until", a.until, true, &options.until);
-  if (!s.ok()) return ctx.Fail(s);
-  auto lang = query::ParseLang(a.lang);
-  if (!lang.ok()) return ctx.Fail(Status::InvalidArgument("--lang: " + lang.status().message()));
-  if (a.format != "md" && a.format != "json" && a.format != "html")
-    return ctx.Fail(Status::InvalidArgument("--format \"" + a.format + "\": expected md, json or html"));
+  request.repos = a.repos;
+  request.org = a.org;
+  request.since = a.since;
+  request.until = a.until;
+  request.min_tier = a.min_tier;
+  request.lang = a.lang;
+  request.format = a.format;
 
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
-  auto digest = query::BuildDigest(**store, options);
-  if (!digest.ok()) return ctx.Fail(digest.status());
-  std::string text;
-  if (a.format == "md") {
-    text = query::RenderMarkdown(*digest, *lang);
-  } else if (a.format == "json") {
-    text = query::ToJson(*digest).dump(2) + "\n";
-  } else {
-    text = query::RenderHtml(*digest, *lang);
-  }
+  DigestCounts counts;
+  auto text = DigestText(**store, request, "--", &counts);
+  if (!text.ok()) return ctx.Fail(text.status());
   if (a.output.empty() || a.output == "-") {
-    *ctx.out << text;
+    *ctx.out << *text;
     return;
   }
-  s = WriteOutput(a.output, text);
+  Status s = WriteOutput(a.output, *text);
   if (!s.ok()) return ctx.Fail(s);
-  *ctx.err << "wrote " << a.output << ": " << digest->Cases().size() << " issues from "
-           << digest->repos.size() << " repositories (" << digest->excluded.size()
-           << " excluded)\n";
+  *ctx.err << "wrote " << a.output << ": " << counts.cases << " issues from " << counts.repos
+           << " repositories (" << counts.excluded << " excluded)\n";
 }
 
 }  // namespace

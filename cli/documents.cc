@@ -1,5 +1,7 @@
 #include "documents.h"
 
+#include <algorithm>
+
 #include "fixgraph/engine/item_view.h"
 #include "fixgraph/graph/explain.h"
 #include "fixgraph/graph/linker.h"
@@ -89,7 +91,7 @@ StatusOr<nlohmann::json> StatsDocument(const Store& store) {
 
 namespace {
 
-// Same reading as cmd_digest.cc: a bare date for "until" covers the whole day.
+// A bare date for "until" covers the whole day.
 Status ParseBound(const std::string& name, const std::string& text, bool end_of_day, OptTime* out) {
   if (text.empty()) return Status::OK();
   auto t = ParseTimestamp(text);
@@ -104,12 +106,20 @@ Status ParseBound(const std::string& name, const std::string& text, bool end_of_
 
 }  // namespace
 
+// "min_tier" as an HTTP parameter, "--min-tier" as a flag.
+std::string FieldName(const std::string& what, std::string name) {
+  if (what == "--") std::replace(name.begin(), name.end(), '_', '-');
+  return what + name;
+}
+
 StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
-                                 const std::string& what) {
+                                 const std::string& what, DigestCounts* counts) {
   query::DigestOptions options;
+  if (r.rules) options.rules = *r.rules;
   if (!r.min_tier.empty()) {
     if (!graph::ParseTier(r.min_tier).ok())
-      return Status::InvalidArgument(what + "min_tier \"" + r.min_tier + "\": expected A, B, C or D");
+      return Status::InvalidArgument(FieldName(what, "min_tier") + " \"" + r.min_tier +
+                                     "\": expected A, B, C or D");
     options.rules.min_tier = r.min_tier;
   }
   for (const std::string& text : r.repos) {
@@ -128,6 +138,7 @@ StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
     return Status::InvalidArgument(what + "format \"" + format + "\": expected md, json or html");
   auto digest = query::BuildDigest(store, options);
   if (!digest.ok()) return digest.status();
+  if (counts != nullptr) *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
   if (format == "md") return query::RenderMarkdown(*digest, *lang);
   if (format == "json") return query::ToJson(*digest).dump(2) + "\n";
   return query::RenderHtml(*digest, *lang);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
+#include "fixgraph/query/digest.h"
 
 namespace fixgraph::cli {
 
@@ -61,11 +63,19 @@ struct DigestRequest {
   std::string min_tier;
   std::string lang = "zh";
   std::string format = "md";
+  std::optional<query::DigestRules> rules;  // unset: the built-in rules
+};
+// What a rendered digest covers, for a one-line report.
+struct DigestCounts {
+  size_t cases = 0;
+  size_t repos = 0;
+  size_t excluded = 0;
 };
 // The rendered digest. InvalidArgument naming the bad field (`what` prefixes
-// the field name, e.g. "--" for flags, "" for HTTP parameters); NotFound for a
-// repository not in the store.
+// the field name: "--" for flags, which then read "--min-tier", "" for HTTP
+// parameters); NotFound for a repository not in the store. `counts` may be
+// null.
 StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
-                                 const std::string& what = "");
+                                 const std::string& what = "", DigestCounts* counts = nullptr);
 
 }  // namespace fixgraph::cli
