@@ -14,22 +14,17 @@ namespace fixgraph {
 namespace {
 
 using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ChromiumPath;
 using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::ServeProcess;
 using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
 
-std::string Chromium() {
-  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
-    if (access(p, X_OK) == 0) return p;
-  return "";
-}
-
 class BrowserDemo : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (Chromium().empty()) return;
+    if (ChromiumPath().empty()) return;
     db_ = new TempDir();
     std::string out, err;
     ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() +
@@ -46,13 +41,13 @@ class BrowserDemo : public ::testing::Test {
     db_ = nullptr;
   }
   void SetUp() override {
-    if (Chromium().empty()) GTEST_SKIP() << "chromium is not installed";
+    if (ChromiumPath().empty()) GTEST_SKIP() << "chromium is not installed";
     ASSERT_GT(server_->port(), 0) << server_->log();
   }
   // The DOM after the page's scripts ran (virtual time lets fetches finish).
   std::string Dom(const std::string& query, const std::string& screenshot = "") {
     TempDir profile;
-    std::string cmd = Chromium() + " --headless=new --no-sandbox --disable-gpu --no-first-run" +
+    std::string cmd = ChromiumPath() + " --headless=new --no-sandbox --disable-gpu --no-first-run" +
                       " --user-data-dir=" + profile.path() + " --virtual-time-budget=8000 ";
     cmd += screenshot.empty() ? "--dump-dom" : "--window-size=1200,1400 --screenshot=" + screenshot;
     cmd += " '" + server_->url() + "/" + query + "'";

@@ -14,17 +14,12 @@ namespace fixgraph {
 namespace {
 
 using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ChromiumPath;
 using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
 using nlohmann::json;
-
-std::string Chromium() {
-  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
-    if (std::filesystem::exists(p)) return p;
-  return "";
-}
 
 size_t Count(const std::string& hay, const std::string& needle) {
   size_t n = 0;
@@ -33,7 +28,7 @@ size_t Count(const std::string& hay, const std::string& needle) {
 }
 
 TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
-  std::string chromium = Chromium();
+  std::string chromium = ChromiumPath();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
   TempDir dir;
   std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";

@@ -57,4 +57,10 @@ int RunCommand(const std::string& command, std::string* out, std::string* err) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
 }
 
+std::string ChromiumPath() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
+    if (access(p, X_OK) == 0) return p;
+  return "";
+}
+
 }  // namespace fixgraph::testing

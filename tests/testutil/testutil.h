@@ -34,4 +34,8 @@ std::string ReadFile(const std::string& path);
 // stdout (and stderr when given).
 int RunCommand(const std::string& command, std::string* out, std::string* err = nullptr);
 
+// The headless browser of the browser tests, or "" when none is installed
+// (those tests then skip; CI installs Debian's chromium).
+std::string ChromiumPath();
+
 }  // namespace fixgraph::testing
