@@ -26,6 +26,7 @@ constexpr size_t kPoolSize = 4;
 constexpr size_t kMinCandidates = 40;
 constexpr size_t kMaxQueryEcho = 2000;
 constexpr size_t kDocLimit = 3;
+constexpr double kDefaultPrior = 0.2;  // a document written without a prior slot
 
 std::string Utf8Head(std::string_view s, size_t n) {
   if (s.size() <= n) return std::string(s);
@@ -35,7 +36,14 @@ std::string Utf8Head(std::string_view s, size_t n) {
 
 double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
-StatusOr<AskHit> HitFromData(const std::string& data, double relevance) {
+// The ranking score: relevance scaled by the issue's resolution prior (its
+// value slot, equal to the "prior" of the document data).
+double HitScore(double relevance, double prior) {
+  prior = std::clamp(prior, 0.0, 1.0);
+  return Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
+}
+
+StatusOr<AskHit> HitFromData(const std::string& data, double score) {
   json j = json::parse(data, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Status::Corruption("issue index: unreadable document data");
   AskHit hit;
@@ -55,8 +63,7 @@ StatusOr<AskHit> HitFromData(const std::string& data, double relevance) {
   hit.answer_source = j.value("answer_source", "");
   hit.url = j.value("url", "");
   hit.state = j.value("state", "");
-  double prior = std::clamp(j.value("prior", 0.2), 0.0, 1.0);
-  hit.score = Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
+  hit.score = score;
   return hit;
 }
 
@@ -154,16 +161,30 @@ class XapianSearcher final : public Searcher {
     enquire.set_query(q);
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     Xapian::MSet mset = enquire.get_mset(0, std::max(kMinCandidates, limit * 4));
-    std::vector<AskHit> hits;
+    // Rank the candidates by score from the prior slot; decode the stored
+    // display data of the top `limit` only.
+    struct Candidate {
+      Xapian::Document doc;
+      double score;
+    };
+    std::vector<Candidate> ranked;
+    ranked.reserve(mset.size());
     for (auto it = mset.begin(); it != mset.end(); ++it) {
       double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
-      auto hit = HitFromData(it.get_document().get_data(), relevance);
+      Xapian::Document doc = it.get_document();
+      std::string slot = doc.get_value(kPriorSlot);
+      double prior = slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
+      ranked.push_back({std::move(doc), HitScore(relevance, prior)});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    if (ranked.size() > limit) ranked.resize(limit);
+    std::vector<AskHit> hits;
+    for (const Candidate& c : ranked) {
+      auto hit = HitFromData(c.doc.get_data(), c.score);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }
-    std::stable_sort(hits.begin(), hits.end(),
-                     [](const AskHit& a, const AskHit& b) { return a.score > b.score; });
-    if (hits.size() > limit) hits.resize(limit);
     return hits;
   }
 
