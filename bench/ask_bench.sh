@@ -67,7 +67,7 @@ for ((r = 0; r < RUNS; r++)); do
 done
 b=$(python3 "$HERE/ask_baseline.py" latency --dump "$WORK/dump" --queries "$WORK/queries.json" --runs "$RUNS")
 bb=$(python3 "$HERE/ask_baseline.py" eval --json --dump "$WORK/dump" --queries "$WORK/queries.json")
-index_bytes=$(du -sb "$WORK/db/index" | cut -f1)
+index_bytes=$(du -sb "$WORK/db/index-issues" | cut -f1)
 p50=$(printf "%s\n" "${p50s[@]}" | median)
 p99=$(printf "%s\n" "${p99s[@]}" | median)
 python3 - "$issues" "$index_s" "$index_bytes" "$p50" "$p99" "$r5" "$b" "$bb" <<'PY'
