@@ -3,11 +3,14 @@
 #include "fixgraph/query/digest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <map>
 #include <numeric>
 #include <set>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "digest_text.h"
 #include "fixgraph/engine/time.h"
@@ -185,7 +188,20 @@ bool RepoSelected(const RepoRef& r, const DigestOptions& o) {
 // The time an issue is placed at for --since/--until.
 OptTime WindowTime(const Issue& i) { return i.closed_at ? i.closed_at : i.created_at; }
 
-void BuildThemes(const Store& store, const DigestOptions& options, Digest* d) {
+// What one repository contributes, computed independently of the others (in
+// parallel): its included cases, exclusions, the link-graph clusters of all
+// its issues, and the salient terms of each included case.
+struct RepoPart {
+  Status status;
+  std::optional<DigestRepo> repo;  // set when the repository has included cases
+  std::vector<DigestExcluded> excluded;
+  std::int64_t considered = 0;
+  OptTime latest;
+  std::vector<std::vector<std::string>> clusters;    // GraphView clusters
+  std::vector<std::vector<std::string>> case_terms;  // aligned with repo->cases
+};
+
+void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& parts, Digest* d) {
   std::vector<const DigestCase*> cases = d->Cases();
   const size_t n = cases.size();
   if (n == 0) return;
@@ -197,13 +213,9 @@ void BuildThemes(const Store& store, const DigestOptions& options, Digest* d) {
   Dsu dsu(n);
   std::vector<bool> by_graph(n, false);
   // 1. Connected components of the link graph (shared fixes, duplicates,
-  // backports, cross-references).
-  std::vector<RepoRef> repos;
-  for (const DigestRepo& r : d->repos) repos.push_back(r.repo);
-  for (const RepoRef& r : repos) {
-    auto view = graph::GraphView::Build(store, &r);
-    if (!view.ok()) continue;
-    for (const auto& cluster : view->Clusters()) {
+  // backports, cross-references), per repository.
+  for (const RepoPart* part : parts) {
+    for (const auto& cluster : part->clusters) {
       std::vector<size_t> members;
       for (const std::string& id : cluster) {
         auto it = index.find(id);
@@ -216,21 +228,15 @@ void BuildThemes(const Store& store, const DigestOptions& options, Digest* d) {
       }
     }
   }
-  // 2. Shared salient terms: rare enough to mean a topic.
-  std::set<std::string> stop(BuiltinStopTerms().begin(), BuiltinStopTerms().end());
-  stop.insert(rules.stop_terms.begin(), rules.stop_terms.end());
-  std::vector<std::vector<std::string>> case_terms(n);
-  std::map<std::string, std::vector<size_t>> postings;
-  for (size_t i = 0; i < n; ++i) {
-    const DigestCase& c = *cases[i];
-    std::string text = c.title + "\n" + c.body_text;
-    for (const graph::FixLink& f : c.links.fixes) text += "\n" + f.title;
-    for (std::string& t : dt::SalientTerms(text)) {
-      if (stop.count(t)) continue;
-      postings[t].push_back(i);
-      case_terms[i].push_back(std::move(t));
-    }
-  }
+  // 2. Shared salient terms (computed per case with the repository): rare
+  // enough to mean a topic.
+  std::vector<std::vector<std::string>> case_terms;
+  case_terms.reserve(n);
+  for (RepoPart* part : parts)
+    for (auto& terms : part->case_terms) case_terms.push_back(std::move(terms));
+  std::unordered_map<std::string, std::vector<size_t>> postings;
+  for (size_t i = 0; i < n; ++i)
+    for (const std::string& t : case_terms[i]) postings[t].push_back(i);
   const size_t max_df = std::max<size_t>(static_cast<size_t>(rules.term_min_issues),
                                          static_cast<size_t>(rules.term_max_share * n));
   std::vector<std::pair<size_t, std::string>> useful;  // (df, term)
@@ -238,7 +244,7 @@ void BuildThemes(const Store& store, const DigestOptions& options, Digest* d) {
     if (p.size() >= static_cast<size_t>(rules.term_min_issues) && p.size() <= max_df)
       useful.emplace_back(p.size(), t);
   std::sort(useful.begin(), useful.end());
-  std::set<std::string> useful_set;
+  std::unordered_set<std::string> useful_set;
   for (const auto& [df, t] : useful) {
     useful_set.insert(t);
     const auto& p = postings[t];
@@ -358,6 +364,93 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
     out.push_back(std::move(r.row));
   }
   d->troubleshooting = std::move(out);
+}
+
+// One repository's part of the digest: candidates in the window, their links,
+// the selection, the link-graph clusters over all of its issues' links, and
+// the salient terms of each included case.
+void CollectRepo(const Store& store, const Repository& repo, const DigestOptions& options,
+                 const std::set<std::string>& stop, RepoPart* part) {
+  std::map<std::string, Candidate> candidates;  // by number
+  Status s = store.ForEachIssue(&repo.ref, [&](const Issue& issue) {
+    OptTime t = WindowTime(issue);
+    if (options.since && (!t || *t < *options.since)) return true;
+    if (options.until && (!t || *t > *options.until)) return true;
+    for (const OptTime& x : {issue.created_at, issue.closed_at})
+      if (x && (!part->latest || *x > *part->latest)) part->latest = x;
+    candidates[issue.number].issue = issue;
+    return true;
+  });
+  if (!s.ok() || candidates.empty()) {
+    part->status = s;
+    return;
+  }
+  // Every issue's links (not only the candidates'): the graph clusters of the
+  // repository are drawn over all of them.
+  std::vector<graph::IssueLinks> all_links;
+  s = graph::ForEachLinks(store, &repo.ref, [&](const graph::IssueLinks& l) {
+    all_links.push_back(l);
+    return true;
+  });
+  if (!s.ok()) {
+    part->status = s;
+    return;
+  }
+  for (const graph::IssueLinks& l : all_links) {
+    auto it = candidates.find(l.issue.number);
+    if (it != candidates.end()) it->second.links = l;
+  }
+  std::vector<Candidate*> ordered;
+  for (auto& [num, c] : candidates) ordered.push_back(&c);
+  std::sort(ordered.begin(), ordered.end(), [](const Candidate* a, const Candidate* b) {
+    return NumberLess(a->issue.number, b->issue.number);
+  });
+  DigestRepo dr;
+  dr.repo = repo.ref;
+  dr.name = repo.ref.name;
+  dr.role = Role(repo);
+  dr.url = repo.html_url.empty() ? WebUrl(Ref::Repo(repo.ref)) : repo.html_url;
+  for (Candidate* c : ordered) {
+    ++part->considered;
+    std::string detail;
+    std::string reason = ExclusionReason(*c, options.rules, &detail);
+    if (!reason.empty()) {
+      part->excluded.push_back({c->issue.ref().ToString(), dt::CleanTitle(c->issue.title), reason,
+                                dt::Squash(detail)});
+      continue;
+    }
+    DigestCase dc;
+    dc.links = std::move(*c->links);
+    dc.number = c->issue.number;
+    dc.title = dt::Squash(c->issue.title);
+    dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
+    dc.problem = Problem(c->issue, options.rules.problem_max_chars);
+    dc.tier = BestTier(dc.links);
+    dc.body_text = dt::WithoutCodeBlocks(c->issue.body).substr(0, 4000);
+    std::string text = dc.title + "\n" + dc.body_text;
+    for (const graph::FixLink& f : dc.links.fixes) text += "\n" + f.title;
+    std::vector<std::string> terms;
+    for (std::string& t : dt::SalientTerms(text))
+      if (!stop.count(t)) terms.push_back(std::move(t));
+    part->case_terms.push_back(std::move(terms));
+    dr.cases.push_back(std::move(dc));
+  }
+  if (dr.cases.empty()) return;
+  part->repo = std::move(dr);
+  // The link graph of the repository (as GraphView::Build draws it).
+  std::vector<std::pair<Ref, Ref>> mentions;
+  for (const graph::IssueLinks& l : all_links) {
+    std::vector<MentionRecord> by;
+    s = store.MentionsOf(l.issue, &by);
+    if (!s.ok()) {
+      part->status = s;
+      return;
+    }
+    for (const MentionRecord& m : by)
+      if (m.source_item.kind == RefKind::kIssue && m.source_item != l.issue)
+        mentions.emplace_back(m.source_item, l.issue);
+  }
+  part->clusters = graph::GraphView::FromLinks(all_links, mentions).Clusters();
 }
 
 std::vector<std::string> StringList(const json& j, const std::string& field,
@@ -505,64 +598,44 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
     for (const auto& [name, n] : names)
       if (n > 1) d.ambiguous_names.push_back(name);
   }
+  // Repositories are independent until themes: collect them in parallel
+  // (the store allows concurrent readers), then merge in repository order.
+  std::vector<const Repository*> selected;
+  for (const Repository& repo : all)
+    if (RepoSelected(repo.ref, options)) selected.push_back(&repo);
+  std::set<std::string> stop(BuiltinStopTerms().begin(), BuiltinStopTerms().end());
+  stop.insert(options.rules.stop_terms.begin(), options.rules.stop_terms.end());
+  std::vector<RepoPart> parts(selected.size());
+  {
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i = next++; i < selected.size(); i = next++)
+        CollectRepo(store, *selected[i], options, stop, &parts[i]);
+    };
+    size_t n_threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                        selected.size());
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < n_threads; ++t) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+  }
   OptTime latest;
-  for (const Repository& repo : all) {
-    if (!RepoSelected(repo.ref, options)) continue;
-    std::map<std::string, Candidate> candidates;  // by number
-    s = store.ForEachIssue(&repo.ref, [&](const Issue& issue) {
-      OptTime t = WindowTime(issue);
-      if (options.since && (!t || *t < *options.since)) return true;
-      if (options.until && (!t || *t > *options.until)) return true;
-      for (const OptTime& x : {issue.created_at, issue.closed_at})
-        if (x && (!latest || *x > *latest)) latest = x;
-      candidates[issue.number].issue = issue;
-      return true;
-    });
-    if (!s.ok()) return s;
-    if (candidates.empty()) continue;
-    s = graph::ForEachLinks(store, &repo.ref, [&](const graph::IssueLinks& l) {
-      auto it = candidates.find(l.issue.number);
-      if (it != candidates.end()) it->second.links = l;
-      return true;
-    });
-    if (!s.ok()) return s;
-    std::vector<Candidate*> ordered;
-    for (auto& [num, c] : candidates) ordered.push_back(&c);
-    std::sort(ordered.begin(), ordered.end(), [](const Candidate* a, const Candidate* b) {
-      return NumberLess(a->issue.number, b->issue.number);
-    });
-    DigestRepo dr;
-    dr.repo = repo.ref;
-    dr.name = repo.ref.name;
-    dr.role = Role(repo);
-    dr.url = repo.html_url.empty() ? WebUrl(Ref::Repo(repo.ref)) : repo.html_url;
-    for (Candidate* c : ordered) {
-      ++d.considered;
-      std::string detail;
-      std::string reason = ExclusionReason(*c, options.rules, &detail);
-      if (!reason.empty()) {
-        d.excluded.push_back({c->issue.ref().ToString(), dt::CleanTitle(c->issue.title), reason,
-                              dt::Squash(detail)});
-        continue;
-      }
-      DigestCase dc;
-      dc.links = std::move(*c->links);
-      dc.number = c->issue.number;
-      dc.title = dt::Squash(c->issue.title);
-      dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
-      dc.problem = Problem(c->issue, options.rules.problem_max_chars);
-      dc.tier = BestTier(dc.links);
-      dc.body_text = dt::WithoutCodeBlocks(c->issue.body).substr(0, 4000);
-      dr.cases.push_back(std::move(dc));
-    }
-    if (!dr.cases.empty()) d.repos.push_back(std::move(dr));
+  std::vector<RepoPart*> with_cases;
+  for (RepoPart& part : parts) {
+    if (!part.status.ok()) return part.status;
+    d.considered += part.considered;
+    if (part.latest && (!latest || *part.latest > *latest)) latest = part.latest;
+    for (DigestExcluded& e : part.excluded) d.excluded.push_back(std::move(e));
+    if (!part.repo) continue;
+    d.repos.push_back(std::move(*part.repo));
+    with_cases.push_back(&part);
   }
   for (size_t ri = 0; ri < d.repos.size(); ++ri)
     for (size_t ci = 0; ci < d.repos[ri].cases.size(); ++ci)
       d.case_index[d.repos[ri].cases[ci].links.issue.ToString()] = {ri, ci};
   OptTime as_of = options.until ? options.until : latest;
   d.as_of = dt::Date(as_of);
-  BuildThemes(store, options, &d);
+  BuildThemes(options, with_cases, &d);
   BuildTroubleshooting(options.rules, &d);
   return d;
 }
