@@ -13,12 +13,11 @@
 namespace fixgraph {
 namespace {
 
-using fixgraph::testing::BinaryPath;
 using fixgraph::testing::ChromiumPath;
+using fixgraph::testing::ImportDemo;
 using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::ServeProcess;
-using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
 
 class BrowserDemo : public ::testing::Test {
@@ -26,12 +25,8 @@ class BrowserDemo : public ::testing::Test {
   static void SetUpTestSuite() {
     if (ChromiumPath().empty()) return;
     db_ = new TempDir();
-    std::string out, err;
-    ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() +
-                             "/data/demo",
-                         &out, &err),
-              0)
-        << err;
+    std::string err;
+    ASSERT_EQ(ImportDemo(db_->path(), &err), 0) << err;
     server_ = new ServeProcess(db_->path());
   }
   static void TearDownTestSuite() {

@@ -16,9 +16,9 @@ namespace fixgraph {
 namespace {
 
 using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ImportDemo;
 using fixgraph::testing::ReadFile;
-using fixgraph::testing::RunCommand;
-using fixgraph::testing::SourceDir;
+using fixgraph::testing::RunFixgraph;
 using fixgraph::testing::Spawn;
 using fixgraph::testing::TempDir;
 using nlohmann::json;
@@ -109,17 +109,13 @@ class McpDemo : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     db_ = new TempDir();
-    std::string out, err;
-    ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() +
-                             "/data/demo",
-                         &out, &err),
-              0)
-        << err;
+    std::string err;
+    ASSERT_EQ(ImportDemo(db_->path(), &err), 0) << err;
   }
   static void TearDownTestSuite() { delete db_; }
   static std::string Cli(const std::string& args) {
     std::string out, err;
-    EXPECT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " " + args, &out, &err), 0)
+    EXPECT_EQ(RunFixgraph(db_->path(), args, &out, &err), 0)
         << err;
     return out;
   }

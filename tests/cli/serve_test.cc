@@ -17,7 +17,9 @@ namespace fixgraph {
 namespace {
 
 using fixgraph::testing::BinaryPath;
+using fixgraph::testing::ImportDemo;
 using fixgraph::testing::RunCommand;
+using fixgraph::testing::RunFixgraph;
 using fixgraph::testing::ServeProcess;
 using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
@@ -26,7 +28,7 @@ using nlohmann::json;
 
 std::string Cli(const std::string& db, const std::string& args) {
   std::string out, err;
-  int rc = RunCommand(BinaryPath() + " --db " + db + " " + args, &out, &err);
+  int rc = RunFixgraph(db, args, &out, &err);
   EXPECT_EQ(rc, 0) << args << ": " << err;
   return out;
 }
@@ -62,12 +64,8 @@ class ServeDemo : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     db_ = new TempDir();
-    std::string out, err;
-    ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() +
-                             "/data/demo",
-                         &out, &err),
-              0)
-        << err;
+    std::string err;
+    ASSERT_EQ(ImportDemo(db_->path(), &err), 0) << err;
     server_ = new ServeProcess(db_->path());
   }
   static void TearDownTestSuite() {

@@ -57,6 +57,15 @@ int RunCommand(const std::string& command, std::string* out, std::string* err) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
 }
 
+int RunFixgraph(const std::string& db, const std::string& args, std::string* out, std::string* err) {
+  return RunCommand(BinaryPath() + " --db " + db + " " + args, out, err);
+}
+
+int ImportDemo(const std::string& db, std::string* err) {
+  std::string out;
+  return RunFixgraph(db, "import " + SourceDir() + "/data/demo", &out, err);
+}
+
 std::string ChromiumPath() {
   for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
     if (access(p, X_OK) == 0) return p;

@@ -34,6 +34,13 @@ std::string ReadFile(const std::string& path);
 // stdout (and stderr when given).
 int RunCommand(const std::string& command, std::string* out, std::string* err = nullptr);
 
+// Runs the built binary as `fixgraph --db DB ARGS`; like RunCommand.
+int RunFixgraph(const std::string& db, const std::string& args, std::string* out,
+                std::string* err = nullptr);
+// Imports data/demo into the store at `db` (and links it); the exit status,
+// with stderr in `err`.
+int ImportDemo(const std::string& db, std::string* err);
+
 // The headless browser of the browser tests, or "" when none is installed
 // (those tests then skip; CI installs Debian's chromium).
 std::string ChromiumPath();
