@@ -242,7 +242,8 @@ std::vector<std::string> SalientTerms(std::string_view text) {
   auto ident = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
   while (i < text.size()) {
     // Skip URLs entirely.
-    if (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0) {
+    if (text[i] == 'h' &&
+        (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0)) {
       while (i < text.size() && !IsSpace(static_cast<unsigned char>(text[i])) &&
              static_cast<unsigned char>(text[i]) < 0x80)
         ++i;
