@@ -9,15 +9,13 @@
 #include <filesystem>
 #include <set>
 #include <unordered_map>
-#include <nlohmann/json.hpp>
 
-#include "fixgraph/engine/model_json.h"
+#include "record_codec.h"
 #include "store_keys.h"
 
 namespace fixgraph {
 namespace {
 
-using nlohmann::json;
 
 Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   if (s.ok()) return Status::OK();
@@ -29,11 +27,12 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   return Status::IOError(msg);
 }
 
+// Record values are binary (record_codec.h).
 template <typename T>
 Status Decode(std::string_view value, std::string_view key, T* out) {
-  json j = json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Corruption("store record is not JSON");
-  return FromJson(j, out).WithContext("store record " + std::string(key.substr(0, 120)));
+  Status s = codec::Decode(value, out);
+  if (s.ok()) return s;
+  return s.WithContext("store record " + std::string(key.substr(0, 120)));
 }
 
 char ParentTag(ParentKind k) { return k == ParentKind::kIssue ? 'i' : 'p'; }
@@ -60,19 +59,12 @@ void AddMentions(std::vector<IndexEntry>* out, std::string_view text, const Repo
     r.mirror_host = m.mirror_host;
     r.text = m.text;
     r.at = at;
-    json v{{"target", r.target.ToString()},
-           {"src", r.source_item.ToString()},
-           {"in", MentionSourceName(r.source)},
-           {"id", r.source_id},
-           {"form", MentionFormName(r.form)},
-           {"kw", MentionKeywordName(r.keyword)},
-           {"mirror", r.mirror_host},
-           {"text", r.text},
-           {"at", TimeToJson(r.at)}};
+    std::string value;
+    codec::Encode(r, &value);
     std::string field(1, static_cast<char>('0' + static_cast<int>(source)));
     out->push_back({keys::Join(keys::kMentionIndexTag,
                                {m.target.ToString(), source_key, field, keys::Time(m.offset)}),
-                    v.dump()});
+                    std::move(value)});
   }
 }
 
@@ -145,8 +137,10 @@ std::string LinkKey(const PlatformLink& v) {
                                      v.pull.ToString(), v.source});
 }
 std::vector<IndexEntry> IndexOf(const PlatformLink& v) {
+  std::string value;
+  codec::Encode(v, &value);
   return {{keys::Join(keys::kLinkIndexTag, {v.pull.ToString(), v.issue.ToString(), v.source}),
-           ToJson(v).dump()}};
+           std::move(value)}};
 }
 
 std::vector<IndexEntry> IndexOf(const Repository&) { return {}; }
@@ -293,7 +287,8 @@ struct Store::Batch::Impl {
   template <typename T>
   Status Upsert(const std::string& key, const T& record, std::string_view raw, const Ref& owner) {
     if (store->read_only) return Status::FailedPrecondition("store is open read-only");
-    std::string value = ToJson(record).dump();
+    std::string value;
+    codec::Encode(record, &value);
     std::string old;
     bool found = false;
     FG_RETURN_IF_ERROR(GetPending(false, key, &old, &found));
@@ -521,37 +516,10 @@ Status Store::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) con
   Status inner;
   Status s = impl_->Scan(
       impl_->index, keys::Prefix(keys::kMentionIndexTag, {target.ToString()}),
-      [&](std::string_view, std::string_view value) {
-        json j = json::parse(value, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-          inner = Status::Corruption("mention index row is not JSON");
-          return false;
-        }
+      [&](std::string_view key, std::string_view value) {
         MentionRecord r;
-        r.target = target;
-        auto src = ParseRef(j.value("src", ""));
-        if (!src.ok()) {
-          inner = src.status();
-          return false;
-        }
-        r.source_item = *src;
-        std::string in = j.value("in", ""), form = j.value("form", ""), kw = j.value("kw", "");
-        for (int i = 0; i <= static_cast<int>(MentionSource::kBranchName); ++i)
-          if (in == MentionSourceName(static_cast<MentionSource>(i)))
-            r.source = static_cast<MentionSource>(i);
-        for (int i = 0; i <= static_cast<int>(MentionForm::kUrl); ++i)
-          if (form == MentionFormName(static_cast<MentionForm>(i)))
-            r.form = static_cast<MentionForm>(i);
-        for (int i = 0; i <= static_cast<int>(MentionKeyword::kRelating); ++i)
-          if (kw == MentionKeywordName(static_cast<MentionKeyword>(i)))
-            r.keyword = static_cast<MentionKeyword>(i);
-        r.source_id = j.value("id", "");
-        r.mirror_host = j.value("mirror", false);
-        r.text = j.value("text", "");
-        if (j.contains("at") && j["at"].is_string()) {
-          auto t = ParseTimestamp(j["at"].get<std::string>());
-          if (t.ok()) r.at = *t;
-        }
+        inner = Decode(value, key, &r);
+        if (!inner.ok()) return false;
         out->push_back(std::move(r));
         return true;
       });

@@ -6,7 +6,6 @@
 namespace fixgraph::ingest {
 namespace {
 
-using nlohmann::json;
 
 // Wraps a mapping error with the item it concerns.
 Status Annotate(const Status& s, const std::string& what) {
@@ -25,7 +24,7 @@ bool IsDecimal(const std::string& s) {
 
 }  // namespace
 
-Status Mapper::LinkedPullNumber(const json& j, std::int64_t* number) const {
+Status Mapper::LinkedPullNumber(const JsonValue& j, std::int64_t* number) const {
   *number = 0;
   Fields f(j);
   std::int64_t n = -1;
@@ -36,7 +35,7 @@ Status Mapper::LinkedPullNumber(const json& j, std::int64_t* number) const {
   return f.status();
 }
 
-Status Mapper::LinkedIssueNumber(const json& j, std::string* number) const {
+Status Mapper::LinkedIssueNumber(const JsonValue& j, std::string* number) const {
   number->clear();
   Fields f(j);
   f.Id("number", number);
@@ -50,7 +49,7 @@ void BaseMapper::IssueClosedAt(Fields& f, OptTime* out) const {
   if (!out->has_value()) f.Time("closed_at", out);
 }
 
-Status BaseMapper::MapRepository(const json& j, const RepoRef& repo, Repository* out) const {
+Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, Repository* out) const {
   *out = Repository{};
   Fields f(j);
   out->ref = repo;
@@ -66,7 +65,7 @@ Status BaseMapper::MapRepository(const json& j, const RepoRef& repo, Repository*
   return Annotate(f.status(), "repository");
 }
 
-Status BaseMapper::MapIssue(const json& j, const RepoRef& repo, Issue* out) const {
+Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, Issue* out) const {
   *out = Issue{};
   Fields f(j);
   out->repo = repo;
@@ -97,7 +96,7 @@ Status BaseMapper::MapIssue(const json& j, const RepoRef& repo, Issue* out) cons
   return Status::OK();
 }
 
-Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out) const {
+Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, PullRequest* out) const {
   *out = PullRequest{};
   Fields f(j);
   out->repo = repo;
@@ -118,27 +117,27 @@ Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out)
   f.Time("updated_at", &out->updated_at);
   f.Time("merged_at", &out->merged_at);
   f.Time("closed_at", &out->closed_at);
-  if (const json* head = f.Object("head")) {
-    Fields h(*head);
+  if (JsonValue head = f.Object("head"); head.valid()) {
+    Fields h(head);
     h.String("ref", &out->head_ref);
     if (out->head_ref.empty()) h.String("label", &out->head_ref);
     h.String("sha", &out->head_sha);
-    if (const json* r = h.Object("repo")) {
-      Fields rf(*r);
+    if (JsonValue r = h.Object("repo"); r.valid()) {
+      Fields rf(r);
       rf.String("full_path", &out->head_repo);
       if (out->head_repo.empty()) rf.String("full_name", &out->head_repo);
       if (!rf.status().ok()) h.Fail("repo", rf.status().message());
     }
     if (!h.status().ok()) f.Fail("head", h.status().message());
   }
-  if (const json* base = f.Object("base")) {
-    Fields b(*base);
+  if (JsonValue base = f.Object("base"); base.valid()) {
+    Fields b(base);
     b.String("ref", &out->base_ref);
     if (out->base_ref.empty()) b.String("label", &out->base_ref);
     if (!b.status().ok()) f.Fail("base", b.status().message());
   }
-  if (const json* by = f.Object("merged_by")) {
-    Fields m(*by);
+  if (JsonValue by = f.Object("merged_by"); by.valid()) {
+    Fields m(by);
     m.String("login", &out->merged_by);
     if (!m.status().ok()) f.Fail("merged_by", m.status().message());
   }
@@ -156,7 +155,7 @@ Status BaseMapper::MapPull(const json& j, const RepoRef& repo, PullRequest* out)
   return Status::OK();
 }
 
-Status BaseMapper::MapComment(const json& j, const Ref& parent, Comment* out) const {
+Status BaseMapper::Map(const JsonValue& j, const Ref& parent, Comment* out) const {
   *out = Comment{};
   Fields f(j);
   out->repo = parent.repo;
@@ -174,25 +173,25 @@ Status BaseMapper::MapComment(const json& j, const Ref& parent, Comment* out) co
   return Annotate(f.status(), "comment " + (out->id.empty() ? std::string("?") : out->id));
 }
 
-Status BaseMapper::MapCommit(const json& j, const Ref& pull, Commit* out) const {
+Status BaseMapper::Map(const JsonValue& j, const Ref& pull, Commit* out) const {
   *out = Commit{};
   Fields f(j);
   out->repo = pull.repo;
   out->pr_number = pull.pull_number();
   f.String("sha", &out->sha);
   if (f.status().ok() && out->sha.empty()) f.Fail("sha", "missing commit sha");
-  if (const json* c = f.Object("commit")) {
-    Fields cf(*c);
+  if (JsonValue c = f.Object("commit"); c.valid()) {
+    Fields cf(c);
     cf.String("message", &out->message);
-    if (const json* a = cf.Object("author")) {
-      Fields af(*a);
+    if (JsonValue a = cf.Object("author"); a.valid()) {
+      Fields af(a);
       af.String("name", &out->author_name);
       af.String("email", &out->author_email);
       af.Time("date", &out->authored_at);
       if (!af.status().ok()) cf.Fail("author", af.status().message());
     }
-    if (const json* m = cf.Object("committer")) {
-      Fields mf(*m);
+    if (JsonValue m = cf.Object("committer"); m.valid()) {
+      Fields mf(m);
       mf.String("name", &out->committer_name);
       mf.String("email", &out->committer_email);
       mf.Time("date", &out->committed_at);
@@ -200,15 +199,15 @@ Status BaseMapper::MapCommit(const json& j, const Ref& pull, Commit* out) const 
     }
     if (!cf.status().ok()) f.Fail("commit", cf.status().message());
   }
-  if (const json* a = f.Object("author")) {
-    Fields af(*a);
+  if (JsonValue a = f.Object("author"); a.valid()) {
+    Fields af(a);
     af.String("login", &out->author_login);
     if (!af.status().ok()) f.Fail("author", af.status().message());
   }
   return Annotate(f.status(), "commit " + out->sha.substr(0, 12));
 }
 
-Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) const {
+Status BaseMapper::Map(const JsonValue& j, const Ref& pull, FileChange* out) const {
   *out = FileChange{};
   Fields f(j);
   out->repo = pull.repo;
@@ -218,10 +217,9 @@ Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) cons
   f.String("status", &out->status);
   f.Int("additions", &out->additions);
   f.Int("deletions", &out->deletions);
-  if (f.Has("patch")) {
-    const json& patch = j["patch"];
+  if (JsonValue patch = f.Get("patch"); patch.valid()) {
     if (patch.is_string()) {
-      out->patch = patch.get<std::string>();
+      out->patch = patch.str();
     } else if (patch.is_object()) {
       Fields p(patch);
       p.String("diff", &out->patch);
@@ -250,7 +248,7 @@ Status BaseMapper::MapFile(const json& j, const Ref& pull, FileChange* out) cons
   return Annotate(f.status(), "file " + out->filename);
 }
 
-Status BaseMapper::MapOperateLog(const json& j, const Ref& parent, OperateLogEvent* out) const {
+Status BaseMapper::Map(const JsonValue& j, const Ref& parent, OperateLogEvent* out) const {
   *out = OperateLogEvent{};
   Fields f(j);
   out->repo = parent.repo;

@@ -10,15 +10,14 @@ namespace fixgraph::ingest {
 
 class BaseMapper : public Mapper {
  public:
-  Status MapRepository(const nlohmann::json& j, const RepoRef& repo, Repository* out) const override;
-  Status MapIssue(const nlohmann::json& j, const RepoRef& repo, Issue* out) const override;
-  Status MapPull(const nlohmann::json& j, const RepoRef& repo, PullRequest* out) const override;
-  Status MapComment(const nlohmann::json& j, const Ref& parent, Comment* out) const override;
-  Status MapCommit(const nlohmann::json& j, const Ref& pull, Commit* out) const override;
-  Status MapFile(const nlohmann::json& j, const Ref& pull, FileChange* out) const override;
-  Status MapOperateLog(const nlohmann::json& j, const Ref& parent,
-                       OperateLogEvent* out) const override;
-  bool IsPullInIssueList(const nlohmann::json&) const override { return false; }
+  Status Map(const JsonValue& j, const RepoRef& repo, Repository* out) const override;
+  Status Map(const JsonValue& j, const RepoRef& repo, Issue* out) const override;
+  Status Map(const JsonValue& j, const RepoRef& repo, PullRequest* out) const override;
+  Status Map(const JsonValue& j, const Ref& parent, Comment* out) const override;
+  Status Map(const JsonValue& j, const Ref& pull, Commit* out) const override;
+  Status Map(const JsonValue& j, const Ref& pull, FileChange* out) const override;
+  Status Map(const JsonValue& j, const Ref& parent, OperateLogEvent* out) const override;
+  bool IsPullInList(const JsonValue&) const override { return false; }
 
  protected:
   // The issue's close time. Default: finished_at, then closed_at.

@@ -1,13 +1,15 @@
 #include "fixgraph/ingest/dump.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
 
-#include "fixgraph/engine/model_json.h"
-#include "fixgraph/ingest/json_stream.h"
+#include <nlohmann/json.hpp>
+#include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
 
 namespace fixgraph::ingest {
@@ -22,13 +24,13 @@ constexpr const char* kMarkerPrefix = "import_in_progress";
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
-  virtual Status Repository(const fixgraph::Repository& v, const json& raw) = 0;
-  virtual Status Issue(const fixgraph::Issue& v, const json& raw) = 0;
-  virtual Status Pull(const PullRequest& v, const json& raw) = 0;
-  virtual Status Comment(const fixgraph::Comment& v, const json& raw) = 0;
-  virtual Status Commit(const fixgraph::Commit& v, const json& raw) = 0;
-  virtual Status File(const FileChange& v, const json& raw) = 0;
-  virtual Status OperateLog(const OperateLogEvent& v, const json& raw) = 0;
+  virtual Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) = 0;
+  virtual Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) = 0;
+  virtual Status Pull(const PullRequest& v, const JsonDoc* raw) = 0;
+  virtual Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) = 0;
+  virtual Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) = 0;
+  virtual Status File(const FileChange& v, const JsonDoc* raw) = 0;
+  virtual Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) = 0;
   virtual Status Link(const PlatformLink& v) = 0;
 };
 
@@ -36,15 +38,15 @@ class RecordSink {
 class CountingSink final : public RecordSink {
  public:
   explicit CountingSink(ImportCounts* c) : c_(c) {}
-  Status Repository(const fixgraph::Repository&, const json&) override { return Status::OK(); }
-  Status Issue(const fixgraph::Issue&, const json&) override { return Bump(&c_->issues); }
-  Status Pull(const PullRequest&, const json&) override { return Bump(&c_->pulls); }
-  Status Comment(const fixgraph::Comment&, const json&) override {
+  Status Repository(const fixgraph::Repository&, const JsonDoc*) override { return Status::OK(); }
+  Status Issue(const fixgraph::Issue&, const JsonDoc*) override { return Bump(&c_->issues); }
+  Status Pull(const PullRequest&, const JsonDoc*) override { return Bump(&c_->pulls); }
+  Status Comment(const fixgraph::Comment&, const JsonDoc*) override {
     return Bump(&c_->comments);
   }
-  Status Commit(const fixgraph::Commit&, const json&) override { return Bump(&c_->commits); }
-  Status File(const FileChange&, const json&) override { return Bump(&c_->files); }
-  Status OperateLog(const OperateLogEvent&, const json&) override {
+  Status Commit(const fixgraph::Commit&, const JsonDoc*) override { return Bump(&c_->commits); }
+  Status File(const FileChange&, const JsonDoc*) override { return Bump(&c_->files); }
+  Status OperateLog(const OperateLogEvent&, const JsonDoc*) override {
     return Bump(&c_->operate_logs);
   }
   Status Link(const PlatformLink&) override { return Bump(&c_->platform_links); }
@@ -82,32 +84,41 @@ class WritingSink final : public RecordSink {
   std::int64_t changed() const { return changed_; }
   std::vector<Ref> touched() const { return batch_->TouchedItems(); }
 
-  Status Repository(const fixgraph::Repository& v, const json& raw) override {
+  Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
     return Done(batch_->PutRepository(v, Raw(raw)));
   }
-  Status Issue(const fixgraph::Issue& v, const json& raw) override {
+  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override {
     return Done(batch_->PutIssue(v, Raw(raw)));
   }
-  Status Pull(const PullRequest& v, const json& raw) override {
+  Status Pull(const PullRequest& v, const JsonDoc* raw) override {
     return Done(batch_->PutPull(v, Raw(raw)));
   }
-  Status Comment(const fixgraph::Comment& v, const json& raw) override {
+  Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) override {
     return Done(batch_->PutComment(v, Raw(raw)));
   }
-  Status Commit(const fixgraph::Commit& v, const json& raw) override {
+  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override {
     return Done(batch_->PutCommit(v, Raw(raw)));
   }
-  Status File(const FileChange& v, const json& raw) override {
+  Status File(const FileChange& v, const JsonDoc* raw) override {
     return Done(batch_->PutFile(v, Raw(raw)));
   }
-  Status OperateLog(const OperateLogEvent& v, const json& raw) override {
+  Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
     return Done(batch_->PutOperateLog(v, Raw(raw)));
   }
   Status Link(const PlatformLink& v) override { return Done(batch_->PutPlatformLink(v)); }
 
  private:
-  // The payload as stored: compact JSON, or nothing for a record made up here.
-  static std::string Raw(const json& raw) { return raw.is_null() ? std::string() : raw.dump(); }
+  // The payload as stored: compact JSON as nlohmann's dump() writes it (what
+  // sync stores, so the two compare equal), made from the bytes read when they
+  // allow it; nothing for a record made up here.
+  std::string_view Raw(const JsonDoc* doc) {
+    if (doc == nullptr) return {};
+    if (!doc->WriteDump(&raw_)) {
+      std::string_view span = doc->root().raw();
+      raw_ = json::parse(span.begin(), span.end()).dump();  // validated already
+    }
+    return raw_;
+  }
 
   Status Done(Status s) {
     FG_RETURN_IF_ERROR(s);
@@ -131,6 +142,7 @@ class WritingSink final : public RecordSink {
   const ImportOptions& options_;
   ImportProgress progress_;
   std::unique_ptr<Store::Batch> batch_;
+  std::string raw_;  // scratch for Raw()
   size_t pending_ = 0;
   size_t batches_ = 0;
   std::int64_t changed_ = 0;
@@ -150,6 +162,20 @@ std::vector<fs::path> SortedSubdirs(const fs::path& dir, std::error_code* ec) {
   return out;
 }
 
+// Reads a whole small JSON file (repo.json) into `text` and parses it.
+Status ReadWholeJson(const std::string& path, std::string* text, JsonDoc* doc) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  text->clear();
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
+  bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return Status::IOError(path + ": read error");
+  return doc->Parse(*text).WithContext(path);
+}
+
 // Walks one repository folder, mapping every record into `sink`.
 class RepoWalker {
  public:
@@ -161,34 +187,34 @@ class RepoWalker {
     fs::path repo_file = root_ / "repo.json";
     if (fs::exists(repo_file)) {
       any = true;
-      FG_ASSIGN_OR_RETURN(json j, ReadJsonFile(repo_file.string()));
+      std::string text;
+      JsonDoc doc;
+      FG_RETURN_IF_ERROR(ReadWholeJson(repo_file.string(), &text, &doc));
       fixgraph::Repository r;
-      FG_RETURN_IF_ERROR(mapper_.MapRepository(j, repo_.repo, &r).WithContext(repo_file.string()));
-      FG_RETURN_IF_ERROR(sink_->Repository(r, j));
+      FG_RETURN_IF_ERROR(mapper_.Map(doc.root(), repo_.repo, &r).WithContext(repo_file.string()));
+      FG_RETURN_IF_ERROR(sink_->Repository(r, &doc));
     } else {
       fixgraph::Repository r;
       r.ref = repo_.repo;
       r.full_name = repo_.repo.FullName();
       r.html_url = WebUrl(Ref::Repo(repo_.repo));
-      FG_RETURN_IF_ERROR(sink_->Repository(r, json()));
+      FG_RETURN_IF_ERROR(sink_->Repository(r, nullptr));
     }
     fs::path issues = root_ / "issues.json";
     if (fs::exists(issues)) {
       any = true;
-      FG_RETURN_IF_ERROR(ForEachArrayElement(issues.string(), [&](json& j, size_t) -> Status {
-        if (mapper_.IsPullInIssueList(j)) return Status::OK();
-        fixgraph::Issue v;
-        FG_RETURN_IF_ERROR(mapper_.MapIssue(j, repo_.repo, &v));
-        return sink_->Issue(v, j);
+      FG_RETURN_IF_ERROR(file_.ForEach(issues.string(), [&](const JsonDoc& d, size_t) -> Status {
+        if (mapper_.IsPullInList(d.root())) return Status::OK();
+        FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &issue_));
+        return sink_->Issue(issue_, &d);
       }));
     }
     fs::path pulls = root_ / "pulls.json";
     if (fs::exists(pulls)) {
       any = true;
-      FG_RETURN_IF_ERROR(ForEachArrayElement(pulls.string(), [&](json& j, size_t) -> Status {
-        PullRequest v;
-        FG_RETURN_IF_ERROR(mapper_.MapPull(j, repo_.repo, &v));
-        return sink_->Pull(v, j);
+      FG_RETURN_IF_ERROR(file_.ForEach(pulls.string(), [&](const JsonDoc& d, size_t) -> Status {
+        FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &pull_));
+        return sink_->Pull(pull_, &d);
       }));
     }
     if (!any)
@@ -221,10 +247,11 @@ class RepoWalker {
   }
 
   // Calls fn for each element of item/<name> when the item folder has that file.
-  Status EachIn(const fs::path& item, const char* name,
-                const std::function<Status(json&)>& fn) {
+  template <typename Fn>
+  Status EachIn(const fs::path& item, const char* name, Fn fn) {
     if (std::find(present_.begin(), present_.end(), name) == present_.end()) return Status::OK();
-    return ForEachArrayElement((item / name).string(), [&](json& j, size_t) { return fn(j); });
+    return file_.ForEach((item / name).string(),
+                         [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
   }
 
   Status WalkItem(const fs::path& item, const Ref& parent) {
@@ -234,38 +261,34 @@ class RepoWalker {
     for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec))
       present_.push_back(it->path().filename().string());
     if (ec) return Status::IOError(item.string() + ": " + ec.message());
-    FG_RETURN_IF_ERROR(EachIn(item, "comments.json", [&](json& j) -> Status {
-      fixgraph::Comment v;
-      FG_RETURN_IF_ERROR(mapper_.MapComment(j, parent, &v));
-      return sink_->Comment(v, j);
+    FG_RETURN_IF_ERROR(EachIn(item, "comments.json", [&](const JsonDoc& d) -> Status {
+      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
+      return sink_->Comment(comment_, &d);
     }));
-    FG_RETURN_IF_ERROR(EachIn(item, "operate_logs.json", [&](json& j) -> Status {
-      OperateLogEvent v;
-      FG_RETURN_IF_ERROR(mapper_.MapOperateLog(j, parent, &v));
-      FG_RETURN_IF_ERROR(sink_->OperateLog(v, j));
-      if (auto link = LinkFromOperateLog(v)) return sink_->Link(*link);
+    FG_RETURN_IF_ERROR(EachIn(item, "operate_logs.json", [&](const JsonDoc& d) -> Status {
+      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &event_));
+      FG_RETURN_IF_ERROR(sink_->OperateLog(event_, &d));
+      if (auto link = LinkFromOperateLog(event_)) return sink_->Link(*link);
       return Status::OK();
     }));
     if (parent.kind == RefKind::kIssue) {
-      return EachIn(item, "pull_requests.json", [&](json& j) -> Status {
+      return EachIn(item, "pull_requests.json", [&](const JsonDoc& d) -> Status {
         std::int64_t n = 0;
-        FG_RETURN_IF_ERROR(mapper_.LinkedPullNumber(j, &n));
+        FG_RETURN_IF_ERROR(mapper_.LinkedPullNumber(d.root(), &n));
         return sink_->Link(PlatformLink{parent, Ref::Pull(repo_.repo, n), "issue_pull_requests"});
       });
     }
-    FG_RETURN_IF_ERROR(EachIn(item, "commits.json", [&](json& j) -> Status {
-      fixgraph::Commit v;
-      FG_RETURN_IF_ERROR(mapper_.MapCommit(j, parent, &v));
-      return sink_->Commit(v, j);
+    FG_RETURN_IF_ERROR(EachIn(item, "commits.json", [&](const JsonDoc& d) -> Status {
+      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &commit_));
+      return sink_->Commit(commit_, &d);
     }));
-    FG_RETURN_IF_ERROR(EachIn(item, "files.json", [&](json& j) -> Status {
-      FileChange v;
-      FG_RETURN_IF_ERROR(mapper_.MapFile(j, parent, &v));
-      return sink_->File(v, j);
+    FG_RETURN_IF_ERROR(EachIn(item, "files.json", [&](const JsonDoc& d) -> Status {
+      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &file_change_));
+      return sink_->File(file_change_, &d);
     }));
-    return EachIn(item, "issues.json", [&](json& j) -> Status {
+    return EachIn(item, "issues.json", [&](const JsonDoc& d) -> Status {
       std::string number;
-      FG_RETURN_IF_ERROR(mapper_.LinkedIssueNumber(j, &number));
+      FG_RETURN_IF_ERROR(mapper_.LinkedIssueNumber(d.root(), &number));
       return sink_->Link(PlatformLink{Ref::Issue(repo_.repo, number), parent, "pull_issues"});
     });
   }
@@ -275,6 +298,14 @@ class RepoWalker {
   RecordSink* sink_;
   fs::path root_;
   std::vector<std::string> present_;  // file names in the item folder being walked
+  JsonArrayFile file_;                // reused: its buffers stay allocated
+  // Reused records (the mappers reset them).
+  fixgraph::Issue issue_;
+  PullRequest pull_;
+  fixgraph::Comment comment_;
+  OperateLogEvent event_;
+  fixgraph::Commit commit_;
+  FileChange file_change_;
 };
 
 }  // namespace

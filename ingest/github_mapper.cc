@@ -8,8 +8,8 @@ class GitHubMapper final : public BaseMapper {
   Platform platform() const override { return Platform::kGitHub; }
 
   // GitHub's issue list includes pull requests, marked by a "pull_request" key.
-  bool IsPullInIssueList(const nlohmann::json& j) const override {
-    return j.is_object() && j.contains("pull_request");
+  bool IsPullInList(const JsonValue& j) const override {
+    return j.Find("pull_request").valid();
   }
 
  protected:

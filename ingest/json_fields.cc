@@ -5,67 +5,64 @@
 
 namespace fixgraph::ingest {
 
-using nlohmann::json;
-
-Fields::Fields(const json& j) : j_(j) {
+Fields::Fields(const JsonValue& j) : j_(j) {
   if (!j_.is_object())
     status_ = Status::Corruption(std::string("expected a JSON object, found ") + j_.type_name());
 }
 
-bool Fields::Has(const char* key) const {
-  if (!j_.is_object()) return false;
-  auto it = j_.find(key);
-  return it != j_.end() && !it->is_null();
+JsonValue Fields::Get(const char* key) const {
+  JsonValue v = j_.Find(key);
+  return v.is_null() ? JsonValue() : v;
 }
 
-const json* Fields::Find(const char* key) {
-  if (!status_.ok() || !j_.is_object()) return nullptr;
-  auto it = j_.find(key);
-  if (it == j_.end() || it->is_null()) return nullptr;
-  return &*it;
+bool Fields::Has(const char* key) const { return Get(key).valid(); }
+
+JsonValue Fields::Find(const char* key) {
+  if (!status_.ok()) return JsonValue();
+  return Get(key);
 }
 
 void Fields::Fail(const char* key, const std::string& why) {
   if (status_.ok()) status_ = Status::Corruption(std::string("field \"") + key + "\": " + why);
 }
 
-const json* Fields::Object(const char* key) {
-  const json* v = Find(key);
-  if (v != nullptr && !v->is_object()) {
-    Fail(key, std::string("expected an object, found ") + v->type_name());
-    return nullptr;
+JsonValue Fields::Object(const char* key) {
+  JsonValue v = Find(key);
+  if (v.valid() && !v.is_object()) {
+    Fail(key, std::string("expected an object, found ") + v.type_name());
+    return JsonValue();
   }
   return v;
 }
 
 void Fields::String(const char* key, std::string* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (!v->is_string()) return Fail(key, std::string("expected a string, found ") + v->type_name());
-  *out = v->get<std::string>();
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (!v.is_string()) return Fail(key, std::string("expected a string, found ") + v.type_name());
+  *out = v.str();
 }
 
 void Fields::Id(const char* key, std::string* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (v->is_string()) {
-    *out = v->get<std::string>();
-  } else if (v->is_number_integer()) {
-    *out = std::to_string(v->get<std::int64_t>());
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (v.is_string()) {
+    *out = v.str();
+  } else if (v.is_integer()) {
+    *out = std::to_string(v.integer());
   } else {
-    Fail(key, std::string("expected a string or an integer, found ") + v->type_name());
+    Fail(key, std::string("expected a string or an integer, found ") + v.type_name());
   }
 }
 
 void Fields::Int(const char* key, std::int64_t* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (v->is_number_integer()) {
-    *out = v->get<std::int64_t>();
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (v.is_integer()) {
+    *out = v.integer();
     return;
   }
-  if (v->is_string()) {
-    const std::string& s = v->get_ref<const std::string&>();
+  if (v.is_string()) {
+    std::string s = v.str();
     if (s.empty()) return;
     std::int64_t n = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
@@ -75,37 +72,37 @@ void Fields::Int(const char* key, std::int64_t* out) {
     }
     return Fail(key, "expected an integer, found \"" + s.substr(0, 40) + "\"");
   }
-  Fail(key, std::string("expected an integer, found ") + v->type_name());
+  Fail(key, std::string("expected an integer, found ") + v.type_name());
 }
 
 void Fields::Bool(const char* key, std::optional<bool>* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (v->is_boolean()) {
-    *out = v->get<bool>();
-  } else if (v->is_number_integer()) {
-    *out = v->get<std::int64_t>() != 0;
-  } else if (v->is_string() && (*v == "true" || *v == "false")) {
-    *out = *v == "true";
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (v.is_boolean()) {
+    *out = v.boolean();
+  } else if (v.is_integer()) {
+    *out = v.integer() != 0;
+  } else if (v.is_string() && (v.StrEquals("true") || v.StrEquals("false"))) {
+    *out = v.StrEquals("true");
   } else {
-    Fail(key, std::string("expected a bool or 0/1, found ") + v->type_name());
+    Fail(key, std::string("expected a bool or 0/1, found ") + v.type_name());
   }
 }
 
 void Fields::Time(const char* key, OptTime* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (!v->is_string())
-    return Fail(key, std::string("expected a timestamp string, found ") + v->type_name());
-  auto t = ParseTimestamp(v->get_ref<const std::string&>());
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (!v.is_string())
+    return Fail(key, std::string("expected a timestamp string, found ") + v.type_name());
+  auto t = ParseTimestamp(v.str());
   if (!t.ok()) return Fail(key, t.status().message());
   *out = *t;
 }
 
 void Fields::UserObject(const char* key, User* out) {
-  const json* v = Object(key);
-  if (v == nullptr) return;
-  Fields u(*v);
+  JsonValue v = Object(key);
+  if (!v.valid()) return;
+  Fields u(v);
   u.Id("id", &out->id);
   u.String("login", &out->login);
   u.String("name", &out->name);
@@ -113,19 +110,22 @@ void Fields::UserObject(const char* key, User* out) {
 }
 
 void Fields::Labels(const char* key, std::vector<std::string>* out) {
-  const json* v = Find(key);
-  if (v == nullptr) return;
-  if (!v->is_array()) return Fail(key, std::string("expected an array, found ") + v->type_name());
-  for (const json& e : *v) {
+  JsonValue v = Find(key);
+  if (!v.valid()) return;
+  if (!v.is_array()) return Fail(key, std::string("expected an array, found ") + v.type_name());
+  bool bad = false;
+  v.ForEachElement([&](const JsonValue& e) {
+    if (bad) return;
     if (e.is_string()) {
-      out->push_back(e.get<std::string>());
+      out->push_back(e.str());
     } else if (e.is_object()) {
-      auto it = e.find("name");
-      if (it != e.end() && it->is_string()) out->push_back(it->get<std::string>());
+      JsonValue name = e.Find("name");
+      if (name.is_string()) out->push_back(name.str());
     } else {
-      return Fail(key, "expected label objects or strings");
+      bad = true;
     }
-  }
+  });
+  if (bad) Fail(key, "expected label objects or strings");
 }
 
 }  // namespace fixgraph::ingest

@@ -3,27 +3,32 @@
 // Each reader leaves `out` untouched when the field is missing or null, fills
 // it when the field has an accepted type, and otherwise records the first
 // error, naming the field. Check status() once at the end.
+//
+// Fields read a JsonValue (json_reader.h): a view into the bytes parsed, so a
+// string is copied once, into the model record.
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/status.h"
+#include "fixgraph/ingest/json_reader.h"
 
 namespace fixgraph::ingest {
 
 class Fields {
  public:
-  explicit Fields(const nlohmann::json& j);
+  explicit Fields(const JsonValue& j);
 
   bool is_object() const { return j_.is_object(); }
   bool Has(const char* key) const;
-  // A sub-object, or nullptr when missing/null; a non-object is an error.
-  const nlohmann::json* Object(const char* key);
+  // A sub-object, or an absent value when missing/null; a non-object is an error.
+  JsonValue Object(const char* key);
+  // The member, absent when missing or null.
+  JsonValue Get(const char* key) const;
 
   // A string. Numbers and booleans are not accepted.
   void String(const char* key, std::string* out);
@@ -45,9 +50,9 @@ class Fields {
   Status status() const { return status_; }
 
  private:
-  const nlohmann::json* Find(const char* key);
+  JsonValue Find(const char* key);
 
-  const nlohmann::json& j_;
+  JsonValue j_;
   Status status_;
 };
 

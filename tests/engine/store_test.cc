@@ -168,7 +168,7 @@ TEST_F(StoreTest, CreatesStoreWithSchemaVersion) {
   auto v = store_->GetMeta("schema_version");
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_EQ(*v, std::to_string(kStoreSchemaVersion));
-  EXPECT_EQ(kStoreSchemaVersion, 1);
+  EXPECT_EQ(kStoreSchemaVersion, 2);
 }
 
 TEST_F(StoreTest, ReopenKeepsData) {

@@ -216,6 +216,32 @@ TEST(Dump, ParallelImportKeepsGoodRepositoriesAndReportsTheBadOne) {
   EXPECT_EQ(StatsOf(*store, "Ascend", "b").issues_closed, 2);
 }
 
+// The stored payload is nlohmann's compact dump() of the element, whatever the
+// file's member order, whitespace and escapes (sync compares against dump()).
+TEST(Dump, RawPayloadIsTheCompactDumpOfTheElement) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 2);
+  const std::vector<std::string> issues = {
+      // API member order, pretty-printed: rewritten in dump()'s order from the bytes.
+      "{\n  \"number\": \"1\",\n  \"title\": \"t \\\"q\\\" \\n 五\",\n  \"id\": 7,\n"
+      "  \"user\": {\"login\": \"bob\", \"id\": \"x\"}, \"labels\": [ {\"name\": \"b\"} ]\n}",
+      // Escapes and a float dump() writes differently: parsed and dumped.
+      R"({"number": "2", "title": "\u00e9\/x", "score": 1.50, "z": -0})"};
+  WriteFile(dir / "dump/gitcode/Ascend/a/issues.json", "[" + issues[0] + ",\n" + issues[1] + "]");
+  auto store = OpenStore(dir / "db");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  for (int i = 0; i < 2; ++i) {
+    auto raw = store->GetRaw(ParseRef("gitcode:Ascend/a#" + std::to_string(i + 1)).value());
+    ASSERT_TRUE(raw.ok()) << raw.status().ToString();
+    EXPECT_EQ(*raw, json::parse(issues[i]).dump());
+  }
+  EXPECT_EQ(store->GetIssue(ParseRef("gitcode:Ascend/a#1").value())->title, "t \"q\" \n 五");
+  EXPECT_EQ(store->GetIssue(ParseRef("gitcode:Ascend/a#2").value())->title, "é/x");
+  ImportCounts again;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &again).ok());
+  EXPECT_EQ(again.changed, 0);
+}
+
 TEST(Dump, CountsJsonOffsetOfSyntaxError) {
   TempDir dir;
   WriteRepo(dir / "dump", "Ascend", "a", 1);

@@ -37,7 +37,7 @@
 namespace fixgraph {
 
 // The on-disk schema this build reads and writes. Bump on incompatible change.
-inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int kStoreSchemaVersion = 2;  // 2: binary record values
 
 struct StoreOptions {
   // Create the store when the directory has none. Default: true.

@@ -21,6 +21,7 @@
 
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/status.h"
+#include "fixgraph/ingest/json_reader.h"
 
 namespace fixgraph::ingest {
 
@@ -29,21 +30,32 @@ class Mapper {
   virtual ~Mapper() = default;
   virtual Platform platform() const = 0;
 
-  virtual Status MapRepository(const nlohmann::json& j, const RepoRef& repo, Repository* out) const = 0;
-  virtual Status MapIssue(const nlohmann::json& j, const RepoRef& repo, Issue* out) const = 0;
-  virtual Status MapPull(const nlohmann::json& j, const RepoRef& repo, PullRequest* out) const = 0;
+  // Mapping from a parsed payload (json_reader.h): the import's path.
+  virtual Status Map(const JsonValue& j, const RepoRef& repo, Repository* out) const = 0;
+  virtual Status Map(const JsonValue& j, const RepoRef& repo, Issue* out) const = 0;
+  virtual Status Map(const JsonValue& j, const RepoRef& repo, PullRequest* out) const = 0;
   // `parent` is the issue or PR the comment belongs to.
-  virtual Status MapComment(const nlohmann::json& j, const Ref& parent, Comment* out) const = 0;
-  virtual Status MapCommit(const nlohmann::json& j, const Ref& pull, Commit* out) const = 0;
-  virtual Status MapFile(const nlohmann::json& j, const Ref& pull, FileChange* out) const = 0;
-  virtual Status MapOperateLog(const nlohmann::json& j, const Ref& parent,
-                               OperateLogEvent* out) const = 0;
-
+  virtual Status Map(const JsonValue& j, const Ref& parent, Comment* out) const = 0;
+  virtual Status Map(const JsonValue& j, const Ref& pull, Commit* out) const = 0;
+  virtual Status Map(const JsonValue& j, const Ref& pull, FileChange* out) const = 0;
+  virtual Status Map(const JsonValue& j, const Ref& parent, OperateLogEvent* out) const = 0;
   // True when an element of issues.json is really a pull request (GitHub).
-  virtual bool IsPullInIssueList(const nlohmann::json& j) const = 0;
+  virtual bool IsPullInList(const JsonValue& j) const = 0;
 
   // The number of an item in a platform link list: an element of
   // issues/N/pull_requests.json (a PR) or of pulls/N/issues.json (an issue).
+  Status LinkedPullNumber(const JsonValue& j, std::int64_t* number) const;
+  Status LinkedIssueNumber(const JsonValue& j, std::string* number) const;
+
+  // The same from nlohmann values (sync's payloads): identical results.
+  Status MapRepository(const nlohmann::json& j, const RepoRef& repo, Repository* out) const;
+  Status MapIssue(const nlohmann::json& j, const RepoRef& repo, Issue* out) const;
+  Status MapPull(const nlohmann::json& j, const RepoRef& repo, PullRequest* out) const;
+  Status MapComment(const nlohmann::json& j, const Ref& parent, Comment* out) const;
+  Status MapCommit(const nlohmann::json& j, const Ref& pull, Commit* out) const;
+  Status MapFile(const nlohmann::json& j, const Ref& pull, FileChange* out) const;
+  Status MapOperateLog(const nlohmann::json& j, const Ref& parent, OperateLogEvent* out) const;
+  bool IsPullInIssueList(const nlohmann::json& j) const;
   Status LinkedPullNumber(const nlohmann::json& j, std::int64_t* number) const;
   Status LinkedIssueNumber(const nlohmann::json& j, std::string* number) const;
 };
