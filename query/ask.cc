@@ -170,12 +170,13 @@ class XapianSearcher final : public Searcher {
       enquire.set_query(q);
       return enquire.get_mset(0, wanted);
     };
-    // Conjunctive first: when enough issues hold every unit of the query, the
-    // candidates are among them (an AND is driven by its rarest unit, an OR
-    // walks every posting of every unit); else the OR ranks partial matches.
+    // Conjunctive first: when at least `limit` issues hold every unit of the
+    // query (identifiers whole), the candidates are among them: an AND is
+    // driven by its rarest unit, an OR walks every posting of every unit and
+    // identifier part. Else the OR ranks partial matches too.
     Xapian::MSet mset;
     if (!built.all.empty()) mset = run(built.all);
-    if (mset.size() < wanted) mset = run(built.query);
+    if (mset.size() < limit) mset = run(built.query);
     // Rank the candidates by score from the prior slot; decode the stored
     // display data of the top `limit` only.
     struct Candidate {

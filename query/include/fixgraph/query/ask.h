@@ -19,7 +19,7 @@
 // Ranking: BM25 over analysed terms (analyzer.h) with bilingual synonyms,
 // times a bounded prior (resolved with a strong fix > answered > open). The
 // candidates are the issues holding every query unit (word, identifier,
-// synonym group) when there are enough of them, else those holding any.
+// synonym group) when at least `limit` issues do, else those holding any.
 // `score` is in [0, 1]. Docs are consulted (fallback) when the query names a
 // hardware/platform term or the best hit scores below kWeakHitScore.
 //
