@@ -110,6 +110,6 @@ for ep in $ENDPOINTS; do
   non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}'); non2xx=${non2xx:-0}
   sockerr=$(echo "$out" | awk '/Socket errors/ {gsub(",",""); print $4+$6+$8+$10}'); sockerr=${sockerr:-0}
   nreq=$(echo "$out" | awk '/requests in/ {print $1}')
-  cpu_req=$(awk -v a="$c0" -v b="$c1" -v n="$nreq" 'BEGIN {printf "%.3f", n > 0 ? (b - a) * 1000 / n : 0}')
+  cpu_req=$(awk -v a="$c0" -v b="$c1" -v n="$nreq" 'BEGIN {printf "%.3f", (n > 0 ? (b - a) * 1000 / n : 0)}')
   printf "%-8s %10s %9s %9s %9s %8s %8s %8s %11s\n" "$ep" "$rps" "$(ms 50%)" "$(ms 99%)" "$non2xx" "$sockerr" "$r0" "$r1" "$cpu_req"
 done
