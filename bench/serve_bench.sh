@@ -11,8 +11,10 @@
 #   ask      GET /api/v1/ask?q=<symptom>&limit=5  (Xapian search + hits)
 # Each endpoint cycles through 500 different requests (issue refs; symptom queries made of
 # three words of real issue titles). Prints requests/s, p50/p99 latency, non-2xx responses,
-# socket errors, and the server's RSS before and after each run. Set DB=DIR to reuse an
-# imported store (skips generation and import).
+# socket errors, the server's RSS before and after each run, and the server's CPU time
+# (user + system) per request over the measured run: on a shared machine that figure is
+# steadier than requests/s; 2 cores give at most 2000 / cpu_ms requests per second. Set
+# DB=DIR to reuse an imported store (skips generation and import).
 set -euo pipefail
 BUILD_DIR=${1:-build}
 REPOS=${REPOS:-4}
@@ -89,19 +91,25 @@ done
 PORT=$(sed -n 's#.*listening on http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$WORK/serve.err")
 [ -n "$PORT" ] || { cat "$WORK/serve.err" >&2; exit 1; }
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$SERVER/status"; }
+# Server CPU seconds so far (utime + stime; the command name has no spaces).
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$SERVER/stat"; }
 
-printf "%-8s %10s %9s %9s %9s %8s %8s %8s\n" endpoint req_per_s p50_ms p99_ms non2xx sockerr rss0_mb rss1_mb
+printf "%-8s %10s %9s %9s %9s %8s %8s %8s %11s\n" endpoint req_per_s p50_ms p99_ms non2xx sockerr rss0_mb rss1_mb cpu_ms_req
 for ep in $ENDPOINTS; do
   # Warm up (caches, thread pool), then measure.
   wrk -t "$THREADS" -c "$CONNS" -d 3s -s "$WORK/paths.lua" "http://127.0.0.1:$PORT" -- "$WORK/$ep.txt" >/dev/null
   r0=$(rss)
+  c0=$(cpu_s)
   out=$(wrk -t "$THREADS" -c "$CONNS" -d "$DURATION" --latency -s "$WORK/paths.lua" \
         "http://127.0.0.1:$PORT" -- "$WORK/$ep.txt")
   r1=$(rss)
+  c1=$(cpu_s)
   echo "$out" > "$WORK/wrk-$ep.txt"
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   ms() { echo "$out" | awk -v p="$1" '$1 == p {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; printf "%.2f", v}'; }
   non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}'); non2xx=${non2xx:-0}
   sockerr=$(echo "$out" | awk '/Socket errors/ {gsub(",",""); print $4+$6+$8+$10}'); sockerr=${sockerr:-0}
-  printf "%-8s %10s %9s %9s %9s %8s %8s %8s\n" "$ep" "$rps" "$(ms 50%)" "$(ms 99%)" "$non2xx" "$sockerr" "$r0" "$r1"
+  nreq=$(echo "$out" | awk '/requests in/ {print $1}')
+  cpu_req=$(awk -v a="$c0" -v b="$c1" -v n="$nreq" 'BEGIN {printf "%.3f", (n > 0 ? (b - a) * 1000 / n : 0)}')
+  printf "%-8s %10s %9s %9s %9s %8s %8s %8s %11s\n" "$ep" "$rps" "$(ms 50%)" "$(ms 99%)" "$non2xx" "$sockerr" "$r0" "$r1" "$cpu_req"
 done

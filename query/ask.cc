@@ -34,6 +34,12 @@ std::string Utf8Head(std::string_view s, size_t n) {
   return std::string(s.substr(0, n));
 }
 
+std::string RepoTerm(const std::string& repo) {
+  std::string t = "R";
+  t += repo;
+  return t;
+}
+
 double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 // The ranking score: relevance scaled by the issue's resolution prior (its
@@ -155,12 +161,22 @@ class XapianSearcher final : public Searcher {
 
   StatusOr<std::vector<AskHit>> SearchOnce(Xapian::Database& db, const BuiltQuery& built,
                                           const std::string& repo, size_t limit) {
-    Xapian::Query q = built.query;
-    if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query("R" + repo));
+    const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
-    enquire.set_query(q);
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
-    Xapian::MSet mset = enquire.get_mset(0, std::max(kMinCandidates, limit * 4));
+    auto run = [&](const Xapian::Query& units) {
+      Xapian::Query q = units;
+      if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
+      enquire.set_query(q);
+      return enquire.get_mset(0, wanted);
+    };
+    // Conjunctive first: when at least `limit` issues hold every unit of the
+    // query (identifiers whole), the candidates are among them: an AND is
+    // driven by its rarest unit, an OR walks every posting of every unit and
+    // identifier part. Else the OR ranks partial matches too.
+    Xapian::MSet mset;
+    if (!built.all.empty()) mset = run(built.all);
+    if (mset.size() < limit) mset = run(built.query);
     // Rank the candidates by score from the prior slot; decode the stored
     // display data of the top `limit` only.
     struct Candidate {

@@ -14,6 +14,7 @@ constexpr double kPartWeight = 0.4;
 
 struct Unit {
   Xapian::Query q;
+  Xapian::Query whole;  // q without the identifier parts
   int rank = 0;  // lower is kept first when cutting to kMaxUnits
   size_t order = 0;
 };
@@ -56,8 +57,8 @@ BuiltQuery BuildQuery(std::string_view text) {
       if (seen.insert("\x01syn" + std::to_string(match.group)).second) {
         std::vector<Xapian::Query> members;
         for (const Lexicon::Seq& member : lex.Group(match.group)) members.push_back(MemberQuery(member));
-        units.push_back({Xapian::Query(Xapian::Query::OP_SYNONYM, members.begin(), members.end()), 1,
-                         units.size()});
+        Xapian::Query syn(Xapian::Query::OP_SYNONYM, members.begin(), members.end());
+        units.push_back({syn, syn, 1, units.size()});
       }
       for (size_t k = i; k < i + match.length; ++k) seen.insert(mains[k]->text);
       i += match.length;
@@ -66,6 +67,7 @@ BuiltQuery BuildQuery(std::string_view text) {
     const Term& t = *mains[i];
     if (seen.insert(t.text).second) {
       Xapian::Query q(t.text);
+      Xapian::Query whole = q;
       if (!parts[i].empty()) {
         std::vector<Xapian::Query> ps;
         for (const std::string& p : parts[i]) ps.emplace_back(p);
@@ -73,7 +75,7 @@ BuiltQuery BuildQuery(std::string_view text) {
         q = Xapian::Query(Xapian::Query::OP_OR, q,
                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
       }
-      units.push_back({q, t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
+      units.push_back({q, whole, t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
     }
     ++i;
   }
@@ -84,10 +86,15 @@ BuiltQuery BuildQuery(std::string_view text) {
   }
   out.units = units.size();
   if (units.empty()) return out;
-  std::vector<Xapian::Query> qs;
+  std::vector<Xapian::Query> qs, wholes;
   qs.reserve(units.size());
-  for (Unit& u : units) qs.push_back(std::move(u.q));
+  wholes.reserve(units.size());
+  for (Unit& u : units) {
+    qs.push_back(std::move(u.q));
+    wholes.push_back(std::move(u.whole));
+  }
   out.query = Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end());
+  if (wholes.size() > 1) out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
 }
 

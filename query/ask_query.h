@@ -19,7 +19,8 @@ inline constexpr double kRelevanceShare = 0.7;
 inline constexpr size_t kMaxUnits = 64;
 
 struct BuiltQuery {
-  Xapian::Query query;
+  Xapian::Query query;  // OR of the units
+  Xapian::Query all;    // AND of the units (empty when there is one unit)
   size_t units = 0;
   bool names_hardware = false;
   bool empty() const { return units == 0; }

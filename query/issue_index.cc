@@ -1,6 +1,9 @@
 #include "issue_index.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <thread>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -24,6 +27,12 @@ constexpr size_t kMaxCommentsBytes = 32 * 1024;
 constexpr size_t kMaxPrBodyBytes = 8 * 1024;
 constexpr size_t kMaxFixesShown = 5;
 constexpr size_t kMaxAnswerBytes = 600;
+constexpr unsigned kMaxIndexThreads = 8;
+constexpr size_t kRebuildBatch = 512;  // issues whose documents are built at once
+// Documents between commits of a rebuild: Xapian keeps pending postings in
+// per-term trees that grow with every document, so committing in steps keeps
+// insertion cheap (10,000 issues: 27.6 s CPU with one commit, 15.5 s with 500).
+constexpr size_t kRebuildCommitDocs = 500;
 
 // Cuts at a UTF-8 boundary at or before n bytes.
 std::string_view Head(std::string_view s, size_t n) {
@@ -131,9 +140,17 @@ std::string ExtractPrAnswer(const std::string& title, const std::string& body) {
 
 namespace {
 
-// Builds the document of one issue; NotFound when the issue is not in the store.
-StatusOr<Xapian::Document> BuildDocument(const Store& store, const Ref& ref) {
-  FG_ASSIGN_OR_RETURN(Issue issue, store.GetIssue(ref));
+// The unique id term of an issue's document (built by appending: GCC 12 warns
+// falsely on "Q" + an rvalue string).
+std::string IdTerm(const Ref& ref) {
+  std::string t = "Q";
+  t += ref.ToString();
+  return t;
+}
+
+// Builds the document of one issue read from the store.
+StatusOr<Xapian::Document> BuildDocument(const Store& store, const Issue& issue) {
+  const Ref ref = issue.ref();
   graph::IssueLinks links;
   auto stored = graph::ReadLinks(store, ref);
   if (stored.ok()) {
@@ -197,29 +214,74 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const Ref& ref) {
                {"prior", prior}};
   doc.set_data(data.dump(-1, ' ', false, json::error_handler_t::replace));
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
-  std::string id = "Q" + ref.ToString();
+  std::string id = IdTerm(ref);
   std::string repo = "R" + ref.repo.ToString();
   if (id.size() <= 240) doc.add_boolean_term(id);
   if (repo.size() <= 240) doc.add_boolean_term(repo);
   return doc;
 }
 
-// `fresh`: the database had no documents when this write began, so each
-// issue is new and add_document saves the lookup of its id term.
-Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref, bool fresh = false) {
-  std::string id = "Q" + ref.ToString();
-  auto doc = BuildDocument(store, ref);
+// Writes the document of `ref` (`doc`), or removes the issue's document when
+// it is no longer in the store. `fresh`: the database had no documents when
+// this write began, so each issue is new and add_document saves the lookup of
+// its id term.
+Status Put(Xapian::WritableDatabase& db, const Ref& ref, StatusOr<Xapian::Document>& doc,
+           bool fresh) {
   if (!doc.ok()) {
     if (!doc.status().IsNotFound()) return doc.status().WithContext("indexing " + ref.ToString());
-    if (!fresh) db.delete_document(id);
+    if (!fresh) db.delete_document(IdTerm(ref));
     return Status::OK();
   }
   if (fresh) {
     db.add_document(*doc);
   } else {
-    db.replace_document(id, *doc);
+    db.replace_document(IdTerm(ref), *doc);
   }
   return Status::OK();
+}
+
+Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref) {
+  StatusOr<Xapian::Document> doc = Status::NotFound("");
+  auto issue = store.GetIssue(ref);
+  if (issue.ok()) {
+    doc = BuildDocument(store, *issue);
+  } else if (!issue.status().IsNotFound()) {
+    return issue.status().WithContext("indexing " + ref.ToString());
+  }
+  return Put(db, ref, doc, false);
+}
+
+// Threads that build documents during a rebuild: $FIXGRAPH_INDEX_THREADS, else
+// the hardware's, at most kMaxIndexThreads.
+unsigned IndexThreads() {
+  if (const char* t = std::getenv("FIXGRAPH_INDEX_THREADS"); t != nullptr && *t != '\0') {
+    unsigned long n = std::strtoul(t, nullptr, 10);
+    if (n >= 1) return static_cast<unsigned>(std::min<unsigned long>(n, kMaxIndexThreads));
+  }
+  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxIndexThreads);
+}
+
+// Builds the documents of `issues` on `threads` threads (analysis and the
+// store reads dominate; Xapian documents are independent until added).
+void BuildDocuments(const Store& store, const std::vector<Issue>& issues, unsigned threads,
+                    std::vector<StatusOr<Xapian::Document>>* docs) {
+  docs->assign(issues.size(), Status::NotFound(""));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < issues.size();) {
+      try {
+        (*docs)[i] = BuildDocument(store, issues[i]);
+      } catch (const Xapian::Error& e) {
+        (*docs)[i] = Status::IOError("indexing " + issues[i].ref().ToString() + ": " + e.get_description());
+      } catch (const std::exception& e) {
+        (*docs)[i] = Status::Internal("indexing " + issues[i].ref().ToString() + ": " + e.what());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < issues.size(); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
 }
 
 StatusOr<Xapian::WritableDatabase> OpenWriter(const std::string& db_dir) {
@@ -231,15 +293,34 @@ StatusOr<Xapian::WritableDatabase> OpenWriter(const std::string& db_dir) {
 
 Status Rebuild(Xapian::WritableDatabase& db, const Store& store) {
   std::unordered_set<std::string> seen;
-  Status inner = Status::OK();
   const bool fresh = db.get_doccount() == 0;
+  const unsigned threads = IndexThreads();
+  std::vector<Issue> batch;
+  std::vector<StatusOr<Xapian::Document>> docs;
+  size_t since_commit = 0;
+  auto flush = [&]() -> Status {
+    BuildDocuments(store, batch, threads, &docs);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      Ref ref = batch[i].ref();
+      seen.insert(IdTerm(ref));
+      FG_RETURN_IF_ERROR(Put(db, ref, docs[i], fresh));
+    }
+    since_commit += batch.size();
+    batch.clear();
+    if (since_commit >= kRebuildCommitDocs) {
+      db.commit();
+      since_commit = 0;
+    }
+    return Status::OK();
+  };
+  Status inner = Status::OK();
   FG_RETURN_IF_ERROR(store.ForEachIssue(nullptr, [&](const Issue& issue) {
-    Ref ref = issue.ref();
-    seen.insert("Q" + ref.ToString());
-    inner = Put(db, store, ref, fresh);
+    batch.push_back(issue);
+    if (batch.size() >= kRebuildBatch) inner = flush();
     return inner.ok();
   }));
   FG_RETURN_IF_ERROR(inner);
+  FG_RETURN_IF_ERROR(flush());
   // Remove documents of issues no longer in the store.
   std::vector<std::string> stale;
   for (auto it = db.allterms_begin("Q"); it != db.allterms_end("Q"); ++it)

@@ -127,6 +127,78 @@ TEST_F(AskTest, RepoFilter) {
   EXPECT_EQ(r->hits[0].issue, IssueRef("2"));
 }
 
+TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
+  // More issues than one rebuild batch, built on several threads and committed
+  // in steps: every issue gets exactly one document; a second rebuild over the
+  // existing index replaces them.
+  constexpr int kIssues = 1300;
+  // "w<i>x", built by appending (GCC 12 warns falsely on "w" + an rvalue string).
+  auto word = [](int i) {
+    std::string w = "w";
+    w += std::to_string(i);
+    w += "x";
+    return w;
+  };
+  for (int i = 1; i <= kIssues; ++i)
+    AddIssue(std::to_string(i), "worker crash number " + word(i), "core dumped", "2026-03-01T10:00:00Z");
+  Commit();
+  setenv("FIXGRAPH_INDEX_THREADS", "3", 1);
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (int i : {1, 512, 513, 1000, kIssues}) {
+    auto r = searcher->Ask(word(i), AskOptions());
+    ASSERT_TRUE(r.ok());
+    ASSERT_FALSE(r->hits.empty()) << i;
+    EXPECT_EQ(r->hits[0].issue, IssueRef(std::to_string(i)));
+  }
+  AskOptions all;
+  all.limit = 100;
+  auto r = searcher->Ask("core dumped", all);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hits.size(), 100u);
+
+  AddIssue("700", "renamed issue", "core dumped", "2026-03-01T10:00:00Z");
+  Commit();
+  ASSERT_TRUE(RebuildIssueIndex(*store_, db_.path()).ok());
+  unsetenv("FIXGRAPH_INDEX_THREADS");
+  ASSERT_TRUE(searcher->Reopen().ok());
+  r = searcher->Ask("w700x", AskOptions());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->hits.empty());
+  r = searcher->Ask("renamed", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  EXPECT_EQ(r->hits[0].issue, IssueRef("700"));
+  r = searcher->Ask("core dumped", all);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hits.size(), 100u);
+}
+
+TEST_F(AskTest, IssuesHoldingEveryQueryWordComeFirst) {
+  // 50 issues hold every word of the query once, in a long body; 50 hold the
+  // two rarer words in their short titles (so BM25 alone favours them). With
+  // enough full matches, every hit holds every word.
+  std::string filler;
+  for (int k = 0; k < 60; ++k) filler += " step" + std::to_string(k);
+  for (int i = 1; i <= 50; ++i)
+    AddIssue(std::to_string(i), "report", "tiling kernel launch" + filler, "2026-03-01T10:00:00Z");
+  for (int i = 51; i <= 100; ++i)
+    AddIssue(std::to_string(i), "tiling kernel", "tiling kernel", "2026-03-01T10:00:00Z");
+  for (int i = 101; i <= 300; ++i)
+    AddIssue(std::to_string(i), "launch", "launch", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 10;
+  auto r = searcher->Ask("tiling kernel launch", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 10u);
+  for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 50) << h.issue.ToString();
+}
+
 TEST_F(AskTest, NoIndexIsAClearError) {
   auto s = Searcher::Open(db_.path());
   ASSERT_FALSE(s.ok());

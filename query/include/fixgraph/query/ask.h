@@ -17,7 +17,9 @@
 // `answer` is extracted, never written: the linker's resolving comment lines,
 // else the fix PR's description lines that say what was done.
 // Ranking: BM25 over analysed terms (analyzer.h) with bilingual synonyms,
-// times a bounded prior (resolved with a strong fix > answered > open).
+// times a bounded prior (resolved with a strong fix > answered > open). The
+// candidates are the issues holding every query unit (word, identifier,
+// synonym group) when at least `limit` issues do, else those holding any.
 // `score` is in [0, 1]. Docs are consulted (fallback) when the query names a
 // hardware/platform term or the best hit scores below kWeakHitScore.
 //
@@ -92,6 +94,9 @@ class Searcher {
 Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
                         const std::vector<Ref>& issues);
 // Rebuilds the whole index from the store (after `link`, or on schema change).
+// Documents are built on $FIXGRAPH_INDEX_THREADS threads (default: the
+// hardware's, at most 8) and committed every few hundred issues, so readers
+// may see a partly rebuilt index meanwhile.
 Status RebuildIssueIndex(const Store& store, const std::string& db_dir);
 
 }  // namespace fixgraph::query
