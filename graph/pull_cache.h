@@ -4,8 +4,9 @@
 // the issues of one LinkAll run. Private to graph/.
 //
 // RunIndex: the same features computed once per link run for every PR of the
-// linked repositories, plus the issues and the merge/close time indexes, in
-// memory. A PullCache given a RunIndex answers from it for the repositories it
+// linked repositories, plus the issues with their comments, operate logs and
+// platform links, the mention index rows of their targets, and the merge/close
+// time indexes, in memory, each read with one sequential store scan. A PullCache given a RunIndex answers from it for the repositories it
 // covers (no store reads, no per-issue iterators) and from the store for the
 // others; both give the same answers on an unchanged store.
 //
