@@ -665,4 +665,109 @@ std::size_t Store::Batch::ApproximateSize() const {
   return impl_->wb.GetDataSize();
 }
 
+
+// ---------------------------------------------------------------------------
+// Bulk scans (appended block; see store.h "Bulk scans"). Built on the same
+// record decoding as the per-item reads.
+
+namespace {
+// Records of `T` under `prefix` whose parent kind (the key part after the
+// repository: 'i' or 'p') is `parents` when set; the others are not decoded.
+template <typename T, typename Scanner>
+Status ForEachChild(const Scanner& scan, const std::string& prefix, std::optional<ParentKind> parents,
+                    const std::function<bool(const T&)>& fn) {
+  Status inner;
+  char want = parents ? ParentTag(*parents) : 0;
+  Status s = scan(prefix, [&](std::string_view key, std::string_view value) {
+    if (want) {
+      // tag \0 repo \0 kind \0 ...
+      size_t sep = key.find(keys::kSep, 2);
+      if (sep == std::string_view::npos || sep + 1 >= key.size() || key[sep + 1] != want) return true;
+    }
+    T rec;
+    inner = Decode(value, key, &rec);
+    return inner.ok() && fn(rec);
+  });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+}  // namespace
+
+Status Store::ForEachComment(const RepoRef* repo, const std::function<bool(const Comment&)>& fn,
+                             std::optional<ParentKind> parents) const {
+  auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
+  return ForEachChild<Comment>(scan, TagPrefix(keys::kCommentTag, repo), parents, fn);
+}
+
+Status Store::ForEachOperateLog(const RepoRef* repo,
+                                const std::function<bool(const OperateLogEvent&)>& fn,
+                                std::optional<ParentKind> parents) const {
+  auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
+  return ForEachChild<OperateLogEvent>(scan, TagPrefix(keys::kOplogTag, repo), parents, fn);
+}
+
+Status Store::ForEachFile(const RepoRef* repo, const std::function<bool(const FileChange&)>& fn) const {
+  return impl_->ForEachRecord<FileChange>(TagPrefix(keys::kFileTag, repo), fn);
+}
+
+Status Store::ForEachPlatformLink(const RepoRef* repo,
+                                  const std::function<bool(const PlatformLink&)>& fn) const {
+  return impl_->ForEachRecord<PlatformLink>(TagPrefix(keys::kLinkTag, repo), fn);
+}
+
+Status Store::ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const {
+  // Rows are keyed r \0 target \0 ...; the value is the row as MentionsOf reads it.
+  Status inner;
+  std::string last_target;
+  Ref target;
+  Status s = impl_->Scan(
+      impl_->index, std::string(1, keys::kMentionIndexTag) + keys::kSep,
+      [&](std::string_view key, std::string_view value) {
+        std::string_view rest = key.substr(2);
+        std::string_view t = rest.substr(0, rest.find(keys::kSep));
+        if (t != last_target) {
+          auto r = ParseRef(t);
+          if (!r.ok()) {
+            inner = Status::Corruption("mention index row target: " + r.status().message());
+            return false;
+          }
+          target = *r;
+          last_target = std::string(t);
+        }
+        json j = json::parse(value, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+          inner = Status::Corruption("mention index row is not JSON");
+          return false;
+        }
+        MentionRecord r;
+        r.target = target;
+        auto src = ParseRef(j.value("src", ""));
+        if (!src.ok()) {
+          inner = src.status();
+          return false;
+        }
+        r.source_item = *src;
+        std::string in = j.value("in", ""), form = j.value("form", ""), kw = j.value("kw", "");
+        for (int i = 0; i <= static_cast<int>(MentionSource::kBranchName); ++i)
+          if (in == MentionSourceName(static_cast<MentionSource>(i)))
+            r.source = static_cast<MentionSource>(i);
+        for (int i = 0; i <= static_cast<int>(MentionForm::kUrl); ++i)
+          if (form == MentionFormName(static_cast<MentionForm>(i)))
+            r.form = static_cast<MentionForm>(i);
+        for (int i = 0; i <= static_cast<int>(MentionKeyword::kRelating); ++i)
+          if (kw == MentionKeywordName(static_cast<MentionKeyword>(i)))
+            r.keyword = static_cast<MentionKeyword>(i);
+        r.source_id = j.value("id", "");
+        r.mirror_host = j.value("mirror", false);
+        r.text = j.value("text", "");
+        if (j.contains("at") && j["at"].is_string()) {
+          auto at = ParseTimestamp(j["at"].get<std::string>());
+          if (at.ok()) r.at = *at;
+        }
+        return fn(r);
+      });
+  FG_RETURN_IF_ERROR(s);
+  return inner;
+}
+
 }  // namespace fixgraph

@@ -154,14 +154,37 @@ Status Linker::CollectWindow() {
   UnixSeconds to = std::min(*is.closed_at + options_.window_days_after * kDay,
                             *is.created_at + options_.window_max_days * kDay);
   if (to < from) return Status::OK();
-  TimedPulls merged;
-  FG_RETURN_IF_ERROR(cache_->MergedPullsBetween(is.repo, from, to, &merged));
-  if (merged.size() > options_.max_window_candidates) {
+  std::vector<RunIndex::Timed> storage;
+  std::span<const RunIndex::Timed> rows;
+  FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &storage, &rows));
+  // The rows examined: all of them, or the max_window_candidates merged
+  // nearest the close, nearest first (ties: earlier row first, as a stable
+  // sort by distance gives), taking whole runs of one second at a time.
+  std::vector<const RunIndex::Timed*> merged;
+  if (rows.size() <= options_.max_window_candidates) {
+    for (const RunIndex::Timed& r : rows) merged.push_back(&r);
+  } else {
     UnixSeconds x = *is.closed_at;
-    std::stable_sort(merged.begin(), merged.end(), [x](const auto& a, const auto& b) {
-      return std::llabs(a.first - x) < std::llabs(b.first - x);
-    });
-    merged.resize(options_.max_window_candidates);
+    size_t k = options_.max_window_candidates;
+    size_t right = std::lower_bound(rows.begin(), rows.end(), x,
+                                    [](const RunIndex::Timed& r, UnixSeconds t) { return r.t < t; }) -
+                   rows.begin();
+    size_t left = right;  // rows [left, right) are taken or passed
+    while (merged.size() < k && (left > 0 || right < rows.size())) {
+      bool take_left = left > 0 && (right == rows.size() || x - rows[left - 1].t <= rows[right].t - x);
+      if (take_left) {
+        size_t g = left - 1;
+        while (g > 0 && rows[g - 1].t == rows[left - 1].t) --g;
+        for (size_t i = g; i < left; ++i) merged.push_back(&rows[i]);
+        left = g;
+      } else {
+        size_t e = right;
+        while (e < rows.size() && rows[e].t == rows[right].t) ++e;
+        for (size_t i = right; i < e; ++i) merged.push_back(&rows[i]);
+        right = e;
+      }
+    }
+    if (merged.size() > k) merged.resize(k);
   }
   struct Pooled {
     Ref ref;
@@ -171,14 +194,16 @@ Status Linker::CollectWindow() {
   };
   std::vector<Pooled> pool;
   std::vector<std::uint64_t> title_tokens;  // of every window PR, for the title word weights
-  for (const auto& [t, info] : merged)
-    if (info) title_tokens.insert(title_tokens.end(), info->title_tokens.begin(), info->title_tokens.end());
+  for (const RunIndex::Timed* r : merged)
+    if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
-  for (auto& [t, info] : merged) {
+  for (const RunIndex::Timed* r : merged) {
+    const std::shared_ptr<PullInfo>& info = r->info;
+    UnixSeconds t = r->t;
     if (!info) continue;
     // A branch named after the issue before the issue existed is a coincidence.
     bool branch_time_ok = !info->pr.created_at || *info->pr.created_at + 3600 >= *is.created_at;
-    if (branch_time_ok && BranchNamesIssue(info->pr.head_ref, is.number)) {
+    if (branch_time_ok && BranchNamesIssue(info->branch_keys, is.number)) {
       Ref ref = info->pr.ref();
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
       c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info->pr.head_ref +
@@ -186,14 +211,16 @@ Status Linker::CollectWindow() {
     }
     if (!options_.implicit) continue;
     // Release-branch PRs come in as backports of a main-line fix.
-    if (IsReleaseBranch(info->pr.base_ref) ||
+    if (info->release_base ||
         (!ctx_.default_branch.empty() && info->pr.base_ref != ctx_.default_branch &&
          !info->pr.base_ref.empty()))
       continue;
     // Merged before the issue was filed: only an archive-style restatement
     // (cheap check on the titles first).
     if (t < *is.created_at) {
-      size_t shared = text::Overlap(ctx_.title_tokens, info->title_tokens);
+      size_t shared = 0;
+      for (std::uint64_t tok : info->title_tokens)
+        if (ctx_.marks.Of(tok) & IssueContext::kTitleMark) ++shared;
       size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
       if (smaller == 0 || shared * 10 < smaller * 6) continue;
     }
@@ -202,7 +229,7 @@ Status Linker::CollectWindow() {
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
     std::vector<IdMatch> ids = MatchIdentifiers(ctx_, *info);
     for (const IdMatch& m : ids) ++df_[ctx_.identifiers[m.id]];
-    pool.push_back({info->pr.ref(), std::move(info), text, std::move(ids)});
+    pool.push_back({info->pr.ref(), info, text, std::move(ids)});
   }
   for (Pooled& p : pool) {
     PatchMatch patch = ScorePatch(ctx_, *p.info, p.ids, df_);

@@ -78,20 +78,20 @@ const std::array<std::string_view, 11> kBranchWords = {
 
 }  // namespace
 
-StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, const Ref& ref) {
+StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   IssueContext c;
   FG_ASSIGN_OR_RETURN(c.issue, cache->GetIssue(ref));
   c.default_branch = cache->DefaultBranch(ref.repo);
-  FG_RETURN_IF_ERROR(store.ListComments(ref, &c.comments));
+  FG_RETURN_IF_ERROR(cache->IssueComments(ref, &c.comments));
   std::stable_sort(c.comments.begin(), c.comments.end(), [](const Comment& a, const Comment& b) {
     return a.created_at.value_or(0) < b.created_at.value_or(0);
   });
-  FG_RETURN_IF_ERROR(store.ListOperateLog(ref, &c.oplog));
+  FG_RETURN_IF_ERROR(cache->IssueOperateLog(ref, &c.oplog));
   std::vector<PlatformLink> links;
-  FG_RETURN_IF_ERROR(store.ListPlatformLinks(ref, &links));
+  FG_RETURN_IF_ERROR(cache->IssuePlatformLinks(ref, &links));
   for (PlatformLink& l : links)
     if (l.issue == ref) c.platform_links.push_back(std::move(l));
-  FG_RETURN_IF_ERROR(store.MentionsOf(ref, &c.mentioned_by));
+  FG_RETURN_IF_ERROR(cache->MentionsOf(ref, &c.mentioned_by));
 
   c.normalized_title = text::StripTitleTags(c.issue.title);
   c.title_tokens = text::Tokens(c.normalized_title);
@@ -115,6 +115,9 @@ StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, co
     c.ident_key_lists.push_back(std::move(keys));
   }
   text::Normalize(&c.ident_keys);
+  c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
+  c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
+  c.marks.Add(c.text_tokens, IssueContext::kTextMark);
   c.labels = c.issue.labels;
   for (const OperateLogEvent& e : c.oplog) {
     std::string_view content = e.content;
@@ -125,14 +128,43 @@ StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, co
   return c;
 }
 
+namespace {
+// Table geometry for `n` entries: a power of two at least twice n (>= 16).
+void TableSize(size_t n, std::uint64_t* mask, int* shift, size_t* size) {
+  int bits = 4;
+  while ((size_t{1} << bits) < 2 * n) ++bits;
+  *size = size_t{1} << bits;
+  *mask = *size - 1;
+  *shift = 64 - bits;
+}
+}  // namespace
+
+void TokenMarks::Reserve(size_t tokens) {
+  size_t size;
+  TableSize(tokens, &mask_, &shift_, &size);
+  keys_.assign(size, 0);
+  bits_.assign(size, 0);
+}
+
+void TokenMarks::Add(const text::TokenSet& set, std::uint8_t bit) {
+  for (std::uint64_t t : set) {
+    std::uint64_t i = Slot(t);
+    while (bits_[i] != 0 && keys_[i] != t) i = (i + 1) & mask_;
+    keys_[i] = t;
+    bits_[i] |= bit;
+  }
+}
+
 void TokenWeights::Count(std::vector<std::uint64_t> tokens) {
-  std::sort(tokens.begin(), tokens.end());
-  rows_.clear();
-  for (size_t i = 0; i < tokens.size();) {
-    size_t j = i;
-    while (j < tokens.size() && tokens[j] == tokens[i]) ++j;
-    rows_.emplace_back(tokens[i], 1.0 / static_cast<double>(j - i));
-    i = j;
+  size_t size;
+  TableSize(tokens.size(), &mask_, &shift_, &size);
+  keys_.assign(size, 0);
+  counts_.assign(size, 0);
+  for (std::uint64_t t : tokens) {
+    std::uint64_t i = Slot(t);
+    while (counts_[i] != 0 && keys_[i] != t) i = (i + 1) & mask_;
+    keys_[i] = t;
+    ++counts_[i];
   }
 }
 
@@ -147,23 +179,18 @@ double Sum(const text::TokenSet& a, const TokenWeights* w) {
   return s;
 }
 
-double Shared(const text::TokenSet& a, const text::TokenSet& b, const TokenWeights* w) {
+// The weights of a PR's tokens that the issue marks with `bit`, added in
+// token order (as a merge of the two sorted lists would), and their number.
+double Shared(const text::TokenSet& pr, const TokenMarks& marks, std::uint8_t bit, const TokenWeights* w,
+              size_t* count) {
   double s = 0;
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      if (!w) {
-        s += 1;
-      } else {
-        s += w->Of(*i);
-      }
-      ++i, ++j;
-    }
+  size_t n = 0;
+  for (std::uint64_t t : pr) {
+    if (!(marks.Of(t) & bit)) continue;
+    ++n;
+    s += w ? w->Of(t) : 1.0;
   }
+  if (count) *count = n;
   return s;
 }
 
@@ -188,16 +215,23 @@ bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w) {
   TextMatch m;
+  constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
   double it = Sum(issue.title_tokens, w), pt = Sum(pr.title_tokens, w);
-  double shared = Shared(issue.title_tokens, pr.title_tokens, w);
+  double shared = Shared(pr.title_tokens, issue.marks, kTitle, w, nullptr);
   m.title_dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
-  m.title_coverage = it > 0 ? Shared(issue.title_tokens, pr.text_tokens, w) / it : 0;
+  m.title_coverage = it > 0 ? Shared(pr.text_tokens, issue.marks, kTitle, w, nullptr) / it : 0;
   if (std::min(issue.title_tokens.size(), pr.title_tokens.size()) >= 4)
     m.containment = shared / std::min(it, pt);
   m.conflict = !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
                !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
-  m.pr_in_issue = text::Coverage(pr.text_tokens, issue.text_tokens);
-  m.pr_title_in_issue = text::Coverage(pr.title_tokens, issue.text_tokens);
+  // Coverage: shared count / the PR side's size.
+  size_t in_text = 0, title_in_text = 0;
+  Shared(pr.text_tokens, issue.marks, kText, nullptr, &in_text);
+  Shared(pr.title_tokens, issue.marks, kText, nullptr, &title_in_text);
+  m.pr_in_issue = pr.text_tokens.empty() ? 0
+                  : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+  m.pr_title_in_issue = pr.title_tokens.empty() ? 0
+                        : static_cast<double>(title_in_text) / static_cast<double>(pr.title_tokens.size());
   if (m.conflict) return m;
   m.strong = m.title_dice >= 0.6 || m.containment >= 0.8 ||
              (issue.title_tokens.size() >= 5 && m.title_coverage >= 0.6);
@@ -269,6 +303,32 @@ bool BranchNamesIssue(std::string_view branch, std::string_view number) {
     }
   }
   return false;
+}
+
+BranchKeys BranchKeysOf(std::string_view branch) {
+  BranchKeys k;
+  std::vector<std::string_view> tokens = Split(branch, "/_-.");
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string tok = text::Lower(tokens[i]);
+    // Matches as itself: first of several tokens, or after a branch word.
+    bool placed = (i == 0 && tokens.size() > 1) ||
+                  (i > 0 && std::find(kBranchWords.begin(), kBranchWords.end(), text::Lower(tokens[i - 1])) !=
+                                kBranchWords.end());
+    if (placed) k.numeric.push_back(tok);
+    // "issue31", "fix31": a branch word glued to the number.
+    for (std::string_view w : kBranchWords)
+      if (tok.size() > w.size() && StartsWith(tok, w)) k.numeric.push_back(tok.substr(w.size()));
+    k.words.push_back(std::move(tok));
+  }
+  return k;
+}
+
+bool BranchNamesIssue(const BranchKeys& keys, std::string_view number) {
+  if (number.empty()) return false;
+  bool numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (numeric) return std::find(keys.numeric.begin(), keys.numeric.end(), number) != keys.numeric.end();
+  std::string num = text::Lower(number);
+  return std::find(keys.words.begin(), keys.words.end(), num) != keys.words.end();
 }
 
 bool IsReleaseBranch(std::string_view branch) {

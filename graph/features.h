@@ -16,6 +16,32 @@
 
 namespace fixgraph::graph {
 
+// A set of token hashes with a few flag bits each, in an open-addressing
+// table: membership tests cost one probe or two, so a comparison can walk a
+// PR's tokens instead of merging sorted lists.
+class TokenMarks {
+ public:
+  // Sets `bit` (1, 2, 4, ...) on every token of `set`. Call Reserve first
+  // with the total number of tokens to add.
+  void Reserve(size_t tokens);
+  void Add(const text::TokenSet& set, std::uint8_t bit);
+  // The bits of `token`; 0 when it was never added.
+  std::uint8_t Of(std::uint64_t token) const {
+    if (bits_.empty()) return 0;
+    for (std::uint64_t i = Slot(token);; i = (i + 1) & mask_) {
+      if (bits_[i] == 0) return 0;
+      if (keys_[i] == token) return bits_[i];
+    }
+  }
+
+ private:
+  std::uint64_t Slot(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint8_t> bits_;
+  std::uint64_t mask_ = 0;
+  int shift_ = 0;
+};
+
 // Everything the linker reads about one issue.
 struct IssueContext {
   Issue issue;
@@ -33,10 +59,13 @@ struct IssueContext {
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
   std::set<std::string> participants;    // logins of the author and human commenters
   std::vector<std::string> labels;       // current labels plus labels added in the log
+  // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.
+  TokenMarks marks;
+  static constexpr std::uint8_t kTitleMark = 1, kTextMark = 2;
 };
 
 // Loads an issue's context. NotFound when the issue is absent.
-StatusOr<IssueContext> LoadIssueContext(const Store& store, PullCache* cache, const Ref& issue);
+StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& issue);
 
 // How much a PR's title and description restate the issue.
 struct TextMatch {
@@ -60,14 +89,23 @@ class TokenWeights {
   void Count(std::vector<std::uint64_t> tokens);
   // The token's weight; 1 for tokens not counted.
   double Of(std::uint64_t token) const {
-    auto it = std::lower_bound(rows_.begin(), rows_.end(), token,
-                               [](const auto& r, std::uint64_t t) { return r.first < t; });
-    return it != rows_.end() && it->first == token ? it->second : 1.0;
+    if (counts_.empty()) return 1.0;
+    for (std::uint64_t i = Slot(token);; i = (i + 1) & mask_) {
+      if (counts_[i] == 0) return 1.0;
+      if (keys_[i] == token) return 1.0 / static_cast<double>(counts_[i]);
+    }
   }
 
  private:
-  std::vector<std::pair<std::uint64_t, double>> rows_;  // sorted by token
+  std::uint64_t Slot(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+  // Open addressing; a count of 0 marks an empty slot.
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> counts_;
+  std::uint64_t mask_ = 0;
+  int shift_ = 0;
 };
+// REQUIRES: issue.marks holds the issue's title and text tokens (as
+// LoadIssueContext leaves it).
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
 
 // Which identifiers the issue names that the PR changes.
@@ -97,6 +135,10 @@ inline constexpr double kPatchStrong = 1.8;
 // True when a head branch names the issue number as a token: "issue-31",
 // "fix/31", "31-xxx", "bugfix_31", "I8XK2P".
 bool BranchNamesIssue(std::string_view branch, std::string_view number);
+// The same answer from keys computed once per branch: `numeric` for issue
+// numbers made of digits, `words` (the lower-cased branch tokens) for others.
+BranchKeys BranchKeysOf(std::string_view branch);
+bool BranchNamesIssue(const BranchKeys& keys, std::string_view number);
 
 // True for branch names that are release lines rather than the main line
 // ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable").

@@ -64,7 +64,7 @@ double Clamp(double v, Tier t) {
 }
 
 StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
-  FG_ASSIGN_OR_RETURN(ctx_, LoadIssueContext(store_, cache_, ref));
+  FG_ASSIGN_OR_RETURN(ctx_, LoadIssueContext(cache_, ref));
   FG_RETURN_IF_ERROR(CollectMentions());
   FG_RETURN_IF_ERROR(CollectPlatformLinks());
   FG_RETURN_IF_ERROR(CollectComments());
@@ -192,7 +192,7 @@ Status Linker::CollectBackports() {
   for (const std::string& key : fixes) {
     Candidate fix = cands_.at(key);  // copy: Cand() may rehash the map
     std::vector<MentionRecord> refs;
-    FG_RETURN_IF_ERROR(store_.MentionsOf(fix.ref, &refs));
+    FG_RETURN_IF_ERROR(cache_->MentionsOf(fix.ref, &refs));
     std::vector<Ref> found;
     for (const MentionRecord& m : refs) {
       if (m.source_item.kind != RefKind::kPull) continue;
@@ -200,11 +200,13 @@ Status Linker::CollectBackports() {
       if (info && IsBackportOf(*info, *fix.info)) found.push_back(m.source_item);
     }
     // Same title into a release branch, without a reference.
-    TimedPulls near;
+    std::vector<RunIndex::Timed> storage;
+    std::span<const RunIndex::Timed> near;
     UnixSeconds m = *fix.info->pr.merged_at;
-    FG_RETURN_IF_ERROR(cache_->MergedPullsBetween(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &near));
+    FG_RETURN_IF_ERROR(cache_->MergedRows(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &storage, &near));
     if (near.size() <= options_.max_window_candidates) {
-      for (const auto& [t, info] : near) {
+      for (const RunIndex::Timed& row : near) {
+        const std::shared_ptr<PullInfo>& info = row.info;
         if (info && IsBackportOf(*info, *fix.info) &&
             text::Dice(info->title_tokens, fix.info->title_tokens) >= 0.8)
           found.push_back(info->pr.ref());
@@ -322,11 +324,12 @@ StatusOr<IssueLinks> Linker::Finish() {
 bool Linker::ParticipantChange() {
   const Issue& is = ctx_.issue;
   if (!is.created_at || !is.closed_at) return false;
-  TimedPulls merged;
-  if (!cache_->MergedPullsBetween(is.repo, *is.created_at, *is.closed_at, &merged).ok()) return false;
-  if (merged.size() > options_.max_window_candidates) merged.resize(options_.max_window_candidates);
-  for (const auto& [t, info] : merged)
-    if (info && ctx_.participants.count(info->pr.author.login)) return true;
+  std::vector<RunIndex::Timed> storage;
+  std::span<const RunIndex::Timed> merged;
+  if (!cache_->MergedRows(is.repo, *is.created_at, *is.closed_at, &storage, &merged).ok()) return false;
+  if (merged.size() > options_.max_window_candidates) merged = merged.first(options_.max_window_candidates);
+  for (const RunIndex::Timed& row : merged)
+    if (row.info && ctx_.participants.count(row.info->pr.author.login)) return true;
   return false;
 }
 

@@ -1,5 +1,7 @@
 #include "pull_cache.h"
 
+#include "features.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -16,13 +18,13 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
   info->text_tokens = text::Tokens(info->normalized_title + "\n" + info->pr.body);
+  info->branch_keys = BranchKeysOf(info->pr.head_ref);
+  info->release_base = IsReleaseBranch(info->pr.base_ref);
   return info;
 }
 
-Status LoadPullFiles(const Store& store, PullInfo* info) {
-  if (info->files_loaded) return Status::OK();
-  std::vector<FileChange> files;
-  FG_RETURN_IF_ERROR(store.ListFiles(info->pr.ref(), &files));
+// The PR's changed-file and patch features from its files (ListFiles order).
+void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   std::string patch_text;
   for (const FileChange& f : files) {
     info->files.push_back(text::Lower(f.filename));
@@ -54,6 +56,13 @@ Status LoadPullFiles(const Store& store, PullInfo* info) {
   for (const std::string& id : info->patch_idents) info->match_keys.push_back(text::Hash(id));
   text::Normalize(&info->match_keys);
   info->files_loaded = true;
+}
+
+Status LoadPullFiles(const Store& store, PullInfo* info) {
+  if (info->files_loaded) return Status::OK();
+  std::vector<FileChange> files;
+  FG_RETURN_IF_ERROR(store.ListFiles(info->pr.ref(), &files));
+  SetFileFeatures(files, info);
   return Status::OK();
 }
 
@@ -91,7 +100,37 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     if (is.state == IssueState::kClosed && is.closed_at)
       index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
     index->issue_refs_.push_back(ref);
-    index->issue_map_.emplace(ref.ToString(), is);
+    index->issue_map_[ref.ToString()].issue = is;
+    return true;
+  }));
+  // The issues' comments, operate logs and platform links, one scan each.
+  // Consecutive records share their parent: look it up once per run.
+  std::string last_key;
+  IssueData* last = nullptr;
+  auto parent = [&](const Ref& ref) {
+    std::string key = ref.ToString();
+    if (key != last_key) {
+      auto it = index->issue_map_.find(key);
+      last = it == index->issue_map_.end() ? nullptr : &it->second;
+      last_key = std::move(key);
+    }
+    return last;
+  };
+  FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](const Comment& c) {
+    if (IssueData* d = parent(c.parent())) d->comments.push_back(c);
+    return true;
+  }, ParentKind::kIssue));
+  FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](const OperateLogEvent& e) {
+    if (IssueData* d = parent(e.parent())) d->oplog.push_back(e);
+    return true;
+  }, ParentKind::kIssue));
+  // Keyed (and so listed) by the issue's repository and number.
+  FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](const PlatformLink& l) {
+    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number))) d->links.push_back(l);
+    return true;
+  }));
+  FG_RETURN_IF_ERROR(store.ForEachMention([&](const MentionRecord& m) {
+    if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(m);
     return true;
   }));
   std::vector<PullRequest> prs;
@@ -99,20 +138,26 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     prs.push_back(pr);
     return true;
   }));
+  // Files of merged PRs (the others are never compared), one scan.
+  std::unordered_map<std::string, size_t> pr_slot;
+  for (size_t i = 0; i < prs.size(); ++i)
+    if (prs[i].merged()) pr_slot.emplace(prs[i].ref().ToString(), i);
+  std::vector<std::vector<FileChange>> files(prs.size());
+  FG_RETURN_IF_ERROR(store.ForEachFile(repo, [&](const FileChange& f) {
+    auto it = pr_slot.find(Ref::Pull(f.repo, f.pr_number).ToString());
+    if (it != pr_slot.end()) files[it->second].push_back(f);
+    return true;
+  }));
   // Features and files, in parallel: each thread fills its own slots.
   std::vector<std::shared_ptr<PullInfo>> infos(prs.size());
-  std::vector<Status> errors(std::max(1u, threads));
   std::atomic<size_t> next{0};
-  auto work = [&](unsigned t) {
+  auto work = [&](unsigned) {
     for (size_t i; (i = next.fetch_add(1)) < prs.size();) {
       auto info = MakePullInfo(std::move(prs[i]));
       // Files are compared for merged PRs only (window, backports, Enrich).
       if (info->pr.merged()) {
-        Status s = LoadPullFiles(store, info.get());
-        if (!s.ok()) {
-          errors[t] = s;
-          return;
-        }
+        SetFileFeatures(files[i], info.get());
+        std::vector<FileChange>().swap(files[i]);
       }
       info->OwnMentions();  // computed now: shared entries are never written later
       info->pr.body.clear();
@@ -127,7 +172,6 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
     for (std::thread& th : pool) th.join();
   }
-  for (const Status& s : errors) FG_RETURN_IF_ERROR(s);
   index->pulls_.reserve(infos.size());
   for (std::shared_ptr<PullInfo>& info : infos) {
     const PullRequest& pr = info->pr;
@@ -152,7 +196,17 @@ const std::shared_ptr<PullInfo>* RunIndex::FindPull(const std::string& key) cons
 
 const Issue* RunIndex::FindIssue(const std::string& key) const {
   auto it = issue_map_.find(key);
+  return it == issue_map_.end() ? nullptr : &it->second.issue;
+}
+
+const RunIndex::IssueData* RunIndex::FindIssueData(const std::string& key) const {
+  auto it = issue_map_.find(key);
   return it == issue_map_.end() ? nullptr : &it->second;
+}
+
+const std::vector<MentionRecord>* RunIndex::FindMentions(const std::string& key) const {
+  auto it = mentions_.find(key);
+  return it == mentions_.end() ? nullptr : &it->second;
 }
 
 void RunIndex::Between(const std::map<std::string, std::vector<Timed>>& index, const RepoRef& repo,
@@ -183,6 +237,17 @@ void RunIndex::MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSec
   auto first = std::lower_bound(rows.begin(), rows.end(), from,
                                 [](const Timed& r, UnixSeconds t) { return r.t < t; });
   for (auto r = first; r != rows.end() && r->t <= to; ++r) out->emplace_back(r->t, r->info);
+}
+
+std::span<const RunIndex::Timed> RunIndex::MergedRows(const RepoRef& repo, UnixSeconds from,
+                                                      UnixSeconds to) const {
+  auto it = merged_.find(repo.ToString());
+  if (it == merged_.end()) return {};
+  const std::vector<Timed>& rows = it->second;
+  auto first = std::lower_bound(rows.begin(), rows.end(), from,
+                                [](const Timed& r, UnixSeconds t) { return r.t < t; });
+  auto last = std::upper_bound(first, rows.end(), to, [](UnixSeconds t, const Timed& r) { return t < r.t; });
+  return {first, last};
 }
 
 // ---- PullCache
@@ -239,6 +304,42 @@ Status PullCache::IssueExists(const Ref& issue) {
   return is.ok() ? Status::OK() : is.status();
 }
 
+Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
+      out->insert(out->end(), d->comments.begin(), d->comments.end());
+    return Status::OK();
+  }
+  return store_.ListComments(issue, out);
+}
+
+Status PullCache::IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out) {
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
+      out->insert(out->end(), d->oplog.begin(), d->oplog.end());
+    return Status::OK();
+  }
+  return store_.ListOperateLog(issue, out);
+}
+
+Status PullCache::IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out) {
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
+      out->insert(out->end(), d->links.begin(), d->links.end());
+    return Status::OK();
+  }
+  return store_.ListPlatformLinks(issue, out);
+}
+
+Status PullCache::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) {
+  if (run_ && run_->Covers(target.repo)) {
+    if (const std::vector<MentionRecord>* v = run_->FindMentions(target.ToString()))
+      out->insert(out->end(), v->begin(), v->end());
+    return Status::OK();
+  }
+  return store_.MentionsOf(target, out);
+}
+
 Status PullCache::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
                                      TimedRefs* out) {
   if (run_ && run_->Covers(repo)) {
@@ -260,6 +361,23 @@ Status PullCache::MergedPullsBetween(const RepoRef& repo, UnixSeconds from, Unix
     FG_ASSIGN_OR_RETURN(auto info, Get(ref));
     out->emplace_back(t, std::move(info));
   }
+  return Status::OK();
+}
+
+Status PullCache::MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                             std::vector<RunIndex::Timed>* storage, std::span<const RunIndex::Timed>* rows) {
+  if (run_ && run_->Covers(repo)) {
+    *rows = run_->MergedRows(repo, from, to);
+    return Status::OK();
+  }
+  TimedRefs refs;
+  FG_RETURN_IF_ERROR(store_.PullsMergedBetween(repo, from, to, &refs));
+  storage->clear();
+  for (const auto& [t, ref] : refs) {
+    FG_ASSIGN_OR_RETURN(auto info, Get(ref));
+    storage->push_back({t, std::string(), ref, std::move(info)});
+  }
+  *rows = *storage;
   return Status::OK();
 }
 

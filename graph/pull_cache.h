@@ -4,8 +4,9 @@
 // the issues of one LinkAll run. Private to graph/.
 //
 // RunIndex: the same features computed once per link run for every PR of the
-// linked repositories, plus the issues and the merge/close time indexes, in
-// memory. A PullCache given a RunIndex answers from it for the repositories it
+// linked repositories, plus the issues with their comments, operate logs and
+// platform links, the mention index rows of their targets, and the merge/close
+// time indexes, in memory, each read with one sequential store scan. A PullCache given a RunIndex answers from it for the repositories it
 // covers (no store reads, no per-issue iterators) and from the store for the
 // others; both give the same answers on an unchanged store.
 //
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,12 +28,21 @@
 
 namespace fixgraph::graph {
 
+// A head branch name's tokens, for BranchNamesIssue (features.h): `numeric`
+// are what a numeric issue number must equal, `words` the lower-cased tokens.
+struct BranchKeys {
+  std::vector<std::string> numeric;
+  std::vector<std::string> words;
+};
+
 struct PullInfo {
   PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
   text::TokenSet title_tokens;  // title without leading tags
   text::TokenSet text_tokens;   // title and body
   std::string normalized_title;
   std::vector<std::string> title_identifiers;
+  BranchKeys branch_keys;     // of head_ref
+  bool release_base = false;  // IsReleaseBranch(base_ref)
 
   // References in the title and body (computed on first use; a RunIndex
   // computes them when it is built).
@@ -69,27 +80,43 @@ class RunIndex {
   // REQUIRES: Covers(ref.repo). Null when absent.
   const std::shared_ptr<PullInfo>* FindPull(const std::string& key) const;
   const Issue* FindIssue(const std::string& key) const;
+  // What the store's per-item reads give for a covered issue: its comments
+  // (ListComments order), operate log, platform links (ListPlatformLinks).
+  // Null when the issue is absent.
+  struct IssueData {
+    Issue issue;
+    std::vector<Comment> comments;
+    std::vector<OperateLogEvent> oplog;
+    std::vector<PlatformLink> links;
+  };
+  const IssueData* FindIssueData(const std::string& key) const;
+  // Store::MentionsOf of a covered target (issue or PR); null when none.
+  const std::vector<MentionRecord>* FindMentions(const std::string& key) const;
   // Same rows, in the same order, as the store's time indexes.
   void PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
   void IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
   void MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedPulls* out) const;
-  // Every covered issue, in Store::ForEachIssue order.
-  const std::vector<Ref>& issues() const { return issue_refs_; }
-
- private:
+  // One row of the merge-time (or close-time) index.
   struct Timed {
     UnixSeconds t;
     std::string padded;  // the number as the store's index key holds it
     Ref ref;
     std::shared_ptr<PullInfo> info;  // merged PRs only
   };
+  // The merge-time rows of [from, to], in order, without copying them.
+  std::span<const Timed> MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to) const;
+  // Every covered issue, in Store::ForEachIssue order.
+  const std::vector<Ref>& issues() const { return issue_refs_; }
+
+ private:
   static void Between(const std::map<std::string, std::vector<Timed>>& index, const RepoRef& repo,
                       UnixSeconds from, UnixSeconds to, TimedRefs* out);
 
   bool all_repos_ = true;
   RepoRef repo_;
   std::unordered_map<std::string, std::shared_ptr<PullInfo>> pulls_;
-  std::unordered_map<std::string, Issue> issue_map_;
+  std::unordered_map<std::string, IssueData> issue_map_;
+  std::unordered_map<std::string, std::vector<MentionRecord>> mentions_;  // by target
   std::vector<Ref> issue_refs_;
   std::map<std::string, std::vector<Timed>> merged_;  // by repository
   std::map<std::string, std::vector<Timed>> closed_;
@@ -112,11 +139,21 @@ class PullCache {
   StatusOr<Issue> GetIssue(const Ref& issue);
   // OK when the issue exists, NotFound when not.
   Status IssueExists(const Ref& issue);
+  // As Store::ListComments, ListOperateLog and ListPlatformLinks of an issue.
+  Status IssueComments(const Ref& issue, std::vector<Comment>* out);
+  Status IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out);
+  Status IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out);
+  // As Store::MentionsOf.
+  Status MentionsOf(const Ref& target, std::vector<MentionRecord>* out);
   // As Store::PullsMergedBetween and Store::IssuesClosedBetween.
   Status PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
   Status IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
   // PullsMergedBetween with each row's PR (Get).
   Status MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedPulls* out);
+  // The same rows as RunIndex rows (`padded` unset when read from the store):
+  // *rows points into the run index, or into `storage`.
+  Status MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                    std::vector<RunIndex::Timed>* storage, std::span<const RunIndex::Timed>* rows);
 
   const Store& store() const { return store_; }
 

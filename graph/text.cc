@@ -397,14 +397,23 @@ Clause ClauseAt(std::string_view s, size_t offset) {
 }
 
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  auto lower = [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  // ASCII case folding on both sides, then plain substring search (memchr and
+  // memcmp): the same answer as a search comparing folded bytes.
+  auto fold = [](std::string_view s, std::string* out) {
+    out->assign(s.data(), s.size());
+    for (char& c : *out)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   };
-  auto eq = [&](char a, char b) { return lower(a) == lower(b); };
+  std::string hay, needle;
+  bool folded = false;
   for (std::string_view n : needles) {
     if (n.empty() || n.size() > haystack.size()) continue;
-    if (std::search(haystack.begin(), haystack.end(), n.begin(), n.end(), eq) != haystack.end())
-      return true;
+    if (!folded) {
+      fold(haystack, &hay);
+      folded = true;
+    }
+    fold(n, &needle);
+    if (hay.find(needle) != std::string::npos) return true;
   }
   return false;
 }

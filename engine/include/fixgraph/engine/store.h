@@ -167,6 +167,28 @@ class Store {
 
   const std::string& dir() const;
 
+  // ---- Bulk scans (one sequential pass instead of a read per item; the
+  // linker loads everything a run needs with these). Each calls fn for every
+  // record of one repository when `repo` is set, of all repositories when
+  // null, grouped by parent item in the order the per-item List* methods give
+  // them; fn returning false stops the scan.
+  // Comments (as ListComments, parent by parent); of issues only or PRs
+  // only when `parents` is set (the others are skipped undecoded).
+  Status ForEachComment(const RepoRef* repo, const std::function<bool(const Comment&)>& fn,
+                        std::optional<ParentKind> parents = std::nullopt) const;
+  // Operate-log events (as ListOperateLog), filtered the same way.
+  Status ForEachOperateLog(const RepoRef* repo,
+                           const std::function<bool(const OperateLogEvent&)>& fn,
+                           std::optional<ParentKind> parents = std::nullopt) const;
+  // Changed files of PRs (as ListFiles).
+  Status ForEachFile(const RepoRef* repo, const std::function<bool(const FileChange&)>& fn) const;
+  // Platform links, keyed by issue (as ListPlatformLinks of an issue).
+  Status ForEachPlatformLink(const RepoRef* repo,
+                             const std::function<bool(const PlatformLink&)>& fn) const;
+  // Every row of the mention index, grouped by target in the order MentionsOf
+  // gives them (all repositories: targets may be anywhere).
+  Status ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const;
+
  private:
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
