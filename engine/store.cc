@@ -716,56 +716,14 @@ Status Store::ForEachPlatformLink(const RepoRef* repo,
 }
 
 Status Store::ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const {
-  // Rows are keyed r \0 target \0 ...; the value is the row as MentionsOf reads it.
+  // Rows are keyed r \0 target \0 ...; each value is the whole row (record_codec.h).
   Status inner;
-  std::string last_target;
-  Ref target;
-  Status s = impl_->Scan(
-      impl_->index, std::string(1, keys::kMentionIndexTag) + keys::kSep,
-      [&](std::string_view key, std::string_view value) {
-        std::string_view rest = key.substr(2);
-        std::string_view t = rest.substr(0, rest.find(keys::kSep));
-        if (t != last_target) {
-          auto r = ParseRef(t);
-          if (!r.ok()) {
-            inner = Status::Corruption("mention index row target: " + r.status().message());
-            return false;
-          }
-          target = *r;
-          last_target = std::string(t);
-        }
-        json j = json::parse(value, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-          inner = Status::Corruption("mention index row is not JSON");
-          return false;
-        }
-        MentionRecord r;
-        r.target = target;
-        auto src = ParseRef(j.value("src", ""));
-        if (!src.ok()) {
-          inner = src.status();
-          return false;
-        }
-        r.source_item = *src;
-        std::string in = j.value("in", ""), form = j.value("form", ""), kw = j.value("kw", "");
-        for (int i = 0; i <= static_cast<int>(MentionSource::kBranchName); ++i)
-          if (in == MentionSourceName(static_cast<MentionSource>(i)))
-            r.source = static_cast<MentionSource>(i);
-        for (int i = 0; i <= static_cast<int>(MentionForm::kUrl); ++i)
-          if (form == MentionFormName(static_cast<MentionForm>(i)))
-            r.form = static_cast<MentionForm>(i);
-        for (int i = 0; i <= static_cast<int>(MentionKeyword::kRelating); ++i)
-          if (kw == MentionKeywordName(static_cast<MentionKeyword>(i)))
-            r.keyword = static_cast<MentionKeyword>(i);
-        r.source_id = j.value("id", "");
-        r.mirror_host = j.value("mirror", false);
-        r.text = j.value("text", "");
-        if (j.contains("at") && j["at"].is_string()) {
-          auto at = ParseTimestamp(j["at"].get<std::string>());
-          if (at.ok()) r.at = *at;
-        }
-        return fn(r);
-      });
+  Status s = impl_->Scan(impl_->index, std::string(1, keys::kMentionIndexTag) + keys::kSep,
+                         [&](std::string_view key, std::string_view value) {
+                           MentionRecord r;
+                           inner = Decode(value, key, &r);
+                           return inner.ok() && fn(r);
+                         });
   FG_RETURN_IF_ERROR(s);
   return inner;
 }
