@@ -715,17 +715,34 @@ Status Store::ForEachPlatformLink(const RepoRef* repo,
   return impl_->ForEachRecord<PlatformLink>(TagPrefix(keys::kLinkTag, repo), fn);
 }
 
-Status Store::ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const {
-  // Rows are keyed r \0 target \0 ...; each value is the whole row (record_codec.h).
+namespace {
+
+// Decodes every mention-index row under `prefix` for fn (Impl is Store::Impl).
+template <typename Impl>
+Status ScanMentions(const Impl& impl, const std::string& prefix,
+                    const std::function<bool(const MentionRecord&)>& fn) {
   Status inner;
-  Status s = impl_->Scan(impl_->index, std::string(1, keys::kMentionIndexTag) + keys::kSep,
-                         [&](std::string_view key, std::string_view value) {
-                           MentionRecord r;
-                           inner = Decode(value, key, &r);
-                           return inner.ok() && fn(r);
-                         });
+  Status s = impl.Scan(impl.index, prefix, [&](std::string_view key, std::string_view value) {
+    MentionRecord r;
+    inner = Decode(value, key, &r);
+    return inner.ok() && fn(r);
+  });
   FG_RETURN_IF_ERROR(s);
   return inner;
+}
+
+}  // namespace
+
+Status Store::ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const {
+  // Rows are keyed r \0 target \0 ...; each value is the whole row (record_codec.h).
+  return ScanMentions(*impl_, std::string(1, keys::kMentionIndexTag) + keys::kSep, fn);
+}
+
+Status Store::ForEachIssueMention(const RepoRef& repo,
+                                  const std::function<bool(const MentionRecord&)>& fn) const {
+  // An issue target's text is "<repo>#<number>": the '#' ends the repository
+  // name, so "a/b#" never matches "a/bc#...".
+  return ScanMentions(*impl_, keys::Join(keys::kMentionIndexTag, {repo.ToString() + "#"}), fn);
 }
 
 }  // namespace fixgraph

@@ -108,7 +108,7 @@ std::string Role(const Repository& r) {
 
 struct Candidate {
   Issue issue;
-  std::optional<graph::IssueLinks> links;
+  const graph::IssueLinks* links = nullptr;  // into the repository's links; null: not linked
 };
 
 // Why a candidate is excluded, or "" when included.
@@ -389,7 +389,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
   // repository are drawn over all of them.
   std::vector<graph::IssueLinks> all_links;
   s = graph::ForEachLinks(store, &repo.ref, [&](const graph::IssueLinks& l) {
-    all_links.push_back(l);
+    all_links.push_back(l);  // (ForEachLinks lends l only for the call)
     return true;
   });
   if (!s.ok()) {
@@ -398,7 +398,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
   }
   for (const graph::IssueLinks& l : all_links) {
     auto it = candidates.find(l.issue.number);
-    if (it != candidates.end()) it->second.links = l;
+    if (it != candidates.end()) it->second.links = &l;
   }
   std::vector<Candidate*> ordered;
   for (auto& [num, c] : candidates) ordered.push_back(&c);
@@ -420,7 +420,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
       continue;
     }
     DigestCase dc;
-    dc.links = std::move(*c->links);
+    dc.links = *c->links;
     dc.number = c->issue.number;
     dc.title = dt::Squash(c->issue.title);
     dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
@@ -437,18 +437,20 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
   }
   if (dr.cases.empty()) return;
   part->repo = std::move(dr);
-  // The link graph of the repository (as GraphView::Build draws it).
+  // The link graph of the repository, as GraphView::Build draws it: mentions
+  // of its linked issues by other issues (one scan of the repository's rows).
+  std::unordered_set<std::string> linked;
+  for (const graph::IssueLinks& l : all_links) linked.insert(l.issue.number);
   std::vector<std::pair<Ref, Ref>> mentions;
-  for (const graph::IssueLinks& l : all_links) {
-    std::vector<MentionRecord> by;
-    s = store.MentionsOf(l.issue, &by);
-    if (!s.ok()) {
-      part->status = s;
-      return;
-    }
-    for (const MentionRecord& m : by)
-      if (m.source_item.kind == RefKind::kIssue && m.source_item != l.issue)
-        mentions.emplace_back(m.source_item, l.issue);
+  s = store.ForEachIssueMention(repo.ref, [&](const MentionRecord& m) {
+    if (m.source_item.kind == RefKind::kIssue && m.source_item != m.target &&
+        linked.count(m.target.number))
+      mentions.emplace_back(m.source_item, m.target);
+    return true;
+  });
+  if (!s.ok()) {
+    part->status = s;
+    return;
   }
   part->clusters = graph::GraphView::FromLinks(all_links, mentions).Clusters();
 }
@@ -630,6 +632,7 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
     d.repos.push_back(std::move(*part.repo));
     with_cases.push_back(&part);
   }
+  d.case_index.reserve(d.Cases().size());
   for (size_t ri = 0; ri < d.repos.size(); ++ri)
     for (size_t ci = 0; ci < d.repos[ri].cases.size(); ++ci)
       d.case_index[d.repos[ri].cases[ci].links.issue.ToString()] = {ri, ci};

@@ -1,8 +1,12 @@
 // Digest renderers: the case summary sentence, Markdown and JSON (digest.h).
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "digest_render.h"
 #include "digest_text.h"
@@ -403,6 +407,23 @@ std::string ThemeBullet(const Digest& d, const std::string& id, Lang lang) {
   return s;
 }
 
+namespace {
+
+// Runs fn(0..n-1) on up to one thread per core; fn must only write its own slot.
+void ParallelFor(size_t n, const std::function<void(size_t)>& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) fn(i);
+  };
+  size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+}  // namespace
+
 std::string RenderMarkdown(const Digest& d, Lang lang) {
   const Words& w = W(lang);
   std::ostringstream o;
@@ -426,16 +447,23 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(r.role) << " | "
       << r.cases.size() << " |\n";
   o << "\n";
-  for (const DigestRepo& r : d.repos) {
-    o << "## " << r.repo.FullName() << "\n\n";
-    if (!r.role.empty()) o << r.role << "\n\n";
-    o << "| " << w.num_col << " | " << w.problem_col << " | " << w.summary_col
+  // The repository tables are most of the text: rendered side by side, one
+  // repository per task, then written in order.
+  std::vector<std::string> tables(d.repos.size());
+  ParallelFor(d.repos.size(), [&](size_t i) {
+    const DigestRepo& r = d.repos[i];
+    std::ostringstream t;
+    t << "## " << r.repo.FullName() << "\n\n";
+    if (!r.role.empty()) t << r.role << "\n\n";
+    t << "| " << w.num_col << " | " << w.problem_col << " | " << w.summary_col
       << " |\n|---|---|---|\n";
     for (const DigestCase& c : r.cases)
-      o << "| [#" << c.number << "](" << c.url << ") | " << dt::MdCell(c.problem) << " | "
+      t << "| [#" << c.number << "](" << c.url << ") | " << dt::MdCell(c.problem) << " | "
         << dt::MdCell(CaseSummary(d, c, lang)) << " |\n";
-    o << "\n";
-  }
+    t << "\n";
+    tables[i] = t.str();
+  });
+  for (const std::string& t : tables) o << t;
   if (!d.themes.empty()) {
     o << "## " << w.themes << "\n\n";
     for (const DigestTheme& t : d.themes) {

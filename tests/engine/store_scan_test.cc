@@ -3,6 +3,8 @@
 // per-item reads give, grouped by parent, for one repository or all.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <memory>
 #include <set>
@@ -262,6 +264,48 @@ TEST_F(StoreScanTest, MentionsMatchMentionsOfForEveryTarget) {
   EXPECT_FALSE(of_pull.empty());
   EXPECT_EQ(rows[Ref::Pull(a_, 10).ToString()].size(), of_pull.size());
   EXPECT_GT(total, 0u);
+}
+
+TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
+  // A repository whose name extends alpha's, naming alpha's issue #2 and its own #2.
+  RepoRef longer = Repo("alpha-2");
+  auto b = store_->NewBatch();
+  Issue is;
+  is.repo = longer;
+  is.number = "2";
+  is.title = "x";
+  is.body = "like Ascend/alpha#2 and #2";
+  ASSERT_TRUE(b->PutIssue(is, "").ok());
+  ASSERT_TRUE(store_->Write(b.get()).ok());
+
+  std::map<std::string, std::vector<MentionRecord>> rows;
+  ASSERT_TRUE(store_->ForEachIssueMention(a_, [&](const MentionRecord& m) {
+    rows[m.target.ToString()].push_back(m);
+    return true;
+  }).ok());
+  for (const auto& [t, got] : rows) {
+    auto target = ParseRef(t);
+    ASSERT_TRUE(target.ok()) << t;
+    EXPECT_EQ(target->kind, RefKind::kIssue) << t;
+    EXPECT_EQ(target->repo, a_) << t;
+  }
+  for (const std::string n : {"2", "10", "100"}) {
+    std::vector<MentionRecord> want;
+    ASSERT_TRUE(store_->MentionsOf(Ref::Issue(a_, n), &want).ok());
+    const auto& got = rows[Ref::Issue(a_, n).ToString()];
+    ASSERT_EQ(got.size(), want.size()) << n;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].source_item, want[i].source_item);
+      EXPECT_EQ(got[i].source_id, want[i].source_id);
+      EXPECT_EQ(got[i].text, want[i].text);
+    }
+  }
+  // alpha-2's own issue is not alpha's; alpha's #2 counts the new mention.
+  std::vector<MentionRecord> of_two;
+  ASSERT_TRUE(store_->MentionsOf(Ref::Issue(a_, "2"), &of_two).ok());
+  EXPECT_TRUE(std::any_of(of_two.begin(), of_two.end(),
+                          [&](const MentionRecord& m) { return m.source_item.repo == longer; }));
+  EXPECT_EQ(rows.count(Ref::Issue(longer, "2").ToString()), 0u);
 }
 
 TEST_F(StoreScanTest, StopsWhenTheCallbackSaysSo) {

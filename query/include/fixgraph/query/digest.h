@@ -56,6 +56,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -163,7 +164,7 @@ struct Digest {
   std::vector<std::string> ambiguous_names;
   // Canonical issue ref -> (index in repos, index in cases); filled by
   // BuildDigest so that Find is a lookup.
-  std::map<std::string, std::pair<size_t, size_t>> case_index;
+  std::unordered_map<std::string, std::pair<size_t, size_t>> case_index;
 
   // Included cases in digest order, and lookup by canonical ref.
   std::vector<const DigestCase*> Cases() const;
