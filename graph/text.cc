@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "fixgraph/engine/utf8.h"
+
 namespace fixgraph::graph::text {
 namespace {
 
@@ -17,24 +19,6 @@ char32_t Next(std::string_view s, size_t* i) {
   for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
   *i += n;
   return cp;
-}
-
-void Append(std::string* out, char32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 bool IsCjk(char32_t cp) {
@@ -139,7 +123,7 @@ std::string FoldWidth(std::string_view s) {
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
-    Append(&out, cp);
+    AppendUtf8(&out, cp);
   }
   return out;
 }
@@ -193,14 +177,14 @@ TokenSet Tokens(std::string_view input) {
   auto flush_run = [&] {
     if (run.size() == 1 && !IsStopChar(run[0])) {
       std::string u;
-      Append(&u, run[0]);
+      AppendUtf8(&u, run[0]);
       out.push_back(Hash(u));
     }
     for (size_t k = 0; k + 1 < run.size(); ++k) {
       if (IsStopChar(run[k]) || IsStopChar(run[k + 1])) continue;
       std::string b;
-      Append(&b, run[k]);
-      Append(&b, run[k + 1]);
+      AppendUtf8(&b, run[k]);
+      AppendUtf8(&b, run[k + 1]);
       out.push_back(Hash(b));
     }
     run.clear();

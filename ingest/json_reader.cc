@@ -9,6 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "fixgraph/engine/utf8.h"
+
 namespace fixgraph::ingest {
 
 using Type = JsonValue::Type;
@@ -507,24 +509,6 @@ bool JsonValue::boolean() const { return doc_->text_[doc_->tok(i_).begin] == 't'
 
 namespace {
 
-void AppendUtf8(std::string* out, unsigned long cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 unsigned long Hex4At(const char* s) {
   unsigned long v = 0;
   for (int k = 0; k < 4; ++k) {
@@ -561,7 +545,7 @@ void Unescape(std::string_view body, std::string* out) {
           i += 6;
           cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         }
-        AppendUtf8(out, cp);
+        AppendUtf8(out, static_cast<char32_t>(cp));
         break;
       }
       default: out->push_back(e); break;  // " \ /
