@@ -49,7 +49,10 @@
 //           "summary": {"zh": "...", "en": "..."}}
 //
 // Thread safety: BuildDigest only reads the store (safe concurrently with other
-// readers); Digest is a plain value; renderers are pure.
+// readers); it collects repositories on up to one thread per core, and
+// RenderMarkdown renders repository tables the same way (output unchanged:
+// parts are merged in repository order). Digest is a plain value; renderers
+// are pure.
 #pragma once
 
 #include <cstdint>
