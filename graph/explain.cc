@@ -43,7 +43,7 @@ std::string FlagReason(const IssueLinks& links, Flag flag) {
       return "closed long after the fix merged";
     case Flag::kFalseLead: {
       std::string s = "referenced but never merged:";
-      for (const std::string& p : links.false_leads) s += " " + Short(links, p);
+      for (const std::string& p : links.false_leads) s.append(" ").append(Short(links, p));
       return s;
     }
     case Flag::kBackport:

@@ -15,11 +15,7 @@ namespace {
 using namespace std::string_literals;
 
 RepoRef Repo() {
-  RepoRef r;
-  r.platform = Platform::kGitCode;
-  r.owner = "a";
-  r.name = "b";
-  return r;
+  return RepoRef{Platform::kGitCode, std::string("a"), std::string("b")};
 }
 
 TEST(StoreKeysTest, NumPadsDigitsOnly) {
