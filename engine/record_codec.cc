@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "fixgraph/engine/byte_codec.h"
+
 namespace fixgraph::codec {
 namespace {
 
@@ -18,156 +20,10 @@ enum Tag : char {
   kMentionTag = 'm',
 };
 
-class Writer {
- public:
-  Writer(std::string* out, Tag tag) : out_(out) {
-    out_->clear();
-    out_->reserve(512);
-    out_->push_back(tag);
-  }
-  void Varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      out_->push_back(static_cast<char>(v | 0x80));
-      v >>= 7;
-    }
-    out_->push_back(static_cast<char>(v));
-  }
-  void Int(std::int64_t v) {
-    Varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
-  }
-  void Byte(std::uint8_t b) { out_->push_back(static_cast<char>(b)); }
-  void Str(std::string_view s) {
-    Varint(s.size());
-    out_->append(s);
-  }
-  void Time(const OptTime& t) {
-    Byte(t ? 1 : 0);
-    if (t) Int(*t);
-  }
-  void Strings(const std::vector<std::string>& v) {
-    Varint(v.size());
-    for (const std::string& s : v) Str(s);
-  }
-  void Repo(const RepoRef& r) {
-    Byte(static_cast<std::uint8_t>(r.platform));
-    Str(r.owner);
-    Str(r.name);
-  }
-  void RefField(const Ref& r) {
-    Byte(static_cast<std::uint8_t>(r.kind));
-    Repo(r.repo);
-    Str(r.number);
-  }
-  void UserField(const User& u) {
-    Str(u.id);
-    Str(u.login);
-    Str(u.name);
-  }
-
- private:
-  std::string* out_;
-};
-
-class Reader {
- public:
-  Reader(std::string_view in, Tag tag, const char* what) : p_(in.data()), end_(in.data() + in.size()), what_(what) {
-    if (p_ == end_ || *p_ != tag) {
-      ok_ = false;
-      return;
-    }
-    ++p_;
-  }
-  std::uint64_t Varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (p_ == end_) return Bad();
-      std::uint8_t b = static_cast<std::uint8_t>(*p_++);
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) return v;
-    }
-    return Bad();
-  }
-  std::int64_t Int() {
-    std::uint64_t u = Varint();
-    return static_cast<std::int64_t>((u >> 1) ^ (~(u & 1) + 1));
-  }
-  std::uint8_t Byte() {
-    if (p_ == end_) return static_cast<std::uint8_t>(Bad());
-    return static_cast<std::uint8_t>(*p_++);
-  }
-  void Str(std::string* s) {
-    std::uint64_t n = Varint();
-    if (static_cast<std::uint64_t>(end_ - p_) < n) {
-      Bad();
-      return;
-    }
-    s->assign(p_, n);
-    p_ += n;
-  }
-  void Time(OptTime* t) {
-    std::uint8_t present = Byte();
-    if (present == 1) {
-      *t = Int();
-    } else if (present != 0) {
-      Bad();
-    }
-  }
-  void Strings(std::vector<std::string>* v) {
-    std::uint64_t n = Varint();
-    if (n > static_cast<std::uint64_t>(end_ - p_)) {  // each string takes at least a byte
-      Bad();
-      return;
-    }
-    v->resize(n);
-    for (std::string& s : *v) Str(&s);
-  }
-  void Repo(RepoRef* r) {
-    std::uint8_t p = Byte();
-    if (p < 1 || p > 3) Bad();
-    r->platform = static_cast<Platform>(p);
-    Str(&r->owner);
-    Str(&r->name);
-  }
-  void RefField(Ref* r) {
-    std::uint8_t k = Byte();
-    if (k > static_cast<std::uint8_t>(RefKind::kDoc)) Bad();
-    r->kind = static_cast<RefKind>(k);
-    Repo(&r->repo);
-    Str(&r->number);
-  }
-  void UserField(User* u) {
-    Str(&u->id);
-    Str(&u->login);
-    Str(&u->name);
-  }
-  template <typename E>
-  void Enum(E* e, std::uint8_t max) {
-    std::uint8_t b = Byte();
-    if (b > max) Bad();
-    *e = static_cast<E>(b);
-  }
-  Status Finish() {
-    if (ok_ && p_ != end_) ok_ = false;
-    if (ok_) return Status::OK();
-    return Status::Corruption(std::string("bad ") + what_ + " record encoding");
-  }
-
- private:
-  std::uint64_t Bad() {
-    ok_ = false;
-    p_ = end_;
-    return 0;
-  }
-  const char* p_;
-  const char* end_;
-  const char* what_;
-  bool ok_ = true;
-};
-
 }  // namespace
 
 void Encode(const Repository& v, std::string* out) {
-  Writer w(out, kRepositoryTag);
+  ByteWriter w(out, kRepositoryTag);
   w.Repo(v.ref);
   w.Str(v.full_name);
   w.Str(v.display_name);
@@ -177,7 +33,7 @@ void Encode(const Repository& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, Repository* out) {
-  Reader r(in, kRepositoryTag, "repository");
+  ByteReader r(in, kRepositoryTag, "repository");
   r.Repo(&out->ref);
   r.Str(&out->full_name);
   r.Str(&out->display_name);
@@ -188,7 +44,7 @@ Status Decode(std::string_view in, Repository* out) {
 }
 
 void Encode(const Issue& v, std::string* out) {
-  Writer w(out, kIssueTag);
+  ByteWriter w(out, kIssueTag);
   w.Repo(v.repo);
   w.Str(v.number);
   w.Str(v.platform_id);
@@ -207,7 +63,7 @@ void Encode(const Issue& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, Issue* out) {
-  Reader r(in, kIssueTag, "issue");
+  ByteReader r(in, kIssueTag, "issue");
   r.Repo(&out->repo);
   r.Str(&out->number);
   r.Str(&out->platform_id);
@@ -227,7 +83,7 @@ Status Decode(std::string_view in, Issue* out) {
 }
 
 void Encode(const PullRequest& v, std::string* out) {
-  Writer w(out, kPullTag);
+  ByteWriter w(out, kPullTag);
   w.Repo(v.repo);
   w.Int(v.number);
   w.Str(v.platform_id);
@@ -250,7 +106,7 @@ void Encode(const PullRequest& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, PullRequest* out) {
-  Reader r(in, kPullTag, "pull request");
+  ByteReader r(in, kPullTag, "pull request");
   r.Repo(&out->repo);
   out->number = r.Int();
   r.Str(&out->platform_id);
@@ -277,7 +133,7 @@ Status Decode(std::string_view in, PullRequest* out) {
 }
 
 void Encode(const Comment& v, std::string* out) {
-  Writer w(out, kCommentTag);
+  ByteWriter w(out, kCommentTag);
   w.Repo(v.repo);
   w.Byte(static_cast<std::uint8_t>(v.parent_kind));
   w.Str(v.parent_number);
@@ -291,7 +147,7 @@ void Encode(const Comment& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, Comment* out) {
-  Reader r(in, kCommentTag, "comment");
+  ByteReader r(in, kCommentTag, "comment");
   r.Repo(&out->repo);
   r.Enum(&out->parent_kind, static_cast<std::uint8_t>(ParentKind::kPull));
   r.Str(&out->parent_number);
@@ -306,7 +162,7 @@ Status Decode(std::string_view in, Comment* out) {
 }
 
 void Encode(const Commit& v, std::string* out) {
-  Writer w(out, kCommitTag);
+  ByteWriter w(out, kCommitTag);
   w.Repo(v.repo);
   w.Int(v.pr_number);
   w.Str(v.sha);
@@ -321,7 +177,7 @@ void Encode(const Commit& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, Commit* out) {
-  Reader r(in, kCommitTag, "commit");
+  ByteReader r(in, kCommitTag, "commit");
   r.Repo(&out->repo);
   out->pr_number = r.Int();
   r.Str(&out->sha);
@@ -337,7 +193,7 @@ Status Decode(std::string_view in, Commit* out) {
 }
 
 void Encode(const FileChange& v, std::string* out) {
-  Writer w(out, kFileTag);
+  ByteWriter w(out, kFileTag);
   w.Repo(v.repo);
   w.Int(v.pr_number);
   w.Str(v.filename);
@@ -349,7 +205,7 @@ void Encode(const FileChange& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, FileChange* out) {
-  Reader r(in, kFileTag, "file");
+  ByteReader r(in, kFileTag, "file");
   r.Repo(&out->repo);
   out->pr_number = r.Int();
   r.Str(&out->filename);
@@ -362,7 +218,7 @@ Status Decode(std::string_view in, FileChange* out) {
 }
 
 void Encode(const OperateLogEvent& v, std::string* out) {
-  Writer w(out, kOplogTag);
+  ByteWriter w(out, kOplogTag);
   w.Repo(v.repo);
   w.Byte(static_cast<std::uint8_t>(v.parent_kind));
   w.Str(v.parent_number);
@@ -375,7 +231,7 @@ void Encode(const OperateLogEvent& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, OperateLogEvent* out) {
-  Reader r(in, kOplogTag, "operate log");
+  ByteReader r(in, kOplogTag, "operate log");
   r.Repo(&out->repo);
   r.Enum(&out->parent_kind, static_cast<std::uint8_t>(ParentKind::kPull));
   r.Str(&out->parent_number);
@@ -389,14 +245,14 @@ Status Decode(std::string_view in, OperateLogEvent* out) {
 }
 
 void Encode(const PlatformLink& v, std::string* out) {
-  Writer w(out, kLinkTag);
+  ByteWriter w(out, kLinkTag);
   w.RefField(v.issue);
   w.RefField(v.pull);
   w.Str(v.source);
 }
 
 Status Decode(std::string_view in, PlatformLink* out) {
-  Reader r(in, kLinkTag, "platform link");
+  ByteReader r(in, kLinkTag, "platform link");
   r.RefField(&out->issue);
   r.RefField(&out->pull);
   r.Str(&out->source);
@@ -404,7 +260,7 @@ Status Decode(std::string_view in, PlatformLink* out) {
 }
 
 void Encode(const MentionRecord& v, std::string* out) {
-  Writer w(out, kMentionTag);
+  ByteWriter w(out, kMentionTag);
   w.RefField(v.target);
   w.RefField(v.source_item);
   w.Byte(static_cast<std::uint8_t>(v.source));
@@ -417,7 +273,7 @@ void Encode(const MentionRecord& v, std::string* out) {
 }
 
 Status Decode(std::string_view in, MentionRecord* out) {
-  Reader r(in, kMentionTag, "mention");
+  ByteReader r(in, kMentionTag, "mention");
   r.RefField(&out->target);
   r.RefField(&out->source_item);
   r.Enum(&out->source, static_cast<std::uint8_t>(MentionSource::kBranchName));

@@ -2,11 +2,9 @@
 // platform-link and mention rows of the index). Private to engine/.
 //
 // A value is one type byte followed by the record's fields in declaration
-// order: strings as a varint length and the bytes, integers as zigzag varints,
-// optional times as a presence byte and a zigzag varint, enums as one byte,
-// string lists as a varint count and strings, repository references as the
-// platform byte, owner and name. Encoding is deterministic, so equal records
-// have equal bytes (the store's upserts compare bytes to detect "unchanged").
+// order, written with ByteWriter (fixgraph/engine/byte_codec.h). Encoding is
+// deterministic, so equal records have equal bytes (the store's upserts
+// compare bytes to detect "unchanged").
 //
 // Decode is strict: a wrong type byte, a truncated value or trailing bytes is
 // Corruption. The format is part of the on-disk schema (kStoreSchemaVersion).

@@ -8,14 +8,13 @@
 #include <thread>
 
 #include "features.h"
+#include "link_codec.h"
 #include "text.h"
 #include "fixgraph/graph/linker.h"
 #include "linker_internal.h"
 
 namespace fixgraph::graph {
 namespace {
-
-using nlohmann::json;
 
 constexpr std::int64_t kDay = 86400;
 constexpr size_t kCacheCapacity = 8192;
@@ -42,10 +41,7 @@ class ReverseIndex {
     if (ref.ok() && ref->kind == RefKind::kPull) {
       auto v = store_.GetDerived(kPullLinksKind, *ref);
       if (v.ok()) {
-        json j = json::parse(*v, nullptr, false);
-        if (j.is_array())
-          for (const json& s : j)
-            if (s.is_string()) set.insert(s.get<std::string>());
+        FG_RETURN_IF_ERROR(DecodePullLinks(*v, &set).WithContext("pull_links record of " + pr));
       } else if (!v.status().IsNotFound()) {
         return v.status();
       }
@@ -56,13 +52,15 @@ class ReverseIndex {
   void MarkEmpty(const std::string& pr) { entries_.try_emplace(pr); }
 
   Status Write(Store::Batch* batch) {
+    std::string value;
     for (const auto& [pr, issues] : entries_) {
       auto ref = ParseRef(pr);
       if (!ref.ok() || ref->kind != RefKind::kPull) continue;  // URL targets have no record
       if (issues.empty()) {
         FG_RETURN_IF_ERROR(batch->DeleteDerived(kPullLinksKind, *ref));
       } else {
-        FG_RETURN_IF_ERROR(batch->PutDerived(kPullLinksKind, *ref, json(issues).dump()));
+        EncodePullLinks(issues, &value);
+        FG_RETURN_IF_ERROR(batch->PutDerived(kPullLinksKind, *ref, value));
       }
     }
     return Status::OK();
@@ -106,6 +104,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
       for (std::thread& th : pool) th.join();
     }
     auto batch = store->NewBatch();
+    std::string value;
     for (size_t i = start; i < end; ++i) {
       const Ref& ref = issues[i];
       if (read_old) {
@@ -124,7 +123,8 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
         if (!links.status().IsNotFound()) return links.status().WithContext(ref.ToString());
         FG_RETURN_IF_ERROR(batch->DeleteDerived(kLinksKind, ref));  // the issue is gone
       } else {
-        FG_RETURN_IF_ERROR(batch->PutDerived(kLinksKind, ref, ToJson(*links).dump()));
+        EncodeLinks(*links, &value);
+        FG_RETURN_IF_ERROR(batch->PutDerived(kLinksKind, ref, value));
         for (const std::string& pr : FixKeys(*links)) {
           FG_ASSIGN_OR_RETURN(auto* set, reverse->Of(pr));
           set->insert(ref.ToString());
@@ -158,11 +158,10 @@ Status AddMentionedIssues(const Store& store, const std::string& text, const Rep
 Status AddReverse(const Store& store, const Ref& pull, std::set<Ref>* out) {
   auto v = store.GetDerived(kPullLinksKind, pull);
   if (!v.ok()) return v.status().IsNotFound() ? Status::OK() : v.status();
-  json j = json::parse(*v, nullptr, false);
-  if (!j.is_array()) return Status::OK();
-  for (const json& s : j) {
-    if (!s.is_string()) continue;
-    auto r = ParseRef(s.get<std::string>());
+  std::set<std::string> issues;
+  FG_RETURN_IF_ERROR(DecodePullLinks(*v, &issues).WithContext("pull_links record of " + pull.ToString()));
+  for (const std::string& s : issues) {
+    auto r = ParseRef(s);
     if (r.ok() && r->kind == RefKind::kIssue) out->insert(*r);
   }
   return Status::OK();
@@ -305,20 +304,17 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
 
 StatusOr<IssueLinks> ReadLinks(const Store& store, const Ref& issue) {
   FG_ASSIGN_OR_RETURN(std::string v, store.GetDerived(kLinksKind, issue));
-  json j = json::parse(v, nullptr, false);
-  if (j.is_discarded()) return Status::Corruption("links record of " + issue.ToString() + " is not JSON");
   IssueLinks out;
-  FG_RETURN_IF_ERROR(FromJson(j, &out).WithContext("links record of " + issue.ToString()));
+  FG_RETURN_IF_ERROR(DecodeLinks(v, &out).WithContext("links record of " + issue.ToString()));
   return out;
 }
 
 Status ForEachLinks(const Store& store, const RepoRef* repo,
                     const std::function<bool(const IssueLinks&)>& fn) {
   Status inner;
+  IssueLinks links;
   FG_RETURN_IF_ERROR(store.ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string& v) {
-    json j = json::parse(v, nullptr, false);
-    IssueLinks links;
-    inner = j.is_discarded() ? Status::Corruption("links record is not JSON") : FromJson(j, &links);
+    inner = DecodeLinks(v, &links);
     if (!inner.ok()) {
       inner = inner.WithContext("links record of " + item.ToString());
       return false;

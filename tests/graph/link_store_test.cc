@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fixgraph/graph/linker.h"
+#include "../../graph/link_codec.h"
 #include "graph_fixture.h"
 
 namespace fixgraph::graph {
@@ -44,7 +45,9 @@ TEST_F(LinkStoreTest, LinkAllStoresEveryIssue) {
   // The reverse index names the issue a PR is linked to.
   auto rev = store_->GetDerived(kPullLinksKind, PullRef(10));
   ASSERT_TRUE(rev.ok());
-  EXPECT_EQ(*rev, "[\"gitcode:o/r#1\"]");
+  std::set<std::string> linked;
+  ASSERT_TRUE(DecodePullLinks(*rev, &linked).ok());
+  EXPECT_EQ(linked, (std::set<std::string>{"gitcode:o/r#1"}));
   EXPECT_TRUE(ReadLinks(*store_, IssueRef("404")).status().IsNotFound());
 }
 

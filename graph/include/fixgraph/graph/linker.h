@@ -20,7 +20,8 @@
 // LinkerOptions::max_window_candidates).
 //
 // Results are stored as derived records of kind kLinksKind keyed by the
-// issue, as the JSON of links.h. A reverse index (kind kPullLinksKind, keyed
+// issue, in a compact binary form of links.h's IssueLinks (graph/link_codec.h;
+// JSON records of earlier builds are still read). A reverse index (kind kPullLinksKind, keyed
 // by PR: the issues it is linked to) lets Relink find the issues a changed PR
 // affects.
 //

@@ -1,6 +1,6 @@
-// The linker's result for one issue (design.md s5) and its JSON form, which is
-// both the stored derived record ("links") and one line of `links --json`
-// (design.md s8):
+// The linker's result for one issue (design.md s5) and its JSON form, one
+// line of `links --json` (design.md s8; the store keeps the same value in a
+// binary form, graph/link_codec.h):
 //
 //   {"issue": REF, "state": "closed", "resolution": "fixed",
 //    "fixes": [{"pr": REF or URL, "tier": "A", "confidence": 0.97,
