@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
@@ -52,7 +53,7 @@ struct GraphView::Impl {
   std::vector<GraphNode> nodes;
   std::vector<GraphEdge> edges;
   std::vector<int> component;  // per node; -1 for a node alone
-  std::map<std::string, size_t> index;
+  std::unordered_map<std::string, size_t> index;
 };
 
 const char* EdgeKindName(EdgeKind k) {
@@ -68,18 +69,25 @@ const char* EdgeKindName(EdgeKind k) {
 
 GraphView GraphView::FromLinks(const std::vector<IssueLinks>& links,
                                const std::vector<std::pair<Ref, Ref>>& mentions) {
-  std::map<std::string, GraphNode> nodes;
+  // Hashed while collecting, sorted once at the end: nodes by id, edges by
+  // (from, to, kind), as an ordered map would give.
+  std::unordered_map<std::string, GraphNode> nodes;
+  nodes.reserve(links.size() * 2 + mentions.size());
   auto node = [&](const std::string& id, const std::string& state) {
-    auto [it, added] = nodes.try_emplace(id, GraphNode{id, KindOf(id), state});
+    auto it = nodes.find(id);
+    if (it == nodes.end()) it = nodes.emplace(id, GraphNode{id, KindOf(id), state}).first;
     if (!state.empty()) it->second.state = state;
   };
-  // One edge per pair and kind; the strongest tier wins.
-  std::map<std::tuple<std::string, std::string, EdgeKind>, std::string> edges;
+  struct RawEdge {
+    std::string a, b;
+    EdgeKind kind;
+    std::string tier;
+  };
+  std::vector<RawEdge> raw;
   auto edge = [&](std::string a, std::string b, EdgeKind k, std::string tier) {
     if (a == b) return;
     if (b < a) std::swap(a, b);
-    auto [it, added] = edges.try_emplace({std::move(a), std::move(b), k}, tier);
-    if (!added && !tier.empty() && (it->second.empty() || tier < it->second)) it->second = tier;
+    raw.push_back({std::move(a), std::move(b), k, std::move(tier)});
   };
   for (const IssueLinks& l : links) {
     std::string issue = l.issue.ToString();
@@ -108,13 +116,28 @@ GraphView GraphView::FromLinks(const std::vector<IssueLinks>& links,
   }
 
   auto impl = std::make_shared<Impl>();
-  for (auto& [id, n] : nodes) {
-    impl->index[id] = impl->nodes.size();
-    impl->nodes.push_back(std::move(n));
+  std::vector<GraphNode*> sorted;
+  sorted.reserve(nodes.size());
+  for (auto& [id, n] : nodes) sorted.push_back(&n);
+  std::sort(sorted.begin(), sorted.end(), [](const GraphNode* x, const GraphNode* y) { return x->id < y->id; });
+  impl->nodes.reserve(sorted.size());
+  impl->index.reserve(sorted.size());
+  for (GraphNode* n : sorted) {
+    impl->index.emplace(n->id, impl->nodes.size());
+    impl->nodes.push_back(std::move(*n));
   }
-  for (const auto& [key, tier] : edges) {
-    const auto& [a, b, k] = key;
-    impl->edges.push_back({impl->index.at(a), impl->index.at(b), k, tier});
+  // One edge per pair and kind; the strongest tier any of them has wins
+  // (the order they were seen in does not matter).
+  std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
+    return std::tie(x.a, x.b, x.kind) < std::tie(y.a, y.b, y.kind);
+  });
+  for (size_t i = 0; i < raw.size();) {
+    size_t j = i;
+    std::string tier = raw[i].tier;
+    for (++j; j < raw.size() && raw[j].a == raw[i].a && raw[j].b == raw[i].b && raw[j].kind == raw[i].kind; ++j)
+      if (!raw[j].tier.empty() && (tier.empty() || raw[j].tier < tier)) tier = raw[j].tier;
+    impl->edges.push_back({impl->index.at(raw[i].a), impl->index.at(raw[i].b), raw[i].kind, tier});
+    i = j;
   }
 
   BoostGraph g(impl->nodes.size());

@@ -3,15 +3,15 @@
 #include "fixgraph/query/digest.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "digest_render.h"
 #include "digest_text.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/graph/graph_view.h"
@@ -322,14 +322,14 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
     size_t order;
     DigestTroubleRow row;
   };
-  std::vector<Row> rows;
-  size_t order = 0;
-  for (const DigestCase* c : d->Cases()) {
-    ++order;
+  // Each case's candidate row (the text work, side by side), then the
+  // selection in digest order.
+  std::vector<const DigestCase*> cases = d->Cases();
+  std::vector<std::optional<Row>> candidates(cases.size());
+  ParallelFor(cases.size(), [&](size_t i) {
+    const DigestCase* c = cases[i];
     const graph::IssueLinks& l = c->links;
     DigestTroubleRow r;
-    r.symptom = c->problem;
-    r.cases = {l.issue.ToString()};
     int priority = 9;
     if (l.answer && !l.answer->text.empty()) {
       r.action = dt::Truncate(dt::LeadSentences(l.answer->text, 12), rules.action_max_chars);
@@ -340,12 +340,17 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
       r.source = "fix_title";
       priority = 1 + TierRank(c->tier);
     }
-    if (r.action.empty()) continue;
+    if (r.action.empty()) return;
     // A fix title that only restates the problem tells the reader nothing new.
     if (r.source == "fix_title" && dt::CleanTitle(l.fixes.front().title) == dt::CleanTitle(c->title))
-      continue;
-    rows.push_back({priority, order, std::move(r)});
-  }
+      return;
+    r.symptom = c->problem;
+    r.cases = {l.issue.ToString()};
+    candidates[i] = Row{priority, i + 1, std::move(r)};
+  });
+  std::vector<Row> rows;
+  for (std::optional<Row>& c : candidates)
+    if (c) rows.push_back(std::move(*c));
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& a, const Row& b) { return a.priority < b.priority; });
   if (rows.size() > static_cast<size_t>(rules.troubleshooting_max))
@@ -608,19 +613,7 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
   std::set<std::string> stop(BuiltinStopTerms().begin(), BuiltinStopTerms().end());
   stop.insert(options.rules.stop_terms.begin(), options.rules.stop_terms.end());
   std::vector<RepoPart> parts(selected.size());
-  {
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i = next++; i < selected.size(); i = next++)
-        CollectRepo(store, *selected[i], options, stop, &parts[i]);
-    };
-    size_t n_threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
-                                        selected.size());
-    std::vector<std::thread> threads;
-    for (size_t t = 1; t < n_threads; ++t) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-  }
+  ParallelFor(selected.size(), [&](size_t i) { CollectRepo(store, *selected[i], options, stop, &parts[i]); });
   OptTime latest;
   std::vector<RepoPart*> with_cases;
   for (RepoPart& part : parts) {

@@ -407,9 +407,6 @@ std::string ThemeBullet(const Digest& d, const std::string& id, Lang lang) {
   return s;
 }
 
-namespace {
-
-// Runs fn(0..n-1) on up to one thread per core; fn must only write its own slot.
 void ParallelFor(size_t n, const std::function<void(size_t)>& fn) {
   std::atomic<size_t> next{0};
   auto work = [&] {
@@ -422,7 +419,21 @@ void ParallelFor(size_t n, const std::function<void(size_t)>& fn) {
   for (std::thread& t : pool) t.join();
 }
 
-}  // namespace
+std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string*)>& fn) {
+  // Enough chunks to balance uneven items over the cores, few enough that
+  // each is worth a task.
+  const size_t chunks = std::min<size_t>(n, 64);
+  std::vector<std::string> parts(chunks);
+  ParallelFor(chunks, [&](size_t c) {
+    for (size_t i = n * c / chunks; i < n * (c + 1) / chunks; ++i) fn(i, &parts[c]);
+  });
+  size_t total = 0;
+  for (const std::string& p : parts) total += p.size();
+  std::string out;
+  out.reserve(total);
+  for (const std::string& p : parts) out += p;
+  return out;
+}
 
 std::string RenderMarkdown(const Digest& d, Lang lang) {
   const Words& w = W(lang);
@@ -447,30 +458,43 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(r.role) << " | "
       << r.cases.size() << " |\n";
   o << "\n";
-  // The repository tables are most of the text: rendered side by side, one
-  // repository per task, then written in order.
-  std::vector<std::string> tables(d.repos.size());
-  ParallelFor(d.repos.size(), [&](size_t i) {
+  // The repository tables, the themes and the exclusions are most of the
+  // text: rendered side by side in chunks, then joined in order.
+  o << RenderInOrder(d.repos.size(), [&](size_t i, std::string* t) {
     const DigestRepo& r = d.repos[i];
-    std::ostringstream t;
-    t << "## " << r.repo.FullName() << "\n\n";
-    if (!r.role.empty()) t << r.role << "\n\n";
-    t << "| " << w.num_col << " | " << w.problem_col << " | " << w.summary_col
-      << " |\n|---|---|---|\n";
-    for (const DigestCase& c : r.cases)
-      t << "| [#" << c.number << "](" << c.url << ") | " << dt::MdCell(c.problem) << " | "
-        << dt::MdCell(CaseSummary(d, c, lang)) << " |\n";
-    t << "\n";
-    tables[i] = t.str();
+    *t += "## " + r.repo.FullName() + "\n\n";
+    if (!r.role.empty()) *t += r.role + "\n\n";
+    *t += std::string("| ") + w.num_col + " | " + w.problem_col + " | " + w.summary_col +
+          " |\n|---|---|---|\n";
+    for (const DigestCase& c : r.cases) {
+      *t += "| [#" + c.number + "](" + c.url + ") | ";
+      *t += dt::MdCell(c.problem);
+      *t += " | ";
+      *t += dt::MdCell(CaseSummary(d, c, lang));
+      *t += " |\n";
+    }
+    *t += "\n";
   });
-  for (const std::string& t : tables) o << t;
   if (!d.themes.empty()) {
     o << "## " << w.themes << "\n\n";
-    for (const DigestTheme& t : d.themes) {
-      o << "### " << t.id << ". " << ThemeHeading(d, t, lang) << "\n\n";
-      for (const std::string& id : t.issues) o << "- " << ThemeBullet(d, id, lang) << "\n";
-      o << "\n";
+    // One entry per heading and per bullet, so a large theme is split too.
+    constexpr size_t kHeading = static_cast<size_t>(-1);
+    std::vector<std::pair<size_t, size_t>> entries;  // (theme, issue or kHeading)
+    for (size_t k = 0; k < d.themes.size(); ++k) {
+      entries.emplace_back(k, kHeading);
+      for (size_t j = 0; j < d.themes[k].issues.size(); ++j) entries.emplace_back(k, j);
     }
+    o << RenderInOrder(entries.size(), [&](size_t e, std::string* s) {
+      const auto [k, j] = entries[e];
+      const DigestTheme& t = d.themes[k];
+      if (j == kHeading) {
+        *s += "### " + std::to_string(t.id) + ". " + ThemeHeading(d, t, lang) + "\n\n";
+        if (t.issues.empty()) *s += "\n";
+        return;
+      }
+      *s += "- " + ThemeBullet(d, t.issues[j], lang) + "\n";
+      if (j + 1 == t.issues.size()) *s += "\n";
+    });
   }
   if (!d.troubleshooting.empty()) {
     o << "## " << w.trouble << "\n\n";
@@ -522,13 +546,14 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   o << (Zh(lang) ? "- 诚实弃收：" : "- Excluded:");
   if (d.excluded.empty()) o << (Zh(lang) ? "无" : " none");
   o << "\n";
-  for (const DigestExcluded& e : d.excluded) {
-    o << "  - " << IssueLabel(d, e.issue) << (Zh(lang) ? "（" : " (") << ReasonWord(e.reason, lang)
-      << (Zh(lang) ? "）" : ") ") << dt::Truncate(e.title, 40);
+  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* s) {
+    const DigestExcluded& e = d.excluded[i];
+    *s += "  - " + IssueLabel(d, e.issue) + (Zh(lang) ? "（" : " (") + ReasonWord(e.reason, lang) +
+          (Zh(lang) ? "）" : ") ") + dt::Truncate(e.title, 40);
     std::string detail = ExcludedDetail(d, e, lang);
-    if (!detail.empty()) o << (Zh(lang) ? "：" : ": ") << detail;
-    o << "\n";
-  }
+    if (!detail.empty()) *s += (Zh(lang) ? "：" : ": ") + detail;
+    *s += "\n";
+  });
   if (Zh(lang)) {
     o << "- 候选统计：考察 " << d.considered << " 条，收录 " << cases.size() << " 条，弃收 "
       << d.excluded.size() << " 条（" << counts(k.excluded_by_reason) << "）。\n";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,5 +34,14 @@ const char* TrapWord(const std::string& flag, Lang lang);
 std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang);
 std::string ThemeHeading(const Digest& d, const DigestTheme& t, Lang lang);
 std::string ThemeBullet(const Digest& d, const std::string& issue, Lang lang);
+
+// Runs fn(0..n-1) on up to one thread per core; fn must only write its own
+// slot (results stay in index order, so output is deterministic).
+void ParallelFor(size_t n, const std::function<void(size_t)>& fn);
+
+// The concatenation of fn(0, ..) .. fn(n-1, ..) in index order, where fn(i,
+// out) appends item i's text to *out. Items are rendered in contiguous chunks
+// with ParallelFor.
+std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string*)>& fn);
 
 }  // namespace fixgraph::query

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 #include "fixgraph/engine/time.h"
 
@@ -237,9 +236,14 @@ std::string Html(std::string_view s) {
 }
 
 std::vector<std::string> SalientTerms(std::string_view text) {
-  std::set<std::string> terms;
+  // ASCII classes (the bytes of CJK text are never identifier characters).
+  auto lower_c = [](unsigned char c) { return c >= 'a' && c <= 'z'; };
+  auto upper_c = [](unsigned char c) { return c >= 'A' && c <= 'Z'; };
+  auto digit_c = [](unsigned char c) { return c >= '0' && c <= '9'; };
+  auto alpha_c = [&](unsigned char c) { return lower_c(c) || upper_c(c); };
+  auto ident = [&](unsigned char c) { return alpha_c(c) || digit_c(c) || c == '_'; };
+  std::vector<std::string> terms;
   size_t i = 0;
-  auto ident = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
   while (i < text.size()) {
     // Skip URLs entirely.
     if (text[i] == 'h' &&
@@ -268,36 +272,39 @@ std::vector<std::string> SalientTerms(std::string_view text) {
     }
     std::string_view tok = text.substr(start, i - start);
     if (tok.size() < 3 || tok.size() > 48) continue;
-    bool under = false, digit = false, alpha = false, lower = false, inner_upper = false;
+    // Versions, sizes and durations ("8.0.RC3", "16ms", "910B") start with a digit.
+    if (digit_c(static_cast<unsigned char>(tok[0]))) continue;
+    bool under = false, digit = false, lower = false, inner_upper = false;
     int upper = 0;
+    size_t letters = 0;
     for (size_t k = 0; k < tok.size(); ++k) {
       unsigned char t = static_cast<unsigned char>(tok[k]);
       if (t == '_') under = true;
-      if (std::isdigit(t)) digit = true;
-      if (std::isalpha(t)) alpha = true;
-      if (std::islower(t)) lower = true;
-      if (std::isupper(t)) {
+      if (digit_c(t)) digit = true;
+      if (lower_c(t)) {
+        lower = true;
+        ++letters;
+      }
+      if (upper_c(t)) {
         ++upper;
-        if (k > 0 && std::islower(static_cast<unsigned char>(tok[k - 1]))) inner_upper = true;
+        ++letters;
+        if (k > 0 && lower_c(static_cast<unsigned char>(tok[k - 1]))) inner_upper = true;
       }
     }
-    if (!alpha) continue;  // numbers
-    // Versions, sizes and durations ("8.0.RC3", "16ms", "910B") start with a digit.
-    if (std::isdigit(static_cast<unsigned char>(tok[0]))) continue;
+    if (letters == 0) continue;  // numbers
     bool all_caps = !lower && upper >= 4;
-    if (digit && !under && !inner_upper && !all_caps) {
-      // "fp8", "h264", "310P" count; "v2" or "2026-09" style do not.
-      size_t letters = 0;
-      for (char t : tok) letters += std::isalpha(static_cast<unsigned char>(t)) ? 1 : 0;
-      if (letters < 2) continue;
-    }
+    // "fp8", "h264", "310P" count; "v2" or "2026-09" style do not.
+    if (digit && !under && !inner_upper && !all_caps && letters < 2) continue;
     if (!(under || digit || inner_upper || all_caps)) continue;
-    std::string term(tok);
-    while (!term.empty() && (term.back() == '.' || term.back() == '-')) term.pop_back();
-    for (char& t : term) t = static_cast<char>(std::tolower(static_cast<unsigned char>(t)));
-    if (term.size() >= 3) terms.insert(term);
+    while (!tok.empty() && (tok.back() == '.' || tok.back() == '-')) tok.remove_suffix(1);
+    if (tok.size() < 3) continue;
+    std::string& term = terms.emplace_back(tok);
+    for (char& t : term)
+      if (upper_c(static_cast<unsigned char>(t))) t = static_cast<char>(t - 'A' + 'a');
   }
-  return {terms.begin(), terms.end()};
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  return terms;
 }
 
 }  // namespace fixgraph::query::digest_text
