@@ -108,7 +108,7 @@ std::string Role(const Repository& r) {
 
 struct Candidate {
   Issue issue;
-  const graph::IssueLinks* links = nullptr;  // into the repository's links; null: not linked
+  graph::IssueLinks* links = nullptr;  // into the repository's links; null: not linked
 };
 
 // Why a candidate is excluded, or "" when included.
@@ -401,7 +401,24 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     part->status = s;
     return;
   }
-  for (const graph::IssueLinks& l : all_links) {
+  // The link graph of the repository, as GraphView::Build draws it: mentions
+  // of its linked issues by other issues (one scan of the repository's rows).
+  std::unordered_set<std::string> linked;
+  for (const graph::IssueLinks& l : all_links) linked.insert(l.issue.number);
+  std::vector<std::pair<Ref, Ref>> mentions;
+  s = store.ForEachIssueMention(repo.ref, [&](const MentionRecord& m) {
+    if (m.source_item.kind == RefKind::kIssue && m.source_item != m.target &&
+        linked.count(m.target.number))
+      mentions.emplace_back(m.source_item, m.target);
+    return true;
+  });
+  if (!s.ok()) {
+    part->status = s;
+    return;
+  }
+  part->clusters = graph::GraphView::FromLinks(all_links, mentions).Clusters();
+  // The included cases take their links over from here on.
+  for (graph::IssueLinks& l : all_links) {
     auto it = candidates.find(l.issue.number);
     if (it != candidates.end()) it->second.links = &l;
   }
@@ -425,7 +442,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
       continue;
     }
     DigestCase dc;
-    dc.links = *c->links;
+    dc.links = std::move(*c->links);
     dc.number = c->issue.number;
     dc.title = dt::Squash(c->issue.title);
     dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
@@ -442,22 +459,6 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
   }
   if (dr.cases.empty()) return;
   part->repo = std::move(dr);
-  // The link graph of the repository, as GraphView::Build draws it: mentions
-  // of its linked issues by other issues (one scan of the repository's rows).
-  std::unordered_set<std::string> linked;
-  for (const graph::IssueLinks& l : all_links) linked.insert(l.issue.number);
-  std::vector<std::pair<Ref, Ref>> mentions;
-  s = store.ForEachIssueMention(repo.ref, [&](const MentionRecord& m) {
-    if (m.source_item.kind == RefKind::kIssue && m.source_item != m.target &&
-        linked.count(m.target.number))
-      mentions.emplace_back(m.source_item, m.target);
-    return true;
-  });
-  if (!s.ok()) {
-    part->status = s;
-    return;
-  }
-  part->clusters = graph::GraphView::FromLinks(all_links, mentions).Clusters();
 }
 
 std::vector<std::string> StringList(const json& j, const std::string& field,
