@@ -43,15 +43,16 @@ std::string TrimPunct(std::string s) {
 std::string Squash(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  bool space = false;
-  for (unsigned char c : s) {
-    if (IsSpace(c)) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += static_cast<char>(c);
+  auto space = [&](size_t k) { return IsSpace(static_cast<unsigned char>(s[k])); };
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && space(i)) ++i;
+    if (i == s.size()) break;
+    size_t j = i;
+    while (j < s.size() && !space(j)) ++j;
+    if (!out.empty()) out += ' ';
+    out.append(s, i, j - i);
+    i = j;
   }
   return out;
 }
