@@ -294,7 +294,7 @@ std::vector<std::string> SalientTerms(std::string_view text) {
     }
     if (letters == 0) continue;  // numbers
     bool all_caps = !lower && upper >= 4;
-    // "fp8", "h264", "310P" count; "v2" or "2026-09" style do not.
+    // "fp8", "bf16" count; "v2", "h264" (one letter) do not.
     if (digit && !under && !inner_upper && !all_caps && letters < 2) continue;
     if (!(under || digit || inner_upper || all_caps)) continue;
     while (!tok.empty() && (tok.back() == '.' || tok.back() == '-')) tok.remove_suffix(1);

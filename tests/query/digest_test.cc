@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "../../query/digest_render.h"
 #include "../../query/digest_text.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/engine/time.h"
@@ -320,8 +321,24 @@ TEST(DigestText, SentencesTermsAndTruncation) {
   // "910B" starts with a digit (model numbers, versions): not a topic term.
   std::vector<std::string> want = {"aclrtmemsetasync", "fp8_param_gather", "mxfp8"};
   EXPECT_EQ(terms, want);
+  // Trailing '.'/'-' are cut; duplicates and case fold to one term; a word
+  // with digits needs two letters ("fp16" yes, "v2" and "h264" no).
+  EXPECT_EQ(dt::SalientTerms("use FP16. then fp16 and ERR_CODE- or v2 h264 bf16-"),
+            (std::vector<std::string>{"bf16", "err_code", "fp16"}));
+  EXPECT_EQ(dt::Squash("  a \t\n b\r\n\n c  "), "a b c");
+  EXPECT_EQ(dt::Squash(" \n "), "");
   EXPECT_EQ(dt::MdCell("a|b\nc"), "a\\|b c");
   EXPECT_EQ(dt::Html("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+}
+
+TEST(DigestRender, RenderInOrderKeepsIndexOrderAcrossChunks) {
+  for (size_t n : {0, 1, 63, 64, 65, 1000}) {
+    std::string want;
+    for (size_t i = 0; i < n; ++i) want += std::to_string(i) + ",";
+    EXPECT_EQ(query::RenderInOrder(n, [](size_t i, std::string* out) { *out += std::to_string(i) + ","; }),
+              want)
+        << n;
+  }
 }
 
 }  // namespace
