@@ -83,6 +83,14 @@ class XapianSearcher final : public Searcher {
       for (size_t i = 0; i < kPoolSize; ++i) {
         auto h = std::make_unique<Handle>();
         h->db = Xapian::Database(IssueIndexDir(db_dir_));
+        if (i == 0) {
+          std::string schema = h->db.get_metadata("fixgraph:schema");
+          if (schema != kIssueIndexSchema)
+            return Status::FailedPrecondition(
+                "issue index " + IssueIndexDir(db_dir_) + " has layout " +
+                (schema.empty() ? std::string("(none)") : schema) + ", this build reads layout " +
+                kIssueIndexSchema + ": rebuild it with `fixgraph link` (or `fixgraph index-ask`)");
+        }
         h->opened = std::chrono::steady_clock::now();
         pool_.push_back(std::move(h));
       }
@@ -164,8 +172,11 @@ class XapianSearcher final : public Searcher {
     const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+    // The title field adds weight to the candidates whose title holds query
+    // units (AND_MAYBE: it never adds candidates, and its short posting lists
+    // are only read at the candidates).
     auto run = [&](const Xapian::Query& units) {
-      Xapian::Query q = units;
+      Xapian::Query q(Xapian::Query::OP_AND_MAYBE, units, built.title);
       if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
       enquire.set_query(q);
       return enquire.get_mset(0, wanted);

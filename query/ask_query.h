@@ -3,8 +3,11 @@
 // The text is analysed (analyzer.h) and every term becomes one unit of an OR:
 // identifiers match whole or (at a lower weight) by their parts; a run of
 // terms that is a member of a synonym group (lexicon.h) becomes OP_SYNONYM
-// over all members. Never uses Xapian's QueryParser, so no user text can make
-// a syntax error.
+// over all members. The same units, whole, over the title field
+// (issue_index.h, kTitlePrefix) form `title`, which the searcher adds as
+// optional weight (AND_MAYBE): among the issues that match, those whose title
+// holds the words rank up, as a per-column BM25 would rank them. Never uses
+// Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
 #include <string>
@@ -21,6 +24,7 @@ inline constexpr size_t kMaxUnits = 64;
 struct BuiltQuery {
   Xapian::Query query;  // OR of the units
   Xapian::Query all;    // AND of the units (empty when there is one unit)
+  Xapian::Query title;  // OR of the units (whole) in the title field
   size_t units = 0;
   bool names_hardware = false;
   bool empty() const { return units == 0; }

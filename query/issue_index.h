@@ -5,6 +5,8 @@
 // Document layout:
 //   terms    analysed text (analyzer.h) with field weights applied as wdf:
 //            title x kTitleWeight > body > answer and fix PRs > comments;
+//            the title's terms once more under kTitlePrefix (wdf 1 each), the
+//            title field a query can score on its own (ask_query.h);
 //            "Q" + issue ref (unique id), "R" + repo ref (filter), both wdf 0
 //   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
 //   data     JSON of the hit's display fields, so ask reads nothing else:
@@ -22,7 +24,10 @@
 
 namespace fixgraph::query {
 
-inline constexpr const char* kIssueIndexSchema = "1";
+// "2": title terms also under kTitlePrefix. An index of another schema is
+// rebuilt by UpdateIssueIndex and refused by Searcher::Open.
+inline constexpr const char* kIssueIndexSchema = "2";
+inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
 inline constexpr unsigned kTitleWeight = 6;
 inline constexpr unsigned kBodyWeight = 3;
