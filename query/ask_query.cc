@@ -110,7 +110,15 @@ BuiltQuery BuildQuery(std::string_view text) {
     titles.push_back(std::move(u.title));
   }
   out.query = Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end());
-  out.title = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
+  out.title = Xapian::Query(Xapian::Query::OP_AND, titles.begin(), titles.end());
+  out.title_any = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
+  // The partial-match fallback: the units most worth matching (the rarest),
+  // not every posting of every unit.
+  const size_t elite = std::max(kMinFallbackUnits, (qs.size() + 1) / 2);
+  out.partial = qs.size() <= elite
+                    ? out.query
+                    : Xapian::Query(Xapian::Query::OP_ELITE_SET, qs.begin(), qs.end(),
+                                    static_cast<Xapian::termcount>(elite));
   if (wholes.size() > 1) out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
 }

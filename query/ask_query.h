@@ -20,11 +20,16 @@ namespace fixgraph::query {
 inline constexpr double kRelevanceShare = 0.7;
 // At most this many units in one query (a long log is cut to its best terms).
 inline constexpr size_t kMaxUnits = 64;
+// The partial-match fallback keeps the rarer half of the units, at least this
+// many.
+inline constexpr size_t kMinFallbackUnits = 3;
 
 struct BuiltQuery {
   Xapian::Query query;  // OR of the units
   Xapian::Query all;    // AND of the units (empty when there is one unit)
-  Xapian::Query title;  // OR of the units (whole) in the title field
+  Xapian::Query title;      // AND of the units (whole) in the title field
+  Xapian::Query title_any;  // OR of the same
+  Xapian::Query partial;    // `query`, or the OR of its rarest units (OP_ELITE_SET)
   size_t units = 0;
   bool names_hardware = false;
   bool empty() const { return units == 0; }

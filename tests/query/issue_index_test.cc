@@ -225,6 +225,38 @@ TEST_F(AskTest, TitleMatchesRankAboveBodyMatches) {
   for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 20) << h.issue.ToString();
 }
 
+TEST_F(AskTest, EqualTitleMatchesAreOrderedByResolution) {
+  // 100 open issues share a title; the last one indexed becomes fixed by a
+  // merged PR. Every issue matches the query equally, so the fixed one comes
+  // first, though it is not among the first issues the matcher meets.
+  for (int i = 1001; i <= 1100; ++i)
+    AddIssue(std::to_string(i), "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 5;
+  auto r = searcher->Ask("allreduce timeout hccl", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 5u);
+  for (const AskHit& h : r->hits) EXPECT_EQ(h.resolution, graph::Resolution::kOpen);
+  // Fixed meanwhile; the searcher sees it after a reopen.
+  AddIssue("1100", "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z",
+           "2026-03-02T10:00:05Z");
+  AddPull(2000, "fix #1100: raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600", "2026-03-02T09:00:00Z",
+          "2026-03-02T10:00:04Z");
+  Commit();
+  LinkAndIndex();
+  ASSERT_TRUE(searcher->Reopen().ok());
+  r = searcher->Ask("allreduce timeout hccl", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 5u);
+  EXPECT_EQ(r->hits[0].issue, IssueRef("1100"));
+  EXPECT_EQ(r->hits[0].resolution, graph::Resolution::kFixed);
+  EXPECT_GT(r->hits[0].score, r->hits[1].score);
+}
+
 TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   AddCorpus();
   LinkAndIndex();
