@@ -4,9 +4,10 @@
 // identifiers match whole or (at a lower weight) by their parts; a run of
 // terms that is a member of a synonym group (lexicon.h) becomes OP_SYNONYM
 // over all members. The same units, whole, over the title field
-// (issue_index.h, kTitlePrefix) form `title`, which the searcher adds as
-// optional weight (AND_MAYBE): among the issues that match, those whose title
-// holds the words rank up, as a per-column BM25 would rank them. Never uses
+// (issue_index.h, kTitlePrefix) form `title` (AND: the issues whose title
+// holds every unit, which the searcher visits first) and `title_any` (OR, the
+// optional weight of the BM25 passes: among the issues that match, those whose
+// title holds words rank up, as a per-column BM25 would rank them). Never uses
 // Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
