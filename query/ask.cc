@@ -209,12 +209,21 @@ class XapianSearcher final : public Searcher {
     // A query of one unit (an error code, an identifier) skips this: it
     // usually sits in a pasted log in the body, and BM25 over the fields
     // ranks it.
+    // One pass over all tiers first: when it ends with fewer than `wanted`
+    // issues, it saw them all (the usual case for a specific query).
     enquire.set_weighting_scheme(Xapian::BoolWeight());
-    for (int tier = kPriorTiers - 1; built.units > 1 && tier >= 0 && ranked.size() < wanted; --tier) {
-      enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_FILTER, built.title,
-                                               Xapian::Query(PriorTierTerm(tier)))));
+    auto collect = [&](const Xapian::Query& q) {
+      enquire.set_query(filtered(q));
       Xapian::MSet mset = enquire.get_mset(0, wanted - static_cast<Xapian::doccount>(ranked.size()));
       for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
+    };
+    if (built.units > 1) {
+      collect(built.title);
+      if (ranked.size() >= wanted) {
+        ranked.clear();
+        for (int tier = kPriorTiers - 1; tier >= 0 && ranked.size() < wanted; --tier)
+          collect(Xapian::Query(Xapian::Query::OP_FILTER, built.title, Xapian::Query(PriorTierTerm(tier))));
+      }
     }
     if (ranked.size() < limit) {
       ranked.clear();
