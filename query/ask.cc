@@ -92,7 +92,7 @@ class XapianSearcher final : public Searcher {
                 kIssueIndexSchema + ": rebuild it with `fixgraph link` (or `fixgraph index-ask`)");
         }
         h->opened = std::chrono::steady_clock::now();
-        h->LoadPriors();
+        h->priors_stale = true;
         pool_.push_back(std::move(h));
       }
     } catch (const Xapian::Error& e) {
@@ -127,7 +127,7 @@ class XapianSearcher final : public Searcher {
     for (auto& h : pool_) {
       std::lock_guard<std::mutex> lock(h->mu);
       try {
-        if (h->db.reopen()) h->LoadPriors();
+        if (h->db.reopen()) h->priors_stale = true;
         h->opened = std::chrono::steady_clock::now();
       } catch (const Xapian::Error& e) {
         return Status::IOError("reopening issue index: " + e.get_description());
@@ -142,16 +142,19 @@ class XapianSearcher final : public Searcher {
     Xapian::Database db;
     std::chrono::steady_clock::time_point opened;
     // The prior slot of every document by docid, read in one pass over the
-    // value stream when the handle opens or sees a new revision: ranking the
-    // candidates then reads nothing per candidate (a value read per document
-    // is a B-tree lookup and a block read).
+    // value stream at the first search after the handle opens or sees a new
+    // revision: ranking the candidates then reads nothing per candidate (a
+    // value read per document is a B-tree lookup and a block read).
     std::vector<float> priors;
+    bool priors_stale = true;
 
     void LoadPriors() {
+      priors_stale = true;
       priors.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
       for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
         if (it.get_docid() < priors.size())
           priors[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
+      priors_stale = false;
     }
 
     double Prior(Xapian::docid did) {
@@ -169,14 +172,15 @@ class XapianSearcher final : public Searcher {
         // Pick up commits of a writer in another process, at most once a second.
         auto now = std::chrono::steady_clock::now();
         if (now - h.opened > std::chrono::seconds(1)) {
-          if (h.db.reopen()) h.LoadPriors();
+          if (h.db.reopen()) h.priors_stale = true;
           h.opened = now;
         }
+        if (h.priors_stale) h.LoadPriors();
         return SearchOnce(h, built, repo, limit);
       } catch (const Xapian::DatabaseModifiedError&) {
         if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
         try {
-          if (h.db.reopen()) h.LoadPriors();
+          if (h.db.reopen()) h.priors_stale = true;
         } catch (const Xapian::Error& e) {
           return Status::IOError("reopening issue index: " + e.get_description());
         }
