@@ -206,15 +206,15 @@ class XapianSearcher final : public Searcher {
     std::vector<Candidate> ranked;
     // Title first: the issues whose title holds every unit of the query are
     // equally relevant (relevance 1), so only their priors order them. They
-    // are visited by prior tier, best first, with boolean weights: the
-    // matcher stops as soon as it holds `wanted` of them instead of scoring
-    // every issue that matches (generated and real titles repeat: three title
-    // words can match thousands of issues). Enough of them answer the query.
-    // A query of one unit (an error code, an identifier) skips this: it
-    // usually sits in a pasted log in the body, and BM25 over the fields
-    // ranks it.
-    // One pass over all tiers first: when it ends with fewer than `wanted`
-    // issues, it saw them all (the usual case for a specific query).
+    // are fetched with boolean weights, so the matcher stops as soon as it
+    // holds `wanted` of them instead of scoring every issue that matches
+    // (titles repeat: three title words can match thousands of issues). One
+    // pass over all tiers first: when it ends with fewer than `wanted`, it saw
+    // them all (the usual case for a specific query); else they are taken
+    // tier by tier (issue_index.h, PriorTierTerm), best first, so the best
+    // resolved are among the candidates. At least `limit` of them answer the
+    // query. A query of one unit (an error code, an identifier) skips this:
+    // it usually sits in a pasted log in the body, and BM25 ranks it.
     enquire.set_weighting_scheme(Xapian::BoolWeight());
     auto collect = [&](const Xapian::Query& q) {
       enquire.set_query(filtered(q));
