@@ -83,7 +83,16 @@ class XapianSearcher final : public Searcher {
       for (size_t i = 0; i < kPoolSize; ++i) {
         auto h = std::make_unique<Handle>();
         h->db = Xapian::Database(IssueIndexDir(db_dir_));
+        if (i == 0) {
+          std::string schema = h->db.get_metadata("fixgraph:schema");
+          if (schema != kIssueIndexSchema)
+            return Status::FailedPrecondition(
+                "issue index " + IssueIndexDir(db_dir_) + " has layout " +
+                (schema.empty() ? std::string("(none)") : schema) + ", this build reads layout " +
+                kIssueIndexSchema + ": rebuild it with `fixgraph link` (or `fixgraph index-ask`)");
+        }
         h->opened = std::chrono::steady_clock::now();
+        h->priors_stale = true;
         pool_.push_back(std::move(h));
       }
     } catch (const Xapian::Error& e) {
@@ -118,7 +127,7 @@ class XapianSearcher final : public Searcher {
     for (auto& h : pool_) {
       std::lock_guard<std::mutex> lock(h->mu);
       try {
-        h->db.reopen();
+        if (h->db.reopen()) h->priors_stale = true;
         h->opened = std::chrono::steady_clock::now();
       } catch (const Xapian::Error& e) {
         return Status::IOError("reopening issue index: " + e.get_description());
@@ -132,6 +141,27 @@ class XapianSearcher final : public Searcher {
     std::mutex mu;
     Xapian::Database db;
     std::chrono::steady_clock::time_point opened;
+    // The prior slot of every document by docid, read in one pass over the
+    // value stream at the first search after the handle opens or sees a new
+    // revision: ranking the candidates then reads nothing per candidate (a
+    // value read per document is a B-tree lookup and a block read).
+    std::vector<float> priors;
+    bool priors_stale = true;
+
+    void LoadPriors() {
+      priors_stale = true;
+      priors.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
+      for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
+        if (it.get_docid() < priors.size())
+          priors[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
+      priors_stale = false;
+    }
+
+    double Prior(Xapian::docid did) {
+      if (did < priors.size()) return priors[did];
+      std::string slot = db.get_document(did).get_value(kPriorSlot);  // not expected: read it
+      return slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
+    }
   };
 
   StatusOr<std::vector<AskHit>> Search(const BuiltQuery& built, const std::string& repo, size_t limit) {
@@ -142,14 +172,15 @@ class XapianSearcher final : public Searcher {
         // Pick up commits of a writer in another process, at most once a second.
         auto now = std::chrono::steady_clock::now();
         if (now - h.opened > std::chrono::seconds(1)) {
-          h.db.reopen();
+          if (h.db.reopen()) h.priors_stale = true;
           h.opened = now;
         }
-        return SearchOnce(h.db, built, repo, limit);
+        if (h.priors_stale) h.LoadPriors();
+        return SearchOnce(h, built, repo, limit);
       } catch (const Xapian::DatabaseModifiedError&) {
         if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
         try {
-          h.db.reopen();
+          if (h.db.reopen()) h.priors_stale = true;
         } catch (const Xapian::Error& e) {
           return Status::IOError("reopening issue index: " + e.get_description());
         }
@@ -159,45 +190,78 @@ class XapianSearcher final : public Searcher {
     }
   }
 
-  StatusOr<std::vector<AskHit>> SearchOnce(Xapian::Database& db, const BuiltQuery& built,
-                                          const std::string& repo, size_t limit) {
+  StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built, const std::string& repo,
+                                          size_t limit) {
+    Xapian::Database& db = h.db;
     const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
-    enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
-    auto run = [&](const Xapian::Query& units) {
-      Xapian::Query q = units;
+    auto filtered = [&](Xapian::Query q) {
       if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
-      enquire.set_query(q);
-      return enquire.get_mset(0, wanted);
+      return q;
     };
-    // Conjunctive first: when at least `limit` issues hold every unit of the
-    // query (identifiers whole), the candidates are among them: an AND is
-    // driven by its rarest unit, an OR walks every posting of every unit and
-    // identifier part. Else the OR ranks partial matches too.
-    Xapian::MSet mset;
-    if (!built.all.empty()) mset = run(built.all);
-    if (mset.size() < limit) mset = run(built.query);
-    // Rank the candidates by score from the prior slot; decode the stored
-    // display data of the top `limit` only.
     struct Candidate {
-      Xapian::Document doc;
+      Xapian::docid did;
       double score;
     };
     std::vector<Candidate> ranked;
-    ranked.reserve(mset.size());
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
-      Xapian::Document doc = it.get_document();
-      std::string slot = doc.get_value(kPriorSlot);
-      double prior = slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
-      ranked.push_back({std::move(doc), HitScore(relevance, prior)});
+    // Title first: the issues whose title holds every unit of the query are
+    // equally relevant (relevance 1), so only their priors order them. They
+    // are fetched with boolean weights, so the matcher stops as soon as it
+    // holds `wanted` of them instead of scoring every issue that matches
+    // (titles repeat: three title words can match thousands of issues). One
+    // pass over all tiers first: when it ends with fewer than `wanted`, it saw
+    // them all (the usual case for a specific query); else they are taken
+    // tier by tier (issue_index.h, PriorTierTerm), best first, so the best
+    // resolved are among the candidates. At least `limit` of them answer the
+    // query. A query of one unit (an error code, an identifier) skips this:
+    // it usually sits in a pasted log in the body, and BM25 ranks it.
+    enquire.set_weighting_scheme(Xapian::BoolWeight());
+    auto collect = [&](const Xapian::Query& q) {
+      enquire.set_query(filtered(q));
+      Xapian::MSet mset = enquire.get_mset(0, wanted - static_cast<Xapian::doccount>(ranked.size()));
+      for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
+    };
+    if (built.units > 1) {
+      collect(built.title);
+      if (ranked.size() >= wanted) {
+        ranked.clear();
+        for (int tier = kPriorTiers - 1; tier >= 0 && ranked.size() < wanted; --tier)
+          collect(Xapian::Query(Xapian::Query::OP_FILTER, built.title, Xapian::Query(PriorTierTerm(tier))));
+      }
     }
+    if (ranked.size() < limit) {
+      ranked.clear();
+      // Then by BM25 over all fields, the title field adding weight to the
+      // candidates whose title holds some units (AND_MAYBE: it never adds
+      // candidates, and its short posting lists are only read at the
+      // candidates).
+      enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+      auto run = [&](const Xapian::Query& units) {
+        enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, built.title_any)));
+        return enquire.get_mset(0, wanted);
+      };
+      // Conjunctive first: when at least `limit` issues hold every unit of
+      // the query (identifiers whole), the candidates are among them: an AND
+      // is driven by its rarest unit, an OR walks every posting of every unit
+      // and identifier part. Else the rarest units, OR-ed, rank partial
+      // matches too.
+      Xapian::MSet mset;
+      if (!built.all.empty()) mset = run(built.all);
+      if (mset.size() < limit) mset = run(built.partial);
+      ranked.reserve(mset.size());
+      for (auto it = mset.begin(); it != mset.end(); ++it) {
+        double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
+        ranked.push_back({*it, HitScore(relevance, h.Prior(*it))});
+      }
+    }
+    // Rank the candidates by score (relevance and prior); decode the stored
+    // display data of the top `limit` only.
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (ranked.size() > limit) ranked.resize(limit);
     std::vector<AskHit> hits;
     for (const Candidate& c : ranked) {
-      auto hit = HitFromData(c.doc.get_data(), c.score);
+      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_data(), c.score);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }

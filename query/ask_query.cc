@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyzer.h"
+#include "issue_index.h"
 #include "lexicon.h"
 
 namespace fixgraph::query {
@@ -15,14 +16,22 @@ constexpr double kPartWeight = 0.4;
 struct Unit {
   Xapian::Query q;
   Xapian::Query whole;  // q without the identifier parts
+  Xapian::Query title;  // whole, in the title field (kTitlePrefix)
   int rank = 0;  // lower is kept first when cutting to kMaxUnits
   size_t order = 0;
 };
 
-Xapian::Query MemberQuery(const Lexicon::Seq& member) {
-  if (member.size() == 1) return Xapian::Query(member[0]);
+std::string InTitle(const std::string& term) {
+  std::string t = kTitlePrefix;
+  t += term;
+  return t;
+}
+
+// One member of a synonym group; `title`: in the title field.
+Xapian::Query MemberQuery(const Lexicon::Seq& member, bool title) {
+  if (member.size() == 1) return Xapian::Query(title ? InTitle(member[0]) : member[0]);
   std::vector<Xapian::Query> parts;
-  for (const std::string& t : member) parts.emplace_back(t);
+  for (const std::string& t : member) parts.emplace_back(title ? InTitle(t) : t);
   return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
 }
 
@@ -55,10 +64,14 @@ BuiltQuery BuildQuery(std::string_view text) {
     if (m < matches.size() && matches[m].start == i) {
       const Lexicon::Match& match = matches[m++];
       if (seen.insert("\x01syn" + std::to_string(match.group)).second) {
-        std::vector<Xapian::Query> members;
-        for (const Lexicon::Seq& member : lex.Group(match.group)) members.push_back(MemberQuery(member));
+        std::vector<Xapian::Query> members, in_title;
+        for (const Lexicon::Seq& member : lex.Group(match.group)) {
+          members.push_back(MemberQuery(member, false));
+          in_title.push_back(MemberQuery(member, true));
+        }
         Xapian::Query syn(Xapian::Query::OP_SYNONYM, members.begin(), members.end());
-        units.push_back({syn, syn, 1, units.size()});
+        Xapian::Query title(Xapian::Query::OP_SYNONYM, in_title.begin(), in_title.end());
+        units.push_back({syn, syn, title, 1, units.size()});
       }
       for (size_t k = i; k < i + match.length; ++k) seen.insert(mains[k]->text);
       i += match.length;
@@ -75,7 +88,8 @@ BuiltQuery BuildQuery(std::string_view text) {
         q = Xapian::Query(Xapian::Query::OP_OR, q,
                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
       }
-      units.push_back({q, whole, t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
+      units.push_back({q, whole, Xapian::Query(InTitle(t.text)), t.kind == TermKind::kIdentifier ? 0 : 2,
+                       units.size()});
     }
     ++i;
   }
@@ -86,14 +100,25 @@ BuiltQuery BuildQuery(std::string_view text) {
   }
   out.units = units.size();
   if (units.empty()) return out;
-  std::vector<Xapian::Query> qs, wholes;
+  std::vector<Xapian::Query> qs, wholes, titles;
   qs.reserve(units.size());
   wholes.reserve(units.size());
+  titles.reserve(units.size());
   for (Unit& u : units) {
     qs.push_back(std::move(u.q));
     wholes.push_back(std::move(u.whole));
+    titles.push_back(std::move(u.title));
   }
   out.query = Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end());
+  out.title = Xapian::Query(Xapian::Query::OP_AND, titles.begin(), titles.end());
+  out.title_any = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
+  // The partial-match fallback: the units most worth matching (the rarest),
+  // not every posting of every unit.
+  const size_t elite = std::max(kMinFallbackUnits, (qs.size() + 1) / 2);
+  out.partial = qs.size() <= elite
+                    ? out.query
+                    : Xapian::Query(Xapian::Query::OP_ELITE_SET, qs.begin(), qs.end(),
+                                    static_cast<Xapian::termcount>(elite));
   if (wholes.size() > 1) out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
 }

@@ -3,8 +3,12 @@
 // The text is analysed (analyzer.h) and every term becomes one unit of an OR:
 // identifiers match whole or (at a lower weight) by their parts; a run of
 // terms that is a member of a synonym group (lexicon.h) becomes OP_SYNONYM
-// over all members. Never uses Xapian's QueryParser, so no user text can make
-// a syntax error.
+// over all members. The same units, whole, over the title field
+// (issue_index.h, kTitlePrefix) form `title` (AND: the issues whose title
+// holds every unit, which the searcher visits first) and `title_any` (OR, the
+// optional weight of the BM25 passes: among the issues that match, those whose
+// title holds words rank up, as a per-column BM25 would rank them). Never uses
+// Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
 #include <string>
@@ -17,10 +21,16 @@ namespace fixgraph::query {
 inline constexpr double kRelevanceShare = 0.7;
 // At most this many units in one query (a long log is cut to its best terms).
 inline constexpr size_t kMaxUnits = 64;
+// The partial-match fallback keeps the rarer half of the units, at least this
+// many.
+inline constexpr size_t kMinFallbackUnits = 3;
 
 struct BuiltQuery {
   Xapian::Query query;  // OR of the units
   Xapian::Query all;    // AND of the units (empty when there is one unit)
+  Xapian::Query title;      // AND of the units (whole) in the title field
+  Xapian::Query title_any;  // OR of the same
+  Xapian::Query partial;    // `query`, or the OR of its rarest units (OP_ELITE_SET)
   size_t units = 0;
   bool names_hardware = false;
   bool empty() const { return units == 0; }

@@ -45,6 +45,18 @@ void AddText(Xapian::Document* doc, std::string_view text, unsigned weight) {
   for (const Term& t : Analyze(text)) doc->add_term(t.text, weight);
 }
 
+// The title: its terms at kTitleWeight in the shared term space, and once more
+// under kTitlePrefix (wdf 1 per occurrence) for the title field of a query.
+void AddTitle(Xapian::Document* doc, std::string_view title) {
+  std::string prefixed(kTitlePrefix);
+  for (const Term& t : Analyze(title)) {
+    doc->add_term(t.text, kTitleWeight);
+    prefixed.resize(std::char_traits<char>::length(kTitlePrefix));
+    prefixed += t.text;
+    doc->add_term(prefixed, 1);
+  }
+}
+
 std::string Trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -81,6 +93,20 @@ bool SaysWhatToDo(const std::string& lower) {
 }  // namespace
 
 std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-issues"; }
+
+int PriorTier(double prior) {
+  for (int t = kPriorTiers - 1; t > 0; --t)
+    if (prior >= kPriorTierFloor[t]) return t;
+  return 0;
+}
+
+std::string PriorTierTerm(int tier) {
+  std::string t = "P";
+  t += static_cast<char>('0' + tier);
+  return t;
+}
+
+std::string PriorTierTerm(double prior) { return PriorTierTerm(PriorTier(prior)); }
 
 double ResolutionPrior(const graph::IssueLinks& links) {
   using graph::Resolution;
@@ -164,7 +190,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const Issue& issue)
     return stored.status();
   }
   Xapian::Document doc;
-  AddText(&doc, issue.title, kTitleWeight);
+  AddTitle(&doc, issue.title);
   AddText(&doc, Head(issue.body, kMaxBodyBytes), kBodyWeight);
   for (const std::string& label : issue.labels) AddText(&doc, label, kCommentWeight);
 
@@ -216,6 +242,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const Issue& issue)
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
   std::string id = IdTerm(ref);
   std::string repo = "R" + ref.repo.ToString();
+  doc.add_boolean_term(PriorTierTerm(prior));
   if (id.size() <= 240) doc.add_boolean_term(id);
   if (repo.size() <= 240) doc.add_boolean_term(repo);
   return doc;

@@ -5,7 +5,10 @@
 // Document layout:
 //   terms    analysed text (analyzer.h) with field weights applied as wdf:
 //            title x kTitleWeight > body > answer and fix PRs > comments;
-//            "Q" + issue ref (unique id), "R" + repo ref (filter), both wdf 0
+//            the title's terms once more under kTitlePrefix (wdf 1 each), the
+//            title field a query can score on its own (ask_query.h);
+//            "Q" + issue ref (unique id), "R" + repo ref (filter), "P" + the
+//            prior's tier (PriorTierTerm), all wdf 0
 //   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
 //   data     JSON of the hit's display fields, so ask reads nothing else:
 //            {"issue", "title", "state", "resolution", "answer", "answer_source",
@@ -22,7 +25,10 @@
 
 namespace fixgraph::query {
 
-inline constexpr const char* kIssueIndexSchema = "1";
+// "2": title terms also under kTitlePrefix, prior tier terms. An index of another schema is
+// rebuilt by UpdateIssueIndex and refused by Searcher::Open.
+inline constexpr const char* kIssueIndexSchema = "2";
+inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
 inline constexpr unsigned kTitleWeight = 6;
 inline constexpr unsigned kBodyWeight = 3;
@@ -30,6 +36,15 @@ inline constexpr unsigned kAnswerWeight = 2;
 inline constexpr unsigned kCommentWeight = 1;
 
 std::string IssueIndexDir(const std::string& db_dir);
+
+// Priors fall in kPriorTiers tiers, tier t holding priors >= kPriorTierFloor[t]
+// (and below the next floor); each document carries its tier as a boolean
+// term, so a search can visit the best-resolved issues first.
+inline constexpr int kPriorTiers = 4;
+inline constexpr double kPriorTierFloor[kPriorTiers] = {0.0, 0.45, 0.65, 0.85};
+int PriorTier(double prior);
+std::string PriorTierTerm(int tier);
+std::string PriorTierTerm(double prior);
 
 // How much a hit deserves to rank up for its resolution and strongest fix:
 // 1.0 fixed with a tier A fix ... 0.1 open with nothing.

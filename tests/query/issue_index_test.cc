@@ -3,7 +3,10 @@
 #include <atomic>
 #include <thread>
 
+#include <xapian.h>
+
 #include "ask_fixture.h"
+#include "../../query/issue_index.h"
 
 namespace fixgraph::query::testing {
 namespace {
@@ -197,6 +200,84 @@ TEST_F(AskTest, IssuesHoldingEveryQueryWordComeFirst) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->hits.size(), 10u);
   for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 50) << h.issue.ToString();
+}
+
+TEST_F(AskTest, TitleMatchesRankAboveBodyMatches) {
+  // Issues 1-20 hold the query words in their title only; issues 21-40 hold
+  // them in a short body often enough that the shared term space alone rates
+  // them higher. The title field puts the title matches first.
+  for (int i = 1; i <= 20; ++i)
+    AddIssue(std::to_string(i), "kernel launch timeout", "see the attached log", "2026-03-01T10:00:00Z");
+  for (int i = 21; i <= 40; ++i)
+    AddIssue(std::to_string(i), "report",
+             "kernel launch timeout. kernel launch timeout. kernel launch timeout.",
+             "2026-03-01T10:00:00Z");
+  for (int i = 41; i <= 200; ++i) AddIssue(std::to_string(i), "other", "unrelated words", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 10;
+  auto r = searcher->Ask("launch timeout kernel", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 10u);
+  for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 20) << h.issue.ToString();
+}
+
+TEST_F(AskTest, EqualTitleMatchesAreOrderedByResolution) {
+  // 100 open issues share a title; the last one indexed becomes fixed by a
+  // merged PR. Every issue matches the query equally, so the fixed one comes
+  // first, though it is not among the first issues the matcher meets.
+  for (int i = 1001; i <= 1100; ++i)
+    AddIssue(std::to_string(i), "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 5;
+  auto r = searcher->Ask("allreduce timeout hccl", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 5u);
+  for (const AskHit& h : r->hits) EXPECT_EQ(h.resolution, graph::Resolution::kOpen);
+  // Fixed meanwhile; the searcher sees it after a reopen.
+  AddIssue("1100", "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z",
+           "2026-03-02T10:00:05Z");
+  AddPull(2000, "fix #1100: raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600", "2026-03-02T09:00:00Z",
+          "2026-03-02T10:00:04Z");
+  Commit();
+  LinkAndIndex();
+  ASSERT_TRUE(searcher->Reopen().ok());
+  r = searcher->Ask("allreduce timeout hccl", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 5u);
+  EXPECT_EQ(r->hits[0].issue, IssueRef("1100"));
+  EXPECT_EQ(r->hits[0].resolution, graph::Resolution::kFixed);
+  EXPECT_GT(r->hits[0].score, r->hits[1].score);
+}
+
+TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
+  AddCorpus();
+  LinkAndIndex();
+  {
+    Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN);
+    w.set_metadata("fixgraph:schema", "1");
+    w.commit();
+  }
+  auto s = Searcher::Open(db_.path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), Status::Code::kFailedPrecondition) << s.status().ToString();
+  EXPECT_NE(s.status().message().find("layout 1"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("fixgraph link"), std::string::npos) << s.status().message();
+  // Any update (import, sync, link) rebuilds an index of another layout.
+  ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("1")}).ok());
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  auto r = searcher->Ask("安装文档链接", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef("3"));
 }
 
 TEST_F(AskTest, NoIndexIsAClearError) {
