@@ -31,7 +31,11 @@ using fixgraph::testing::TempDir;
 using fixgraph::testing::WriteFile;
 using nlohmann::json;
 
-std::string Two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+std::string Two(int v) {
+  std::string out = std::to_string(v);
+  if (v < 10) out.insert(out.begin(), '0');
+  return out;
+}
 
 // A day-of-January time with distinct seconds per i: created in reverse order
 // of number for half the items, so created order differs from number order.
