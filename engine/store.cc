@@ -272,6 +272,39 @@ struct Store::Batch::Impl {
   std::unordered_map<std::string_view, std::size_t> pending_items;
   std::unordered_map<std::string_view, std::size_t> pending_raw;
 
+  // ExpectNewRepository: the repository's string, empty when the hint is off,
+  // and a bloom filter of the keys of that repository upserted so far.
+  std::string new_repo;
+  std::vector<std::uint64_t> put_filter;
+  static constexpr std::size_t kFilterBits = std::size_t{1} << 23;  // 1 MiB
+
+  // Key tags of the records a repository import writes (not platform links:
+  // an operate log may link an issue of another repository).
+  static bool OwnedTag(char tag) {
+    return tag == keys::kRepoTag || tag == keys::kIssueTag || tag == keys::kPullTag ||
+           tag == keys::kCommentTag || tag == keys::kCommitTag || tag == keys::kFileTag ||
+           tag == keys::kOplogTag;
+  }
+  bool InNewRepo(std::string_view key) const {
+    if (new_repo.empty() || key.size() < 2 + new_repo.size() || !OwnedTag(key[0]) ||
+        key[1] != keys::kSep || key.compare(2, new_repo.size(), new_repo) != 0)
+      return false;
+    return key.size() == 2 + new_repo.size() || key[2 + new_repo.size()] == keys::kSep;
+  }
+  // Adds `key` to the filter; true when it may have been added before.
+  bool FilterTestAndSet(std::string_view key) {
+    std::uint64_t h = std::hash<std::string_view>()(key);
+    std::uint64_t h2 = (h >> 32) | (h << 32);
+    h2 = h2 * 0x9E3779B97F4A7C15ull;
+    bool seen = true;
+    for (std::uint64_t bit : {h % kFilterBits, h2 % kFilterBits}) {
+      std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+      if ((put_filter[bit / 64] & mask) == 0) seen = false;
+      put_filter[bit / 64] |= mask;
+    }
+    return seen;
+  }
+
   std::size_t Stage(rocksdb::ColumnFamilyHandle* cf, bool del, std::string key,
                     std::string value) {
     bytes += key.size() + value.size() + 8;
@@ -287,6 +320,10 @@ struct Store::Batch::Impl {
     if (auto it = pending.find(key); it != pending.end()) {
       *value = &ops[it->second].value;
       *found = true;
+      return Status::OK();
+    }
+    if (!raw && InNewRepo(key) && !FilterTestAndSet(key)) {
+      *found = false;  // the store had none and this batch never put it
       return Status::OK();
     }
     rocksdb::Status s =
@@ -728,6 +765,26 @@ Status Store::Batch::PutMeta(const std::string& key, const std::string& value) {
 }
 Status Store::Batch::DeleteMeta(const std::string& key) {
   impl_->Stage(impl_->store->meta, true, key, {});
+  return Status::OK();
+}
+Status Store::Batch::ExpectNewRepository(const RepoRef& repo) {
+  const std::string r = repo.ToString();
+  std::string v;
+  Status s = impl_->store->Get(impl_->store->items, keys::RepoKey(repo), &v);
+  if (s.ok()) return Status::OK();  // a record: no hint
+  if (!s.IsNotFound()) return s;
+  for (char tag : {keys::kIssueTag, keys::kPullTag, keys::kCommentTag, keys::kCommitTag,
+                   keys::kFileTag, keys::kOplogTag}) {
+    bool any = false;
+    FG_RETURN_IF_ERROR(impl_->store->Scan(impl_->store->items, keys::Prefix(tag, {r}),
+                                          [&](std::string_view, std::string_view) {
+                                            any = true;
+                                            return false;
+                                          }));
+    if (any) return Status::OK();
+  }
+  impl_->new_repo = r;
+  impl_->put_filter.assign(Impl::kFilterBits / 64, 0);
   return Status::OK();
 }
 std::int64_t Store::Batch::changed() const { return impl_->changed; }

@@ -73,6 +73,8 @@ class WritingSink final : public RecordSink {
   // unlogged (a bulk load), and the marker is removed, logged, only after the
   // records are flushed to table files. A crash anywhere leaves the marker.
   Status Begin() {
+    // Importing a repository the store does not hold yet: upserts need not read.
+    FG_RETURN_IF_ERROR(batch_->ExpectNewRepository(repo_.repo));
     FG_RETURN_IF_ERROR(batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"));
     return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
