@@ -188,9 +188,15 @@ constexpr const char* kItemFiles[] = {"comments.json", "operate_logs.json", "pul
 
 // Which of kItemFiles each item folder holds, in walk order: the verify pass
 // lists every item folder and records it here, and the write pass that follows
-// reads it instead of listing the folders again (one byte per item folder).
+// reads it instead of listing the folders again. Each entry keeps a hash of
+// the folder's name, so that folders added or removed in between are noticed
+// before a file of the wrong folder is skipped (8 bytes per item folder).
 struct ItemLayout {
-  std::vector<std::uint8_t> masks;
+  struct Item {
+    std::uint32_t name_hash;
+    std::uint32_t files;  // kItemFiles bits
+  };
+  std::vector<Item> masks;
   bool recorded = false;  // set after a complete walk
 };
 
@@ -285,11 +291,12 @@ class RepoWalker {
 
   Status WalkItem(const fs::path& item, const Ref& parent) {
     size_t index = item_index_++;
+    auto name_hash = static_cast<std::uint32_t>(std::hash<std::string>()(item.native()));
     if (replay_) {
-      if (index >= layout_->masks.size())
-        return Status::FailedPrecondition(root_.string() +
+      if (index >= layout_->masks.size() || layout_->masks[index].name_hash != name_hash)
+        return Status::FailedPrecondition(item.string() +
                                           ": item folders changed during the import");
-      present_ = layout_->masks[index];
+      present_ = layout_->masks[index].files;
     } else {
       // One listing per item folder instead of a stat per possible file.
       present_ = 0;
@@ -301,7 +308,7 @@ class RepoWalker {
           if (file == kItemFiles[f]) present_ |= 1u << f;
       }
       if (ec) return Status::IOError(item.string() + ": " + ec.message());
-      layout_->masks.push_back(static_cast<std::uint8_t>(present_));
+      layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
