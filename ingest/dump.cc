@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <iterator>
+#include <string_view>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +73,8 @@ class WritingSink final : public RecordSink {
   // unlogged (a bulk load), and the marker is removed, logged, only after the
   // records are flushed to table files. A crash anywhere leaves the marker.
   Status Begin() {
+    // Importing a repository the store does not hold yet: upserts need not read.
+    FG_RETURN_IF_ERROR(batch_->ExpectNewRepository(repo_.repo));
     FG_RETURN_IF_ERROR(batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"));
     return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
@@ -158,7 +162,9 @@ std::vector<fs::path> SortedSubdirs(const fs::path& dir, std::error_code* ec) {
   for (fs::directory_iterator it(dir, *ec), end; !*ec && it != end; it.increment(*ec)) {
     if (it->is_directory()) out.push_back(it->path());
   }
-  std::sort(out.begin(), out.end());
+  // Siblings: comparing the strings orders them as comparing the paths does, faster.
+  std::sort(out.begin(), out.end(),
+            [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
   return out;
 }
 
@@ -176,11 +182,31 @@ Status ReadWholeJson(const std::string& path, std::string* text, JsonDoc* doc) {
   return doc->Parse(*text).WithContext(path);
 }
 
+// The files an item folder may hold, one bit each (ItemLayout).
+constexpr const char* kItemFiles[] = {"comments.json", "operate_logs.json", "pull_requests.json",
+                                      "commits.json",  "files.json",        "issues.json"};
+
+// Which of kItemFiles each item folder holds, in walk order: the verify pass
+// lists every item folder and records it here, and the write pass that follows
+// reads it instead of listing the folders again. Each entry keeps a hash of
+// the folder's name, so that folders added or removed in between are noticed
+// before a file of the wrong folder is skipped (8 bytes per item folder).
+struct ItemLayout {
+  struct Item {
+    std::uint32_t name_hash;
+    std::uint32_t files;  // kItemFiles bits
+  };
+  std::vector<Item> masks;
+  bool recorded = false;  // set after a complete walk
+};
+
 // Walks one repository folder, mapping every record into `sink`.
 class RepoWalker {
  public:
-  RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink)
-      : repo_(repo), mapper_(mapper), sink_(sink), root_(repo.dir) {}
+  // With a recorded `layout` the item folders are not listed again; with an
+  // unrecorded one they are listed and the layout is recorded.
+  RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout)
+      : repo_(repo), mapper_(mapper), sink_(sink), root_(repo.dir), layout_(layout) {}
 
   Status Walk() {
     bool any = false;
@@ -221,8 +247,15 @@ class RepoWalker {
       return Status::InvalidArgument(root_.string() +
                                      ": not a repository folder (no repo.json, issues.json or "
                                      "pulls.json)");
+    replay_ = layout_->recorded;
+    if (!replay_) layout_->masks.clear();
+    item_index_ = 0;
     FG_RETURN_IF_ERROR(WalkItems("issues", RefKind::kIssue));
-    return WalkItems("pulls", RefKind::kPull);
+    FG_RETURN_IF_ERROR(WalkItems("pulls", RefKind::kPull));
+    if (replay_ && item_index_ != layout_->masks.size())
+      return Status::FailedPrecondition(root_.string() + ": item folders changed during the import");
+    layout_->recorded = true;
+    return Status::OK();
   }
 
  private:
@@ -246,47 +279,63 @@ class RepoWalker {
     return Status::OK();
   }
 
-  // Calls fn for each element of item/<name> when the item folder has that file.
+  // Calls fn for each element of item/<kItemFiles[file]> when the item folder has that file.
   template <typename Fn>
-  Status EachIn(const fs::path& item, const char* name, Fn fn) {
-    if (std::find(present_.begin(), present_.end(), name) == present_.end()) return Status::OK();
-    return file_.ForEach((item / name).string(),
-                         [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
+  Status EachIn(const fs::path& item, int file, Fn fn) {
+    if ((present_ & (1u << file)) == 0) return Status::OK();
+    path_ = item.native();
+    path_ += fs::path::preferred_separator;
+    path_ += kItemFiles[file];
+    return file_.ForEach(path_, [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
   }
 
   Status WalkItem(const fs::path& item, const Ref& parent) {
-    // One listing per item folder instead of a stat per possible file.
-    present_.clear();
-    std::error_code ec;
-    for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec))
-      present_.push_back(it->path().filename().string());
-    if (ec) return Status::IOError(item.string() + ": " + ec.message());
-    FG_RETURN_IF_ERROR(EachIn(item, "comments.json", [&](const JsonDoc& d) -> Status {
+    size_t index = item_index_++;
+    auto name_hash = static_cast<std::uint32_t>(std::hash<std::string>()(item.native()));
+    if (replay_) {
+      if (index >= layout_->masks.size() || layout_->masks[index].name_hash != name_hash)
+        return Status::FailedPrecondition(item.string() +
+                                          ": item folders changed during the import");
+      present_ = layout_->masks[index].files;
+    } else {
+      // One listing per item folder instead of a stat per possible file.
+      present_ = 0;
+      std::error_code ec;
+      for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string& name = it->path().native();
+        std::string_view file = std::string_view(name).substr(name.rfind('/') + 1);
+        for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
+          if (file == kItemFiles[f]) present_ |= 1u << f;
+      }
+      if (ec) return Status::IOError(item.string() + ": " + ec.message());
+      layout_->masks.push_back({name_hash, present_});
+    }
+    FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
       return sink_->Comment(comment_, &d);
     }));
-    FG_RETURN_IF_ERROR(EachIn(item, "operate_logs.json", [&](const JsonDoc& d) -> Status {
+    FG_RETURN_IF_ERROR(EachIn(item, 1, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &event_));
       FG_RETURN_IF_ERROR(sink_->OperateLog(event_, &d));
       if (auto link = LinkFromOperateLog(event_)) return sink_->Link(*link);
       return Status::OK();
     }));
     if (parent.kind == RefKind::kIssue) {
-      return EachIn(item, "pull_requests.json", [&](const JsonDoc& d) -> Status {
+      return EachIn(item, 2, [&](const JsonDoc& d) -> Status {
         std::int64_t n = 0;
         FG_RETURN_IF_ERROR(mapper_.LinkedPullNumber(d.root(), &n));
         return sink_->Link(PlatformLink{parent, Ref::Pull(repo_.repo, n), "issue_pull_requests"});
       });
     }
-    FG_RETURN_IF_ERROR(EachIn(item, "commits.json", [&](const JsonDoc& d) -> Status {
+    FG_RETURN_IF_ERROR(EachIn(item, 3, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &commit_));
       return sink_->Commit(commit_, &d);
     }));
-    FG_RETURN_IF_ERROR(EachIn(item, "files.json", [&](const JsonDoc& d) -> Status {
+    FG_RETURN_IF_ERROR(EachIn(item, 4, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &file_change_));
       return sink_->File(file_change_, &d);
     }));
-    return EachIn(item, "issues.json", [&](const JsonDoc& d) -> Status {
+    return EachIn(item, 5, [&](const JsonDoc& d) -> Status {
       std::string number;
       FG_RETURN_IF_ERROR(mapper_.LinkedIssueNumber(d.root(), &number));
       return sink_->Link(PlatformLink{Ref::Issue(repo_.repo, number), parent, "pull_issues"});
@@ -297,7 +346,11 @@ class RepoWalker {
   const Mapper& mapper_;
   RecordSink* sink_;
   fs::path root_;
-  std::vector<std::string> present_;  // file names in the item folder being walked
+  ItemLayout* layout_;
+  bool replay_ = false;     // layout_ was recorded by an earlier walk
+  size_t item_index_ = 0;   // item folders walked so far
+  unsigned present_ = 0;    // kItemFiles bits of the item folder being walked
+  std::string path_;        // scratch for EachIn
   JsonArrayFile file_;                // reused: its buffers stay allocated
   // Reused records (the mappers reset them).
   fixgraph::Issue issue_;
@@ -378,16 +431,17 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   std::unique_ptr<Mapper> mapper = NewMapper(repo.repo.platform);
   ImportCounts c;
   c.repos = 1;
+  ItemLayout layout;
   {
     CountingSink verify(&c);
-    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &verify).Walk());
+    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &verify, &layout).Walk());
   }
   ImportProgress progress;
   progress.repo = &repo;
   progress.records_total = c.records();
   WritingSink writer(store, repo, options, progress);
   FG_RETURN_IF_ERROR(writer.Begin());
-  FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer).Walk());
+  FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer, &layout).Walk());
   FG_RETURN_IF_ERROR(writer.Finish());
   c.changed = writer.changed();
   c.touched = writer.touched();

@@ -412,6 +412,41 @@ TEST_F(StoreTest, ReopenInSameBatchAlsoLeavesTheIndex) {
   EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
 }
 
+// ExpectNewRepository skips reads only for keys the batch never put: a record
+// put again after an earlier Write is still compared with the stored one.
+TEST_F(StoreTest, NewRepositoryHintStillSeesEarlierWritesOfTheBatch) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->ExpectNewRepository(Repo()));
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
+  ASSERT_OK(b->PutIssue(MakeIssue("2"), ""));
+  EXPECT_EQ(b->changed(), 2);
+  ASSERT_OK(store_->Write(b.get()));
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
+  EXPECT_EQ(b->changed(), 0);  // unchanged: read back, not assumed new
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));  // reopened: the old close row goes
+  EXPECT_EQ(b->changed(), 1);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
+  auto raw = store_->GetRaw(IssueRef("1"));
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(*raw, "{\"n\":1}");
+}
+
+// With records of the repository in the store the hint is not taken.
+TEST_F(StoreTest, NewRepositoryHintIgnoredWhenTheRepositoryHasRecords) {
+  Apply([](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+  });
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->ExpectNewRepository(Repo()));
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), ""));
+  EXPECT_EQ(b->changed(), 0);
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));
+  EXPECT_EQ(b->changed(), 1);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
+}
+
 TEST_F(StoreTest, OpenIssueWithCloseTimeIsNotIndexed) {
   Apply([](Store::Batch* b) {
     ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kOpen, kT), ""));

@@ -153,6 +153,33 @@ TEST(Dump, ReimportIsIdempotent) {
   EXPECT_EQ(m.size(), 2u);
 }
 
+// The write pass reuses the verify pass's listing of the item folders; a
+// folder added in between is an error, not a silently misread folder.
+TEST(Dump, ItemFolderAddedBetweenThePassesIsAnError) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 3);
+  auto store = OpenStore(dir / "db");
+  ImportOptions o;
+  o.threads = 1;
+  o.batch_records = 1;
+  bool added = false;
+  o.after_batch = [&](size_t) {
+    if (added) return;
+    added = true;  // "15" sorts between "1" and "2"
+    WriteFile(dir / "dump/gitcode/Ascend/a/issues/15/comments.json",
+              json::array({{{"id", 150}, {"body", "late"}}}).dump());
+  };
+  Status s = ImportDump(store.get(), dir / "dump", o, nullptr);
+  ASSERT_TRUE(added);
+  EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition) << s.ToString();
+  EXPECT_NE(s.message().find("issues/15: item folders changed during the import"),
+            std::string::npos)
+      << s.ToString();
+  std::vector<std::string> interrupted;
+  ASSERT_TRUE(InterruptedImports(*store, &interrupted).ok());
+  EXPECT_EQ(interrupted.size(), 1u);  // the marker stays, as after a crash
+}
+
 TEST(Dump, UpdatedDumpChangesOnlyWhatChanged) {
   TempDir dir;
   WriteRepo(dir / "dump", "Ascend", "a", 3);

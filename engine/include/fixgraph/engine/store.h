@@ -222,6 +222,15 @@ class Store::Batch {
   Status PutMeta(const std::string& key, const std::string& value);
   Status DeleteMeta(const std::string& key);
 
+  // Bulk-load hint for importing `repo` into a store that may not hold it yet.
+  // When the store has no repository, issue, PR, comment, commit, file or
+  // operate-log record of `repo`, later upserts of such records skip the read
+  // of the stored version unless this batch may have put the same key before
+  // (a fixed-size filter of the keys it put, so memory stays flat). When the
+  // store has any, nothing changes. Results are the same either way, provided
+  // no other batch writes those records of `repo` while this one is in use.
+  Status ExpectNewRepository(const RepoRef& repo);
+
   // Records put since the last Write (unchanged records are not counted).
   std::int64_t changed() const;
   // The issues and PRs whose own record, comments, commits, files, operate
