@@ -186,9 +186,37 @@ Status Linker::CollectWindow() {
     }
     if (merged.size() > k) merged.resize(k);
   }
+  // Which identifiers of the issue each row's PR may touch (shares one of the
+  // identifier's keys with), from the run index's postings: the same answer
+  // as text::Intersects per row and identifier, without walking every row's
+  // keys. Without a run index MatchIdentifiers checks every row.
+  const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
+  std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
+  std::vector<std::uint32_t> hit_ids;    // ascending per slot
+  if (postings && !merged.empty()) {
+    std::uint32_t lo = merged.front()->pos, hi = lo;
+    for (const RunIndex::Timed* r : merged) {
+      lo = std::min(lo, r->pos);
+      hi = std::max(hi, r->pos);
+    }
+    ++hi;
+    std::vector<std::int32_t> slot(hi - lo, -1);
+    for (size_t i = 0; i < merged.size(); ++i) slot[merged[i]->pos - lo] = static_cast<std::int32_t>(i);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
+    for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
+      for (std::uint64_t key : ctx_.ident_key_lists[id])
+        for (std::uint32_t pos : postings->Rows(key, lo, hi))
+          if (slot[pos - lo] >= 0) hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), id);
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    hit_start.assign(merged.size() + 1, 0);
+    for (const auto& h : hits) ++hit_start[h.first + 1];
+    for (size_t i = 0; i < merged.size(); ++i) hit_start[i + 1] += hit_start[i];
+    hit_ids.reserve(hits.size());
+    for (const auto& h : hits) hit_ids.push_back(h.second);
+  }
   struct Pooled {
-    Ref ref;
-    std::shared_ptr<PullInfo> info;
+    const std::shared_ptr<PullInfo>* info;
     TextMatch text;
     std::vector<IdMatch> ids;
   };
@@ -197,7 +225,8 @@ Status Linker::CollectWindow() {
   for (const RunIndex::Timed* r : merged)
     if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
-  for (const RunIndex::Timed* r : merged) {
+  for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
+    const RunIndex::Timed* r = merged[slot_i];
     const std::shared_ptr<PullInfo>& info = r->info;
     UnixSeconds t = r->t;
     if (!info) continue;
@@ -227,16 +256,25 @@ Status Linker::CollectWindow() {
     TextMatch text = CompareText(ctx_, *info, &weights_);
     if (t < *is.created_at && !Restates(text)) continue;
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
-    std::vector<IdMatch> ids = MatchIdentifiers(ctx_, *info);
-    for (const IdMatch& m : ids) ++df_[ctx_.identifiers[m.id]];
-    pool.push_back({info->pr.ref(), info, text, std::move(ids)});
+    std::vector<IdMatch> ids;
+    if (!postings) {
+      ids = MatchIdentifiers(ctx_, *info);
+    } else if (hit_start[slot_i] < hit_start[slot_i + 1]) {
+      ids = MatchIdentifiersAmong(ctx_, *info,
+                                  std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
+                                                                 hit_start[slot_i + 1] - hit_start[slot_i]));
+    }
+    if (!ids.empty()) df_.resize(ctx_.identifiers.size());
+    for (const IdMatch& m : ids) ++df_[m.id];
+    pool.push_back({&info, text, std::move(ids)});
   }
   for (Pooled& p : pool) {
-    PatchMatch patch = ScorePatch(ctx_, *p.info, p.ids, df_);
+    const PullInfo& info = **p.info;
+    PatchMatch patch = ScorePatch(ctx_, info, p.ids, df_);
     bool promising = p.text.strong || p.text.moderate || p.text.described || patch.score >= kPatchWeak;
-    auto it = cands_.find(p.ref.ToString());
-    if (!promising && it == cands_.end()) continue;
-    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(p.ref));
+    Ref ref = info.pr.ref();
+    if (!promising && !cands_.count(info.key)) continue;
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
     c->in_window = true;
     c->text = p.text;
     c->patch = std::move(patch);

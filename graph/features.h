@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -121,13 +122,18 @@ struct IdMatch {
 };
 // REQUIRES: pr.files_loaded.
 std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr);
-// Sums the matches; `df` counts, per identifier, the candidate PRs that touch
-// it: an identifier many PRs touch tells little (weight / df).
+// The same for a caller that knows which identifiers share a key with the
+// PR's match_keys: `ids`, ascending, must be exactly those (as
+// RunIndex::KeyPostings give them); the result equals MatchIdentifiers'.
+std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const PullInfo& pr,
+                                           std::span<const std::uint32_t> ids);
+// Sums the matches; `df` counts, per identifier (by index into
+// IssueContext::identifiers; missing entries count 0), the candidate PRs that
+// touch it: an identifier many PRs touch tells little (weight / df).
 PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
-                      const std::map<std::string, int>& df);
+                      const std::vector<int>& df);
 // MatchIdentifiers then ScorePatch.
-PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr,
-                        const std::map<std::string, int>& df);
+PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<int>& df);
 
 inline constexpr double kPatchWeak = 0.6;
 inline constexpr double kPatchStrong = 1.8;

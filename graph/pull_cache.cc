@@ -14,6 +14,7 @@ namespace {
 std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   auto info = std::make_shared<PullInfo>();
   info->pr = std::move(pr);
+  info->key = info->pr.ref().ToString();
   info->normalized_title = text::StripTitleTags(info->pr.title);
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
@@ -186,7 +187,45 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   };
   for (auto& [r, rows] : index->merged_) std::sort(rows.begin(), rows.end(), by_key);
   for (auto& [r, rows] : index->closed_) std::sort(rows.begin(), rows.end(), by_key);
+  for (auto& [r, rows] : index->merged_) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
+    size_t total = 0;
+    for (const Timed& row : rows) total += row.info ? row.info->match_keys.size() : 0;
+    pairs.reserve(total);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      rows[i].pos = static_cast<std::uint32_t>(i);
+      if (rows[i].info)
+        for (std::uint64_t k : rows[i].info->match_keys) pairs.emplace_back(k, static_cast<std::uint32_t>(i));
+    }
+    std::sort(pairs.begin(), pairs.end());
+    KeyPostings& post = index->match_postings_[r];
+    post.rows_.reserve(pairs.size());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      if (i == 0 || pairs[i].first != pairs[i - 1].first) {
+        post.keys_.push_back(pairs[i].first);
+        post.starts_.push_back(static_cast<std::uint32_t>(i));
+      }
+      post.rows_.push_back(pairs[i].second);
+    }
+    post.starts_.push_back(static_cast<std::uint32_t>(pairs.size()));
+  }
   return index;
+}
+
+std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, std::uint32_t lo,
+                                                          std::uint32_t hi) const {
+  auto k = std::lower_bound(keys_.begin(), keys_.end(), key);
+  if (k == keys_.end() || *k != key) return {};
+  size_t i = static_cast<size_t>(k - keys_.begin());
+  auto begin = rows_.begin() + starts_[i], end = rows_.begin() + starts_[i + 1];
+  auto first = std::lower_bound(begin, end, lo);
+  auto last = std::lower_bound(first, end, hi);
+  return {first, last};
+}
+
+const RunIndex::KeyPostings* RunIndex::MatchKeyPostings(const RepoRef& repo) const {
+  auto it = match_postings_.find(repo.ToString());
+  return it == match_postings_.end() ? nullptr : &it->second;
 }
 
 const std::shared_ptr<PullInfo>* RunIndex::FindPull(const std::string& key) const {

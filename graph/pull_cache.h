@@ -37,6 +37,7 @@ struct BranchKeys {
 
 struct PullInfo {
   PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
+  std::string key;  // pr.ref().ToString()
   text::TokenSet title_tokens;  // title without leading tags
   text::TokenSet text_tokens;   // title and body
   std::string normalized_title;
@@ -102,7 +103,24 @@ class RunIndex {
     std::string padded;  // the number as the store's index key holds it
     Ref ref;
     std::shared_ptr<PullInfo> info;  // merged PRs only
+    std::uint32_t pos = 0;           // index in its repository's rows (run index rows only)
   };
+  // The merge-time rows of one repository by the match keys of their PRs
+  // (PullInfo::match_keys): which rows can touch an issue's identifiers,
+  // without walking every row's keys.
+  class KeyPostings {
+   public:
+    // Positions (Timed::pos) in [lo, hi), ascending, of the rows whose PR has `key`.
+    std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
+
+   private:
+    friend class RunIndex;
+    std::vector<std::uint64_t> keys_;    // distinct, ascending
+    std::vector<std::uint32_t> starts_;  // keys_.size() + 1 offsets into rows_
+    std::vector<std::uint32_t> rows_;    // per key, ascending
+  };
+  // Null when the repository has no merged PR (or is not covered).
+  const KeyPostings* MatchKeyPostings(const RepoRef& repo) const;
   // The merge-time rows of [from, to], in order, without copying them.
   std::span<const Timed> MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to) const;
   // Every covered issue, in Store::ForEachIssue order.
@@ -120,6 +138,7 @@ class RunIndex {
   std::vector<Ref> issue_refs_;
   std::map<std::string, std::vector<Timed>> merged_;  // by repository
   std::map<std::string, std::vector<Timed>> closed_;
+  std::map<std::string, KeyPostings> match_postings_;  // by repository
 };
 
 class PullCache {
@@ -154,6 +173,12 @@ class PullCache {
   // *rows points into the run index, or into `storage`.
   Status MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
                     std::vector<RunIndex::Timed>* storage, std::span<const RunIndex::Timed>* rows);
+
+  // The run index's match-key postings for the rows MergedRows gives for
+  // `repo`; null when those rows come from the store.
+  const RunIndex::KeyPostings* MatchKeyPostings(const RepoRef& repo) const {
+    return run_ && run_->Covers(repo) ? run_->MatchKeyPostings(repo) : nullptr;
+  }
 
   const Store& store() const { return store_; }
 

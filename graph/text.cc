@@ -208,8 +208,29 @@ TokenSet Tokens(std::string_view input) {
   return out;
 }
 
-size_t Overlap(const TokenSet& a, const TokenSet& b) {
-  size_t n = 0;
+namespace {
+
+// When one sorted set is much smaller than the other, looking each of its
+// elements up by binary search (in the part of the larger set not yet passed)
+// beats a linear merge: O(small * log large) instead of O(small + large).
+constexpr size_t kSkew = 16;
+
+// Calls on_common(x) for every element common to the sorted sets `a` and
+// `b`, in increasing order; stops early when on_common returns false.
+template <typename F>
+void ForCommon(const TokenSet& a, const TokenSet& b, F on_common) {
+  const TokenSet& small = a.size() <= b.size() ? a : b;
+  const TokenSet& large = a.size() <= b.size() ? b : a;
+  if (small.empty()) return;
+  if (small.size() * kSkew < large.size()) {
+    auto from = large.begin();
+    for (std::uint64_t x : small) {
+      from = std::lower_bound(from, large.end(), x);
+      if (from == large.end()) return;
+      if (*from == x && !on_common(x)) return;
+    }
+    return;
+  }
   auto i = a.begin(), j = b.begin();
   while (i != a.end() && j != b.end()) {
     if (*i < *j) {
@@ -217,24 +238,30 @@ size_t Overlap(const TokenSet& a, const TokenSet& b) {
     } else if (*j < *i) {
       ++j;
     } else {
-      ++n, ++i, ++j;
+      if (!on_common(*i)) return;
+      ++i, ++j;
     }
   }
+}
+
+}  // namespace
+
+size_t Overlap(const TokenSet& a, const TokenSet& b) {
+  size_t n = 0;
+  ForCommon(a, b, [&n](std::uint64_t) {
+    ++n;
+    return true;
+  });
   return n;
 }
 
 bool Intersects(const TokenSet& a, const TokenSet& b) {
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      return true;
-    }
-  }
-  return false;
+  bool any = false;
+  ForCommon(a, b, [&any](std::uint64_t) {
+    any = true;
+    return false;
+  });
+  return any;
 }
 
 double Dice(const TokenSet& a, const TokenSet& b) {
