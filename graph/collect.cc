@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "linker_impl.h"
 #include "signals.h"
@@ -191,17 +192,22 @@ Status Linker::CollectWindow() {
   // as text::Intersects per row and identifier, without walking every row's
   // keys. Without a run index MatchIdentifiers checks every row.
   const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
-  std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
-  std::vector<std::uint32_t> hit_ids;    // ascending per slot
-  if (postings && !merged.empty()) {
-    std::uint32_t lo = merged.front()->pos, hi = lo;
+  const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
+  std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
+  std::vector<std::int32_t> slot;  // by position - lo: index in merged, or -1
+  if ((postings || text_postings) && !merged.empty()) {
+    lo = hi = merged.front()->pos;
     for (const RunIndex::Timed* r : merged) {
       lo = std::min(lo, r->pos);
       hi = std::max(hi, r->pos);
     }
     ++hi;
-    std::vector<std::int32_t> slot(hi - lo, -1);
+    slot.assign(hi - lo, -1);
     for (size_t i = 0; i < merged.size(); ++i) slot[merged[i]->pos - lo] = static_cast<std::int32_t>(i);
+  }
+  std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
+  std::vector<std::uint32_t> hit_ids;    // ascending per slot
+  if (postings && !merged.empty()) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
     for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
       for (std::uint64_t key : ctx_.ident_key_lists[id])
@@ -225,6 +231,26 @@ Status Linker::CollectWindow() {
   for (const RunIndex::Timed* r : merged)
     if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
+  // CompareText's walk over each PR's text tokens, done from the issue's side:
+  // every token the issue marks, ascending, adds to the rows holding it (so
+  // each row's sum adds in the same order as the walk).
+  std::vector<TextCounts> counts;
+  if (text_postings && !merged.empty()) {
+    counts.resize(merged.size());
+    text::TokenSet marked;
+    std::set_union(ctx_.title_tokens.begin(), ctx_.title_tokens.end(), ctx_.text_tokens.begin(),
+                   ctx_.text_tokens.end(), std::back_inserter(marked));
+    for (std::uint64_t tok : marked) {
+      std::uint8_t bits = ctx_.marks.Of(tok);
+      double w = bits & IssueContext::kTitleMark ? weights_.Of(tok) : 0;
+      for (std::uint32_t pos : text_postings->Rows(tok, lo, hi)) {
+        if (slot[pos - lo] < 0) continue;
+        TextCounts& c = counts[static_cast<size_t>(slot[pos - lo])];
+        if (bits & IssueContext::kTitleMark) c.title_covered += w;
+        if (bits & IssueContext::kTextMark) ++c.in_text;
+      }
+    }
+  }
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
     const RunIndex::Timed* r = merged[slot_i];
     const std::shared_ptr<PullInfo>& info = r->info;
@@ -253,7 +279,8 @@ Status Linker::CollectWindow() {
       size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
       if (smaller == 0 || shared * 10 < smaller * 6) continue;
     }
-    TextMatch text = CompareText(ctx_, *info, &weights_);
+    TextMatch text = counts.empty() ? CompareText(ctx_, *info, &weights_)
+                                    : CompareText(ctx_, *info, &weights_, counts[slot_i]);
     if (t < *is.created_at && !Restates(text)) continue;
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
     std::vector<IdMatch> ids;

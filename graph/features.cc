@@ -237,25 +237,31 @@ bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::
 }  // namespace
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w) {
+  constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
+  // One walk over the PR's text tokens, each looked up once; the sum adds in
+  // token order.
+  TextCounts counts;
+  for (std::uint64_t t : pr.text_tokens) {
+    std::uint8_t bits = issue.marks.Of(t);
+    if (bits & kTitle) counts.title_covered += w ? w->Of(t) : 1.0;
+    if (bits & kText) ++counts.in_text;
+  }
+  return CompareText(issue, pr, w, counts);
+}
+
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
+                      const TextCounts& counts) {
   TextMatch m;
   constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
-  auto weight = [w](std::uint64_t t) { return w ? w->Of(t) : 1.0; };
   double it = Sum(issue.title_tokens, w);
-  // One walk over each PR token list, each token looked up once; the sums
-  // add in token order, as separate walks would.
-  double pt = 0, shared = 0, covered = 0;
-  size_t in_text = 0, title_in_text = 0;
+  double pt = 0, shared = 0, covered = counts.title_covered;
+  size_t in_text = counts.in_text, title_in_text = 0;
   for (std::uint64_t t : pr.title_tokens) {
     std::uint8_t bits = issue.marks.Of(t);
     double wt = w ? w->Of(t) : 1.0;
     pt += wt;
     if (bits & kTitle) shared += wt;
     if (bits & kText) ++title_in_text;
-  }
-  for (std::uint64_t t : pr.text_tokens) {
-    std::uint8_t bits = issue.marks.Of(t);
-    if (bits & kTitle) covered += weight(t);
-    if (bits & kText) ++in_text;
   }
   m.title_dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
   m.title_coverage = it > 0 ? covered / it : 0;

@@ -108,6 +108,17 @@ class TokenWeights {
 // REQUIRES: issue.marks holds the issue's title and text tokens (as
 // LoadIssueContext leaves it).
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
+// What CompareText reads of the PR's text tokens: the weights of those in
+// the issue title, summed in ascending token order, and the number of those
+// in the issue text.
+struct TextCounts {
+  double title_covered = 0;
+  size_t in_text = 0;
+};
+// CompareText with the counts computed by the caller (the window, from the
+// run index's postings); the same result when `counts` are right.
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
+                      const TextCounts& counts);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {

@@ -188,28 +188,33 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   for (auto& [r, rows] : index->merged_) std::sort(rows.begin(), rows.end(), by_key);
   for (auto& [r, rows] : index->closed_) std::sort(rows.begin(), rows.end(), by_key);
   for (auto& [r, rows] : index->merged_) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
-    size_t total = 0;
-    for (const Timed& row : rows) total += row.info ? row.info->match_keys.size() : 0;
-    pairs.reserve(total);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      rows[i].pos = static_cast<std::uint32_t>(i);
-      if (rows[i].info)
-        for (std::uint64_t k : rows[i].info->match_keys) pairs.emplace_back(k, static_cast<std::uint32_t>(i));
-    }
-    std::sort(pairs.begin(), pairs.end());
-    KeyPostings& post = index->match_postings_[r];
-    post.rows_.reserve(pairs.size());
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      if (i == 0 || pairs[i].first != pairs[i - 1].first) {
-        post.keys_.push_back(pairs[i].first);
-        post.starts_.push_back(static_cast<std::uint32_t>(i));
-      }
-      post.rows_.push_back(pairs[i].second);
-    }
-    post.starts_.push_back(static_cast<std::uint32_t>(pairs.size()));
+    for (size_t i = 0; i < rows.size(); ++i) rows[i].pos = static_cast<std::uint32_t>(i);
+    index->match_postings_[r] = KeyPostings::Of(rows, &PullInfo::match_keys);
+    index->text_postings_[r] = KeyPostings::Of(rows, &PullInfo::text_tokens);
   }
   return index;
+}
+
+RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
+  size_t total = 0;
+  for (const Timed& row : rows) total += row.info ? ((*row.info).*keys).size() : 0;
+  pairs.reserve(total);
+  for (const Timed& row : rows)
+    if (row.info)
+      for (std::uint64_t k : (*row.info).*keys) pairs.emplace_back(k, row.pos);
+  std::sort(pairs.begin(), pairs.end());
+  KeyPostings post;
+  post.rows_.reserve(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i == 0 || pairs[i].first != pairs[i - 1].first) {
+      post.keys_.push_back(pairs[i].first);
+      post.starts_.push_back(static_cast<std::uint32_t>(i));
+    }
+    post.rows_.push_back(pairs[i].second);
+  }
+  post.starts_.push_back(static_cast<std::uint32_t>(pairs.size()));
+  return post;
 }
 
 std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, std::uint32_t lo,
@@ -226,6 +231,11 @@ std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, st
 const RunIndex::KeyPostings* RunIndex::MatchKeyPostings(const RepoRef& repo) const {
   auto it = match_postings_.find(repo.ToString());
   return it == match_postings_.end() ? nullptr : &it->second;
+}
+
+const RunIndex::KeyPostings* RunIndex::TextPostings(const RepoRef& repo) const {
+  auto it = text_postings_.find(repo.ToString());
+  return it == text_postings_.end() ? nullptr : &it->second;
 }
 
 const std::shared_ptr<PullInfo>* RunIndex::FindPull(const std::string& key) const {

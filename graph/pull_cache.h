@@ -105,11 +105,13 @@ class RunIndex {
     std::shared_ptr<PullInfo> info;  // merged PRs only
     std::uint32_t pos = 0;           // index in its repository's rows (run index rows only)
   };
-  // The merge-time rows of one repository by the match keys of their PRs
-  // (PullInfo::match_keys): which rows can touch an issue's identifiers,
-  // without walking every row's keys.
+  // The merge-time rows of one repository by the keys of their PRs (the
+  // match keys, or the text tokens): which rows hold a key, without walking
+  // every row's keys.
   class KeyPostings {
    public:
+    // Postings of `rows` (Timed::pos set) by the sets `keys` of their PRs.
+    static KeyPostings Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys);
     // Positions (Timed::pos) in [lo, hi), ascending, of the rows whose PR has `key`.
     std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
 
@@ -120,7 +122,8 @@ class RunIndex {
     std::vector<std::uint32_t> rows_;    // per key, ascending
   };
   // Null when the repository has no merged PR (or is not covered).
-  const KeyPostings* MatchKeyPostings(const RepoRef& repo) const;
+  const KeyPostings* MatchKeyPostings(const RepoRef& repo) const;  // PullInfo::match_keys
+  const KeyPostings* TextPostings(const RepoRef& repo) const;      // PullInfo::text_tokens
   // The merge-time rows of [from, to], in order, without copying them.
   std::span<const Timed> MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to) const;
   // Every covered issue, in Store::ForEachIssue order.
@@ -139,6 +142,7 @@ class RunIndex {
   std::map<std::string, std::vector<Timed>> merged_;  // by repository
   std::map<std::string, std::vector<Timed>> closed_;
   std::map<std::string, KeyPostings> match_postings_;  // by repository
+  std::map<std::string, KeyPostings> text_postings_;
 };
 
 class PullCache {
@@ -178,6 +182,9 @@ class PullCache {
   // `repo`; null when those rows come from the store.
   const RunIndex::KeyPostings* MatchKeyPostings(const RepoRef& repo) const {
     return run_ && run_->Covers(repo) ? run_->MatchKeyPostings(repo) : nullptr;
+  }
+  const RunIndex::KeyPostings* TextPostings(const RepoRef& repo) const {
+    return run_ && run_->Covers(repo) ? run_->TextPostings(repo) : nullptr;
   }
 
   const Store& store() const { return store_; }
