@@ -353,31 +353,27 @@ Status PullCache::IssueExists(const Ref& issue) {
   return is.ok() ? Status::OK() : is.status();
 }
 
-Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
+template <typename T>
+Status PullCache::IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
+                            Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out) {
   if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
     if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->comments.begin(), d->comments.end());
+      out->insert(out->end(), (d->*rows).begin(), (d->*rows).end());
     return Status::OK();
   }
-  return store_.ListComments(issue, out);
+  return (store_.*list)(issue, out);
+}
+
+Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
+  return IssueRows(issue, &RunIndex::IssueData::comments, &Store::ListComments, out);
 }
 
 Status PullCache::IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
-    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->oplog.begin(), d->oplog.end());
-    return Status::OK();
-  }
-  return store_.ListOperateLog(issue, out);
+  return IssueRows(issue, &RunIndex::IssueData::oplog, &Store::ListOperateLog, out);
 }
 
 Status PullCache::IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
-    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->links.begin(), d->links.end());
-    return Status::OK();
-  }
-  return store_.ListPlatformLinks(issue, out);
+  return IssueRows(issue, &RunIndex::IssueData::links, &Store::ListPlatformLinks, out);
 }
 
 Status PullCache::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) {

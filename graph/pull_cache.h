@@ -190,6 +190,12 @@ class PullCache {
   const Store& store() const { return store_; }
 
  private:
+  // One of the issue's row lists: from the run index when it covers the
+  // issue (`rows` of its IssueData), else from the store (`list`).
+  template <typename T>
+  Status IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
+                   Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out);
+
   const Store& store_;
   size_t capacity_;
   const RunIndex* run_;
