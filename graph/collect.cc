@@ -187,10 +187,9 @@ Status Linker::CollectWindow() {
     }
     if (merged.size() > k) merged.resize(k);
   }
-  // Which identifiers of the issue each row's PR may touch (shares one of the
-  // identifier's keys with), from the run index's postings: the same answer
-  // as text::Intersects per row and identifier, without walking every row's
-  // keys. Without a run index MatchIdentifiers checks every row.
+  // With a run index, the window works from its postings (rows by key)
+  // rather than walking every row's key lists; without one (rows read from
+  // the store) every row is compared in full. Both give the same answers.
   const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
   const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
   std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
@@ -205,6 +204,9 @@ Status Linker::CollectWindow() {
     slot.assign(hi - lo, -1);
     for (size_t i = 0; i < merged.size(); ++i) slot[merged[i]->pos - lo] = static_cast<std::int32_t>(i);
   }
+  // Which identifiers of the issue each row's PR may touch (shares one of the
+  // identifier's keys with): what text::Intersects tells per row and
+  // identifier in MatchIdentifiers.
   std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
   std::vector<std::uint32_t> hit_ids;    // ascending per slot
   if (postings && !merged.empty()) {
@@ -299,9 +301,8 @@ Status Linker::CollectWindow() {
     const PullInfo& info = **p.info;
     PatchMatch patch = ScorePatch(ctx_, info, p.ids, df_);
     bool promising = p.text.strong || p.text.moderate || p.text.described || patch.score >= kPatchWeak;
-    Ref ref = info.pr.ref();
     if (!promising && !cands_.count(info.key)) continue;
-    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(info.pr.ref()));
     c->in_window = true;
     c->text = p.text;
     c->patch = std::move(patch);

@@ -6,9 +6,12 @@
 // RunIndex: the same features computed once per link run for every PR of the
 // linked repositories, plus the issues with their comments, operate logs and
 // platform links, the mention index rows of their targets, and the merge/close
-// time indexes, in memory, each read with one sequential store scan. A PullCache given a RunIndex answers from it for the repositories it
-// covers (no store reads, no per-issue iterators) and from the store for the
-// others; both give the same answers on an unchanged store.
+// time indexes, in memory, each read with one sequential store scan; and, per
+// repository, postings of the merge-time rows by their PRs' match keys and
+// text tokens (the implicit window looks keys up instead of walking each PR).
+// A PullCache given a RunIndex answers from it for the repositories it covers
+// (no store reads, no per-issue iterators) and from the store for the others;
+// both give the same answers on an unchanged store.
 //
 // Thread safety: a PullCache is not thread-safe (one per linking thread). A
 // RunIndex is immutable after Build and may be shared by every thread.
@@ -116,7 +119,6 @@ class RunIndex {
     std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
 
    private:
-    friend class RunIndex;
     std::vector<std::uint64_t> keys_;    // distinct, ascending
     std::vector<std::uint32_t> starts_;  // keys_.size() + 1 offsets into rows_
     std::vector<std::uint32_t> rows_;    // per key, ascending
