@@ -11,13 +11,16 @@
 #
 # BASE=/path/to/old/fixgraph also times that binary on the same store, alternating runs
 # with the new one, and prints the ratio of the one-thread medians (base / new).
-# ALL_THREADS=0 skips the all-threads runs.
+# ALL_THREADS=0 skips the all-threads runs. REPOS (default 4) and COMMENTS (default 3) set
+# the generator's --repos and --comments (the 100k figure uses SIZES=25000 COMMENTS=2).
 set -euo pipefail
 BUILD_DIR=${1:-build}
 RUNS=${RUNS:-3}
-SIZES=${SIZES:-"1000 5000"}   # issues per repository (x4 repositories)
+SIZES=${SIZES:-"1000 5000"}   # issues per repository (x REPOS repositories)
 BASE=${BASE:-}
 ALL_THREADS=${ALL_THREADS:-1}
+REPOS=${REPOS:-4}
+COMMENTS=${COMMENTS:-3}
 FG=$BUILD_DIR/cli/fixgraph
 GEN=$BUILD_DIR/bench/fixgraph_gen_dump
 DUMP_TMP=${DUMP_TMP:-/dev/shm}
@@ -34,7 +37,7 @@ printf "%-8s %-8s %12s %12s %12s %12s" issues PRs 1thread_s ms_per_issue all_thr
 [ -n "$BASE" ] && printf " %12s %12s %8s" base_1thr_s base_ms_iss ratio
 printf "\n"
 for m in $SIZES; do
-  "$GEN" --out "$WORK/dump" --repos 4 --issues "$m" --comments 3 --seed 11 2>/dev/null
+  "$GEN" --out "$WORK/dump" --repos "$REPOS" --issues "$m" --comments "$COMMENTS" --seed 11 2>/dev/null
   rm -rf "$DB/db"
   "$FG" --db "$DB/db" import --no-link "$WORK/dump" >/dev/null
   rm -rf "$WORK/dump"
@@ -52,7 +55,7 @@ for m in $SIZES; do
   done
   t1=$(printf "%s\n" "${one[@]}" | median)
   tn=$(printf "%s\n" "${all[@]}" | median)
-  n=$((4 * m))
+  n=$((REPOS * m))
   printf "%-8s %-8s %12.2f %12.3f %12.2f %12.3f" "$n" "$n" "$t1" "$(ms "$t1" "$n")" "$tn" "$(ms "$tn" "$n")"
   if [ -n "$BASE" ]; then
     tb=$(printf "%s\n" "${base[@]}" | median)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "linker_impl.h"
 #include "signals.h"
@@ -186,9 +187,44 @@ Status Linker::CollectWindow() {
     }
     if (merged.size() > k) merged.resize(k);
   }
+  // With a run index, the window works from its postings (rows by key)
+  // rather than walking every row's key lists; without one (rows read from
+  // the store) every row is compared in full. Both give the same answers.
+  const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
+  const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
+  std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
+  std::vector<std::int32_t> slot;  // by position - lo: index in merged, or -1
+  if ((postings || text_postings) && !merged.empty()) {
+    lo = hi = merged.front()->pos;
+    for (const RunIndex::Timed* r : merged) {
+      lo = std::min(lo, r->pos);
+      hi = std::max(hi, r->pos);
+    }
+    ++hi;
+    slot.assign(hi - lo, -1);
+    for (size_t i = 0; i < merged.size(); ++i) slot[merged[i]->pos - lo] = static_cast<std::int32_t>(i);
+  }
+  // Which identifiers of the issue each row's PR may touch (shares one of the
+  // identifier's keys with): what text::Intersects tells per row and
+  // identifier in MatchIdentifiers.
+  std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
+  std::vector<std::uint32_t> hit_ids;    // ascending per slot
+  if (postings && !merged.empty()) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
+    for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
+      for (std::uint64_t key : ctx_.ident_key_lists[id])
+        for (std::uint32_t pos : postings->Rows(key, lo, hi))
+          if (slot[pos - lo] >= 0) hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), id);
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    hit_start.assign(merged.size() + 1, 0);
+    for (const auto& h : hits) ++hit_start[h.first + 1];
+    for (size_t i = 0; i < merged.size(); ++i) hit_start[i + 1] += hit_start[i];
+    hit_ids.reserve(hits.size());
+    for (const auto& h : hits) hit_ids.push_back(h.second);
+  }
   struct Pooled {
-    Ref ref;
-    std::shared_ptr<PullInfo> info;
+    const std::shared_ptr<PullInfo>* info;
     TextMatch text;
     std::vector<IdMatch> ids;
   };
@@ -197,7 +233,28 @@ Status Linker::CollectWindow() {
   for (const RunIndex::Timed* r : merged)
     if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
-  for (const RunIndex::Timed* r : merged) {
+  // CompareText's walk over each PR's text tokens, done from the issue's side:
+  // every token the issue marks, ascending, adds to the rows holding it (so
+  // each row's sum adds in the same order as the walk).
+  std::vector<TextCounts> counts;
+  if (text_postings && !merged.empty()) {
+    counts.resize(merged.size());
+    text::TokenSet marked;
+    std::set_union(ctx_.title_tokens.begin(), ctx_.title_tokens.end(), ctx_.text_tokens.begin(),
+                   ctx_.text_tokens.end(), std::back_inserter(marked));
+    for (std::uint64_t tok : marked) {
+      std::uint8_t bits = ctx_.marks.Of(tok);
+      double w = bits & IssueContext::kTitleMark ? weights_.Of(tok) : 0;
+      for (std::uint32_t pos : text_postings->Rows(tok, lo, hi)) {
+        if (slot[pos - lo] < 0) continue;
+        TextCounts& c = counts[static_cast<size_t>(slot[pos - lo])];
+        if (bits & IssueContext::kTitleMark) c.title_covered += w;
+        if (bits & IssueContext::kTextMark) ++c.in_text;
+      }
+    }
+  }
+  for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
+    const RunIndex::Timed* r = merged[slot_i];
     const std::shared_ptr<PullInfo>& info = r->info;
     UnixSeconds t = r->t;
     if (!info) continue;
@@ -224,19 +281,28 @@ Status Linker::CollectWindow() {
       size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
       if (smaller == 0 || shared * 10 < smaller * 6) continue;
     }
-    TextMatch text = CompareText(ctx_, *info, &weights_);
+    TextMatch text = counts.empty() ? CompareText(ctx_, *info, &weights_)
+                                    : CompareText(ctx_, *info, &weights_, counts[slot_i]);
     if (t < *is.created_at && !Restates(text)) continue;
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
-    std::vector<IdMatch> ids = MatchIdentifiers(ctx_, *info);
-    for (const IdMatch& m : ids) ++df_[ctx_.identifiers[m.id]];
-    pool.push_back({info->pr.ref(), info, text, std::move(ids)});
+    std::vector<IdMatch> ids;
+    if (!postings) {
+      ids = MatchIdentifiers(ctx_, *info);
+    } else if (hit_start[slot_i] < hit_start[slot_i + 1]) {
+      ids = MatchIdentifiersAmong(ctx_, *info,
+                                  std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
+                                                                 hit_start[slot_i + 1] - hit_start[slot_i]));
+    }
+    if (!ids.empty()) df_.resize(ctx_.identifiers.size());
+    for (const IdMatch& m : ids) ++df_[m.id];
+    pool.push_back({&info, text, std::move(ids)});
   }
   for (Pooled& p : pool) {
-    PatchMatch patch = ScorePatch(ctx_, *p.info, p.ids, df_);
+    const PullInfo& info = **p.info;
+    PatchMatch patch = ScorePatch(ctx_, info, p.ids, df_);
     bool promising = p.text.strong || p.text.moderate || p.text.described || patch.score >= kPatchWeak;
-    auto it = cands_.find(p.ref.ToString());
-    if (!promising && it == cands_.end()) continue;
-    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(p.ref));
+    if (!promising && !cands_.count(info.key)) continue;
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(info.pr.ref()));
     c->in_window = true;
     c->text = p.text;
     c->patch = std::move(patch);

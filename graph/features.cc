@@ -33,42 +33,80 @@ std::string_view Stem(std::string_view basename) {
   return dot == std::string_view::npos || dot == 0 ? basename : basename.substr(0, dot);
 }
 
+// True when `s` ends with `sep` followed by `suffix` ("a/b.py" ends with '/' "b.py").
+bool EndsWithAfter(std::string_view s, char sep, std::string_view suffix) {
+  return s.size() > suffix.size() && s[s.size() - suffix.size() - 1] == sep && EndsWith(s, suffix);
+}
+
+// True when `f` starts with "id/" or holds "/id/".
+bool HasDirectory(std::string_view f, std::string_view id) {
+  if (f.size() > id.size() && f[id.size()] == '/' && StartsWith(f, id)) return true;
+  for (size_t p = f.find(id, 1); p != std::string_view::npos; p = f.find(id, p + 1)) {
+    size_t end = p + id.size();
+    if (f[p - 1] == '/' && end < f.size() && f[end] == '/') return true;
+  }
+  return false;
+}
+
+// The last `kMax` non-empty '/'-separated parts of `f`, last first, and how
+// many non-empty parts `f` has at most that many (what Split(f, "/") gives
+// at its end).
+struct TailParts {
+  static constexpr size_t kMax = 3;
+  std::string_view part[kMax];
+  size_t n = 0;  // min(number of non-empty parts, kMax)
+};
+TailParts TailOf(std::string_view f) {
+  TailParts t;
+  size_t end = f.size();
+  while (end > 0 && t.n < TailParts::kMax) {
+    size_t slash = f.rfind('/', end - 1);
+    size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+    if (end > begin) t.part[t.n++] = f.substr(begin, end - begin);
+    if (slash == std::string_view::npos) break;
+    end = slash;
+  }
+  return t;
+}
+
 // Weight of one issue identifier against a PR, and why.
 double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
   size_t file_index = 0;
   double best = 0;
-  auto take = [&](double w, std::string reason) {
+  auto take = [&](double w, auto&& reason) {
     if (w > best) {
       best = w;
-      *why = std::move(reason);
+      *why = reason();
     }
   };
   bool path_like = text::IsPathLike(id);
+  bool has_slash = id.find('/') != std::string::npos;
+  bool has_underscore = id.find('_') != std::string::npos;
+  std::string_view id_base = text::Basename(id);
+  bool id_base_dotted = id_base.find('.') != std::string_view::npos;
   for (const std::string& f : pr.files) {
     std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
     if (path_like) {
-      if (f == id || EndsWith(f, "/" + id) || EndsWith(id, "/" + f)) {
-        take(generic ? 0.4 : 1.0, f + " (changed file named in the issue)");
-      } else if (id.find('/') != std::string::npos &&
-                 (StartsWith(f, id + "/") || f.find("/" + id + "/") != std::string::npos)) {
-        take(0.6, f + " (under " + id + ")");
-      } else if (text::Basename(id) == fb && text::Basename(id).find('.') != std::string_view::npos) {
-        take(generic ? 0.3 : 0.8, f + " (same file name)");
+      if (f == id || EndsWithAfter(f, '/', id) || EndsWithAfter(id, '/', f)) {
+        take(generic ? 0.4 : 1.0, [&] { return f + " (changed file named in the issue)"; });
+      } else if (has_slash && HasDirectory(f, id)) {
+        take(0.6, [&] { return f + " (under " + id + ")"; });
+      } else if (id_base == fb && id_base_dotted) {
+        take(generic ? 0.3 : 0.8, [&] { return f + " (same file name)"; });
       }
-    } else if (id.find('_') != std::string::npos) {
+    } else if (has_underscore) {
       // The file's stem or its directory ("fully_shard/hook.py"), not a
       // top-level package every file lives under.
-      std::vector<std::string_view> parts = Split(f, "/");
-      size_t n = parts.size();
-      bool hit = n >= 1 && Stem(parts[n - 1]) == id;
-      if (n >= 3 && parts[n - 2] == id) hit = true;
-      if (hit) take(0.8, f + " (path names " + id + ")");
+      TailParts parts = TailOf(f);
+      bool hit = parts.n >= 1 && Stem(parts.part[0]) == id;
+      if (parts.n >= 3 && parts.part[1] == id) hit = true;
+      if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
   if (pr.patch_idents.count(id)) {
-    bool plain = text::IsCamelOnly(id) || (!path_like && id.find('_') == std::string::npos);
-    take(path_like ? 0.8 : plain ? 0.5 : 1.0, id + " (in the patch)");
+    bool plain = text::IsCamelOnly(id) || (!path_like && !has_underscore);
+    take(path_like ? 0.8 : plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   }
   return best;
 }
@@ -179,21 +217,6 @@ double Sum(const text::TokenSet& a, const TokenWeights* w) {
   return s;
 }
 
-// The weights of a PR's tokens that the issue marks with `bit`, added in
-// token order (as a merge of the two sorted lists would), and their number.
-double Shared(const text::TokenSet& pr, const TokenMarks& marks, std::uint8_t bit, const TokenWeights* w,
-              size_t* count) {
-  double s = 0;
-  size_t n = 0;
-  for (std::uint64_t t : pr) {
-    if (!(marks.Of(t) & bit)) continue;
-    ++n;
-    s += w ? w->Of(t) : 1.0;
-  }
-  if (count) *count = n;
-  return s;
-}
-
 // The last dotted or slashed segment: "torch_npu.npu_rms_norm" -> "npu_rms_norm",
 // "a/b/c.py" -> "c.py".
 std::string_view LastSegment(std::string_view id) {
@@ -214,20 +237,39 @@ bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::
 }  // namespace
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w) {
+  constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
+  // One walk over the PR's text tokens, each looked up once; the sum adds in
+  // token order.
+  TextCounts counts;
+  for (std::uint64_t t : pr.text_tokens) {
+    std::uint8_t bits = issue.marks.Of(t);
+    if (bits & kTitle) counts.title_covered += w ? w->Of(t) : 1.0;
+    if (bits & kText) ++counts.in_text;
+  }
+  return CompareText(issue, pr, w, counts);
+}
+
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
+                      const TextCounts& counts) {
   TextMatch m;
   constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
-  double it = Sum(issue.title_tokens, w), pt = Sum(pr.title_tokens, w);
-  double shared = Shared(pr.title_tokens, issue.marks, kTitle, w, nullptr);
+  double it = Sum(issue.title_tokens, w);
+  double pt = 0, shared = 0, covered = counts.title_covered;
+  size_t in_text = counts.in_text, title_in_text = 0;
+  for (std::uint64_t t : pr.title_tokens) {
+    std::uint8_t bits = issue.marks.Of(t);
+    double wt = w ? w->Of(t) : 1.0;
+    pt += wt;
+    if (bits & kTitle) shared += wt;
+    if (bits & kText) ++title_in_text;
+  }
   m.title_dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
-  m.title_coverage = it > 0 ? Shared(pr.text_tokens, issue.marks, kTitle, w, nullptr) / it : 0;
+  m.title_coverage = it > 0 ? covered / it : 0;
   if (std::min(issue.title_tokens.size(), pr.title_tokens.size()) >= 4)
     m.containment = shared / std::min(it, pt);
   m.conflict = !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
                !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
   // Coverage: shared count / the PR side's size.
-  size_t in_text = 0, title_in_text = 0;
-  Shared(pr.text_tokens, issue.marks, kText, nullptr, &in_text);
-  Shared(pr.title_tokens, issue.marks, kText, nullptr, &title_in_text);
   m.pr_in_issue = pr.text_tokens.empty() ? 0
                   : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
   m.pr_title_in_issue = pr.title_tokens.empty() ? 0
@@ -254,13 +296,24 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
   return out;
 }
 
+std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const PullInfo& pr,
+                                           std::span<const std::uint32_t> ids) {
+  std::vector<IdMatch> out;
+  for (std::uint32_t i : ids) {
+    IdMatch m;
+    m.id = i;
+    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    if (m.weight > 0) out.push_back(std::move(m));
+  }
+  return out;
+}
+
 PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
-                      const std::map<std::string, int>& df) {
+                      const std::vector<int>& df) {
   PatchMatch m;
   for (const IdMatch& im : matches) {
     double w = im.weight;
-    auto it = df.find(issue.identifiers[im.id]);
-    if (it != df.end() && it->second > 1) w /= it->second;
+    if (im.id < df.size() && df[im.id] > 1) w /= df[im.id];
     m.score += w;
     m.matched.push_back(im.why);
   }
@@ -271,8 +324,7 @@ PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::
   return m;
 }
 
-PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr,
-                        const std::map<std::string, int>& df) {
+PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<int>& df) {
   return ScorePatch(issue, pr, MatchIdentifiers(issue, pr), df);
 }
 

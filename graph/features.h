@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,17 @@ class TokenWeights {
 // REQUIRES: issue.marks holds the issue's title and text tokens (as
 // LoadIssueContext leaves it).
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
+// What CompareText reads of the PR's text tokens: the weights of those in
+// the issue title, summed in ascending token order, and the number of those
+// in the issue text.
+struct TextCounts {
+  double title_covered = 0;
+  size_t in_text = 0;
+};
+// CompareText with the counts computed by the caller (the window, from the
+// run index's postings); the same result when `counts` are right.
+TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
+                      const TextCounts& counts);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
@@ -121,13 +133,18 @@ struct IdMatch {
 };
 // REQUIRES: pr.files_loaded.
 std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr);
-// Sums the matches; `df` counts, per identifier, the candidate PRs that touch
-// it: an identifier many PRs touch tells little (weight / df).
+// The same for a caller that knows which identifiers share a key with the
+// PR's match_keys: `ids`, ascending, must be exactly those (as
+// RunIndex::KeyPostings give them); the result equals MatchIdentifiers'.
+std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const PullInfo& pr,
+                                           std::span<const std::uint32_t> ids);
+// Sums the matches; `df` counts, per identifier (by index into
+// IssueContext::identifiers; missing entries count 0), the candidate PRs that
+// touch it: an identifier many PRs touch tells little (weight / df).
 PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
-                      const std::map<std::string, int>& df);
+                      const std::vector<int>& df);
 // MatchIdentifiers then ScorePatch.
-PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr,
-                        const std::map<std::string, int>& df);
+PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<int>& df);
 
 inline constexpr double kPatchWeak = 0.6;
 inline constexpr double kPatchStrong = 1.8;

@@ -147,7 +147,7 @@ class Linker {
   PullCache* cache_;
   IssueContext ctx_;
   std::map<std::string, Candidate> cands_;  // by key; pointers stay valid
-  std::map<std::string, int> df_;           // identifier -> window PRs touching it
+  std::vector<int> df_;                     // per ctx_.identifiers entry: window PRs touching it
   TokenWeights weights_;                    // title word -> 1 / window PR titles using it
   std::vector<std::string> notes_;
   std::optional<Ref> duplicate_of_;

@@ -14,6 +14,7 @@ namespace {
 std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   auto info = std::make_shared<PullInfo>();
   info->pr = std::move(pr);
+  info->key = info->pr.ref().ToString();
   info->normalized_title = text::StripTitleTags(info->pr.title);
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
@@ -186,7 +187,55 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   };
   for (auto& [r, rows] : index->merged_) std::sort(rows.begin(), rows.end(), by_key);
   for (auto& [r, rows] : index->closed_) std::sort(rows.begin(), rows.end(), by_key);
+  for (auto& [r, rows] : index->merged_) {
+    for (size_t i = 0; i < rows.size(); ++i) rows[i].pos = static_cast<std::uint32_t>(i);
+    index->match_postings_[r] = KeyPostings::Of(rows, &PullInfo::match_keys);
+    index->text_postings_[r] = KeyPostings::Of(rows, &PullInfo::text_tokens);
+  }
   return index;
+}
+
+RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
+  size_t total = 0;
+  for (const Timed& row : rows) total += row.info ? ((*row.info).*keys).size() : 0;
+  pairs.reserve(total);
+  for (const Timed& row : rows)
+    if (row.info)
+      for (std::uint64_t k : (*row.info).*keys) pairs.emplace_back(k, row.pos);
+  std::sort(pairs.begin(), pairs.end());
+  KeyPostings post;
+  post.rows_.reserve(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i == 0 || pairs[i].first != pairs[i - 1].first) {
+      post.keys_.push_back(pairs[i].first);
+      post.starts_.push_back(static_cast<std::uint32_t>(i));
+    }
+    post.rows_.push_back(pairs[i].second);
+  }
+  post.starts_.push_back(static_cast<std::uint32_t>(pairs.size()));
+  return post;
+}
+
+std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, std::uint32_t lo,
+                                                          std::uint32_t hi) const {
+  auto k = std::lower_bound(keys_.begin(), keys_.end(), key);
+  if (k == keys_.end() || *k != key) return {};
+  size_t i = static_cast<size_t>(k - keys_.begin());
+  auto begin = rows_.begin() + starts_[i], end = rows_.begin() + starts_[i + 1];
+  auto first = std::lower_bound(begin, end, lo);
+  auto last = std::lower_bound(first, end, hi);
+  return {first, last};
+}
+
+const RunIndex::KeyPostings* RunIndex::MatchKeyPostings(const RepoRef& repo) const {
+  auto it = match_postings_.find(repo.ToString());
+  return it == match_postings_.end() ? nullptr : &it->second;
+}
+
+const RunIndex::KeyPostings* RunIndex::TextPostings(const RepoRef& repo) const {
+  auto it = text_postings_.find(repo.ToString());
+  return it == text_postings_.end() ? nullptr : &it->second;
 }
 
 const std::shared_ptr<PullInfo>* RunIndex::FindPull(const std::string& key) const {
@@ -304,31 +353,27 @@ Status PullCache::IssueExists(const Ref& issue) {
   return is.ok() ? Status::OK() : is.status();
 }
 
-Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
+template <typename T>
+Status PullCache::IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
+                            Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out) {
   if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
     if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->comments.begin(), d->comments.end());
+      out->insert(out->end(), (d->*rows).begin(), (d->*rows).end());
     return Status::OK();
   }
-  return store_.ListComments(issue, out);
+  return (store_.*list)(issue, out);
+}
+
+Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
+  return IssueRows(issue, &RunIndex::IssueData::comments, &Store::ListComments, out);
 }
 
 Status PullCache::IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
-    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->oplog.begin(), d->oplog.end());
-    return Status::OK();
-  }
-  return store_.ListOperateLog(issue, out);
+  return IssueRows(issue, &RunIndex::IssueData::oplog, &Store::ListOperateLog, out);
 }
 
 Status PullCache::IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
-    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), d->links.begin(), d->links.end());
-    return Status::OK();
-  }
-  return store_.ListPlatformLinks(issue, out);
+  return IssueRows(issue, &RunIndex::IssueData::links, &Store::ListPlatformLinks, out);
 }
 
 Status PullCache::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) {

@@ -6,9 +6,12 @@
 // RunIndex: the same features computed once per link run for every PR of the
 // linked repositories, plus the issues with their comments, operate logs and
 // platform links, the mention index rows of their targets, and the merge/close
-// time indexes, in memory, each read with one sequential store scan. A PullCache given a RunIndex answers from it for the repositories it
-// covers (no store reads, no per-issue iterators) and from the store for the
-// others; both give the same answers on an unchanged store.
+// time indexes, in memory, each read with one sequential store scan; and, per
+// repository, postings of the merge-time rows by their PRs' match keys and
+// text tokens (the implicit window looks keys up instead of walking each PR).
+// A PullCache given a RunIndex answers from it for the repositories it covers
+// (no store reads, no per-issue iterators) and from the store for the others;
+// both give the same answers on an unchanged store.
 //
 // Thread safety: a PullCache is not thread-safe (one per linking thread). A
 // RunIndex is immutable after Build and may be shared by every thread.
@@ -37,6 +40,7 @@ struct BranchKeys {
 
 struct PullInfo {
   PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
+  std::string key;  // pr.ref().ToString()
   text::TokenSet title_tokens;  // title without leading tags
   text::TokenSet text_tokens;   // title and body
   std::string normalized_title;
@@ -102,7 +106,26 @@ class RunIndex {
     std::string padded;  // the number as the store's index key holds it
     Ref ref;
     std::shared_ptr<PullInfo> info;  // merged PRs only
+    std::uint32_t pos = 0;           // index in its repository's rows (run index rows only)
   };
+  // The merge-time rows of one repository by the keys of their PRs (the
+  // match keys, or the text tokens): which rows hold a key, without walking
+  // every row's keys.
+  class KeyPostings {
+   public:
+    // Postings of `rows` (Timed::pos set) by the sets `keys` of their PRs.
+    static KeyPostings Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys);
+    // Positions (Timed::pos) in [lo, hi), ascending, of the rows whose PR has `key`.
+    std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
+
+   private:
+    std::vector<std::uint64_t> keys_;    // distinct, ascending
+    std::vector<std::uint32_t> starts_;  // keys_.size() + 1 offsets into rows_
+    std::vector<std::uint32_t> rows_;    // per key, ascending
+  };
+  // Null when the repository has no merged PR (or is not covered).
+  const KeyPostings* MatchKeyPostings(const RepoRef& repo) const;  // PullInfo::match_keys
+  const KeyPostings* TextPostings(const RepoRef& repo) const;      // PullInfo::text_tokens
   // The merge-time rows of [from, to], in order, without copying them.
   std::span<const Timed> MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to) const;
   // Every covered issue, in Store::ForEachIssue order.
@@ -120,6 +143,8 @@ class RunIndex {
   std::vector<Ref> issue_refs_;
   std::map<std::string, std::vector<Timed>> merged_;  // by repository
   std::map<std::string, std::vector<Timed>> closed_;
+  std::map<std::string, KeyPostings> match_postings_;  // by repository
+  std::map<std::string, KeyPostings> text_postings_;
 };
 
 class PullCache {
@@ -155,9 +180,24 @@ class PullCache {
   Status MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
                     std::vector<RunIndex::Timed>* storage, std::span<const RunIndex::Timed>* rows);
 
+  // The run index's match-key postings for the rows MergedRows gives for
+  // `repo`; null when those rows come from the store.
+  const RunIndex::KeyPostings* MatchKeyPostings(const RepoRef& repo) const {
+    return run_ && run_->Covers(repo) ? run_->MatchKeyPostings(repo) : nullptr;
+  }
+  const RunIndex::KeyPostings* TextPostings(const RepoRef& repo) const {
+    return run_ && run_->Covers(repo) ? run_->TextPostings(repo) : nullptr;
+  }
+
   const Store& store() const { return store_; }
 
  private:
+  // One of the issue's row lists: from the run index when it covers the
+  // issue (`rows` of its IssueData), else from the store (`list`).
+  template <typename T>
+  Status IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
+                   Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out);
+
   const Store& store_;
   size_t capacity_;
   const RunIndex* run_;

@@ -40,7 +40,18 @@ bool IsStopWord(std::string_view w) {
       "are", "with", "when", "not",  "no",   "be",   "by",   "at",   "as",   "it",
       "this", "that", "from", "after", "before", "into", "does", "do", "can", "should",
       "will", "if", "but", "we", "you", "please", "pr", "mr", "issue", "bug"};
+  if (w.size() > 6) return false;  // the longest stop word ("should", "before")
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+}
+
+bool AsciiAlnum(char32_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool AllAscii(std::string_view s) {
+  unsigned char any = 0;
+  for (char c : s) any |= static_cast<unsigned char>(c);
+  return any < 0x80;
 }
 
 bool IsIdentChar(char c) {
@@ -71,7 +82,9 @@ bool HasFileExtension(std::string_view s) {
       "py", "cc", "cpp", "c", "h", "hpp", "cu", "md", "rst", "txt", "yaml", "yml",
       "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
       "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
-  std::string e = Lower(ext);
+  char buf[5];
+  for (size_t i = 0; i < ext.size(); ++i) buf[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(ext[i])));
+  std::string_view e(buf, ext.size());
   return std::find(kExt.begin(), kExt.end(), e) != kExt.end();
 }
 
@@ -116,6 +129,7 @@ std::string Lower(std::string_view s) {
 }
 
 std::string FoldWidth(std::string_view s) {
+  if (AllAscii(s)) return std::string(s);  // nothing to fold
   std::string out;
   out.reserve(s.size());
   size_t i = 0;
@@ -161,9 +175,8 @@ void Normalize(TokenSet* set) {
   set->erase(std::unique(set->begin(), set->end()), set->end());
 }
 
-TokenSet Tokens(std::string_view input) {
+TokenSet Tokens(std::string_view s) {
   TokenSet out;
-  std::string s = FoldWidth(input);
   size_t i = 0;
   std::string word;
   std::vector<char32_t> run;
@@ -190,10 +203,14 @@ TokenSet Tokens(std::string_view input) {
     run.clear();
   };
   while (i < s.size()) {
-    char32_t cp = Next(s, &i);
-    if (cp < 0x80 && (std::isalnum(static_cast<int>(cp)) || cp == '_')) {
-      flush_run();
-      word.push_back(static_cast<char>(std::tolower(static_cast<int>(cp))));
+    // Code points as FoldWidth(s) would give them (it re-encodes exactly
+    // what Next decodes), folded here without the copy.
+    char32_t cp = static_cast<unsigned char>(s[i]) < 0x80 ? static_cast<unsigned char>(s[i++]) : Next(s, &i);
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
+      if (!run.empty()) flush_run();
+      word.push_back(static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp));
     } else if (IsCjk(cp)) {
       flush_word();
       run.push_back(cp);
@@ -208,8 +225,29 @@ TokenSet Tokens(std::string_view input) {
   return out;
 }
 
-size_t Overlap(const TokenSet& a, const TokenSet& b) {
-  size_t n = 0;
+namespace {
+
+// When one sorted set is much smaller than the other, looking each of its
+// elements up by binary search (in the part of the larger set not yet passed)
+// beats a linear merge: O(small * log large) instead of O(small + large).
+constexpr size_t kSkew = 4;
+
+// Calls on_common(x) for every element common to the sorted sets `a` and
+// `b`, in increasing order; stops early when on_common returns false.
+template <typename F>
+void ForCommon(const TokenSet& a, const TokenSet& b, F on_common) {
+  const TokenSet& small = a.size() <= b.size() ? a : b;
+  const TokenSet& large = a.size() <= b.size() ? b : a;
+  if (small.empty()) return;
+  if (small.size() * kSkew < large.size()) {
+    auto from = large.begin();
+    for (std::uint64_t x : small) {
+      from = std::lower_bound(from, large.end(), x);
+      if (from == large.end()) return;
+      if (*from == x && !on_common(x)) return;
+    }
+    return;
+  }
   auto i = a.begin(), j = b.begin();
   while (i != a.end() && j != b.end()) {
     if (*i < *j) {
@@ -217,24 +255,30 @@ size_t Overlap(const TokenSet& a, const TokenSet& b) {
     } else if (*j < *i) {
       ++j;
     } else {
-      ++n, ++i, ++j;
+      if (!on_common(*i)) return;
+      ++i, ++j;
     }
   }
+}
+
+}  // namespace
+
+size_t Overlap(const TokenSet& a, const TokenSet& b) {
+  size_t n = 0;
+  ForCommon(a, b, [&n](std::uint64_t) {
+    ++n;
+    return true;
+  });
   return n;
 }
 
 bool Intersects(const TokenSet& a, const TokenSet& b) {
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      return true;
-    }
-  }
-  return false;
+  bool any = false;
+  ForCommon(a, b, [&any](std::uint64_t) {
+    any = true;
+    return false;
+  });
+  return any;
 }
 
 double Dice(const TokenSet& a, const TokenSet& b) {
@@ -263,11 +307,6 @@ std::string ForMentions(std::string_view input) {
 
 bool IsCamelOnly(std::string_view id) {
   return id.find_first_of("_./-") == std::string_view::npos;
-}
-
-std::string_view Basename(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 bool IsPathLike(std::string_view id) {

@@ -63,7 +63,10 @@ bool IsCamelOnly(std::string_view id);
 // True for a path-like identifier (has '/' or a file extension).
 bool IsPathLike(std::string_view id);
 // The part after the last '/'.
-std::string_view Basename(std::string_view path);
+inline std::string_view Basename(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
 // True for file names every repository has (README.md, setup.py, __init__.py, ...).
 bool IsGenericFileName(std::string_view basename);
 

@@ -4,6 +4,7 @@
 // store's order.
 #include "../../graph/pull_cache.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -101,6 +102,48 @@ TEST_F(RunIndexDemo, PullsComeWithFeaturesAndFiles) {
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(*none, nullptr);
   EXPECT_TRUE(cache.IssueExists(Ref::Issue(repos.front().ref, "987654321")).IsNotFound());
+}
+
+TEST_F(RunIndexDemo, KeyPostingsListExactlyTheRowsHoldingAKey) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  std::vector<Repository> repos;
+  ASSERT_TRUE(store_->ListRepositories(&repos).ok());
+  size_t checked = 0;
+  for (const Repository& r : repos) {
+    std::span<const RunIndex::Timed> rows = (*run)->MergedRows(r.ref, 0, 4'000'000'000);
+    if (rows.empty()) continue;
+    PullCache cache(*store_, 16, run->get());
+    for (auto [postings, keys] :
+         {std::pair{cache.MatchKeyPostings(r.ref), &PullInfo::match_keys},
+          std::pair{cache.TextPostings(r.ref), &PullInfo::text_tokens}}) {
+      ASSERT_NE(postings, nullptr) << r.ref.ToString();
+      // Every key of every row, over the whole span and over a middle part.
+      auto n = static_cast<std::uint32_t>(rows.size());
+      for (auto [lo, hi] : {std::pair<std::uint32_t, std::uint32_t>{0, n}, {n / 3, n - n / 3}}) {
+        for (size_t i = 0; i < rows.size(); ++i) {
+          EXPECT_EQ(rows[i].pos, i);
+          if (!rows[i].info) continue;
+          for (std::uint64_t key : (*rows[i].info).*keys) {
+            std::vector<std::uint32_t> want;
+            for (std::uint32_t j = lo; j < hi; ++j) {
+              if (!rows[j].info) continue;
+              const auto& set = (*rows[j].info).*keys;
+              if (std::binary_search(set.begin(), set.end(), key)) want.push_back(j);
+            }
+            std::span<const std::uint32_t> got = postings->Rows(key, lo, hi);
+            EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), want);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100u);
+  // Not covered by a run index: no postings (the window walks every row).
+  PullCache plain(*store_, 16);
+  EXPECT_EQ(plain.MatchKeyPostings(repos.front().ref), nullptr);
+  EXPECT_EQ(plain.TextPostings(repos.front().ref), nullptr);
 }
 
 }  // namespace

@@ -37,6 +37,34 @@ TEST(Text, Similarity) {
   EXPECT_FALSE(Intersects(a, c));
 }
 
+TEST(Text, SetOperationsOnSkewedSizes) {
+  // Small against large takes the binary-search path, similar sizes the
+  // merge: both must count like a plain membership test.
+  TokenSet large, small{3, 40, 41, 998, 5000};
+  for (std::uint64_t v = 0; v < 1000; v += 2) large.push_back(v);
+  size_t want = 0;
+  for (std::uint64_t x : small) want += std::binary_search(large.begin(), large.end(), x);
+  EXPECT_EQ(want, 2u);  // 40 and 998
+  EXPECT_EQ(Overlap(small, large), want);
+  EXPECT_EQ(Overlap(large, small), want);
+  EXPECT_TRUE(Intersects(small, large));
+  EXPECT_FALSE(Intersects(TokenSet{1, 3, 2001}, large));
+  EXPECT_FALSE(Intersects(TokenSet{}, large));
+  EXPECT_DOUBLE_EQ(Coverage(small, large), 2.0 / 5.0);
+  TokenSet similar{0, 2, 3, 5, 8};
+  EXPECT_EQ(Overlap(similar, TokenSet{2, 4, 8, 9}), 2u);
+}
+
+TEST(Text, TokensFoldWidthThemselves) {
+  // Tokens reads full-width forms and odd bytes as FoldWidth gives them.
+  for (std::string s : {std::string("\xEF\xBC\xA6ix \xEF\xBC\xA1" "BC\xE3\x80\x80" "done"),
+                        std::string("bad \x80\xC1\x81 byte\xE4\x61 \xF0\x9F\x98\x80 修复问题"),
+                        std::string("truncated \xE4\xB8")}) {
+    EXPECT_EQ(Tokens(s), Tokens(FoldWidth(s))) << s;
+  }
+  EXPECT_TRUE(Has(Tokens("\xEF\xBC\xA6\xEF\xBC\xA9\xEF\xBC\xB8" "ED"), "fixed"));  // "ＦＩＸED"
+}
+
 TEST(Text, StripTitleTags) {
   EXPECT_EQ(StripTitleTags("[release/v2.17] FusedAdam 支持 DTensor"), "FusedAdam 支持 DTensor");
   EXPECT_EQ(StripTitleTags("【社区任务】使用 Triton"), "使用 Triton");
