@@ -174,6 +174,14 @@ struct Store::Impl {
 
   ~Impl() {
     if (db) {
+      // A writable store leaves no write-ahead log behind: every later
+      // read-only open would replay it (tens of MB after a link), and a
+      // read-only open cannot clear it.
+      if (!read_only) {
+        rocksdb::FlushOptions fo;
+        fo.wait = true;
+        db->Flush(fo, handles).PermitUncheckedError();
+      }
       for (auto* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
       db->Close().PermitUncheckedError();
     }

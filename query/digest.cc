@@ -205,8 +205,14 @@ void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& par
   std::vector<const DigestCase*> cases = d->Cases();
   const size_t n = cases.size();
   if (n == 0) return;
-  std::unordered_map<std::string, size_t> index;
-  for (size_t i = 0; i < n; ++i) index[cases[i]->links.issue.ToString()] = i;
+  // A case's position in digest order, from the digest's case index.
+  std::vector<size_t> base(d->repos.size() + 1, 0);
+  for (size_t ri = 0; ri < d->repos.size(); ++ri) base[ri + 1] = base[ri] + d->repos[ri].cases.size();
+  auto position = [&](const std::string& id) -> std::optional<size_t> {
+    auto it = d->case_index.find(id);
+    if (it == d->case_index.end()) return std::nullopt;
+    return base[it->second.first] + it->second.second;
+  };
   const DigestRules& rules = options.rules;
   const size_t cap = std::max<size_t>(8, static_cast<size_t>(rules.term_min_issues) * 4);
 
@@ -217,10 +223,8 @@ void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& par
   for (const RepoPart* part : parts) {
     for (const auto& cluster : part->clusters) {
       std::vector<size_t> members;
-      for (const std::string& id : cluster) {
-        auto it = index.find(id);
-        if (it != index.end()) members.push_back(it->second);
-      }
+      for (const std::string& id : cluster)
+        if (auto p = position(id)) members.push_back(*p);
       for (size_t k = 1; k < members.size(); ++k) {
         if (dsu.Unite(members[0], members[k], 0)) {
           by_graph[members[0]] = by_graph[members[k]] = true;
@@ -303,11 +307,11 @@ void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& par
   }
   // Order by the position of the first issue in the digest.
   std::sort(themes.begin(), themes.end(), [&](const DigestTheme& a, const DigestTheme& b) {
-    return index[a.issues.front()] < index[b.issues.front()];
+    return *position(a.issues.front()) < *position(b.issues.front());
   });
   if (!rest.issues.empty()) {
     std::sort(rest.issues.begin(), rest.issues.end(),
-              [&](const std::string& a, const std::string& b) { return index[a] < index[b]; });
+              [&](const std::string& a, const std::string& b) { return *position(a) < *position(b); });
     std::sort(rest.repos.begin(), rest.repos.end());
     themes.push_back(std::move(rest));
   }
@@ -322,39 +326,43 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
     size_t order;
     DigestTroubleRow row;
   };
-  // Each case's candidate row (the text work, side by side), then the
-  // selection in digest order.
+  // A case's priority needs no text work: rank every case by (priority,
+  // digest order) first, then build rows in that order until enough are
+  // usable (the same rows a sort of all built rows would keep).
   std::vector<const DigestCase*> cases = d->Cases();
-  std::vector<std::optional<Row>> candidates(cases.size());
-  ParallelFor(cases.size(), [&](size_t i) {
+  auto priority_of = [&](const DigestCase& c) {
+    const graph::IssueLinks& l = c.links;
+    if (l.answer && !l.answer->text.empty()) return 0;
+    if (!l.fixes.empty() && TierRank(c.tier) <= 2 && !l.fixes.front().title.empty())
+      return 1 + TierRank(c.tier);
+    return -1;  // no action to offer
+  };
+  std::vector<std::pair<int, size_t>> ranked;  // (priority, index)
+  for (size_t i = 0; i < cases.size(); ++i)
+    if (int p = priority_of(*cases[i]); p >= 0) ranked.emplace_back(p, i);
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<Row> rows;
+  const size_t max_rows = static_cast<size_t>(rules.troubleshooting_max);
+  for (const auto& [priority, i] : ranked) {
+    if (rows.size() >= max_rows) break;
     const DigestCase* c = cases[i];
     const graph::IssueLinks& l = c->links;
     DigestTroubleRow r;
-    int priority = 9;
-    if (l.answer && !l.answer->text.empty()) {
+    if (priority == 0) {
       r.action = dt::Truncate(dt::LeadSentences(l.answer->text, 12), rules.action_max_chars);
       r.source = "answer";
-      priority = 0;
-    } else if (!l.fixes.empty() && TierRank(c->tier) <= 2 && !l.fixes.front().title.empty()) {
+    } else {
       r.action = dt::Truncate(dt::CleanTitle(l.fixes.front().title), rules.action_max_chars);
       r.source = "fix_title";
-      priority = 1 + TierRank(c->tier);
     }
-    if (r.action.empty()) return;
+    if (r.action.empty()) continue;
     // A fix title that only restates the problem tells the reader nothing new.
     if (r.source == "fix_title" && dt::CleanTitle(l.fixes.front().title) == dt::CleanTitle(c->title))
-      return;
+      continue;
     r.symptom = c->problem;
     r.cases = {l.issue.ToString()};
-    candidates[i] = Row{priority, i + 1, std::move(r)};
-  });
-  std::vector<Row> rows;
-  for (std::optional<Row>& c : candidates)
-    if (c) rows.push_back(std::move(*c));
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.priority < b.priority; });
-  if (rows.size() > static_cast<size_t>(rules.troubleshooting_max))
-    rows.resize(static_cast<size_t>(rules.troubleshooting_max));
+    rows.push_back(Row{priority, i + 1, std::move(r)});
+  }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.order < b.order; });
   // One row per action: issues with the same first action share it.
   std::vector<DigestTroubleRow> out;

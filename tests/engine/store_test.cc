@@ -190,6 +190,22 @@ TEST_F(StoreTest, ReopenKeepsData) {
   EXPECT_TRUE(store_->GetRaw(PullRef(166)).status().IsNotFound());
 }
 
+TEST_F(StoreTest, ClosingAWritableStoreLeavesNoLogToReplay) {
+  Apply([](Store::Batch* b) { ASSERT_OK(b->PutIssue(MakeIssue("69", "body"), "")); });
+  store_.reset();
+  // Every later read-only open would replay a non-empty write-ahead log.
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+    if (e.path().extension() == ".log") {
+      EXPECT_EQ(std::filesystem::file_size(e.path()), 0u) << e.path();
+    }
+  }
+  StoreOptions ro;
+  ro.read_only = true;
+  auto reader = Store::Open(dir_, ro);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_TRUE((*reader)->GetIssue(IssueRef("69")).ok());
+}
+
 TEST(StoreOpenTest, ReadOnlyOfMissingDirIsNotFoundWithHint) {
   TempDir tmp;
   std::string dir = tmp / "nothing-here";
