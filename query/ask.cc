@@ -28,8 +28,11 @@ constexpr size_t kMaxQueryEcho = 2000;
 constexpr size_t kDocLimit = 3;
 constexpr double kDefaultPrior = 0.2;  // a document written without a prior slot
 // An identifier part held by more than this share of the issues is not
-// searched (ask_query.h, CommonPart).
+// searched (ask_query.h, CommonPart), in an index of at least
+// kCommonPartMinIssues issues (in a smaller one a share says little: one
+// issue of three is a third).
 constexpr double kCommonPartShare = 0.2;
+constexpr Xapian::doccount kCommonPartMinIssues = 1000;
 
 std::string Utf8Head(std::string_view s, size_t n) {
   if (s.size() <= n) return std::string(s);
@@ -166,7 +169,7 @@ class XapianSearcher final : public Searcher {
 
   // Builds the query of `text` into `built` (with the handle: identifier
   // parts held by more than kCommonPartShare of the issues are left out,
-  // ask_query.h) and searches it.
+  // ask_query.h, kCommonPartMinIssues) and searches it.
   StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo, size_t limit,
                                       BuiltQuery* built) {
     Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
@@ -180,10 +183,12 @@ class XapianSearcher final : public Searcher {
           h.opened = now;
         }
         if (h.priors_stale) h.LoadPriors();
-        const double common = kCommonPartShare * static_cast<double>(h.db.get_doccount());
-        *built = BuildQuery(text, [&](const std::string& part) {
-          return static_cast<double>(h.db.get_termfreq(part)) > common;
-        });
+        const Xapian::doccount issues = h.db.get_doccount();
+        const double common = kCommonPartShare * static_cast<double>(issues);
+        CommonPart is_common;
+        if (issues >= kCommonPartMinIssues)
+          is_common = [&](const std::string& part) { return static_cast<double>(h.db.get_termfreq(part)) > common; };
+        *built = BuildQuery(text, is_common);
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
