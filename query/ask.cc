@@ -27,6 +27,12 @@ constexpr size_t kMinCandidates = 40;
 constexpr size_t kMaxQueryEcho = 2000;
 constexpr size_t kDocLimit = 3;
 constexpr double kDefaultPrior = 0.2;  // a document written without a prior slot
+// An identifier part held by more than this share of the issues is not
+// searched (ask_query.h, CommonPart), in an index of at least
+// kCommonPartMinIssues issues (in a smaller one a share says little: one
+// issue of three is a third).
+constexpr double kCommonPartShare = 0.2;
+constexpr Xapian::doccount kCommonPartMinIssues = 1000;
 
 std::string Utf8Head(std::string_view s, size_t n) {
   if (s.size() <= n) return std::string(s);
@@ -108,12 +114,9 @@ class XapianSearcher final : public Searcher {
     AskResult result;
     result.query = Utf8Head(text, kMaxQueryEcho);
     result.searched = ExtractSignature(text);
-    BuiltQuery built = BuildQuery(result.searched);
-    if (built.empty())
-      return Status::InvalidArgument(
-          "nothing to search for in the query: it has no words, identifiers or error codes");
     size_t limit = std::clamp<size_t>(options.limit, 1, 100);
-    FG_ASSIGN_OR_RETURN(result.hits, Search(built, options.repo, limit));
+    BuiltQuery built;
+    FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit, &built));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
     if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak)) {
       auto docs = docs_->Search(result.searched, kDocLimit);
@@ -164,7 +167,11 @@ class XapianSearcher final : public Searcher {
     }
   };
 
-  StatusOr<std::vector<AskHit>> Search(const BuiltQuery& built, const std::string& repo, size_t limit) {
+  // Builds the query of `text` into `built` (with the handle: identifier
+  // parts held by more than kCommonPartShare of the issues are left out,
+  // ask_query.h, kCommonPartMinIssues) and searches it.
+  StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo, size_t limit,
+                                      BuiltQuery* built) {
     Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
     std::lock_guard<std::mutex> lock(h.mu);
     for (int attempt = 0;; ++attempt) {
@@ -176,7 +183,16 @@ class XapianSearcher final : public Searcher {
           h.opened = now;
         }
         if (h.priors_stale) h.LoadPriors();
-        return SearchOnce(h, built, repo, limit);
+        const Xapian::doccount issues = h.db.get_doccount();
+        const double common = kCommonPartShare * static_cast<double>(issues);
+        CommonPart is_common;
+        if (issues >= kCommonPartMinIssues)
+          is_common = [&](const std::string& part) { return static_cast<double>(h.db.get_termfreq(part)) > common; };
+        *built = BuildQuery(text, is_common);
+        if (built->empty())
+          return Status::InvalidArgument(
+              "nothing to search for in the query: it has no words, identifiers or error codes");
+        return SearchOnce(h, *built, repo, limit);
       } catch (const Xapian::DatabaseModifiedError&) {
         if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
         try {

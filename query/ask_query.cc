@@ -37,7 +37,7 @@ Xapian::Query MemberQuery(const Lexicon::Seq& member, bool title) {
 
 }  // namespace
 
-BuiltQuery BuildQuery(std::string_view text) {
+BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   BuiltQuery out;
   std::vector<Term> terms = Analyze(text);
   // Main terms in order, and the parts of each identifier.
@@ -83,10 +83,13 @@ BuiltQuery BuildQuery(std::string_view text) {
       Xapian::Query whole = q;
       if (!parts[i].empty()) {
         std::vector<Xapian::Query> ps;
-        for (const std::string& p : parts[i]) ps.emplace_back(p);
-        Xapian::Query por(Xapian::Query::OP_OR, ps.begin(), ps.end());
-        q = Xapian::Query(Xapian::Query::OP_OR, q,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
+        for (const std::string& p : parts[i])
+          if (!common || !common(p)) ps.emplace_back(p);
+        if (!ps.empty()) {
+          Xapian::Query por(Xapian::Query::OP_OR, ps.begin(), ps.end());
+          q = Xapian::Query(Xapian::Query::OP_OR, q,
+                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
+        }
       }
       units.push_back({q, whole, Xapian::Query(InTitle(t.text)), t.kind == TermKind::kIdentifier ? 0 : 2,
                        units.size()});

@@ -11,6 +11,7 @@
 // Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <xapian.h>
@@ -36,7 +37,16 @@ struct BuiltQuery {
   bool empty() const { return units == 0; }
 };
 
-BuiltQuery BuildQuery(std::string_view text);
+// True for an identifier part that so many issues hold that searching it is
+// not worth its posting list (see BuildQuery).
+using CommonPart = std::function<bool(const std::string& part)>;
+
+// `common` (may be empty: every part is searched): an identifier part it
+// names is left out of the query. Such a part ("aclnn" of "aclnnConvolution",
+// held by most issues of an Ascend repository) adds almost no BM25 weight,
+// yet an OR over it walks its whole posting list: most of the cost of an
+// identifier query and of the partial-match pass.
+BuiltQuery BuildQuery(std::string_view text, const CommonPart& common = {});
 
 // Relevance in [0, 1] from Xapian's percentage (share of the query matched,
 // scaled by weight).
