@@ -140,7 +140,7 @@ StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
   if (!digest.ok()) return digest.status();
   if (counts != nullptr) *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
   if (format == "md") return query::RenderMarkdown(*digest, *lang);
-  if (format == "json") return query::ToJson(*digest).dump(2) + "\n";
+  if (format == "json") return query::RenderJson(*digest);
   return query::RenderHtml(*digest, *lang);
 }
 

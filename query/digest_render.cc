@@ -564,7 +564,29 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   return o.str();
 }
 
-json ToJson(const Digest& d) {
+namespace {
+
+// One repository's entry of the "repos" array.
+json RepoJson(const Digest& d, const DigestRepo& r) {
+  json cases = json::array();
+  for (const DigestCase& c : r.cases) {
+    json cj = graph::ToJson(c.links);
+    for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
+    cj["number"] = c.number;
+    cj["title"] = c.title;
+    cj["url"] = c.url;
+    cj["problem"] = c.problem;
+    cj["tier"] = c.tier;
+    cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
+    cases.push_back(std::move(cj));
+  }
+  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role}, {"url", r.url},
+          {"cases", std::move(cases)}};
+}
+
+// The document; "repos" holds the repositories' entries when with_repos,
+// else an empty array.
+json DigestJson(const Digest& d, bool with_repos) {
   json j;
   j["version"] = 1;
   json sel;
@@ -582,20 +604,7 @@ json ToJson(const Digest& d) {
   for (const DigestRepo& r : d.repos) {
     overview.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
                         {"included", r.cases.size()}});
-    json cases = json::array();
-    for (const DigestCase& c : r.cases) {
-      json cj = graph::ToJson(c.links);
-      for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
-      cj["number"] = c.number;
-      cj["title"] = c.title;
-      cj["url"] = c.url;
-      cj["problem"] = c.problem;
-      cj["tier"] = c.tier;
-      cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
-      cases.push_back(std::move(cj));
-    }
-    rj.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role}, {"url", r.url},
-                  {"cases", std::move(cases)}});
+    if (with_repos) rj.push_back(RepoJson(d, r));
   }
   j["overview"] = overview;
   j["repos"] = rj;
@@ -627,6 +636,53 @@ json ToJson(const Digest& d) {
                         {"by_reason", k.excluded_by_reason}};
   j["disclosure"] = disc;
   return j;
+}
+
+}  // namespace
+
+json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
+
+StatusOr<std::string> RenderJson(const Digest& d) {
+  // ToJson(d).dump(2) without holding the whole tree: the document without
+  // the repositories' entries, then each entry built and printed side by
+  // side (at the array's depth: 4 more spaces on every line) and put in.
+  try {
+    std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
+    const std::string slot = "\n  \"repos\": []";  // depth 1; the selection's "repos" is deeper
+    size_t at = doc.find(slot);
+    if (at == std::string::npos) return Status::Internal("digest JSON: no repos slot");
+    if (d.repos.empty()) return doc + "\n";
+    std::vector<std::string> errors(d.repos.size());
+    std::string entries = RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
+      std::string text;
+      try {
+        text = RepoJson(d, d.repos[i]).dump(2);
+      } catch (const json::exception& e) {
+        errors[i] = e.what();
+        return;
+      }
+      if (i > 0) *out += ",\n";
+      *out += "    ";
+      for (char c : text) {
+        *out += c;
+        if (c == '\n') *out += "    ";
+      }
+    });
+    for (size_t i = 0; i < errors.size(); ++i)
+      if (!errors[i].empty())
+        return Status::Internal("digest JSON of " + d.repos[i].repo.ToString() + ": " + errors[i]);
+    std::string out;
+    out.reserve(doc.size() + entries.size() + 16);
+    out.append(doc, 0, at + slot.size() - 1);  // up to and without the ']'
+    out += "\n";
+    out += entries;
+    out += "\n  ]";
+    out.append(doc, at + slot.size(), std::string::npos);
+    out += "\n";
+    return out;
+  } catch (const json::exception& e) {
+    return Status::Internal(std::string("digest JSON: ") + e.what());
+  }
 }
 
 }  // namespace fixgraph::query

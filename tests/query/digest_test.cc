@@ -101,6 +101,25 @@ TEST_F(DigestDemo, SameStoreSameBytes) {
   }
 }
 
+TEST_F(DigestDemo, RenderJsonIsTheTreePrintedWithIndent2) {
+  query::Digest d = Build(query::DigestOptions());
+  ASSERT_GT(d.repos.size(), 1u);
+  auto text = query::RenderJson(d);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_EQ(*text, query::ToJson(d).dump(2) + "\n");
+  // One repository, and none at all (an empty "repos" array stays inline).
+  query::DigestOptions one;
+  one.repos = {d.repos.front().repo};
+  query::Digest d1 = Build(one);
+  EXPECT_EQ(*query::RenderJson(d1), query::ToJson(d1).dump(2) + "\n");
+  query::Digest none = d;
+  none.repos.clear();
+  none.case_index.clear();
+  none.themes.clear();
+  none.troubleshooting.clear();
+  EXPECT_EQ(*query::RenderJson(none), query::ToJson(none).dump(2) + "\n");
+}
+
 TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {
   query::Digest d = Build(query::DigestOptions());
   // Every considered issue is either included or excluded, once.

@@ -194,5 +194,8 @@ std::string RenderHtml(const Digest& d, Lang lang);
 // issue closed.
 std::string RenderTimelineSvg(const Digest& d, Lang lang);
 nlohmann::json ToJson(const Digest& d);
+// ToJson(d).dump(2) plus a newline, byte for byte, built one repository per
+// task (the whole tree is never held). Internal when a text is not UTF-8.
+StatusOr<std::string> RenderJson(const Digest& d);
 
 }  // namespace fixgraph::query
