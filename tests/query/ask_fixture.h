@@ -43,6 +43,20 @@ class AskTest : public graph::testing::GraphTest {
     return s.ok() ? std::move(s).value() : nullptr;
   }
 
+  // Links, indexes and asks `query` for 10 hits; every hit must be one of
+  // the issues numbered 1..max_number.
+  void ExpectTenHitsAmongFirst(const std::string& query, int max_number) {
+    LinkAndIndex();
+    auto searcher = OpenSearcher();
+    ASSERT_NE(searcher, nullptr);
+    AskOptions o;
+    o.limit = 10;
+    auto r = searcher->Ask(query, o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->hits.size(), 10u);
+    for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), max_number) << h.issue.ToString();
+  }
+
   // The issue refs of the hits, best first.
   static std::vector<std::string> Refs(const AskResult& r) {
     std::vector<std::string> out;

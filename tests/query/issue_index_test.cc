@@ -191,15 +191,7 @@ TEST_F(AskTest, IssuesHoldingEveryQueryWordComeFirst) {
   for (int i = 101; i <= 300; ++i)
     AddIssue(std::to_string(i), "launch", "launch", "2026-03-01T10:00:00Z");
   Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 10;
-  auto r = searcher->Ask("tiling kernel launch", o);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->hits.size(), 10u);
-  for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 50) << h.issue.ToString();
+  ExpectTenHitsAmongFirst("tiling kernel launch", 50);
 }
 
 TEST_F(AskTest, TitleMatchesRankAboveBodyMatches) {
@@ -214,15 +206,7 @@ TEST_F(AskTest, TitleMatchesRankAboveBodyMatches) {
              "2026-03-01T10:00:00Z");
   for (int i = 41; i <= 200; ++i) AddIssue(std::to_string(i), "other", "unrelated words", "2026-03-01T10:00:00Z");
   Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 10;
-  auto r = searcher->Ask("launch timeout kernel", o);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->hits.size(), 10u);
-  for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), 20) << h.issue.ToString();
+  ExpectTenHitsAmongFirst("launch timeout kernel", 20);
 }
 
 TEST_F(AskTest, EqualTitleMatchesAreOrderedByResolution) {
