@@ -83,8 +83,11 @@ std::string RenderTimelineSvg(const Digest& d, Lang lang) {
     << (Zh(lang) ? "issue 关闭" : "issue closed") << "</text>";
   o << "<text x=\"320\" y=\"18\">"
     << (Zh(lang) ? "（每行按自身时间跨度缩放）" : "(each row scaled to its own span)") << "</text>";
-  int y = top;
-  for (const DigestCase* c : cases) {
+  // Rows side by side (RenderInOrder), each into its own stream.
+  o << RenderInOrder(cases.size(), [&](size_t i, std::string* row) {
+    const DigestCase* c = cases[i];
+    const int y = top + row_h * static_cast<int>(i);
+    std::ostringstream part;
     const graph::IssueLinks& l = c->links;
     std::vector<std::int64_t> merges;
     for (const graph::FixLink& f : l.fixes)
@@ -92,10 +95,10 @@ std::string RenderTimelineSvg(const Digest& d, Lang lang) {
     std::vector<std::int64_t> all = merges;
     if (l.created_at) all.push_back(*l.created_at);
     if (l.closed_at) all.push_back(*l.closed_at);
-    o << "<g class=\"row\" data-issue=\"" << dt::Html(l.issue.ToString()) << "\">";
-    o << "<text x=\"4\" y=\"" << y + 14 << "\">" << dt::Html(IssueLabel(d, l.issue.ToString()))
+    part << "<g class=\"row\" data-issue=\"" << dt::Html(l.issue.ToString()) << "\">";
+    part << "<text x=\"4\" y=\"" << y + 14 << "\">" << dt::Html(IssueLabel(d, l.issue.ToString()))
       << "</text>";
-    o << "<line x1=\"" << label_w << "\" y1=\"" << y + 10 << "\" x2=\"" << label_w + bar_w
+    part << "<line x1=\"" << label_w << "\" y1=\"" << y + 10 << "\" x2=\"" << label_w + bar_w
       << "\" y2=\"" << y + 10 << "\" stroke=\"#d0d7de\"/>";
     if (!all.empty()) {
       std::int64_t lo = *std::min_element(all.begin(), all.end());
@@ -105,24 +108,24 @@ std::string RenderTimelineSvg(const Digest& d, Lang lang) {
         return label_w + static_cast<int>((t - lo) * static_cast<double>(bar_w - 10) / (hi - lo)) + 5;
       };
       for (std::int64_t m : merges)
-        o << "<rect class=\"merged\" x=\"" << x(m) - 5 << "\" y=\"" << y + 5
+        part << "<rect class=\"merged\" x=\"" << x(m) - 5 << "\" y=\"" << y + 5
           << "\" width=\"10\" height=\"10\" fill=\"#1a7f37\"/>";
       if (l.created_at)
-        o << "<circle class=\"created\" cx=\"" << x(*l.created_at) << "\" cy=\"" << y + 10
+        part << "<circle class=\"created\" cx=\"" << x(*l.created_at) << "\" cy=\"" << y + 10
           << "\" r=\"5\" fill=\"#0969da\"/>";
       if (l.closed_at)
-        o << "<circle class=\"closed\" cx=\"" << x(*l.closed_at) << "\" cy=\"" << y + 10
+        part << "<circle class=\"closed\" cx=\"" << x(*l.closed_at) << "\" cy=\"" << y + 10
           << "\" r=\"5\" fill=\"#cf222e\" fill-opacity=\"0.8\"/>";
       std::int64_t span = hi - lo;
       std::string span_text = span >= 86400 ? std::to_string(span / 86400) + (Zh(lang) ? " 天" : " d")
                               : span >= 3600 ? std::to_string(span / 3600) + (Zh(lang) ? " 小时" : " h")
                                              : std::to_string(span / 60) + (Zh(lang) ? " 分钟" : " min");
-      o << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 14 << "\">"
+      part << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 14 << "\">"
         << dt::Html(dt::Date(OptTime(lo))) << " +" << span_text << "</text>";
     }
-    o << "</g>";
-    y += row_h;
-  }
+    part << "</g>";
+    *row += part.str();
+  });
   o << "</svg>";
   return o.str();
 }
@@ -152,26 +155,30 @@ std::string RenderHtml(const Digest& d, Lang lang) {
   o << "</table>\n";
   o << "<h2 id=\"timeline\">" << (Zh(lang) ? "时间线" : "Timeline") << "</h2>\n"
     << RenderTimelineSvg(d, lang) << "\n";
-  for (const DigestRepo& r : d.repos) {
-    o << "<h2 id=\"" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName()) << "</h2>\n";
-    if (!r.role.empty()) o << "<p class=\"role\">" << dt::Html(r.role) << "</p>\n";
-    o << "<table class=\"cases\"><tr><th>" << (Zh(lang) ? "编号" : "No.") << "</th><th>"
+  o << RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
+    const DigestRepo& r = d.repos[i];
+    std::ostringstream part;
+    part << "<h2 id=\"" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName()) << "</h2>\n";
+    if (!r.role.empty()) part << "<p class=\"role\">" << dt::Html(r.role) << "</p>\n";
+    part << "<table class=\"cases\"><tr><th>" << (Zh(lang) ? "编号" : "No.") << "</th><th>"
       << (Zh(lang) ? "Issue 问题内容" : "Problem") << "</th><th>" << (Zh(lang) ? "解答总结" : "Resolution")
       << "</th><th>" << (Zh(lang) ? "证据" : "Evidence") << "</th></tr>\n";
     for (const DigestCase& c : r.cases)
-      o << "<tr data-issue=\"" << dt::Html(c.links.issue.ToString()) << "\"><td class=\"num\"><a href=\""
+      part << "<tr data-issue=\"" << dt::Html(c.links.issue.ToString()) << "\"><td class=\"num\"><a href=\""
         << dt::Html(c.url) << "\">#" << dt::Html(c.number) << "</a></td><td>" << HtmlText(c.problem)
         << "</td><td>" << HtmlText(CaseSummary(d, c, lang)) << "</td><td>" << Badge(c.tier, lang)
         << EvidenceBadges(c) << "</td></tr>\n";
-    o << "</table>\n";
-  }
+    part << "</table>\n";
+    *out += part.str();
+  });
   if (!d.themes.empty()) {
     o << "<h2 id=\"themes\">" << (Zh(lang) ? "主题归纳" : "Themes") << "</h2>\n";
-    for (const DigestTheme& t : d.themes) {
-      o << "<h3>" << t.id << ". " << HtmlText(ThemeHeading(d, t, lang)) << "</h3>\n<ul>\n";
-      for (const std::string& id : t.issues) o << "<li>" << HtmlText(ThemeBullet(d, id, lang)) << "</li>\n";
-      o << "</ul>\n";
-    }
+    o << RenderInOrder(d.themes.size(), [&](size_t i, std::string* out) {
+      const DigestTheme& t = d.themes[i];
+      *out += "<h3>" + std::to_string(t.id) + ". " + HtmlText(ThemeHeading(d, t, lang)) + "</h3>\n<ul>\n";
+      for (const std::string& id : t.issues) *out += "<li>" + HtmlText(ThemeBullet(d, id, lang)) + "</li>\n";
+      *out += "</ul>\n";
+    });
   }
   if (!d.troubleshooting.empty()) {
     o << "<h2 id=\"troubleshooting\">" << (Zh(lang) ? "排错指引" : "Troubleshooting") << "</h2>\n"
@@ -215,10 +222,12 @@ std::string RenderHtml(const Digest& d, Lang lang) {
   }
   o << "</ul>\n<table class=\"excluded\"><tr><th>" << (Zh(lang) ? "弃收" : "Excluded") << "</th><th>"
     << (Zh(lang) ? "原因" : "Reason") << "</th><th>" << (Zh(lang) ? "说明" : "Detail") << "</th></tr>\n";
-  for (const DigestExcluded& e : d.excluded)
-    o << "<tr><td>" << dt::Html(IssueLabel(d, e.issue)) << " " << dt::Html(dt::Truncate(e.title, 40))
-      << "</td><td>" << dt::Html(ReasonWord(e.reason, lang)) << "</td><td>" << dt::Html(ExcludedDetail(d, e, lang))
-      << "</td></tr>\n";
+  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* out) {
+    const DigestExcluded& e = d.excluded[i];
+    *out += "<tr><td>" + dt::Html(IssueLabel(d, e.issue)) + " " + dt::Html(dt::Truncate(e.title, 40)) +
+            "</td><td>" + dt::Html(ReasonWord(e.reason, lang)) + "</td><td>" +
+            dt::Html(ExcludedDetail(d, e, lang)) + "</td></tr>\n";
+  });
   o << "</table>\n<p id=\"candidates\">"
     << (Zh(lang) ? "候选统计：考察 " : "Candidates: ") << d.considered
     << (Zh(lang) ? " 条，收录 " : " considered, ") << cases.size()
