@@ -567,21 +567,66 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
 namespace {
 
 // One repository's entry of the "repos" array.
-json RepoJson(const Digest& d, const DigestRepo& r) {
+json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
+  json cj = graph::ToJson(c.links);
+  for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
+  cj["number"] = c.number;
+  cj["title"] = c.title;
+  cj["url"] = c.url;
+  cj["problem"] = c.problem;
+  cj["tier"] = c.tier;
+  cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
+  return cj;
+}
+
+// One repository's entry of the "repos" array; its cases too when with_cases.
+json RepoJson(const Digest& d, const DigestRepo& r, bool with_cases) {
   json cases = json::array();
-  for (const DigestCase& c : r.cases) {
-    json cj = graph::ToJson(c.links);
-    for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
-    cj["number"] = c.number;
-    cj["title"] = c.title;
-    cj["url"] = c.url;
-    cj["problem"] = c.problem;
-    cj["tier"] = c.tier;
-    cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
-    cases.push_back(std::move(cj));
-  }
+  if (with_cases)
+    for (const DigestCase& c : r.cases) cases.push_back(CaseJson(d, r, c));
   return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role}, {"url", r.url},
           {"cases", std::move(cases)}};
+}
+
+// Appends `text` with `spaces` more spaces at the start of each of its lines.
+void AppendIndented(std::string_view text, size_t spaces, std::string* out) {
+  const std::string pad(spaces, ' ');
+  *out += pad;
+  size_t start = 0;
+  for (size_t nl; (nl = text.find('\n', start)) != std::string_view::npos; start = nl + 1) {
+    out->append(text, start, nl + 1 - start);
+    *out += pad;
+  }
+  out->append(text, start);
+}
+
+// `doc`, printed by dump(2), with the empty array of member `key` at depth
+// `indent` filled with `items`: the elements' text, already indented to the
+// element depth and joined by ",\n", as dump(2) prints a non-empty array.
+StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, size_t indent,
+                                const std::string& items) {
+  const std::string slot = "\n" + std::string(indent, ' ') + "\"" + key + "\": []";
+  size_t at = doc.find(slot);
+  if (at == std::string::npos) return Status::Internal("digest JSON: no \"" + key + "\" array");
+  if (items.empty()) return doc;
+  std::string out;
+  out.reserve(doc.size() + items.size() + indent + 8);
+  out.append(doc, 0, at + slot.size() - 1);  // up to and without the ']'
+  out += "\n";
+  out += items;
+  out += "\n" + std::string(indent, ' ') + "]";
+  out.append(doc, at + slot.size(), std::string::npos);
+  return out;
+}
+
+// RepoJson(d, r, true).dump(2), one case tree at a time.
+StatusOr<std::string> RepoJsonText(const Digest& d, const DigestRepo& r) {
+  std::string cases;
+  for (size_t i = 0; i < r.cases.size(); ++i) {
+    if (i > 0) cases += ",\n";
+    AppendIndented(CaseJson(d, r, r.cases[i]).dump(2), 4, &cases);
+  }
+  return FillArray(RepoJson(d, r, /*with_cases=*/false).dump(2), "cases", 2, cases);
 }
 
 // The document; "repos" holds the repositories' entries when with_repos,
@@ -604,7 +649,7 @@ json DigestJson(const Digest& d, bool with_repos) {
   for (const DigestRepo& r : d.repos) {
     overview.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
                         {"included", r.cases.size()}});
-    if (with_repos) rj.push_back(RepoJson(d, r));
+    if (with_repos) rj.push_back(RepoJson(d, r, /*with_cases=*/true));
   }
   j["overview"] = overview;
   j["repos"] = rj;
@@ -644,40 +689,28 @@ json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
 
 StatusOr<std::string> RenderJson(const Digest& d) {
   // ToJson(d).dump(2) without holding the whole tree: the document without
-  // the repositories' entries, then each entry built and printed side by
-  // side (at the array's depth: 4 more spaces on every line) and put in.
+  // the repositories' entries, then each entry printed one case tree at a
+  // time, the repositories side by side, and filled in.
   try {
     std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
-    const std::string slot = "\n  \"repos\": []";  // depth 1; the selection's "repos" is deeper
-    size_t at = doc.find(slot);
-    if (at == std::string::npos) return Status::Internal("digest JSON: no repos slot");
-    if (d.repos.empty()) return doc + "\n";
-    std::vector<std::string> errors(d.repos.size());
+    std::vector<Status> errors(d.repos.size());
     std::string entries = RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
-      std::string text;
+      StatusOr<std::string> text = std::string();
       try {
-        text = RepoJson(d, d.repos[i]).dump(2);
+        text = RepoJsonText(d, d.repos[i]);
       } catch (const json::exception& e) {
-        errors[i] = e.what();
+        text = Status::Internal(std::string("digest JSON: ") + e.what());
+      }
+      if (!text.ok()) {
+        errors[i] = text.status().WithContext(d.repos[i].repo.ToString());
         return;
       }
       if (i > 0) *out += ",\n";
-      *out += "    ";
-      for (char c : text) {
-        *out += c;
-        if (c == '\n') *out += "    ";
-      }
+      AppendIndented(*text, 4, out);
     });
-    for (size_t i = 0; i < errors.size(); ++i)
-      if (!errors[i].empty())
-        return Status::Internal("digest JSON of " + d.repos[i].repo.ToString() + ": " + errors[i]);
-    std::string out;
-    out.reserve(doc.size() + entries.size() + 16);
-    out.append(doc, 0, at + slot.size() - 1);  // up to and without the ']'
-    out += "\n";
-    out += entries;
-    out += "\n  ]";
-    out.append(doc, at + slot.size(), std::string::npos);
+    for (const Status& e : errors) FG_RETURN_IF_ERROR(e);
+    FG_ASSIGN_OR_RETURN(std::string out, FillArray(doc, "repos", 2, entries));
+    entries = std::string();
     out += "\n";
     return out;
   } catch (const json::exception& e) {
