@@ -33,19 +33,8 @@ void PutEvidence(ByteWriter& w, const std::vector<Evidence>& v) {
   for (const Evidence& e : v) Put(w, e);
 }
 
-// A count read from the record, bounded by the bytes left (every element
-// takes at least one byte), so a corrupt count cannot allocate much.
-size_t Count(ByteReader& r) {
-  std::uint64_t n = r.Varint();
-  if (n > r.Remaining()) {
-    r.Fail();
-    return 0;
-  }
-  return static_cast<size_t>(n);
-}
-
 void GetEvidence(ByteReader& r, std::vector<Evidence>* v) {
-  v->resize(Count(r));
+  v->resize(r.Count());
   for (Evidence& e : *v) Get(r, &e);
 }
 
@@ -120,9 +109,9 @@ Status DecodeLinks(std::string_view in, IssueLinks* out) {
   r.Time(&out->created_at);
   r.Time(&out->closed_at);
   r.Enum(&out->resolution, kMaxResolution);
-  out->fixes.resize(Count(r));
+  out->fixes.resize(r.Count());
   for (FixLink& f : out->fixes) Get(r, &f);
-  out->flags.resize(Count(r));
+  out->flags.resize(r.Count());
   for (Flag& f : out->flags) r.Enum(&f, kMaxFlag);
   GetEvidence(r, &out->evidence);
   out->answer.reset();
@@ -161,7 +150,7 @@ Status DecodePullLinks(std::string_view in, std::set<std::string>* out) {
     return Status::OK();
   }
   ByteReader r(in, kPullLinksTag, "pull_links");
-  size_t n = Count(r);
+  size_t n = r.Count();
   std::string s;
   for (size_t i = 0; i < n; ++i) {
     r.Str(&s);

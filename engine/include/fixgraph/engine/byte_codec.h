@@ -140,13 +140,15 @@ class ByteReader {
       if (present != 0) Bad();
     }
   }
-  void Strings(std::vector<std::string>* v) {
+  // An element count, bounded by the bytes left (every element takes at
+  // least one), so a corrupt count cannot make the caller allocate much.
+  size_t Count() {
     std::uint64_t n = Varint();
-    if (n > static_cast<std::uint64_t>(end_ - p_)) {  // each string takes at least a byte
-      Bad();
-      return;
-    }
-    v->resize(n);
+    if (n > static_cast<std::uint64_t>(end_ - p_)) return static_cast<size_t>(Bad());
+    return static_cast<size_t>(n);
+  }
+  void Strings(std::vector<std::string>* v) {
+    v->resize(Count());
     for (std::string& s : *v) Str(&s);
   }
   void Repo(RepoRef* r) {
@@ -174,8 +176,6 @@ class ByteReader {
     if (b > max) Bad();
     *e = static_cast<E>(b);
   }
-  size_t Remaining() const { return static_cast<size_t>(end_ - p_); }
-  void Fail() { Bad(); }
   Status Finish() {
     if (ok_ && p_ != end_) ok_ = false;
     if (ok_) return Status::OK();
