@@ -166,44 +166,9 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   return c;
 }
 
-namespace {
-// Table geometry for `n` entries: a power of two at least twice n (>= 16).
-void TableSize(size_t n, std::uint64_t* mask, int* shift, size_t* size) {
-  int bits = 4;
-  while ((size_t{1} << bits) < 2 * n) ++bits;
-  *size = size_t{1} << bits;
-  *mask = *size - 1;
-  *shift = 64 - bits;
-}
-}  // namespace
-
-void TokenMarks::Reserve(size_t tokens) {
-  size_t size;
-  TableSize(tokens, &mask_, &shift_, &size);
-  keys_.assign(size, 0);
-  bits_.assign(size, 0);
-}
-
-void TokenMarks::Add(const text::TokenSet& set, std::uint8_t bit) {
-  for (std::uint64_t t : set) {
-    std::uint64_t i = Slot(t);
-    while (bits_[i] != 0 && keys_[i] != t) i = (i + 1) & mask_;
-    keys_[i] = t;
-    bits_[i] |= bit;
-  }
-}
-
 void TokenWeights::Count(std::vector<std::uint64_t> tokens) {
-  size_t size;
-  TableSize(tokens.size(), &mask_, &shift_, &size);
-  keys_.assign(size, 0);
-  counts_.assign(size, 0);
-  for (std::uint64_t t : tokens) {
-    std::uint64_t i = Slot(t);
-    while (counts_[i] != 0 && keys_[i] != t) i = (i + 1) & mask_;
-    keys_[i] = t;
-    ++counts_[i];
-  }
+  counts_.Reserve(tokens.size());
+  for (std::uint64_t t : tokens) ++counts_.Slot(t);
 }
 
 namespace {

@@ -17,30 +17,61 @@
 
 namespace fixgraph::graph {
 
-// A set of token hashes with a few flag bits each, in an open-addressing
-// table: membership tests cost one probe or two, so a comparison can walk a
-// PR's tokens instead of merging sorted lists.
-class TokenMarks {
+// An open-addressing table from token hashes to a small value V; a zero
+// value marks an empty slot, so absent tokens read as V{}. Membership tests
+// cost one probe or two.
+template <typename V>
+class TokenTable {
  public:
-  // Sets `bit` (1, 2, 4, ...) on every token of `set`. Call Reserve first
-  // with the total number of tokens to add.
-  void Reserve(size_t tokens);
-  void Add(const text::TokenSet& set, std::uint8_t bit);
-  // The bits of `token`; 0 when it was never added.
-  std::uint8_t Of(std::uint64_t token) const {
-    if (bits_.empty()) return 0;
-    for (std::uint64_t i = Slot(token);; i = (i + 1) & mask_) {
-      if (bits_[i] == 0) return 0;
-      if (keys_[i] == token) return bits_[i];
+  // Empties the table and sizes it for `n` tokens.
+  void Reserve(size_t n) {
+    int bits = 4;
+    while ((size_t{1} << bits) < 2 * n) ++bits;
+    mask_ = (std::uint64_t{1} << bits) - 1;
+    shift_ = 64 - bits;
+    keys_.assign(mask_ + 1, 0);
+    values_.assign(mask_ + 1, V{});
+  }
+  // The value slot of `token`, claimed if absent. The caller makes it
+  // nonzero; at most the reserved number of tokens may be added.
+  V& Slot(std::uint64_t token) {
+    std::uint64_t i = Home(token);
+    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
+    keys_[i] = token;
+    return values_[i];
+  }
+  // The value of `token`; V{} when it was never added.
+  V Of(std::uint64_t token) const {
+    if (values_.empty()) return V{};
+    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
+      if (values_[i] == V{}) return V{};
+      if (keys_[i] == token) return values_[i];
     }
   }
 
  private:
-  std::uint64_t Slot(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+  std::uint64_t Home(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
   std::vector<std::uint64_t> keys_;
-  std::vector<std::uint8_t> bits_;
+  std::vector<V> values_;
   std::uint64_t mask_ = 0;
   int shift_ = 0;
+};
+
+// A set of token hashes with a few flag bits each, so a comparison can walk
+// a PR's tokens instead of merging sorted lists.
+class TokenMarks {
+ public:
+  // Sets `bit` (1, 2, 4, ...) on every token of `set`. Call Reserve first
+  // with the total number of tokens to add.
+  void Reserve(size_t tokens) { table_.Reserve(tokens); }
+  void Add(const text::TokenSet& set, std::uint8_t bit) {
+    for (std::uint64_t t : set) table_.Slot(t) |= bit;
+  }
+  // The bits of `token`; 0 when it was never added.
+  std::uint8_t Of(std::uint64_t token) const { return table_.Of(token); }
+
+ private:
+  TokenTable<std::uint8_t> table_;
 };
 
 // Everything the linker reads about one issue.
@@ -90,20 +121,12 @@ class TokenWeights {
   void Count(std::vector<std::uint64_t> tokens);
   // The token's weight; 1 for tokens not counted.
   double Of(std::uint64_t token) const {
-    if (counts_.empty()) return 1.0;
-    for (std::uint64_t i = Slot(token);; i = (i + 1) & mask_) {
-      if (counts_[i] == 0) return 1.0;
-      if (keys_[i] == token) return 1.0 / static_cast<double>(counts_[i]);
-    }
+    std::uint32_t n = counts_.Of(token);
+    return n == 0 ? 1.0 : 1.0 / static_cast<double>(n);
   }
 
  private:
-  std::uint64_t Slot(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
-  // Open addressing; a count of 0 marks an empty slot.
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> counts_;
-  std::uint64_t mask_ = 0;
-  int shift_ = 0;
+  TokenTable<std::uint32_t> counts_;
 };
 // REQUIRES: issue.marks holds the issue's title and text tokens (as
 // LoadIssueContext leaves it).
