@@ -79,6 +79,66 @@ StatusOr<AskHit> HitFromData(const std::string& data, double score) {
   return hit;
 }
 
+// The resolution prior of every issue as a Xapian weight, read from the
+// searcher's in-memory prior table (by docid). Equal priors are told apart
+// by a tie-break far below any difference of priors (kTieBreak, smaller for
+// later docids), which keeps Xapian's own order among them (docid ascending)
+// and makes every weight distinct: once the matcher holds its `wanted`
+// matches, skip_to/next jump over every issue whose weight is below the worst
+// of them, so an AND over title terms and this source visits only issues
+// that could still enter the top. Valid for one search over the database
+// the table was read from (no clone(): the query is never shared).
+class PriorSource final : public Xapian::PostingSource {
+ public:
+  explicit PriorSource(const std::vector<float>& priors) : priors_(priors) {}
+
+  void init(const Xapian::Database& db) override {
+    (void)db;
+    did_ = 0;
+    const double n = static_cast<double>(priors_.size());
+    step_ = kTieBreak / (n > 0 ? n : 1.0);
+    float top = 0;
+    for (size_t d = 1; d < priors_.size(); ++d) top = std::max(top, priors_[d]);
+    set_maxweight(static_cast<double>(top) + kTieBreak);
+  }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  // Every document: the AND is driven by its title terms, this source only
+  // skips ahead of them.
+  Xapian::doccount get_termfreq_est() const override { return Count(); }
+  Xapian::doccount get_termfreq_max() const override { return Count(); }
+  double get_weight() const override { return Weight(did_); }
+  Xapian::docid get_docid() const override { return static_cast<Xapian::docid>(did_); }
+  bool at_end() const override { return did_ >= priors_.size(); }
+  void next(double min_wt) override { Advance(did_ + 1, min_wt); }
+  void skip_to(Xapian::docid did, double min_wt) override {
+    if (did > did_) Advance(did, min_wt);
+  }
+  bool check(Xapian::docid did, double min_wt) override {
+    skip_to(did, min_wt);
+    return true;
+  }
+  std::string get_description() const override { return "fixgraph::PriorSource"; }
+
+ private:
+  static constexpr double kTieBreak = 1e-6;
+
+  Xapian::doccount Count() const {
+    return priors_.empty() ? 0 : static_cast<Xapian::doccount>(priors_.size() - 1);
+  }
+  double Weight(size_t did) const {
+    return static_cast<double>(priors_[did]) + kTieBreak - step_ * static_cast<double>(did);
+  }
+  // To the first docid >= `from` whose weight reaches `min_wt` (or the end).
+  void Advance(size_t from, double min_wt) {
+    did_ = std::max<size_t>(from, 1);
+    while (did_ < priors_.size() && Weight(did_) < min_wt) ++did_;
+  }
+
+  const std::vector<float>& priors_;
+  size_t did_ = 0;
+  double step_ = 0;
+};
+
 class XapianSearcher final : public Searcher {
  public:
   XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs)
@@ -221,29 +281,22 @@ class XapianSearcher final : public Searcher {
     };
     std::vector<Candidate> ranked;
     // Title first: the issues whose title holds every unit of the query are
-    // equally relevant (relevance 1), so only their priors order them. They
-    // are fetched with boolean weights, so the matcher stops as soon as it
-    // holds `wanted` of them instead of scoring every issue that matches
-    // (titles repeat: three title words can match thousands of issues). One
-    // pass over all tiers first: when it ends with fewer than `wanted`, it saw
-    // them all (the usual case for a specific query); else they are taken
-    // tier by tier (issue_index.h, PriorTierTerm), best first, so the best
-    // resolved are among the candidates. At least `limit` of them answer the
-    // query. A query of one unit (an error code, an identifier) skips this:
-    // it usually sits in a pasted log in the body, and BM25 ranks it.
-    enquire.set_weighting_scheme(Xapian::BoolWeight());
-    auto collect = [&](const Xapian::Query& q) {
-      enquire.set_query(filtered(q));
-      Xapian::MSet mset = enquire.get_mset(0, wanted - static_cast<Xapian::doccount>(ranked.size()));
-      for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
-    };
+    // equally relevant (relevance 1), so only their priors order them. One
+    // pass: the title terms weigh nothing (scaled by 0) and PriorSource adds
+    // each match's prior, so the matcher keeps the `wanted` best-resolved
+    // matches, and once it holds them PriorSource skips every issue whose
+    // prior cannot displace the worst of them (titles repeat: three title
+    // words can match thousands of issues, most never visited). At least
+    // `limit` of them answer the query. A query of one unit (an error code,
+    // an identifier) skips this: it usually sits in a pasted log in the
+    // body, and BM25 ranks it.
+    enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     if (built.units > 1) {
-      collect(built.title);
-      if (ranked.size() >= wanted) {
-        ranked.clear();
-        for (int tier = kPriorTiers - 1; tier >= 0 && ranked.size() < wanted; --tier)
-          collect(Xapian::Query(Xapian::Query::OP_FILTER, built.title, Xapian::Query(PriorTierTerm(tier))));
-      }
+      PriorSource best(h.priors);
+      Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
+      enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
+      Xapian::MSet mset = enquire.get_mset(0, wanted);
+      for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
     }
     if (ranked.size() < limit) {
       ranked.clear();
@@ -251,7 +304,6 @@ class XapianSearcher final : public Searcher {
       // candidates whose title holds some units (AND_MAYBE: it never adds
       // candidates, and its short posting lists are only read at the
       // candidates).
-      enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
       auto run = [&](const Xapian::Query& units) {
         enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, built.title_any)));
         return enquire.get_mset(0, wanted);
