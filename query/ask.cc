@@ -79,27 +79,45 @@ StatusOr<AskHit> HitFromData(const std::string& data, double score) {
   return hit;
 }
 
+// The prior slot of every document by docid, read in one pass over the value
+// stream (a value read per document is a B-tree lookup and a block read),
+// with the largest prior of each block of kBlock docids so a scan for a
+// well-resolved issue can skip whole blocks.
+struct PriorTable {
+  static constexpr size_t kBlock = 64;
+  std::vector<float> prior;      // by docid; kDefaultPrior for a docid without the slot
+  std::vector<float> block_max;  // block_max[b]: the largest prior of docids [b*kBlock, (b+1)*kBlock)
+  float max = 0;
+
+  void Load(const Xapian::Database& db) {
+    prior.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
+    for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
+      if (it.get_docid() < prior.size())
+        prior[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
+    block_max.assign((prior.size() + kBlock - 1) / kBlock, 0.0f);
+    for (size_t d = 0; d < prior.size(); ++d) block_max[d / kBlock] = std::max(block_max[d / kBlock], prior[d]);
+    max = block_max.empty() ? 0.0f : *std::max_element(block_max.begin(), block_max.end());
+  }
+};
+
 // The resolution prior of every issue as a Xapian weight, read from the
-// searcher's in-memory prior table (by docid). Equal priors are told apart
-// by a tie-break far below any difference of priors (kTieBreak, smaller for
-// later docids), which keeps Xapian's own order among them (docid ascending)
-// and makes every weight distinct: once the matcher holds its `wanted`
-// matches, skip_to/next jump over every issue whose weight is below the worst
-// of them, so an AND over title terms and this source visits only issues
-// that could still enter the top. Valid for one search over the database
-// the table was read from (no clone(): the query is never shared).
+// searcher's PriorTable. Equal priors are told apart by a tie-break far below
+// any difference of priors (kTieBreak, smaller for later docids), which keeps
+// Xapian's own order among them (docid ascending) and makes every weight
+// distinct: once the matcher holds its `wanted` matches, skip_to/next jump
+// over every issue whose weight is below the worst of them (whole blocks at a
+// time), so an AND over title terms and this source visits only issues that
+// could still enter the top. Valid for one search over the database the table
+// was read from (no clone(): the query is never shared).
 class PriorSource final : public Xapian::PostingSource {
  public:
-  explicit PriorSource(const std::vector<float>& priors) : priors_(priors) {}
+  explicit PriorSource(const PriorTable& table) : table_(table), size_(table.prior.size()) {}
 
   void init(const Xapian::Database& db) override {
     (void)db;
     did_ = 0;
-    const double n = static_cast<double>(priors_.size());
-    step_ = kTieBreak / (n > 0 ? n : 1.0);
-    float top = 0;
-    for (size_t d = 1; d < priors_.size(); ++d) top = std::max(top, priors_[d]);
-    set_maxweight(static_cast<double>(top) + kTieBreak);
+    step_ = kTieBreak / static_cast<double>(std::max<size_t>(size_, 1));
+    set_maxweight(static_cast<double>(table_.max) + kTieBreak);
   }
   Xapian::doccount get_termfreq_min() const override { return 0; }
   // Every document: the AND is driven by its title terms, this source only
@@ -108,33 +126,40 @@ class PriorSource final : public Xapian::PostingSource {
   Xapian::doccount get_termfreq_max() const override { return Count(); }
   double get_weight() const override { return Weight(did_); }
   Xapian::docid get_docid() const override { return static_cast<Xapian::docid>(did_); }
-  bool at_end() const override { return did_ >= priors_.size(); }
+  bool at_end() const override { return did_ >= size_; }
   void next(double min_wt) override { Advance(did_ + 1, min_wt); }
   void skip_to(Xapian::docid did, double min_wt) override {
     if (did > did_) Advance(did, min_wt);
-  }
-  bool check(Xapian::docid did, double min_wt) override {
-    skip_to(did, min_wt);
-    return true;
   }
   std::string get_description() const override { return "fixgraph::PriorSource"; }
 
  private:
   static constexpr double kTieBreak = 1e-6;
 
-  Xapian::doccount Count() const {
-    return priors_.empty() ? 0 : static_cast<Xapian::doccount>(priors_.size() - 1);
-  }
+  Xapian::doccount Count() const { return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1); }
   double Weight(size_t did) const {
-    return static_cast<double>(priors_[did]) + kTieBreak - step_ * static_cast<double>(did);
+    return static_cast<double>(table_.prior[did]) + kTieBreak - step_ * static_cast<double>(did);
   }
   // To the first docid >= `from` whose weight reaches `min_wt` (or the end).
   void Advance(size_t from, double min_wt) {
     did_ = std::max<size_t>(from, 1);
-    while (did_ < priors_.size() && Weight(did_) < min_wt) ++did_;
+    // A whole block is passed over when even its largest prior, with the
+    // largest tie-break, falls short.
+    const double floor = min_wt - kTieBreak;
+    while (did_ < size_) {
+      const size_t block = did_ / PriorTable::kBlock;
+      if (static_cast<double>(table_.block_max[block]) < floor) {
+        did_ = (block + 1) * PriorTable::kBlock;
+        continue;
+      }
+      if (Weight(did_) >= min_wt) return;
+      ++did_;
+    }
+    did_ = size_;
   }
 
-  const std::vector<float>& priors_;
+  const PriorTable& table_;
+  const size_t size_;
   size_t did_ = 0;
   double step_ = 0;
 };
@@ -204,24 +229,19 @@ class XapianSearcher final : public Searcher {
     std::mutex mu;
     Xapian::Database db;
     std::chrono::steady_clock::time_point opened;
-    // The prior slot of every document by docid, read in one pass over the
-    // value stream at the first search after the handle opens or sees a new
-    // revision: ranking the candidates then reads nothing per candidate (a
-    // value read per document is a B-tree lookup and a block read).
-    std::vector<float> priors;
+    // Read at the first search after the handle opens or sees a new
+    // revision: ranking the candidates then reads nothing per candidate.
+    PriorTable priors;
     bool priors_stale = true;
 
     void LoadPriors() {
       priors_stale = true;
-      priors.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
-      for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
-        if (it.get_docid() < priors.size())
-          priors[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
+      priors.Load(db);
       priors_stale = false;
     }
 
     double Prior(Xapian::docid did) {
-      if (did < priors.size()) return priors[did];
+      if (did < priors.prior.size()) return priors.prior[did];
       std::string slot = db.get_document(did).get_value(kPriorSlot);  // not expected: read it
       return slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
     }
