@@ -80,13 +80,16 @@ StatusOr<AskHit> HitFromData(const std::string& data, double score) {
 }
 
 // The prior slot of every document by docid, read in one pass over the value
-// stream (a value read per document is a B-tree lookup and a block read),
-// with the largest prior of each block of kBlock docids so a scan for a
-// well-resolved issue can skip whole blocks.
+// stream (a value read per document is a B-tree lookup and a block read).
+// Priors take a few distinct values (ResolutionPrior): for each but the
+// lowest, the docids holding at least that prior, so a search for the next
+// well-resolved issue is a binary search, not a scan. More than kMaxLevels
+// distinct values (not written by this build): no lists, a scan.
 struct PriorTable {
-  static constexpr size_t kBlock = 64;
-  std::vector<float> prior;      // by docid; kDefaultPrior for a docid without the slot
-  std::vector<float> block_max;  // block_max[b]: the largest prior of docids [b*kBlock, (b+1)*kBlock)
+  static constexpr size_t kMaxLevels = 32;
+  std::vector<float> prior;   // by docid; kDefaultPrior for a docid without the slot
+  std::vector<float> levels;  // the distinct priors, ascending (empty: too many)
+  std::vector<std::vector<Xapian::docid>> at_least;  // [i]: docids with prior >= levels[i] (i >= 1)
   float max = 0;
 
   void Load(const Xapian::Database& db) {
@@ -94,9 +97,21 @@ struct PriorTable {
     for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
       if (it.get_docid() < prior.size())
         prior[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
-    block_max.assign((prior.size() + kBlock - 1) / kBlock, 0.0f);
-    for (size_t d = 0; d < prior.size(); ++d) block_max[d / kBlock] = std::max(block_max[d / kBlock], prior[d]);
-    max = block_max.empty() ? 0.0f : *std::max_element(block_max.begin(), block_max.end());
+    levels.clear();
+    at_least.clear();
+    max = 0;
+    std::set<float> distinct;
+    for (size_t d = 1; d < prior.size(); ++d) {
+      max = std::max(max, prior[d]);
+      if (distinct.size() <= kMaxLevels) distinct.insert(prior[d]);
+    }
+    if (distinct.size() > kMaxLevels) return;
+    levels.assign(distinct.begin(), distinct.end());
+    at_least.resize(levels.size());
+    for (size_t d = 1; d < prior.size(); ++d) {
+      const size_t top = static_cast<size_t>(std::upper_bound(levels.begin(), levels.end(), prior[d]) - levels.begin());
+      for (size_t i = 1; i < top; ++i) at_least[i].push_back(static_cast<Xapian::docid>(d));
+    }
   }
 };
 
@@ -105,10 +120,10 @@ struct PriorTable {
 // any difference of priors (kTieBreak, smaller for later docids), which keeps
 // Xapian's own order among them (docid ascending) and makes every weight
 // distinct: once the matcher holds its `wanted` matches, skip_to/next jump
-// over every issue whose weight is below the worst of them (whole blocks at a
-// time), so an AND over title terms and this source visits only issues that
-// could still enter the top. Valid for one search over the database the table
-// was read from (no clone(): the query is never shared).
+// over every issue whose weight is below the worst of them, so an AND over
+// title terms and this source visits only issues that could still enter the
+// top. Valid for one search over the database the table was read from (no
+// clone(): the query is never shared).
 class PriorSource final : public Xapian::PostingSource {
  public:
   explicit PriorSource(const PriorTable& table) : table_(table), size_(table.prior.size()) {}
@@ -134,7 +149,7 @@ class PriorSource final : public Xapian::PostingSource {
   std::string get_description() const override { return "fixgraph::PriorSource"; }
 
  private:
-  static constexpr double kTieBreak = 1e-6;
+  static constexpr double kTieBreak = 1e-9;
 
   Xapian::doccount Count() const { return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1); }
   double Weight(size_t did) const {
@@ -143,16 +158,28 @@ class PriorSource final : public Xapian::PostingSource {
   // To the first docid >= `from` whose weight reaches `min_wt` (or the end).
   void Advance(size_t from, double min_wt) {
     did_ = std::max<size_t>(from, 1);
-    // A whole block is passed over when even its largest prior, with the
-    // largest tie-break, falls short.
-    const double floor = min_wt - kTieBreak;
-    while (did_ < size_) {
-      const size_t block = did_ / PriorTable::kBlock;
-      if (static_cast<double>(table_.block_max[block]) < floor) {
-        did_ = (block + 1) * PriorTable::kBlock;
-        continue;
+    const std::vector<float>& levels = table_.levels;
+    if (levels.empty()) {  // no level lists: scan
+      while (did_ < size_ && Weight(did_) < min_wt) ++did_;
+      return;
+    }
+    // A prior below levels[lvl] cannot reach min_wt, even with the largest tie-break.
+    size_t lvl = static_cast<size_t>(
+        std::lower_bound(levels.begin(), levels.end(), min_wt - kTieBreak,
+                         [](float level, double v) { return static_cast<double>(level) < v; }) -
+        levels.begin());
+    while (did_ < size_ && lvl < levels.size()) {
+      if (lvl > 0) {
+        const std::vector<Xapian::docid>& list = table_.at_least[lvl];
+        auto it = std::lower_bound(list.begin(), list.end(), static_cast<Xapian::docid>(did_));
+        if (it == list.end()) break;
+        did_ = *it;
       }
       if (Weight(did_) >= min_wt) return;
+      // Its prior falls short by the tie-break, and so does every later
+      // docid with the same prior: only higher priors remain.
+      lvl = std::max(lvl, static_cast<size_t>(std::upper_bound(levels.begin(), levels.end(), table_.prior[did_]) -
+                                              levels.begin()));
       ++did_;
     }
     did_ = size_;
