@@ -142,6 +142,7 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
   query::AskOptions options;
   options.limit = limit;
   options.with_docs = false;
+  options.decode_fixes = false;  // as serve asks: only the refs are read here
   size_t n = 0, r1 = 0, r5 = 0;
   double mrr = 0;
   std::vector<double> ms, cpu_ms;

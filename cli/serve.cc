@@ -381,9 +381,10 @@ class Server {
     bool has_repo = false;
     if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
       return SendStatus(res, s);
-    auto doc = backend_.Ask(q, limit, has_repo ? repo.ToString() : std::string());
-    if (!doc.ok()) return SendStatus(res, doc.status());
-    SendJson(res, 200, *doc);
+    auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string());
+    if (!text.ok()) return SendStatus(res, text.status());
+    res.status = 200;
+    res.set_content(*text + "\n", "application/json; charset=utf-8");
   }
 
   ServeOptions options_;

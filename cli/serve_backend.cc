@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "fixgraph/query/ask.h"
@@ -125,6 +126,15 @@ bool Backend::AskAvailable() {
 
 StatusOr<nlohmann::json> Backend::Ask(const std::string& text, size_t limit,
                                       const std::string& repo) {
+  return AskAs<nlohmann::json>(text, limit, repo);
+}
+
+StatusOr<std::string> Backend::AskText(const std::string& text, size_t limit, const std::string& repo) {
+  return AskAs<std::string>(text, limit, repo);
+}
+
+template <typename Out>
+StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::string& repo) {
   // Learn whether the data changed since the searcher last looked.
   auto store = Acquire();
   bool reopen = false;
@@ -159,9 +169,14 @@ StatusOr<nlohmann::json> Backend::Ask(const std::string& text, size_t limit,
   query::AskOptions options;
   options.limit = limit;
   options.repo = repo;
+  options.decode_fixes = false;  // only printed as JSON: the fixes stay the stored text
   auto result = search_->searcher->Ask(text, options);
   if (!result.ok()) return result.status();
-  return query::ToJson(*result);
+  if constexpr (std::is_same_v<Out, std::string>) {
+    return query::ToJsonText(*result);
+  } else {
+    return query::ToJson(*result);
+  }
 }
 
 }  // namespace fixgraph::cli

@@ -48,12 +48,16 @@ class Backend {
   // ask: the same document as `ask --json`. Unavailable when this build or
   // this data directory has no ask index.
   StatusOr<nlohmann::json> Ask(const std::string& text, size_t limit, const std::string& repo);
+  // The same document as text (query::ToJsonText: the bytes of Ask(...).dump()).
+  StatusOr<std::string> AskText(const std::string& text, size_t limit, const std::string& repo);
   bool AskAvailable();
 
   const std::string& db_dir() const { return db_dir_; }
 
  private:
   std::string StoreSignature() const;
+  template <typename Out>
+  StatusOr<Out> AskAs(const std::string& text, size_t limit, const std::string& repo);
   Status OpenSearcherLocked();
 
   std::string db_dir_;

@@ -55,26 +55,160 @@ double HitScore(double relevance, double prior) {
   return Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
 }
 
-StatusOr<AskHit> HitFromData(const std::string& data, double score) {
-  json j = json::parse(data, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::Corruption("issue index: unreadable document data");
+// The stored document data (issue_index.h) is one JSON object written by
+// nlohmann's dump. RawFields splits its top level into keys and the raw text
+// of their values, so a hit can copy its fixes as stored instead of decoding
+// and re-encoding them. Checks the structure (one object; strings closed;
+// brackets balanced), not the values.
+size_t SkipString(std::string_view t, size_t i) {  // t[i] == '"'; returns the index after the closing quote
+  for (++i; i < t.size(); ++i) {
+    if (t[i] == '\\') {
+      ++i;
+    } else if (t[i] == '"') {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+size_t SkipSpace(std::string_view t, size_t i) {
+  while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
+  return i;
+}
+
+size_t SkipValue(std::string_view t, size_t i) {  // returns the index after the value, or npos
+  if (i >= t.size()) return std::string_view::npos;
+  if (t[i] == '"') return SkipString(t, i);
+  if (t[i] == '{' || t[i] == '[') {
+    std::string open;  // the brackets still open, innermost last
+    while (i < t.size()) {
+      char c = t[i];
+      if (c == '"') {
+        i = SkipString(t, i);
+        if (i == std::string_view::npos) return i;
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        open.push_back(c);
+      } else if (c == '}' || c == ']') {
+        if (open.empty() || open.back() != (c == '}' ? '{' : '[')) return std::string_view::npos;
+        open.pop_back();
+        if (open.empty()) return i + 1;
+      }
+      ++i;
+    }
+    return std::string_view::npos;
+  }
+  size_t start = i;
+  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && t[i] != ' ' && t[i] != '\n' &&
+         t[i] != '\r' && t[i] != '\t')
+    ++i;
+  return i > start ? i : std::string_view::npos;
+}
+
+using RawField = std::pair<std::string_view, std::string_view>;  // key (as written, no quotes), value text
+
+bool RawFields(std::string_view t, std::vector<RawField>* out) {
+  out->clear();
+  size_t i = SkipSpace(t, 0);
+  if (i >= t.size() || t[i] != '{') return false;
+  i = SkipSpace(t, i + 1);
+  if (i < t.size() && t[i] == '}') return SkipSpace(t, i + 1) == t.size();
+  while (i < t.size()) {
+    if (t[i] != '"') return false;
+    size_t key_end = SkipString(t, i);
+    if (key_end == std::string_view::npos) return false;
+    std::string_view key = t.substr(i + 1, key_end - i - 2);
+    i = SkipSpace(t, key_end);
+    if (i >= t.size() || t[i] != ':') return false;
+    i = SkipSpace(t, i + 1);
+    size_t value_end = SkipValue(t, i);
+    if (value_end == std::string_view::npos) return false;
+    out->emplace_back(key, t.substr(i, value_end - i));
+    i = SkipSpace(t, value_end);
+    if (i >= t.size()) return false;
+    if (t[i] == '}') return SkipSpace(t, i + 1) == t.size();
+    if (t[i] != ',') return false;
+    i = SkipSpace(t, i + 1);
+  }
+  return false;
+}
+
+// The string value of a raw field ("" when absent); false when it is not a string.
+bool RawString(const std::vector<RawField>& fields, std::string_view key, std::string* out) {
+  out->clear();
+  for (const RawField& f : fields) {
+    if (f.first != key) continue;
+    if (f.second.empty() || f.second.front() != '"') return false;
+    if (f.second.find('\\') == std::string_view::npos) {  // nothing escaped: the bytes between the quotes
+      out->assign(f.second.substr(1, f.second.size() - 2));
+      return true;
+    }
+    json j = json::parse(f.second, nullptr, false);
+    if (!j.is_string()) return false;
+    *out = j.get<std::string>();
+    return true;
+  }
+  return true;
+}
+
+// A hit from its stored document data. `decode_fixes`: also decode the fixes
+// (AskHit::fixes); else they stay JSON text (AskHit::fixes_json).
+StatusOr<AskHit> HitFromData(const std::string& data, double score, bool decode_fixes) {
+  const Status corrupt = Status::Corruption("issue index: unreadable document data");
+  std::vector<RawField> fields;
+  if (!RawFields(data, &fields)) return corrupt;
   AskHit hit;
-  json links = {{"issue", j.value("issue", "")},
-                {"state", j.value("state", "open")},
-                {"resolution", j.value("resolution", "unknown")},
-                {"fixes", j.contains("fixes") ? j["fixes"] : json::array()},
-                {"flags", j.contains("flags") ? j["flags"] : json::array()}};
-  graph::IssueLinks decoded;
-  FG_RETURN_IF_ERROR(graph::FromJson(links, &decoded).WithContext("issue index document"));
-  hit.issue = decoded.issue;
-  hit.resolution = decoded.resolution;
-  hit.fixes = std::move(decoded.fixes);
-  hit.flags = std::move(decoded.flags);
-  hit.title = j.value("title", "");
-  hit.answer = j.value("answer", "");
-  hit.answer_source = j.value("answer_source", "");
-  hit.url = j.value("url", "");
-  hit.state = j.value("state", "");
+  hit.fixes_json = "[]";
+  std::string issue, state, resolution;
+  if (!RawString(fields, "issue", &issue) || !RawString(fields, "state", &state) ||
+      !RawString(fields, "resolution", &resolution) || !RawString(fields, "title", &hit.title) ||
+      !RawString(fields, "answer", &hit.answer) || !RawString(fields, "answer_source", &hit.answer_source) ||
+      !RawString(fields, "url", &hit.url))
+    return corrupt;
+  for (const RawField& f : fields) {
+    if (f.first == "fixes") {
+      if (f.second.front() != '[') return Status::Corruption("issue index document: fixes: expected an array");
+      hit.fixes_json.assign(f.second);
+    }
+  }
+  hit.state = state;
+  if (decode_fixes) {
+    // The strict decoder of graph/ checks every field of every fix.
+    json j = json::parse(data, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return corrupt;
+    json links = {{"issue", issue},
+                  {"state", state.empty() ? "open" : state},
+                  {"resolution", resolution.empty() ? "unknown" : resolution},
+                  {"fixes", j.contains("fixes") ? std::move(j["fixes"]) : json::array()},
+                  {"flags", j.contains("flags") ? std::move(j["flags"]) : json::array()}};
+    graph::IssueLinks decoded;
+    FG_RETURN_IF_ERROR(graph::FromJson(links, &decoded).WithContext("issue index document"));
+    hit.issue = decoded.issue;
+    hit.resolution = decoded.resolution;
+    hit.fixes = std::move(decoded.fixes);
+    hit.flags = std::move(decoded.flags);
+  } else {
+    auto ref = ParseRef(issue);
+    if (!ref.ok() || ref->kind != RefKind::kIssue)
+      return Status::Corruption("issue index document: issue: expected an issue reference, got '" + issue + "'");
+    hit.issue = *ref;
+    if (!state.empty() && state != "open" && state != "closed")
+      return Status::Corruption("issue index document: state: '" + state + "'");
+    auto res = graph::ParseResolution(resolution.empty() ? "unknown" : resolution);
+    if (!res.ok()) return Status::Corruption("issue index document: " + res.status().message());
+    hit.resolution = *res;
+    for (const RawField& f : fields) {
+      if (f.first != "flags") continue;
+      json flags = json::parse(f.second, nullptr, false);
+      if (!flags.is_array()) return Status::Corruption("issue index document: flags: expected an array");
+      for (const json& name : flags) {
+        auto flag = graph::ParseFlag(name.is_string() ? name.get<std::string>() : std::string());
+        if (!flag.ok()) return Status::Corruption("issue index document: " + flag.status().message());
+        hit.flags.push_back(*flag);
+      }
+    }
+  }
   hit.score = score;
   return hit;
 }
@@ -228,7 +362,7 @@ class XapianSearcher final : public Searcher {
     result.searched = ExtractSignature(text);
     size_t limit = std::clamp<size_t>(options.limit, 1, 100);
     BuiltQuery built;
-    FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit, &built));
+    FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit, options.decode_fixes, &built));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
     if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak)) {
       auto docs = docs_->Search(result.searched, kDocLimit);
@@ -277,7 +411,7 @@ class XapianSearcher final : public Searcher {
   // Builds the query of `text` into `built` (with the handle: identifier
   // parts held by more than kCommonPartShare of the issues are left out,
   // ask_query.h, kCommonPartMinIssues) and searches it.
-  StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo, size_t limit,
+  StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo, size_t limit, bool decode_fixes,
                                       BuiltQuery* built) {
     Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
     std::lock_guard<std::mutex> lock(h.mu);
@@ -299,7 +433,7 @@ class XapianSearcher final : public Searcher {
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
-        return SearchOnce(h, *built, repo, limit);
+        return SearchOnce(h, *built, repo, limit, decode_fixes);
       } catch (const Xapian::DatabaseModifiedError&) {
         if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
         try {
@@ -314,7 +448,7 @@ class XapianSearcher final : public Searcher {
   }
 
   StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built, const std::string& repo,
-                                          size_t limit) {
+                                          size_t limit, bool decode_fixes) {
     Xapian::Database& db = h.db;
     const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
@@ -376,7 +510,7 @@ class XapianSearcher final : public Searcher {
     if (ranked.size() > limit) ranked.resize(limit);
     std::vector<AskHit> hits;
     for (const Candidate& c : ranked) {
-      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_data(), c.score);
+      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_data(), c.score, decode_fixes);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }
@@ -391,28 +525,88 @@ class XapianSearcher final : public Searcher {
 
 }  // namespace
 
+namespace {
+
+json FixesJson(const AskHit& h) {
+  if (h.fixes.empty() && !h.fixes_json.empty()) return json::parse(h.fixes_json, nullptr, false);
+  json fixes = json::array();
+  for (const graph::FixLink& f : h.fixes) fixes.push_back(graph::ToJson(f));
+  return fixes;
+}
+
+json FlagsJson(const AskHit& h) {
+  json flags = json::array();
+  for (graph::Flag f : h.flags) flags.push_back(graph::FlagName(f));
+  return flags;
+}
+
+void AppendJson(std::string* out, const json& v) { *out += v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
 json ToJson(const AskResult& r) {
   json hits = json::array();
   for (const AskHit& h : r.hits) {
-    json fixes = json::array();
-    for (const graph::FixLink& f : h.fixes) fixes.push_back(graph::ToJson(f));
-    json flags = json::array();
-    for (graph::Flag f : h.flags) flags.push_back(graph::FlagName(f));
     hits.push_back({{"issue", h.issue.ToString()},
                     {"title", h.title},
                     {"score", h.score},
                     {"resolution", graph::ResolutionName(h.resolution)},
                     {"answer", h.answer},
                     {"answer_source", h.answer_source},
-                    {"fixes", std::move(fixes)},
+                    {"fixes", FixesJson(h)},
                     {"url", h.url},
                     {"state", h.state},
-                    {"flags", std::move(flags)}});
+                    {"flags", FlagsJson(h)}});
   }
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
   return {{"query", r.query},       {"hits", std::move(hits)}, {"docs", std::move(docs)},
           {"fallback", r.fallback}, {"searched", r.searched}};
+}
+
+std::string ToJsonText(const AskResult& r) {
+  // Keys in the order dump() prints them (sorted), values dumped one by one.
+  std::string out = "{\"docs\":";
+  json docs = json::array();
+  for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
+  AppendJson(&out, docs);
+  out += ",\"fallback\":";
+  out += r.fallback ? "true" : "false";
+  out += ",\"hits\":[";
+  for (size_t i = 0; i < r.hits.size(); ++i) {
+    const AskHit& h = r.hits[i];
+    if (i > 0) out += ',';
+    out += "{\"answer\":";
+    AppendJson(&out, h.answer);
+    out += ",\"answer_source\":";
+    AppendJson(&out, h.answer_source);
+    out += ",\"fixes\":";
+    if (h.fixes.empty() && !h.fixes_json.empty())
+      out += h.fixes_json;
+    else
+      AppendJson(&out, FixesJson(h));
+    out += ",\"flags\":";
+    AppendJson(&out, FlagsJson(h));
+    out += ",\"issue\":";
+    AppendJson(&out, h.issue.ToString());
+    out += ",\"resolution\":";
+    AppendJson(&out, graph::ResolutionName(h.resolution));
+    out += ",\"score\":";
+    AppendJson(&out, h.score);
+    out += ",\"state\":";
+    AppendJson(&out, h.state);
+    out += ",\"title\":";
+    AppendJson(&out, h.title);
+    out += ",\"url\":";
+    AppendJson(&out, h.url);
+    out += '}';
+  }
+  out += "],\"query\":";
+  AppendJson(&out, r.query);
+  out += ",\"searched\":";
+  AppendJson(&out, r.searched);
+  out += '}';
+  return out;
 }
 
 StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir) {

@@ -46,6 +46,10 @@ struct AskOptions {
   size_t limit = 5;
   std::string repo;        // "" = all; else a RepoRef string ("gitcode:Ascend/X")
   bool with_docs = true;   // consult the doc sources under the fallback rule
+  // Decode each hit's fixes into AskHit::fixes. A caller that only prints
+  // JSON (ToJson, ToJsonText) can say false: the hits then carry their fixes
+  // as JSON text only (fixes_json), which skips decoding and re-encoding them.
+  bool decode_fixes = true;
 };
 
 struct AskHit {
@@ -54,7 +58,10 @@ struct AskHit {
   double score = 0;        // relevance in [0, 1]
   graph::Resolution resolution = graph::Resolution::kUnknown;
   std::string answer;      // extracted lines that say what to do ("" if none)
-  std::vector<graph::FixLink> fixes;
+  std::vector<graph::FixLink> fixes;  // empty unless AskOptions::decode_fixes
+  // The fixes as the JSON array ToJson writes for them (the bytes the index
+  // stores); always set by Searcher::Ask.
+  std::string fixes_json;
   std::string url;
   std::string state;          // "open" or "closed"
   std::string answer_source;  // "comment", "pr" or "" (no answer)
@@ -74,7 +81,13 @@ struct AskResult {
   std::string searched;    // the text searched (signature lines of a pasted log)
 };
 
+// The `ask --json` document. A hit's fixes come from `fixes` when it holds
+// any, else from `fixes_json` (parsed).
 nlohmann::json ToJson(const AskResult& r);
+// The same document as text: the bytes of ToJson(r).dump() (compact, invalid
+// UTF-8 replaced), written without building the tree; `fixes_json` is copied
+// as it is.
+std::string ToJsonText(const AskResult& r);
 
 class Searcher {
  public:

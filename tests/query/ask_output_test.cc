@@ -1,0 +1,102 @@
+// What ask reads back from the index: hits with or without decoded fixes
+// (AskOptions::decode_fixes), the JSON document as a tree (ToJson) and as text
+// (ToJsonText), and the order of many equal title matches (the prior as a
+// Xapian weight).
+#include <set>
+
+#include "ask_fixture.h"
+
+namespace fixgraph::query::testing {
+namespace {
+
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+TEST_F(AskTest, JsonTextAndUndecodedFixesGiveTheSameDocument) {
+  AddCorpus();
+  // Quotes, a backslash, a tab and a non-ASCII word in a title: stored escaped.
+  AddIssue("4", "OOM \"workspace\" C:\\npu\tpath 显存", "out of memory again", "2026-03-06T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (const char* q : {"aclnnFlashAttentionScore out of memory", "workspace OOM 显存", "EZ9999", "安装 链接"}) {
+    AskOptions decoded;
+    decoded.limit = 10;
+    AskOptions as_text = decoded;
+    as_text.decode_fixes = false;
+    auto a = searcher->Ask(q, decoded);
+    auto b = searcher->Ask(q, as_text);
+    ASSERT_TRUE(a.ok() && b.ok()) << q;
+    ASSERT_FALSE(a->hits.empty()) << q;
+    ASSERT_EQ(a->hits.size(), b->hits.size()) << q;
+    for (size_t i = 0; i < b->hits.size(); ++i) {
+      EXPECT_TRUE(b->hits[i].fixes.empty()) << q;
+      EXPECT_EQ(b->hits[i].fixes_json, a->hits[i].fixes_json) << q;
+      EXPECT_EQ(b->hits[i].title, a->hits[i].title) << q;
+      EXPECT_EQ(b->hits[i].issue, a->hits[i].issue) << q;
+      EXPECT_EQ(b->hits[i].resolution, a->hits[i].resolution) << q;
+    }
+    const std::string want = Dump(ToJson(*a));
+    EXPECT_EQ(Dump(ToJson(*b)), want) << q;
+    EXPECT_EQ(ToJsonText(*a), want) << q;
+    EXPECT_EQ(ToJsonText(*b), want) << q;
+  }
+  // The fixed issue carries its fix both ways.
+  auto a = searcher->Ask("aclnnFlashAttentionScore out of memory", AskOptions());
+  ASSERT_TRUE(a.ok());
+  ASSERT_EQ(a->hits[0].issue, IssueRef("1"));
+  ASSERT_EQ(a->hits[0].fixes.size(), 1u);
+  EXPECT_NE(a->hits[0].fixes_json.find(a->hits[0].fixes[0].pr), std::string::npos) << a->hits[0].fixes_json;
+  // The escaped title reads back as written.
+  AskOptions as_text;
+  as_text.limit = 10;
+  as_text.decode_fixes = false;
+  auto t = searcher->Ask("workspace OOM npu", as_text);
+  ASSERT_TRUE(t.ok());
+  bool found = false;
+  for (const AskHit& h : t->hits)
+    if (h.issue == IssueRef("4")) found = h.title == "OOM \"workspace\" C:\\npu\tpath 显存";
+  EXPECT_TRUE(found);
+}
+
+TEST_F(AskTest, ManyEqualTitleMatchesYieldTheBestResolvedFirst) {
+  // 120 open issues share a title (more than the 40 candidates a search
+  // keeps); four spread over them get fixed. Every issue matches equally, so
+  // the four fixed ones come first, wherever the matcher meets them.
+  const std::set<int> fixed = {1003, 1047, 1090, 1118};
+  for (int i = 1001; i <= 1120; ++i) {
+    std::string n = std::to_string(i);
+    if (fixed.count(i) == 0) {
+      AddIssue(n, "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z");
+      continue;
+    }
+    AddIssue(n, "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z", "2026-03-02T10:00:05Z");
+    AddPull(i + 1000, "fix #" + n + ": raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600",
+            "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
+  }
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (const std::string& repo : {std::string(), std::string("gitcode:o/r")}) {
+    AskOptions o;
+    o.limit = 6;
+    o.repo = repo;
+    auto r = searcher->Ask("allreduce timeout hccl", o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->hits.size(), 6u);
+    std::set<int> top;
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(r->hits[i].resolution, graph::Resolution::kFixed) << i;
+      top.insert(std::stoi(r->hits[i].issue.number));
+    }
+    EXPECT_EQ(top, fixed);
+    EXPECT_EQ(r->hits[4].resolution, graph::Resolution::kOpen);
+    EXPECT_GT(r->hits[3].score, r->hits[4].score);
+  }
+}
+
+}  // namespace
+}  // namespace fixgraph::query::testing
