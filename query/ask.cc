@@ -391,22 +391,34 @@ class XapianSearcher final : public Searcher {
     Xapian::Database db;
     std::chrono::steady_clock::time_point opened;
     // Read at the first search after the handle opens or sees a new
-    // revision: ranking the candidates then reads nothing per candidate.
-    PriorTable priors;
+    // revision (shared by the handles on the same revision, SharedPriors):
+    // ranking the candidates then reads nothing per candidate.
+    std::shared_ptr<const PriorTable> priors;
     bool priors_stale = true;
 
-    void LoadPriors() {
-      priors_stale = true;
-      priors.Load(db);
-      priors_stale = false;
-    }
-
     double Prior(Xapian::docid did) {
-      if (did < priors.prior.size()) return priors.prior[did];
+      if (did < priors->prior.size()) return priors->prior[did];
       std::string slot = db.get_document(did).get_value(kPriorSlot);  // not expected: read it
       return slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
     }
   };
+
+  // The prior table of `db`'s revision: the one the last handle loaded when
+  // it is of the same database and revision, else read now. One table serves
+  // every handle on a revision (a handle keeps its own until it reloads).
+  std::shared_ptr<const PriorTable> SharedPriors(const Xapian::Database& db) {
+    const std::string uuid = db.get_uuid();
+    const Xapian::rev rev = db.get_revision();
+    std::lock_guard<std::mutex> lock(priors_mu_);
+    if (priors_ == nullptr || priors_uuid_ != uuid || priors_rev_ != rev) {
+      auto table = std::make_shared<PriorTable>();
+      table->Load(db);
+      priors_ = std::move(table);
+      priors_uuid_ = uuid;
+      priors_rev_ = rev;
+    }
+    return priors_;
+  }
 
   // Builds the query of `text` into `built` (with the handle: identifier
   // parts held by more than kCommonPartShare of the issues are left out,
@@ -423,7 +435,10 @@ class XapianSearcher final : public Searcher {
           if (h.db.reopen()) h.priors_stale = true;
           h.opened = now;
         }
-        if (h.priors_stale) h.LoadPriors();
+        if (h.priors_stale || h.priors == nullptr) {
+          h.priors = SharedPriors(h.db);
+          h.priors_stale = false;
+        }
         const Xapian::doccount issues = h.db.get_doccount();
         const double common = kCommonPartShare * static_cast<double>(issues);
         CommonPart is_common;
@@ -473,7 +488,7 @@ class XapianSearcher final : public Searcher {
     // body, and BM25 ranks it.
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     if (built.units > 1) {
-      PriorSource best(h.priors);
+      PriorSource best(*h.priors);
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
       enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
       Xapian::MSet mset = enquire.get_mset(0, wanted);
@@ -520,6 +535,10 @@ class XapianSearcher final : public Searcher {
   std::string db_dir_;
   std::unique_ptr<DocSource> docs_;
   std::vector<std::unique_ptr<Handle>> pool_;
+  std::mutex priors_mu_;  // guards the three below
+  std::shared_ptr<const PriorTable> priors_;
+  std::string priors_uuid_;
+  Xapian::rev priors_rev_ = 0;
   std::atomic<size_t> next_{0};
 };
 
