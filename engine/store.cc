@@ -795,6 +795,62 @@ Status Store::Batch::ExpectNewRepository(const RepoRef& repo) {
   impl_->put_filter.assign(Impl::kFilterBits / 64, 0);
   return Status::OK();
 }
+bool Store::Batch::ExpectsNewRepository() const { return !impl_->new_repo.empty(); }
+
+namespace {
+// Deletes of the index rows of the record `value` (under `key`) into `stage`.
+template <typename T, typename StageFn>
+Status UnindexRecord(std::string_view key, std::string_view value, StageFn stage) {
+  T rec;
+  FG_RETURN_IF_ERROR(Decode(value, key, &rec));
+  for (IndexEntry& e : IndexOf(rec)) stage(std::move(e.key));
+  return Status::OK();
+}
+}  // namespace
+
+Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability) {
+  if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  const std::string r = repo.ToString();
+  std::unique_ptr<Batch> batch = NewBatch();
+  Batch::Impl& b = *batch->impl_;
+  auto stage_index = [&](std::string key) { b.Stage(impl_->index, true, std::move(key), {}); };
+  for (char tag : {keys::kRepoTag, keys::kIssueTag, keys::kPullTag, keys::kCommentTag,
+                   keys::kCommitTag, keys::kFileTag, keys::kOplogTag}) {
+    // The repository record is the one key R\0<repo>; the others sit under a prefix.
+    std::string prefix = tag == keys::kRepoTag ? keys::RepoKey(repo) : keys::Prefix(tag, {r});
+    std::string last;
+    // Rescans from the last key deleted after each committed chunk, so that
+    // memory stays bounded by one chunk.
+    for (bool more = true; more;) {
+      more = false;
+      Status inner;
+      Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+        if (tag == keys::kRepoTag && key.size() != prefix.size()) return true;
+        if (!last.empty() && key <= last) return true;
+        switch (tag) {
+          case keys::kIssueTag: inner = UnindexRecord<Issue>(key, value, stage_index); break;
+          case keys::kPullTag: inner = UnindexRecord<PullRequest>(key, value, stage_index); break;
+          case keys::kCommentTag: inner = UnindexRecord<Comment>(key, value, stage_index); break;
+          case keys::kCommitTag: inner = UnindexRecord<Commit>(key, value, stage_index); break;
+          default: break;  // repository, files and operate logs have no index rows
+        }
+        if (!inner.ok()) return false;
+        b.Stage(impl_->items, true, std::string(key), {});
+        b.Stage(impl_->raw, true, std::string(key), {});
+        if (b.ops.size() >= 8192) {
+          last = std::string(key);
+          more = true;
+          return false;
+        }
+        return true;
+      });
+      FG_RETURN_IF_ERROR(s);
+      FG_RETURN_IF_ERROR(inner);
+      FG_RETURN_IF_ERROR(Write(batch.get(), durability));
+    }
+  }
+  return Status::OK();
+}
 std::int64_t Store::Batch::changed() const { return impl_->changed; }
 std::size_t Store::Batch::ApproximateSize() const {
   return impl_->bytes;
