@@ -262,6 +262,7 @@ std::string DerivedKey(const std::string& kind, const Ref& item) {
 struct Store::Batch::Impl {
   Store::Impl* store;
   std::set<Ref> touched;
+  const Ref* last_touched = nullptr;  // the element of `touched` inserted last
   std::int64_t changed = 0;
 
   // One staged write. Writes are staged rather than appended to a WriteBatch
@@ -416,7 +417,9 @@ struct Store::Batch::Impl {
     std::size_t i = Stage(store->items, false, std::move(key), std::move(value));
     pending_items[ops[i].key] = i;
     ++changed;
-    if (owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) touched.insert(owner);
+    if ((owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) &&
+        !(last_touched && *last_touched == owner))  // an item's records come together
+      last_touched = &*touched.insert(owner).first;
     return Status::OK();
   }
 };

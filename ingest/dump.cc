@@ -275,6 +275,7 @@ struct ItemLayout {
   };
   std::vector<Item> masks;
   bool recorded = false;  // set after a complete walk
+  bool keep = true;       // false: a one-pass import records nothing
 };
 
 // Walks one repository folder, mapping every record into `sink`.
@@ -385,7 +386,7 @@ class RepoWalker {
           if (file == kItemFiles[f]) present_ |= 1u << f;
       }
       if (ec) return Status::IOError(item.string() + ": " + ec.message());
-      layout_->masks.push_back({name_hash, present_});
+      if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
@@ -519,6 +520,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     // writes; on bad input what was written is deleted again (Undo), which
     // leaves the store as it was.
     writer.DeferLinks();
+    layout.keep = false;
     CountingSink count(&c);
     CountingWritingSink both(&count, &writer);
     Status s = RepoWalker(repo, *mapper, &both, &layout).Walk();
