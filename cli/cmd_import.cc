@@ -27,8 +27,9 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   if (ctx.err_is_terminal) {
     options.on_progress = [&ctx](const ingest::ImportProgress& p) {
       *ctx.err << "\r[" << p.repo_index + 1 << "/" << p.repo_count << "] "
-               << p.repo->repo.ToString() << "  " << p.records_done << "/" << p.records_total
-               << " records\x1b[K" << std::flush;
+               << p.repo->repo.ToString() << "  " << p.records_done;
+      if (p.records_total > 0) *ctx.err << "/" << p.records_total;  // 0: not known yet
+      *ctx.err << " records\x1b[K" << std::flush;
     };
   }
   nlohmann::json report = nlohmann::json::array();

@@ -7,7 +7,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
-#include <deque>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <unordered_map>
@@ -262,18 +262,60 @@ std::string DerivedKey(const std::string& kind, const Ref& item) {
 struct Store::Batch::Impl {
   Store::Impl* store;
   std::set<Ref> touched;
+  const Ref* last_touched = nullptr;  // the element of `touched` inserted last
   std::int64_t changed = 0;
 
   // One staged write. Writes are staged rather than appended to a WriteBatch
   // so that Commit can hand them to RocksDB sorted by key: the memtable's skip
   // list inserts a sorted run far more cheaply than keys in random order.
+  // Keys and values live in `arena` (one allocation per 1 MiB block instead of
+  // two per write; blocks are kept for the next batch).
   struct Op {
     rocksdb::ColumnFamilyHandle* cf;
     bool del;
-    std::string key;
-    std::string value;
+    std::string_view key;
+    std::string_view value;
   };
-  std::deque<Op> ops;  // a deque: keys stay put as it grows (views below)
+  // Bytes that stay put until Reset (the views above and below point into it).
+  class Arena {
+   public:
+    std::string_view Copy(std::string_view s) {
+      if (s.empty()) return std::string_view("", 0);  // never a null pointer
+      char* p;
+      if (s.size() > kBlock / 4) {  // large: a block of its own, freed by Reset
+        large_.push_back(std::make_unique<char[]>(s.size()));
+        p = large_.back().get();
+      } else {
+        if (blocks_.empty() || used_ + s.size() > kBlock) {
+          if (blocks_.empty() || cur_ + 1 == blocks_.size()) {
+            blocks_.push_back(std::make_unique<char[]>(kBlock));
+            cur_ = blocks_.size() - 1;
+          } else {
+            ++cur_;
+          }
+          used_ = 0;
+        }
+        p = blocks_[cur_].get() + used_;
+        used_ += s.size();
+      }
+      std::memcpy(p, s.data(), s.size());
+      return {p, s.size()};
+    }
+    void Reset() {
+      cur_ = 0;
+      used_ = 0;
+      large_.clear();
+    }
+
+   private:
+    static constexpr std::size_t kBlock = std::size_t{1} << 20;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::vector<std::unique_ptr<char[]>> large_;
+    std::size_t cur_ = 0;   // block being filled
+    std::size_t used_ = 0;  // bytes used in it
+  };
+  Arena arena;
+  std::vector<Op> ops;
   std::size_t bytes = 0;
   // The latest staged record and payload of each key, so that a second put of
   // the same key in one batch sees the first (pages that shift while syncing).
@@ -313,20 +355,20 @@ struct Store::Batch::Impl {
     return seen;
   }
 
-  std::size_t Stage(rocksdb::ColumnFamilyHandle* cf, bool del, std::string key,
-                    std::string value) {
+  std::size_t Stage(rocksdb::ColumnFamilyHandle* cf, bool del, std::string_view key,
+                    std::string_view value) {
     bytes += key.size() + value.size() + 8;
-    ops.push_back(Op{cf, del, std::move(key), std::move(value)});
+    ops.push_back(Op{cf, del, arena.Copy(key), arena.Copy(value)});
     return ops.size() - 1;
   }
 
   // The current value of `key` in items (or raw): staged here, else stored.
   // Sets *value to point at it (into `scratch` when read from the store).
   Status GetPending(bool raw, const std::string& key, std::string* scratch,
-                    const std::string** value, bool* found) {
+                    std::string_view* value, bool* found) {
     const auto& pending = raw ? pending_raw : pending_items;
     if (auto it = pending.find(key); it != pending.end()) {
-      *value = &ops[it->second].value;
+      *value = ops[it->second].value;
       *found = true;
       return Status::OK();
     }
@@ -337,13 +379,13 @@ struct Store::Batch::Impl {
     rocksdb::Status s =
         store->db->Get(rocksdb::ReadOptions(), raw ? store->raw : store->items, key, scratch);
     *found = s.ok();
-    *value = scratch;
+    *value = *scratch;
     if (s.IsNotFound()) return Status::OK();
     return FromRocks(s, "read");
   }
 
   void PutRaw(const std::string& key, std::string_view raw) {
-    std::size_t i = Stage(store->raw, false, key, std::string(raw));
+    std::size_t i = Stage(store->raw, false, key, raw);
     pending_raw[ops[i].key] = i;
   }
 
@@ -385,6 +427,7 @@ struct Store::Batch::Impl {
     pending_items.clear();
     pending_raw.clear();
     ops.clear();
+    arena.Reset();
     bytes = 0;
   }
 
@@ -394,20 +437,20 @@ struct Store::Batch::Impl {
     std::string value;
     codec::Encode(record, &value);
     std::string scratch;
-    const std::string* old = nullptr;
+    std::string_view old;
     bool found = false;
     FG_RETURN_IF_ERROR(GetPending(false, key, &scratch, &old, &found));
-    if (found && *old == value) {
-      const std::string* old_raw = nullptr;
+    if (found && old == value) {
+      std::string_view old_raw;
       bool raw_found = false;
       FG_RETURN_IF_ERROR(GetPending(true, key, &scratch, &old_raw, &raw_found));
-      if (raw.empty() || (raw_found && *old_raw == raw)) return Status::OK();
+      if (raw.empty() || (raw_found && old_raw == raw)) return Status::OK();
       PutRaw(key, raw);
       return Status::OK();
     }
     if (found) {
       T previous;
-      FG_RETURN_IF_ERROR(Decode(*old, key, &previous));
+      FG_RETURN_IF_ERROR(Decode(old, key, &previous));
       for (IndexEntry& e : IndexOf(previous)) Stage(store->index, true, std::move(e.key), {});
     }
     for (IndexEntry& e : IndexOf(record))
@@ -416,7 +459,9 @@ struct Store::Batch::Impl {
     std::size_t i = Stage(store->items, false, std::move(key), std::move(value));
     pending_items[ops[i].key] = i;
     ++changed;
-    if (owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) touched.insert(owner);
+    if ((owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) &&
+        !(last_touched && *last_touched == owner))  // an item's records come together
+      last_touched = &*touched.insert(owner).first;
     return Status::OK();
   }
 };
@@ -793,6 +838,62 @@ Status Store::Batch::ExpectNewRepository(const RepoRef& repo) {
   }
   impl_->new_repo = r;
   impl_->put_filter.assign(Impl::kFilterBits / 64, 0);
+  return Status::OK();
+}
+bool Store::Batch::ExpectsNewRepository() const { return !impl_->new_repo.empty(); }
+
+namespace {
+// Deletes of the index rows of the record `value` (under `key`) into `stage`.
+template <typename T, typename StageFn>
+Status UnindexRecord(std::string_view key, std::string_view value, StageFn stage) {
+  T rec;
+  FG_RETURN_IF_ERROR(Decode(value, key, &rec));
+  for (IndexEntry& e : IndexOf(rec)) stage(std::move(e.key));
+  return Status::OK();
+}
+}  // namespace
+
+Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability) {
+  if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  const std::string r = repo.ToString();
+  std::unique_ptr<Batch> batch = NewBatch();
+  Batch::Impl& b = *batch->impl_;
+  auto stage_index = [&](std::string key) { b.Stage(impl_->index, true, std::move(key), {}); };
+  for (char tag : {keys::kRepoTag, keys::kIssueTag, keys::kPullTag, keys::kCommentTag,
+                   keys::kCommitTag, keys::kFileTag, keys::kOplogTag}) {
+    // The repository record is the one key R\0<repo>; the others sit under a prefix.
+    std::string prefix = tag == keys::kRepoTag ? keys::RepoKey(repo) : keys::Prefix(tag, {r});
+    std::string last;
+    // Rescans from the last key deleted after each committed chunk, so that
+    // memory stays bounded by one chunk.
+    for (bool more = true; more;) {
+      more = false;
+      Status inner;
+      Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+        if (tag == keys::kRepoTag && key.size() != prefix.size()) return true;
+        if (!last.empty() && key <= last) return true;
+        switch (tag) {
+          case keys::kIssueTag: inner = UnindexRecord<Issue>(key, value, stage_index); break;
+          case keys::kPullTag: inner = UnindexRecord<PullRequest>(key, value, stage_index); break;
+          case keys::kCommentTag: inner = UnindexRecord<Comment>(key, value, stage_index); break;
+          case keys::kCommitTag: inner = UnindexRecord<Commit>(key, value, stage_index); break;
+          default: break;  // repository, files and operate logs have no index rows
+        }
+        if (!inner.ok()) return false;
+        b.Stage(impl_->items, true, std::string(key), {});
+        b.Stage(impl_->raw, true, std::string(key), {});
+        if (b.ops.size() >= 8192) {
+          last = std::string(key);
+          more = true;
+          return false;
+        }
+        return true;
+      });
+      FG_RETURN_IF_ERROR(s);
+      FG_RETURN_IF_ERROR(inner);
+      FG_RETURN_IF_ERROR(Write(batch.get(), durability));
+    }
+  }
   return Status::OK();
 }
 std::int64_t Store::Batch::changed() const { return impl_->changed; }

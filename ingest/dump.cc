@@ -72,21 +72,48 @@ class WritingSink final : public RecordSink {
   // The marker is logged before any record is written, records are written
   // unlogged (a bulk load), and the marker is removed, logged, only after the
   // records are flushed to table files. A crash anywhere leaves the marker.
+  // Importing a repository the store does not hold yet: upserts need not read.
+  Status Prepare() { return batch_->ExpectNewRepository(repo_.repo); }
+
   Status Begin() {
-    // Importing a repository the store does not hold yet: upserts need not read.
-    FG_RETURN_IF_ERROR(batch_->ExpectNewRepository(repo_.repo));
     FG_RETURN_IF_ERROR(batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"));
     return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
+  // True when the store held no record of the repository at Prepare.
+  bool new_repository() const { return batch_->ExpectsNewRepository(); }
+
+  // Platform links are kept back until Finish (DeleteRepositoryRecords cannot
+  // undo them: one may join an item of another repository). Memory: one
+  // PlatformLink per link of the repository.
+  void DeferLinks() { defer_links_ = true; }
 
   Status Finish() {
+    for (const PlatformLink& link : links_)
+      FG_RETURN_IF_ERROR(Done(batch_->PutPlatformLink(link)));
+    links_.clear();
     FG_RETURN_IF_ERROR(Flush());
+    FG_RETURN_IF_ERROR(store_->Flush());
+    FG_RETURN_IF_ERROR(batch_->DeleteMeta(ImportMarkerKey(repo_.repo)));
+    return store_->Write(batch_.get(), Store::Durability::kLogged);
+  }
+
+  // After a failed walk of a new repository with deferred links: removes what
+  // was written, so the store is as before Begin, marker included.
+  Status Undo() {
+    FG_RETURN_IF_ERROR(store_->Write(batch_.get(), Store::Durability::kUnlogged));
+    FG_RETURN_IF_ERROR(store_->DeleteRepositoryRecords(repo_.repo, Store::Durability::kUnlogged));
     FG_RETURN_IF_ERROR(store_->Flush());
     FG_RETURN_IF_ERROR(batch_->DeleteMeta(ImportMarkerKey(repo_.repo)));
     return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
   std::int64_t changed() const { return changed_; }
   std::vector<Ref> touched() const { return batch_->TouchedItems(); }
+  const ImportProgress& progress() const { return progress_; }
+  void SetTotal(std::int64_t total) { progress_.records_total = total; }
+  void ReportTotal(std::int64_t total) {
+    progress_.records_total = total;
+    if (options_.on_progress) options_.on_progress(progress_);
+  }
 
   Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
     return Done(batch_->PutRepository(v, Raw(raw)));
@@ -109,7 +136,13 @@ class WritingSink final : public RecordSink {
   Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
     return Done(batch_->PutOperateLog(v, Raw(raw)));
   }
-  Status Link(const PlatformLink& v) override { return Done(batch_->PutPlatformLink(v)); }
+  Status Link(const PlatformLink& v) override {
+    if (defer_links_) {
+      links_.push_back(v);
+      return Status::OK();
+    }
+    return Done(batch_->PutPlatformLink(v));
+  }
 
  private:
   // The payload as stored: compact JSON as nlohmann's dump() writes it (what
@@ -147,9 +180,53 @@ class WritingSink final : public RecordSink {
   ImportProgress progress_;
   std::unique_ptr<Store::Batch> batch_;
   std::string raw_;  // scratch for Raw()
+  bool defer_links_ = false;
+  std::vector<PlatformLink> links_;  // kept back by DeferLinks
   size_t pending_ = 0;
   size_t batches_ = 0;
   std::int64_t changed_ = 0;
+};
+
+// Single pass: counts and writes.
+class CountingWritingSink final : public RecordSink {
+ public:
+  CountingWritingSink(CountingSink* count, WritingSink* write) : count_(count), write_(write) {}
+  Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->Repository(v, raw));
+    return write_->Repository(v, raw);
+  }
+  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->Issue(v, raw));
+    return write_->Issue(v, raw);
+  }
+  Status Pull(const PullRequest& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->Pull(v, raw));
+    return write_->Pull(v, raw);
+  }
+  Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->Comment(v, raw));
+    return write_->Comment(v, raw);
+  }
+  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->Commit(v, raw));
+    return write_->Commit(v, raw);
+  }
+  Status File(const FileChange& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->File(v, raw));
+    return write_->File(v, raw);
+  }
+  Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
+    FG_RETURN_IF_ERROR(count_->OperateLog(v, raw));
+    return write_->OperateLog(v, raw);
+  }
+  Status Link(const PlatformLink& v) override {
+    FG_RETURN_IF_ERROR(count_->Link(v));
+    return write_->Link(v);
+  }
+
+ private:
+  CountingSink* count_;
+  WritingSink* write_;
 };
 
 bool IsDecimal(const std::string& s) {
@@ -198,6 +275,7 @@ struct ItemLayout {
   };
   std::vector<Item> masks;
   bool recorded = false;  // set after a complete walk
+  bool keep = true;       // false: a one-pass import records nothing
 };
 
 // Walks one repository folder, mapping every record into `sink`.
@@ -308,7 +386,7 @@ class RepoWalker {
           if (file == kItemFiles[f]) present_ |= 1u << f;
       }
       if (ec) return Status::IOError(item.string() + ": " + ec.message());
-      layout_->masks.push_back({name_hash, present_});
+      if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
@@ -432,17 +510,41 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   ImportCounts c;
   c.repos = 1;
   ItemLayout layout;
-  {
-    CountingSink verify(&c);
-    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &verify, &layout).Walk());
-  }
   ImportProgress progress;
   progress.repo = &repo;
-  progress.records_total = c.records();
   WritingSink writer(store, repo, options, progress);
-  FG_RETURN_IF_ERROR(writer.Begin());
-  FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer, &layout).Walk());
+  FG_RETURN_IF_ERROR(writer.Prepare());
+  if (writer.new_repository()) {
+    FG_RETURN_IF_ERROR(writer.Begin());
+    // A repository the store does not hold: one pass that reads, maps and
+    // writes; on bad input what was written is deleted again (Undo), which
+    // leaves the store as it was.
+    writer.DeferLinks();
+    layout.keep = false;
+    CountingSink count(&c);
+    CountingWritingSink both(&count, &writer);
+    Status s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+    if (!s.ok()) {
+      Status undo = writer.Undo();
+      if (!undo.ok())  // the marker stays: the store shows an interrupted import
+        return Status::IOError(std::string(s.message()) +
+                               "; undoing the partial import failed: " + undo.ToString());
+      return s;
+    }
+  } else {
+    // Records of the repository exist: verify everything first, then write,
+    // so that bad input changes none of them.
+    {
+      CountingSink verify(&c);
+      FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &verify, &layout).Walk());
+    }
+    writer.SetTotal(c.records());
+    FG_RETURN_IF_ERROR(writer.Begin());
+    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer, &layout).Walk());
+  }
   FG_RETURN_IF_ERROR(writer.Finish());
+  // The single pass knows its total only now.
+  if (writer.progress().records_total != c.records()) writer.ReportTotal(c.records());
   c.changed = writer.changed();
   c.touched = writer.touched();
   if (counts) counts->Add(c);

@@ -1,6 +1,8 @@
 #include "fixgraph/ingest/json_reader.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -618,24 +620,31 @@ JsonArrayFile::JsonArrayFile() = default;
 JsonArrayFile::~JsonArrayFile() { Close(); }
 
 void JsonArrayFile::Close() {
-  if (file_ != nullptr) std::fclose(file_);
-  file_ = nullptr;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
 }
 
+// Plain open/read (no stdio buffer in between: a whole file goes straight
+// into buf_ with one read, and the size from fstat ends it without another).
 Status JsonArrayFile::Open(const std::string& path) {
   Close();
   path_ = path;
   pos_ = len_ = 0;
   consumed_ = 0;
   eof_ = false;
+  size_ = -1;
   state_ = State::kStart;
-  file_ = std::fopen(path.c_str(), "rb");
-  if (file_ == nullptr) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  do {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd_ < 0 && errno == EINTR);
+  if (fd_ < 0) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   std::size_t want = kChunkBytes;
-  if (fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-      static_cast<std::size_t>(st.st_size) < kWholeFileBytes)
-    want = static_cast<std::size_t>(st.st_size) + 1;  // +1 sees EOF in one read
+  if (fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+    size_ = st.st_size;
+    if (static_cast<std::size_t>(st.st_size) < kWholeFileBytes)
+      want = static_cast<std::size_t>(st.st_size) + 1;
+  }
   if (buf_.size() < want || buf_.size() > 4 * kWholeFileBytes) buf_.resize(want);
   return Fill();
 }
@@ -649,11 +658,23 @@ Status JsonArrayFile::Fill() {
     pos_ = 0;
   }
   if (len_ == buf_.size()) buf_.resize(buf_.size() * 2);  // one element larger than the buffer
-  std::size_t got = std::fread(buf_.data() + len_, 1, buf_.size() - len_, file_);
-  len_ += got;
-  if (got < buf_.size() - (len_ - got)) {
-    if (std::ferror(file_)) return Status::IOError(path_ + ": read error");
-    eof_ = true;
+  // Fills the buffer, or reads to the end of the file (the size fstat gave
+  // for a regular file; a read of 0 bytes otherwise).
+  while (len_ < buf_.size()) {
+    if (size_ >= 0 && consumed_ + len_ >= static_cast<std::uint64_t>(size_)) {
+      eof_ = true;
+      break;
+    }
+    ssize_t got = ::read(fd_, buf_.data() + len_, buf_.size() - len_);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return Status::IOError(path_ + ": read error: " + std::strerror(errno));
+    }
+    if (got == 0) {
+      eof_ = true;
+      break;
+    }
+    len_ += static_cast<std::size_t>(got);
   }
   return Status::OK();
 }

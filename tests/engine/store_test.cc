@@ -463,6 +463,92 @@ TEST_F(StoreTest, NewRepositoryHintIgnoredWhenTheRepositoryHasRecords) {
   EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
 }
 
+TEST_F(StoreTest, NewRepositoryHintReportsWhetherItTookEffect) {
+  auto b = store_->NewBatch();
+  EXPECT_FALSE(b->ExpectsNewRepository());
+  ASSERT_OK(b->ExpectNewRepository(Repo()));
+  EXPECT_TRUE(b->ExpectsNewRepository());
+  Apply([](Store::Batch* a) { ASSERT_OK(a->PutFile(MakeFile(3, "a.cc"), "")); });
+  auto c = store_->NewBatch();
+  ASSERT_OK(c->ExpectNewRepository(Repo()));
+  EXPECT_FALSE(c->ExpectsNewRepository());  // a file record is enough
+}
+
+// DeleteRepositoryRecords removes one repository's records, payloads and the
+// index rows they produced, including mentions of another repository's
+// items; that repository and every platform link stay.
+TEST_F(StoreTest, DeleteRepositoryRecordsLeavesOtherRepositoriesAndLinks) {
+  const RepoRef other = Repo("Ascend", "other");
+  Apply([&](Store::Batch* b) {
+    ASSERT_OK(b->PutIssue(MakeIssue("5", "see #6", IssueState::kClosed, kT, other), "{}"));
+    ASSERT_OK(b->PutIssue(MakeIssue("6", "", IssueState::kOpen, std::nullopt, other), ""));
+    ASSERT_OK(b->PutPull(MakePull(9, "fix #5", PullState::kMerged, kT, other), "{}"));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("5", other), PullRef(9, other), "pull_issues"}));
+  });
+  std::vector<MentionRecord> before5 = Mentions(IssueRef("5", other));
+  ASSERT_EQ(Mentions(IssueRef("6", other)).size(), 1u);  // "see #6" in other#5
+  RepoStats other_before = store_->Stats(other).value();
+  Apply([&](Store::Batch* b) {
+    Repository r;
+    r.ref = Repo();
+    r.full_name = "Ascend/MindSpeed-Ops";
+    ASSERT_OK(b->PutRepository(r, "{\"r\":1}"));
+    ASSERT_OK(b->PutIssue(MakeIssue("1", "Ascend/other#5 again", IssueState::kClosed, kT), "{}"));
+    ASSERT_OK(b->PutPull(MakePull(2, "fixes Ascend/other#5 and #1", PullState::kMerged, kT), "{}"));
+    ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "1", "10", "Ascend/other!9"), "{}"));
+    ASSERT_OK(b->PutCommit(MakeCommit(2, "abc", "fix Ascend/other#6"), "{}"));
+    ASSERT_OK(b->PutFile(MakeFile(2, "src/a.cc"), "{}"));
+    ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kPull, "2", "7", "merge"), "{}"));
+    ASSERT_OK(b->PutPlatformLink({IssueRef("1"), PullRef(2), "pull_issues"}));
+  });
+  ASSERT_GT(Mentions(IssueRef("5", other)).size(), before5.size());
+  ASSERT_EQ(Mentions(IssueRef("6", other)).size(), 2u);  // + the commit message
+  ASSERT_FALSE(Mentions(IssueRef("1")).empty());
+
+  ASSERT_OK(store_->DeleteRepositoryRecords(Repo(), Store::Durability::kLogged));
+
+  EXPECT_TRUE(store_->GetRepository(Repo()).status().IsNotFound());
+  EXPECT_TRUE(store_->GetIssue(IssueRef("1")).status().IsNotFound());
+  EXPECT_TRUE(store_->GetRaw(IssueRef("1")).status().IsNotFound());
+  EXPECT_TRUE(store_->GetRaw(Ref::Repo(Repo())).status().IsNotFound());
+  EXPECT_TRUE(Mentions(IssueRef("1")).empty());
+  EXPECT_EQ(Mentions(IssueRef("5", other)).size(), before5.size());
+  EXPECT_EQ(Mentions(IssueRef("6", other)).size(), 1u);
+  EXPECT_TRUE(Mentions(PullRef(9, other)).empty());
+  EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
+  EXPECT_TRUE(Merged(kT - 1, kT + 1).empty());
+  RepoStats gone = store_->Stats(Repo()).value();
+  EXPECT_EQ(gone.issues_open + gone.issues_closed + gone.pulls_open + gone.pulls_merged +
+                gone.pulls_closed + gone.comments + gone.commits + gone.files + gone.operate_logs,
+            0);
+  EXPECT_EQ(gone.platform_links, 1);  // links are not the deletion's business
+  RepoStats other_after = store_->Stats(other).value();
+  EXPECT_EQ(other_after.issues_closed, other_before.issues_closed);
+  EXPECT_EQ(other_after.issues_open, other_before.issues_open);
+  EXPECT_EQ(other_after.pulls_merged, other_before.pulls_merged);
+  EXPECT_EQ(other_after.platform_links, 1);
+  EXPECT_EQ(Closed(kT - 1, kT + 1, other).size(), 1u);
+  EXPECT_TRUE(store_->GetRaw(IssueRef("5", other)).ok());
+  std::vector<Repository> repos;
+  ASSERT_OK(store_->ListRepositories(&repos));
+  EXPECT_TRUE(repos.empty());  // `other` had no repository record
+}
+
+// More records than one deletion chunk.
+TEST_F(StoreTest, DeleteRepositoryRecordsInChunks) {
+  Apply([&](Store::Batch* b) {
+    for (int i = 1; i <= 5000; ++i)
+      ASSERT_OK(b->PutIssue(MakeIssue(std::to_string(i), "#1", IssueState::kClosed, kT + i), "{}"));
+  });
+  ASSERT_EQ(Mentions(IssueRef("1")).size(), 4999u);
+  ASSERT_OK(store_->DeleteRepositoryRecords(Repo(), Store::Durability::kUnlogged));
+  EXPECT_TRUE(Mentions(IssueRef("1")).empty());
+  EXPECT_TRUE(Closed(0, kT * 2).empty());
+  int left = 0;
+  ASSERT_OK(store_->ForEachIssue(nullptr, [&](const Issue&) { return ++left, true; }));
+  EXPECT_EQ(left, 0);
+}
+
 TEST_F(StoreTest, OpenIssueWithCloseTimeIsNotIndexed) {
   Apply([](Store::Batch* b) {
     ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kOpen, kT), ""));

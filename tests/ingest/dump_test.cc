@@ -153,12 +153,15 @@ TEST(Dump, ReimportIsIdempotent) {
   EXPECT_EQ(m.size(), 2u);
 }
 
-// The write pass reuses the verify pass's listing of the item folders; a
-// folder added in between is an error, not a silently misread folder.
+// Re-importing a repository the store holds takes two passes; the write pass
+// reuses the verify pass's listing of the item folders, and a folder added in
+// between is an error, not a silently misread folder.
 TEST(Dump, ItemFolderAddedBetweenThePassesIsAnError) {
   TempDir dir;
   WriteRepo(dir / "dump", "Ascend", "a", 3);
   auto store = OpenStore(dir / "db");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  WriteRepo(dir / "dump", "Ascend", "a", 3, " v2");
   ImportOptions o;
   o.threads = 1;
   o.batch_records = 1;
@@ -225,6 +228,89 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
                       std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
                       std::make_pair("pulls/3/files.json", R"({"filename": "not an array"})"),
+                      std::make_pair("repo.json", R"({"description": 5})"),
+                      std::make_pair("pulls/x1/commits.json", "[]")));
+
+// A repository the store does not hold is imported in one pass; bad input
+// found after some of it was written is undone: no record, payload, index row
+// or platform link of it stays (mentions of another repository included),
+// the other repository is untouched, and no import marker is left.
+class BadNewRepositoryTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(BadNewRepositoryTest, NothingOfItStays) {
+  const auto& [relpath, content] = GetParam();
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "b", 3);
+  auto store = OpenStore(dir / "db");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  RepoStats b_before = StatsOf(*store, "Ascend", "b");
+  std::vector<MentionRecord> b1_before;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/b#1").value(), &b1_before).ok());
+
+  WriteRepo(dir / "dump2", "Ascend", "a", 40);
+  // A mention of b's issue from a, and an operate-log link (kept back until the end).
+  WriteFile(dir / "dump2/gitcode/Ascend/a/issues/7/comments.json",
+            json::array({{{"id", 70}, {"body", "same as Ascend/b#1"}}}).dump());
+  WriteFile(dir / "dump2/gitcode/Ascend/a/pulls/8/operate_logs.json",
+            json::array({{{"id", 80},
+                          {"action_type", "add_pr_issue_link"},
+                          {"content", "#5"},
+                          {"created_at", "2026-01-03T10:00:00+08:00"}}})
+                .dump());
+  WriteFile(dir / ("dump2/gitcode/Ascend/a/" + relpath), content);
+  ImportOptions o;
+  o.batch_records = 7;  // several batches are written before the bad file
+  o.threads = 1;
+  size_t batches = 0;
+  o.after_batch = [&](size_t n) { batches = n; };
+  Status s = ImportDump(store.get(), dir / "dump2", o, nullptr);
+  ASSERT_FALSE(s.ok());
+  std::string named = relpath.substr(0, relpath.find("/commits.json"));
+  EXPECT_NE(s.message().find(named), std::string::npos) << s.message();
+  if (relpath != "repo.json") {
+    EXPECT_GT(batches, 1u);  // the undo had work to do
+  }
+
+  RepoStats a = StatsOf(*store, "Ascend", "a");
+  EXPECT_EQ(a.issues_open + a.issues_closed + a.pulls_open + a.pulls_merged + a.pulls_closed +
+                a.comments + a.commits + a.files + a.operate_logs + a.platform_links,
+            0);
+  EXPECT_TRUE(store->GetRepository(RepoRef{Platform::kGitCode, "Ascend", "a"}).status().IsNotFound());
+  EXPECT_TRUE(store->GetRaw(ParseRef("gitcode:Ascend/a#1").value()).status().IsNotFound());
+  std::vector<MentionRecord> m;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/a#1").value(), &m).ok());
+  EXPECT_TRUE(m.empty());
+  std::vector<MentionRecord> b1_after;
+  ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/b#1").value(), &b1_after).ok());
+  EXPECT_EQ(b1_after.size(), b1_before.size());
+  RepoStats b = StatsOf(*store, "Ascend", "b");
+  EXPECT_EQ(b.issues_open + b.issues_closed, b_before.issues_open + b_before.issues_closed);
+  EXPECT_EQ(b.comments, b_before.comments);
+  EXPECT_EQ(b.platform_links, b_before.platform_links);
+  std::vector<PlatformLink> links;
+  ASSERT_TRUE(store->ListPlatformLinks(ParseRef("gitcode:Ascend/b#1").value(), &links).ok());
+  EXPECT_EQ(static_cast<std::int64_t>(links.size()), 1);  // b's own pull_issues link only
+  std::vector<std::string> interrupted;
+  ASSERT_TRUE(InterruptedImports(*store, &interrupted).ok());
+  EXPECT_TRUE(interrupted.empty());
+
+  // Fixed, the same dump imports completely.
+  WriteRepo(dir / "dump2", "Ascend", "a", 40);
+  if (relpath.rfind("pulls/x1", 0) == 0) std::filesystem::remove_all(dir / "dump2/gitcode/Ascend/a/pulls/x1");
+  ImportCounts c;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump2", ImportOptions(), &c).ok());
+  a = StatsOf(*store, "Ascend", "a");
+  EXPECT_EQ(a.issues_open + a.issues_closed, 40);
+  EXPECT_EQ(a.comments, 80);
+  EXPECT_EQ(a.platform_links, 41);  // 40 pull_issues links and the operate-log one
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, BadNewRepositoryTest,
+    ::testing::Values(std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
+                      std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
+                      std::make_pair("pulls/39/files.json", R"({"filename": "not an array"})"),
+                      std::make_pair("pulls/40/issues.json", R"([{"number": )"),
                       std::make_pair("repo.json", R"({"description": 5})"),
                       std::make_pair("pulls/x1/commits.json", "[]")));
 

@@ -120,6 +120,14 @@ class Store {
   // Persists everything written so far (including kUnlogged writes) to table files.
   Status Flush();
 
+  // Deletes every repository, issue, PR, comment, commit, file and operate-log
+  // record of `repo`, their raw payloads and the secondary keys they produced
+  // (state, close and merge times, mentions), in bounded chunks. Platform
+  // links are left alone (they may join another repository's items). Undoes
+  // an import into a repository the store did not hold before
+  // (Batch::ExpectsNewRepository) when the import wrote no platform links.
+  Status DeleteRepositoryRecords(const RepoRef& repo, Durability durability);
+
   // ---- Reads. NotFound when absent.
   StatusOr<Repository> GetRepository(const RepoRef& repo) const;
   StatusOr<Issue> GetIssue(const Ref& issue) const;
@@ -230,6 +238,9 @@ class Store::Batch {
   // store has any, nothing changes. Results are the same either way, provided
   // no other batch writes those records of `repo` while this one is in use.
   Status ExpectNewRepository(const RepoRef& repo);
+  // True when ExpectNewRepository found the store without records of its
+  // repository (the hint took effect).
+  bool ExpectsNewRepository() const;
 
   // Records put since the last Write (unchanged records are not counted).
   std::int64_t changed() const;

@@ -9,14 +9,19 @@
 // of DUMP that are not platform folders (README.md, MANIFEST.json) are
 // ignored; an unknown platform *folder* is an error.
 //
-// Import of one repository is all or nothing for bad input: every file of the
-// repository is read and mapped first (verify pass), and only when all of it
-// is good are the records written (write pass). The write pass commits in
-// batches of bounded size, so memory stays flat whatever the dump's size; an
+// Import of one repository is all or nothing for bad input. A repository the
+// store holds no record of is read, mapped and written in one pass; when bad
+// input turns up, what was written is deleted again
+// (Store::DeleteRepositoryRecords; platform links are kept back until the
+// whole repository has been read, so there are none to undo). A repository the
+// store already holds is read and mapped first (verify pass), and only when
+// all of it is good are the records written (write pass). Writes are committed
+// in batches of bounded size, so memory stays flat whatever the dump's size
+// (apart from the platform links kept back, one small record per link); an
 // "import in progress" marker is written with the first batch and removed
-// with the last, so an interrupted import (kill -9) is visible
-// (InterruptedImports) and a rerun completes it. Upserts are idempotent:
-// importing the same dump twice changes nothing.
+// with the last (or after an undo), so an interrupted import (kill -9) is
+// visible (InterruptedImports) and a rerun completes it. Upserts are
+// idempotent: importing the same dump twice changes nothing.
 #pragma once
 
 #include <cstdint>
@@ -56,19 +61,21 @@ struct ImportProgress {
   const DumpRepo* repo = nullptr;
   size_t repo_index = 0;  // 0-based
   size_t repo_count = 0;
-  std::int64_t records_done = 0;   // in this repository's write pass
-  std::int64_t records_total = 0;  // counted by the verify pass
+  std::int64_t records_done = 0;   // written so far in this repository
+  // Counted by the verify pass; 0 while unknown (a one-pass import knows it
+  // only at the end: its last call has it).
+  std::int64_t records_total = 0;
 };
 
 struct ImportOptions {
-  // Records per committed WriteBatch in the write pass. Default: 4096.
+  // Records per committed WriteBatch. Default: 4096.
   size_t batch_records = 4096;
   // Repositories imported at the same time (each by one thread). Default: the
   // number of cores, at most 4.
   size_t threads = 0;
   // Called after each committed batch. Default: none.
   std::function<void(const ImportProgress&)> on_progress;
-  // Test hook: called after each committed batch of the write pass with the
+  // Test hook: called after each committed batch of records with the
   // number of batches committed so far in this repository. Default: none.
   std::function<void(size_t batches)> after_batch;
 };

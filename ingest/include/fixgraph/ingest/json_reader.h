@@ -174,7 +174,8 @@ class JsonArrayFile {
   void Close();
 
   std::string path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
+  std::int64_t size_ = -1;  // of a regular file at Open; -1 when unknown
   std::string buf_;
   std::size_t pos_ = 0, len_ = 0;
   std::uint64_t consumed_ = 0;  // file offset of buf_[0]
