@@ -1,6 +1,7 @@
 #include "issue_index.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -412,6 +413,25 @@ StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t
   return queue.pushed();
 }
 
+// Flushes every file of the directory `dir` (and the directory) to disk.
+Status SyncFiles(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec)) paths.push_back(entry.path().string());
+  if (ec) return Status::IOError("listing " + dir + ": " + ec.message());
+  paths.push_back(dir);
+  for (const std::string& path : paths) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Status::IOError("opening " + path + ": " + std::strerror(errno));
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0) return Status::IOError("syncing " + path + ": " + std::strerror(err));
+  }
+  return Status::OK();
+}
+
 // Swaps the directories `a` and `b` in one step (`b` need not exist).
 Status Exchange(const std::string& a, const std::string& b) {
   std::error_code ec;
@@ -476,10 +496,12 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
     out.commit();
     out.close();
   }
+  FG_RETURN_IF_ERROR(SyncFiles(built));  // written without syncs: make it durable before it goes live
   lock.close();
   Status swapped = Exchange(built, live);
   cleanup();  // the old index (after the swap) and the shards
-  return swapped;
+  FG_RETURN_IF_ERROR(swapped);
+  return SyncFiles(db_dir);  // the exchanged directory entries
 }
 
 }  // namespace
