@@ -56,7 +56,8 @@ std::string PriorTierTerm(double prior);
 // order (the same documents and docids a single writer would give); that
 // database replaces <db_dir>/index-issues in one directory exchange. Readers of
 // the old index keep reading it until they reopen (its revision is numbered past
-// the old one's, so a reopen notices). Work files: <db_dir>/index-issues.rebuild.
+// the old one's, so a reopen notices; its files are fsynced before the exchange).
+// Work files: <db_dir>/index-issues.rebuild (left by a rebuild that died, removed by the next).
 // RebuildIssueIndex (ask.h) uses kShardIssues.
 inline constexpr size_t kShardIssues = 2048;
 Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues);
