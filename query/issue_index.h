@@ -16,6 +16,7 @@
 //   metadata "fixgraph:schema" = kIssueIndexSchema
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,21 @@ inline constexpr double kPriorTierFloor[kPriorTiers] = {0.0, 0.45, 0.65, 0.85};
 int PriorTier(double prior);
 std::string PriorTierTerm(int tier);
 std::string PriorTierTerm(double prior);
+
+// A rebuild writes a new index beside the live one and swaps it in: the store's
+// issues, in scan order, are cut into runs of `shard_issues`, each written to a
+// shard database of its own by one of $FIXGRAPH_INDEX_THREADS writers (default:
+// the hardware's threads, at most 8), so document building and Xapian's writing
+// both run in parallel and every shard's B-trees stay small; the shards are
+// compacted in run order into one database whose docids are consecutive in scan
+// order (the same documents and docids a single writer would give); that
+// database replaces <db_dir>/index-issues in one directory exchange. Readers of
+// the old index keep reading it until they reopen (its revision is numbered past
+// the old one's, so a reopen notices; its files are fsynced before the exchange).
+// Work files: <db_dir>/index-issues.rebuild (left by a rebuild that died, removed by the next).
+// RebuildIssueIndex (ask.h) uses kShardIssues.
+inline constexpr size_t kShardIssues = 2048;
+Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues);
 
 // How much a hit deserves to rank up for its resolution and strongest fix:
 // 1.0 fixed with a tier A fix ... 0.1 open with nothing.

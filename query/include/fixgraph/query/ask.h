@@ -106,10 +106,10 @@ class Searcher {
 // an issue no longer in the store is removed. Creates the index if missing.
 Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
                         const std::vector<Ref>& issues);
-// Rebuilds the whole index from the store (after `link`, or on schema change).
-// Documents are built on $FIXGRAPH_INDEX_THREADS threads (default: the
-// hardware's, at most 8) and committed every few hundred issues, so readers
-// may see a partly rebuilt index meanwhile.
+// Rebuilds the whole index from the store (after `link`, or on schema change):
+// a new index is written beside the live one on $FIXGRAPH_INDEX_THREADS threads
+// (default: the hardware's, at most 8) and replaces it whole when complete, so
+// readers keep seeing the old index until they reopen.
 Status RebuildIssueIndex(const Store& store, const std::string& db_dir);
 
 }  // namespace fixgraph::query
