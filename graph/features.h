@@ -138,10 +138,14 @@ struct TextCounts {
   double title_covered = 0;
   size_t in_text = 0;
 };
+// When CompareText compares the titles' code identifiers: always, or only
+// when the words alone would set strong, moderate or described (then the
+// flags are the same; `conflict` stays false for a match that sets none).
+enum class ConflictCheck { kAlways, kWhenFlagged };
 // CompareText with the counts computed by the caller (the window, from the
 // run index's postings); the same result when `counts` are right.
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
-                      const TextCounts& counts);
+                      const TextCounts& counts, ConflictCheck check = ConflictCheck::kAlways);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
@@ -161,6 +165,21 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
 // RunIndex::KeyPostings give them); the result equals MatchIdentifiers'.
 std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const PullInfo& pr,
                                            std::span<const std::uint32_t> ids);
+// MatchIdentifiers' weights alone (no reasons built), appended to `out`:
+// of the identifiers `ids` (as MatchIdentifiersAmong takes them), or of
+// every identifier whose keys meet the PR's match keys.
+struct IdWeight {
+  std::uint32_t id = 0;
+  double weight = 0;
+};
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
+                       std::vector<IdWeight>* out);
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out);
+// ScorePatch(issue, pr, matches, df).score >= kPatchWeak for the matches
+// these weights come from, without building the reasons (and without the
+// title-words coverage of the patch unless it decides the answer).
+bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<const IdWeight> matches,
+                      const std::vector<int>& df);
 // Sums the matches; `df` counts, per identifier (by index into
 // IssueContext::identifiers; missing entries count 0), the candidate PRs that
 // touch it: an identifier many PRs touch tells little (weight / df).
@@ -179,6 +198,13 @@ bool BranchNamesIssue(std::string_view branch, std::string_view number);
 // numbers made of digits, `words` (the lower-cased branch tokens) for others.
 BranchKeys BranchKeysOf(std::string_view branch);
 bool BranchNamesIssue(const BranchKeys& keys, std::string_view number);
+// An issue number prepared once for many BranchNamesIssue tests.
+struct IssueNumberKey {
+  std::string value;  // the number, lower-cased unless numeric
+  bool numeric = false;
+  static IssueNumberKey Of(std::string_view number);
+};
+bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number);
 
 // True for branch names that are release lines rather than the main line
 // ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable").
