@@ -17,46 +17,6 @@
 
 namespace fixgraph::graph {
 
-// An open-addressing table from token hashes to a small value V; a zero
-// value marks an empty slot, so absent tokens read as V{}. Membership tests
-// cost one probe or two.
-template <typename V>
-class TokenTable {
- public:
-  // Empties the table and sizes it for `n` tokens.
-  void Reserve(size_t n) {
-    int bits = 4;
-    while ((size_t{1} << bits) < 2 * n) ++bits;
-    mask_ = (std::uint64_t{1} << bits) - 1;
-    shift_ = 64 - bits;
-    keys_.assign(mask_ + 1, 0);
-    values_.assign(mask_ + 1, V{});
-  }
-  // The value slot of `token`, claimed if absent. The caller makes it
-  // nonzero; at most the reserved number of tokens may be added.
-  V& Slot(std::uint64_t token) {
-    std::uint64_t i = Home(token);
-    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
-    keys_[i] = token;
-    return values_[i];
-  }
-  // The value of `token`; V{} when it was never added.
-  V Of(std::uint64_t token) const {
-    if (values_.empty()) return V{};
-    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
-      if (values_[i] == V{}) return V{};
-      if (keys_[i] == token) return values_[i];
-    }
-  }
-
- private:
-  std::uint64_t Home(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
-  std::vector<std::uint64_t> keys_;
-  std::vector<V> values_;
-  std::uint64_t mask_ = 0;
-  int shift_ = 0;
-};
-
 // A set of token hashes with a few flag bits each, so a comparison can walk
 // a PR's tokens instead of merging sorted lists.
 class TokenMarks {
@@ -71,7 +31,7 @@ class TokenMarks {
   std::uint8_t Of(std::uint64_t token) const { return table_.Of(token); }
 
  private:
-  TokenTable<std::uint8_t> table_;
+  text::TokenTable<std::uint8_t> table_;
 };
 
 // Everything the linker reads about one issue.
@@ -126,7 +86,7 @@ class TokenWeights {
   }
 
  private:
-  TokenTable<std::uint32_t> counts_;
+  text::TokenTable<std::uint32_t> counts_;
 };
 // REQUIRES: issue.marks holds the issue's title and text tokens (as
 // LoadIssueContext leaves it).
