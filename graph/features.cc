@@ -71,7 +71,7 @@ TailParts TailOf(std::string_view f) {
 
 // Weight of one issue identifier against a PR, and why (`why` may be null:
 // the weight only, no reason built).
-double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
+double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why) {
   size_t file_index = 0;
   double best = 0;
   auto take = [&](double w, auto&& reason) {
@@ -80,11 +80,9 @@ double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
       if (why) *why = reason();
     }
   };
-  bool path_like = text::IsPathLike(id);
-  bool has_slash = id.find('/') != std::string::npos;
-  bool has_underscore = id.find('_') != std::string::npos;
-  std::string_view id_base = text::Basename(id);
-  bool id_base_dotted = id_base.find('.') != std::string_view::npos;
+  const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
+  std::string_view id_base = std::string_view(id).substr(shape.base_pos);
+  const bool id_base_dotted = shape.base_dotted;
   for (const std::string& f : pr.files) {
     std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
@@ -105,10 +103,8 @@ double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  if (pr.patch_idents.count(id)) {
-    bool plain = text::IsCamelOnly(id) || (!path_like && !has_underscore);
-    take(path_like ? 0.8 : plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
-  }
+  if (pr.patch_idents.count(id))
+    take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   return best;
 }
 
@@ -116,6 +112,18 @@ const std::array<std::string_view, 11> kBranchWords = {
     "issue", "issues", "fix", "bug", "bugfix", "hotfix", "i", "gh", "feat", "feature", "task"};
 
 }  // namespace
+
+IdShape IdShape::Of(std::string_view id) {
+  IdShape s;
+  s.path_like = text::IsPathLike(id);
+  s.has_slash = id.find('/') != std::string_view::npos;
+  s.has_underscore = id.find('_') != std::string_view::npos;
+  std::string_view base = text::Basename(id);
+  s.base_pos = id.size() - base.size();
+  s.base_dotted = base.find('.') != std::string_view::npos;
+  s.plain = text::IsCamelOnly(id) || (!s.path_like && !s.has_underscore);
+  return s;
+}
 
 StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   IssueContext c;
@@ -154,6 +162,7 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
     c.ident_key_lists.push_back(std::move(keys));
   }
   text::Normalize(&c.ident_keys);
+  for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
   c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
   c.marks.Add(c.text_tokens, IssueContext::kTextMark);
@@ -265,7 +274,7 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -277,7 +286,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
   for (std::uint32_t i : ids) {
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -286,7 +295,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
                        std::vector<IdWeight>* out) {
   for (std::uint32_t i : ids) {
-    double w = MatchOne(issue.identifiers[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
     if (w > 0) out->push_back({i, w});
   }
 }
@@ -295,7 +304,7 @@ void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vecto
   if (!text::Intersects(issue.ident_keys, pr.match_keys)) return;
   for (size_t i = 0; i < issue.identifiers.size(); ++i) {
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
-    double w = MatchOne(issue.identifiers[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
     if (w > 0) out->push_back({static_cast<std::uint32_t>(i), w});
   }
 }

@@ -34,6 +34,18 @@ class TokenMarks {
   text::TokenTable<std::uint8_t> table_;
 };
 
+// What MatchOne (features.cc) asks of an issue identifier, computed once per
+// issue instead of per PR compared.
+struct IdShape {
+  bool path_like = false;       // text::IsPathLike
+  bool has_slash = false;
+  bool has_underscore = false;
+  size_t base_pos = 0;          // where text::Basename starts
+  bool base_dotted = false;     // the basename holds a '.'
+  bool plain = false;           // CamelCase only, or neither path-like nor snake_case
+  static IdShape Of(std::string_view id);
+};
+
 // Everything the linker reads about one issue.
 struct IssueContext {
   Issue issue;
@@ -49,6 +61,7 @@ struct IssueContext {
   std::vector<std::string> identifiers;  // from title, body and human comments
   text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
+  std::vector<IdShape> id_shapes;               // per identifier
   std::set<std::string> participants;    // logins of the author and human commenters
   std::vector<std::string> labels;       // current labels plus labels added in the log
   // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.

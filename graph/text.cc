@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 
 #include "fixgraph/engine/utf8.h"
 
@@ -419,26 +420,51 @@ Clause ClauseAt(std::string_view s, size_t offset) {
   return c;
 }
 
-bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  // ASCII case folding on both sides, then plain substring search (memchr and
-  // memcmp): the same answer as a search comparing folded bytes.
-  auto fold = [](std::string_view s, std::string* out) {
-    out->assign(s.data(), s.size());
-    for (char& c : *out)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  };
-  std::string hay, needle;
+namespace {
+
+bool HasUpperAscii(std::string_view s) {
+  for (char c : s)
+    if (c >= 'A' && c <= 'Z') return true;
+  return false;
+}
+
+// `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy in `buf`.
+std::string_view FoldedAscii(std::string_view s, std::string* buf) {
+  if (!HasUpperAscii(s)) return s;
+  buf->assign(s.data(), s.size());
+  for (char& c : *buf)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return *buf;
+}
+
+// ASCII case folding on both sides (copies only of texts that need it), then
+// plain substring search (memmem): the same answer as a search comparing
+// folded bytes.
+template <typename Needles>
+bool ContainsAnyOf(std::string_view haystack, const Needles& needles) {
+  std::string hay_buf, needle_buf;
+  std::string_view hay;
   bool folded = false;
   for (std::string_view n : needles) {
     if (n.empty() || n.size() > haystack.size()) continue;
     if (!folded) {
-      fold(haystack, &hay);
+      hay = FoldedAscii(haystack, &hay_buf);
       folded = true;
     }
-    fold(n, &needle);
-    if (hay.find(needle) != std::string::npos) return true;
+    std::string_view needle = FoldedAscii(n, &needle_buf);
+    if (memmem(hay.data(), hay.size(), needle.data(), needle.size()) != nullptr) return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
+  return ContainsAnyOf(haystack, needles);
+}
+
+bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles) {
+  return ContainsAnyOf(haystack, needles);
 }
 
 size_t VisibleLength(std::string_view s) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,6 +122,7 @@ Clause ClauseAt(std::string_view s, size_t offset);
 
 // Case-insensitive (ASCII) search for any of `needles`.
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
+bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
 // ASCII lower-case copy.
 std::string Lower(std::string_view s);
 // Number of Unicode code points, ignoring whitespace.
