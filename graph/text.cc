@@ -45,9 +45,6 @@ bool IsStopWord(std::string_view w) {
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
 }
 
-bool AsciiAlnum(char32_t c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 bool AllAscii(std::string_view s) {
   unsigned char any = 0;
@@ -55,13 +52,18 @@ bool AllAscii(std::string_view s) {
   return any < 0x80;
 }
 
+// ASCII character classes, as <cctype> gives them in the "C" locale.
+constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
+constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
+constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+
 bool IsIdentChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' ||
-         c == '-';
+  // ASCII classes: the program runs in the "C" locale (no setlocale call).
+  return AsciiAlnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
 }
 
 bool HasLetter(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c); });
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
 
 bool LooksLikeVersion(std::string_view s) {
@@ -91,11 +93,8 @@ bool HasFileExtension(std::string_view s) {
 
 bool IsCamel(std::string_view s) {
   for (size_t i = 1; i < s.size(); ++i) {
-    bool lower_upper = std::islower(static_cast<unsigned char>(s[i - 1])) &&
-                       std::isupper(static_cast<unsigned char>(s[i]));
-    bool upper_upper_lower = i + 1 < s.size() && std::isupper(static_cast<unsigned char>(s[i - 1])) &&
-                             std::isupper(static_cast<unsigned char>(s[i])) &&
-                             std::islower(static_cast<unsigned char>(s[i + 1]));
+    bool lower_upper = AsciiLower(s[i - 1]) && AsciiUpper(s[i]);
+    bool upper_upper_lower = i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
     if (lower_upper || upper_upper_lower) return true;
   }
   return false;
