@@ -103,7 +103,9 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  if (pr.patch_idents.count(id))
+  // The hash first: absent there, absent from the set.
+  if (std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+      pr.patch_idents.count(id))
     take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   return best;
 }
@@ -122,6 +124,7 @@ IdShape IdShape::Of(std::string_view id) {
   s.base_pos = id.size() - base.size();
   s.base_dotted = base.find('.') != std::string_view::npos;
   s.plain = text::IsCamelOnly(id) || (!s.path_like && !s.has_underscore);
+  s.hash = text::Hash(id);
   return s;
 }
 

@@ -43,6 +43,7 @@ struct IdShape {
   size_t base_pos = 0;          // where text::Basename starts
   bool base_dotted = false;     // the basename holds a '.'
   bool plain = false;           // CamelCase only, or neither path-like nor snake_case
+  std::uint64_t hash = 0;       // text::Hash of the identifier
   static IdShape Of(std::string_view id);
 };
 
@@ -131,7 +132,7 @@ struct IdMatch {
   double weight = 0;
   std::string why;
 };
-// REQUIRES: pr.files_loaded.
+// REQUIRES: pr.files_loaded (files, patch_idents and patch_ident_hashes set).
 std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr);
 // The same for a caller that knows which identifiers share a key with the
 // PR's match_keys: `ids`, ascending, must be exactly those (as

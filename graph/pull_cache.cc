@@ -54,7 +54,9 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
       rest.remove_prefix(slash + 1);
     }
   }
-  for (const std::string& id : info->patch_idents) info->match_keys.push_back(text::Hash(id));
+  for (const std::string& id : info->patch_idents) info->patch_ident_hashes.push_back(text::Hash(id));
+  text::Normalize(&info->patch_ident_hashes);
+  info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(), info->patch_ident_hashes.end());
   text::Normalize(&info->match_keys);
   info->files_loaded = true;
 }

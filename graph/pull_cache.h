@@ -57,6 +57,7 @@ struct PullInfo {
   std::vector<std::string> files;  // changed paths, lower-cased
   std::vector<bool> file_generic;  // per file: a name every repository has
   std::set<std::string> patch_idents;
+  text::TokenSet patch_ident_hashes;  // text::Hash of each patch identifier (a quick "not there")
   text::TokenSet patch_tokens;
   // Hashes of every path suffix, directory prefix, component and stem of the
   // changed files, and of the patch identifiers: a PR whose keys miss all of
