@@ -223,13 +223,13 @@ Status Linker::CollectWindow() {
     hit_ids.reserve(hits.size());
     for (const auto& h : hits) hit_ids.push_back(h.second);
   }
-  struct Pooled {
-    const std::shared_ptr<PullInfo>* info;
-    TextMatch text;
-    std::vector<IdMatch> ids;
-  };
-  std::vector<Pooled> pool;
   std::vector<std::uint64_t> title_tokens;  // of every window PR, for the title word weights
+  {
+    size_t n = 0;
+    for (const RunIndex::Timed* r : merged)
+      if (r->info) n += r->info->title_tokens.size();
+    title_tokens.reserve(n);
+  }
   for (const RunIndex::Timed* r : merged)
     if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
@@ -253,6 +253,23 @@ Status Linker::CollectWindow() {
       }
     }
   }
+  // The rows compared, in window order, with their identifier weights (one
+  // flat list) and their text match. A row's text match and patch score only
+  // reach the issue through a candidate: the row becomes one when they are
+  // promising or when it already is one; otherwise its only effect is on df_
+  // (the identifiers it touches), taken from the weights. So the reasons
+  // (ScorePatch's strings), the patch-words coverage and the titles'
+  // identifier conflict are computed only when they can change the answer,
+  // and the full comparison only for the rows that become candidates.
+  struct Compared {
+    std::uint32_t slot;
+    std::uint32_t ids_begin, ids_end;  // into id_weights
+    TextMatch text;                    // conflict checked only when flagged
+  };
+  std::vector<Compared> compared;
+  std::vector<IdWeight> id_weights;
+  IssueNumberKey number = IssueNumberKey::Of(is.number);
+  bool has_title_words = !ctx_.title_tokens.empty();
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
     const RunIndex::Timed* r = merged[slot_i];
     const std::shared_ptr<PullInfo>& info = r->info;
@@ -260,7 +277,7 @@ Status Linker::CollectWindow() {
     if (!info) continue;
     // A branch named after the issue before the issue existed is a coincidence.
     bool branch_time_ok = !info->pr.created_at || *info->pr.created_at + 3600 >= *is.created_at;
-    if (branch_time_ok && BranchNamesIssue(info->branch_keys, is.number)) {
+    if (branch_time_ok && BranchNamesIssue(info->branch_keys, number)) {
       Ref ref = info->pr.ref();
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
       c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info->pr.head_ref +
@@ -275,37 +292,53 @@ Status Linker::CollectWindow() {
     // Merged before the issue was filed: only an archive-style restatement
     // (cheap check on the titles first).
     if (t < *is.created_at) {
+      if (!has_title_words) continue;
       size_t shared = 0;
       for (std::uint64_t tok : info->title_tokens)
         if (ctx_.marks.Of(tok) & IssueContext::kTitleMark) ++shared;
       size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
       if (smaller == 0 || shared * 10 < smaller * 6) continue;
     }
-    TextMatch text = counts.empty() ? CompareText(ctx_, *info, &weights_)
-                                    : CompareText(ctx_, *info, &weights_, counts[slot_i]);
+    TextMatch text = counts.empty()
+                         ? CompareText(ctx_, *info, &weights_)
+                         : CompareText(ctx_, *info, &weights_, counts[slot_i], ConflictCheck::kWhenFlagged);
     if (t < *is.created_at && !Restates(text)) continue;
     FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
-    std::vector<IdMatch> ids;
+    size_t ids_begin = id_weights.size();
     if (!postings) {
-      ids = MatchIdentifiers(ctx_, *info);
+      IdentifierWeights(ctx_, *info, &id_weights);
     } else if (hit_start[slot_i] < hit_start[slot_i + 1]) {
-      ids = MatchIdentifiersAmong(ctx_, *info,
-                                  std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
-                                                                 hit_start[slot_i + 1] - hit_start[slot_i]));
+      IdentifierWeights(ctx_, *info,
+                        std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
+                                                       hit_start[slot_i + 1] - hit_start[slot_i]),
+                        &id_weights);
     }
-    if (!ids.empty()) df_.resize(ctx_.identifiers.size());
-    for (const IdMatch& m : ids) ++df_[m.id];
-    pool.push_back({&info, text, std::move(ids)});
+    if (id_weights.size() > ids_begin) df_.resize(ctx_.identifiers.size());
+    for (size_t i = ids_begin; i < id_weights.size(); ++i) ++df_[id_weights[i].id];
+    compared.push_back({static_cast<std::uint32_t>(slot_i), static_cast<std::uint32_t>(ids_begin),
+                        static_cast<std::uint32_t>(id_weights.size()), text});
   }
-  for (Pooled& p : pool) {
-    const PullInfo& info = **p.info;
-    PatchMatch patch = ScorePatch(ctx_, info, p.ids, df_);
-    bool promising = p.text.strong || p.text.moderate || p.text.described || patch.score >= kPatchWeak;
+  for (const Compared& p : compared) {
+    const PullInfo& info = *merged[p.slot]->info;
+    bool promising =
+        p.text.strong || p.text.moderate || p.text.described ||
+        PatchReachesWeak(ctx_, info, std::span<const IdWeight>(id_weights.data() + p.ids_begin, p.ids_end - p.ids_begin),
+                         df_);
     if (!promising && !cands_.count(info.key)) continue;
     FG_ASSIGN_OR_RETURN(Candidate * c, Cand(info.pr.ref()));
     c->in_window = true;
-    c->text = p.text;
-    c->patch = std::move(patch);
+    // The full comparison, as every row got it before: text with the
+    // conflict always checked, identifier matches with their reasons.
+    c->text = counts.empty() ? CompareText(ctx_, info, &weights_) : CompareText(ctx_, info, &weights_, counts[p.slot]);
+    std::vector<IdMatch> ids;
+    if (!postings) {
+      ids = MatchIdentifiers(ctx_, info);
+    } else if (hit_start[p.slot] < hit_start[p.slot + 1]) {
+      ids = MatchIdentifiersAmong(ctx_, info,
+                                  std::span<const std::uint32_t>(hit_ids.data() + hit_start[p.slot],
+                                                                 hit_start[p.slot + 1] - hit_start[p.slot]));
+    }
+    c->patch = ScorePatch(ctx_, info, ids, df_);
     c->compared = true;
   }
   return Status::OK();

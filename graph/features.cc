@@ -69,21 +69,20 @@ TailParts TailOf(std::string_view f) {
   return t;
 }
 
-// Weight of one issue identifier against a PR, and why.
-double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
+// Weight of one issue identifier against a PR, and why (`why` may be null:
+// the weight only, no reason built).
+double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why) {
   size_t file_index = 0;
   double best = 0;
   auto take = [&](double w, auto&& reason) {
     if (w > best) {
       best = w;
-      *why = reason();
+      if (why) *why = reason();
     }
   };
-  bool path_like = text::IsPathLike(id);
-  bool has_slash = id.find('/') != std::string::npos;
-  bool has_underscore = id.find('_') != std::string::npos;
-  std::string_view id_base = text::Basename(id);
-  bool id_base_dotted = id_base.find('.') != std::string_view::npos;
+  const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
+  std::string_view id_base = std::string_view(id).substr(shape.base_pos);
+  const bool id_base_dotted = shape.base_dotted;
   for (const std::string& f : pr.files) {
     std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
@@ -104,10 +103,10 @@ double MatchOne(const std::string& id, const PullInfo& pr, std::string* why) {
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  if (pr.patch_idents.count(id)) {
-    bool plain = text::IsCamelOnly(id) || (!path_like && !has_underscore);
-    take(path_like ? 0.8 : plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
-  }
+  // The hash first: absent there, absent from the set.
+  if (std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+      pr.patch_idents.count(id))
+    take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   return best;
 }
 
@@ -115,6 +114,19 @@ const std::array<std::string_view, 11> kBranchWords = {
     "issue", "issues", "fix", "bug", "bugfix", "hotfix", "i", "gh", "feat", "feature", "task"};
 
 }  // namespace
+
+IdShape IdShape::Of(std::string_view id) {
+  IdShape s;
+  s.path_like = text::IsPathLike(id);
+  s.has_slash = id.find('/') != std::string_view::npos;
+  s.has_underscore = id.find('_') != std::string_view::npos;
+  std::string_view base = text::Basename(id);
+  s.base_pos = id.size() - base.size();
+  s.base_dotted = base.find('.') != std::string_view::npos;
+  s.plain = text::IsCamelOnly(id) || (!s.path_like && !s.has_underscore);
+  s.hash = text::Hash(id);
+  return s;
+}
 
 StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   IssueContext c;
@@ -153,6 +165,7 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
     c.ident_key_lists.push_back(std::move(keys));
   }
   text::Normalize(&c.ident_keys);
+  for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
   c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
   c.marks.Add(c.text_tokens, IssueContext::kTextMark);
@@ -215,7 +228,7 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
 }
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
-                      const TextCounts& counts) {
+                      const TextCounts& counts, ConflictCheck check) {
   TextMatch m;
   constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
   double it = Sum(issue.title_tokens, w);
@@ -232,8 +245,11 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   m.title_coverage = it > 0 ? covered / it : 0;
   if (std::min(issue.title_tokens.size(), pr.title_tokens.size()) >= 4)
     m.containment = shared / std::min(it, pt);
-  m.conflict = !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
-               !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
+  auto conflicts = [&] {
+    return !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
+           !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
+  };
+  if (check == ConflictCheck::kAlways) m.conflict = conflicts();
   // Coverage: shared count / the PR side's size.
   m.pr_in_issue = pr.text_tokens.empty() ? 0
                   : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
@@ -245,6 +261,12 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   m.described = pr.text_tokens.size() >= 6 && m.pr_in_issue >= 0.3 && m.pr_title_in_issue >= 0.25;
   m.moderate = m.strong || m.title_dice >= 0.3 || m.title_coverage >= 0.4 ||
                (pr.title_tokens.size() >= 3 && m.pr_title_in_issue >= 0.6);
+  // kWhenFlagged: the conflict only matters to a match that sets a flag,
+  // which it then clears (as the early return above does).
+  if (check == ConflictCheck::kWhenFlagged && (m.strong || m.described || m.moderate) && conflicts()) {
+    m.conflict = true;
+    m.strong = m.described = m.moderate = false;
+  }
   return m;
 }
 
@@ -255,7 +277,7 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -267,10 +289,40 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
   for (std::uint32_t i : ids) {
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
+}
+
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
+                       std::vector<IdWeight>* out) {
+  for (std::uint32_t i : ids) {
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    if (w > 0) out->push_back({i, w});
+  }
+}
+
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out) {
+  if (!text::Intersects(issue.ident_keys, pr.match_keys)) return;
+  for (size_t i = 0; i < issue.identifiers.size(); ++i) {
+    if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    if (w > 0) out->push_back({static_cast<std::uint32_t>(i), w});
+  }
+}
+
+bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<const IdWeight> matches,
+                      const std::vector<int>& df) {
+  double score = 0;  // summed as ScorePatch sums it
+  for (const IdWeight& im : matches) {
+    double w = im.weight;
+    if (im.id < df.size() && df[im.id] > 1) w /= df[im.id];
+    score += w;
+  }
+  if (score >= kPatchWeak) return true;
+  if (score + 0.5 < kPatchWeak) return false;
+  return issue.title_tokens.size() >= 3 && text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5;
 }
 
 PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
@@ -340,12 +392,21 @@ BranchKeys BranchKeysOf(std::string_view branch) {
   return k;
 }
 
+IssueNumberKey IssueNumberKey::Of(std::string_view number) {
+  IssueNumberKey k;
+  k.numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  k.value = k.numeric ? std::string(number) : text::Lower(number);
+  return k;
+}
+
+bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number) {
+  if (number.value.empty()) return false;
+  const std::vector<std::string>& in = number.numeric ? keys.numeric : keys.words;
+  return std::find(in.begin(), in.end(), number.value) != in.end();
+}
+
 bool BranchNamesIssue(const BranchKeys& keys, std::string_view number) {
-  if (number.empty()) return false;
-  bool numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
-  if (numeric) return std::find(keys.numeric.begin(), keys.numeric.end(), number) != keys.numeric.end();
-  std::string num = text::Lower(number);
-  return std::find(keys.words.begin(), keys.words.end(), num) != keys.words.end();
+  return BranchNamesIssue(keys, IssueNumberKey::Of(number));
 }
 
 bool IsReleaseBranch(std::string_view branch) {

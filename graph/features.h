@@ -17,46 +17,6 @@
 
 namespace fixgraph::graph {
 
-// An open-addressing table from token hashes to a small value V; a zero
-// value marks an empty slot, so absent tokens read as V{}. Membership tests
-// cost one probe or two.
-template <typename V>
-class TokenTable {
- public:
-  // Empties the table and sizes it for `n` tokens.
-  void Reserve(size_t n) {
-    int bits = 4;
-    while ((size_t{1} << bits) < 2 * n) ++bits;
-    mask_ = (std::uint64_t{1} << bits) - 1;
-    shift_ = 64 - bits;
-    keys_.assign(mask_ + 1, 0);
-    values_.assign(mask_ + 1, V{});
-  }
-  // The value slot of `token`, claimed if absent. The caller makes it
-  // nonzero; at most the reserved number of tokens may be added.
-  V& Slot(std::uint64_t token) {
-    std::uint64_t i = Home(token);
-    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
-    keys_[i] = token;
-    return values_[i];
-  }
-  // The value of `token`; V{} when it was never added.
-  V Of(std::uint64_t token) const {
-    if (values_.empty()) return V{};
-    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
-      if (values_[i] == V{}) return V{};
-      if (keys_[i] == token) return values_[i];
-    }
-  }
-
- private:
-  std::uint64_t Home(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
-  std::vector<std::uint64_t> keys_;
-  std::vector<V> values_;
-  std::uint64_t mask_ = 0;
-  int shift_ = 0;
-};
-
 // A set of token hashes with a few flag bits each, so a comparison can walk
 // a PR's tokens instead of merging sorted lists.
 class TokenMarks {
@@ -71,7 +31,20 @@ class TokenMarks {
   std::uint8_t Of(std::uint64_t token) const { return table_.Of(token); }
 
  private:
-  TokenTable<std::uint8_t> table_;
+  text::TokenTable<std::uint8_t> table_;
+};
+
+// What MatchOne (features.cc) asks of an issue identifier, computed once per
+// issue instead of per PR compared.
+struct IdShape {
+  bool path_like = false;       // text::IsPathLike
+  bool has_slash = false;
+  bool has_underscore = false;
+  size_t base_pos = 0;          // where text::Basename starts
+  bool base_dotted = false;     // the basename holds a '.'
+  bool plain = false;           // CamelCase only, or neither path-like nor snake_case
+  std::uint64_t hash = 0;       // text::Hash of the identifier
+  static IdShape Of(std::string_view id);
 };
 
 // Everything the linker reads about one issue.
@@ -89,6 +62,7 @@ struct IssueContext {
   std::vector<std::string> identifiers;  // from title, body and human comments
   text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
+  std::vector<IdShape> id_shapes;               // per identifier
   std::set<std::string> participants;    // logins of the author and human commenters
   std::vector<std::string> labels;       // current labels plus labels added in the log
   // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.
@@ -126,7 +100,7 @@ class TokenWeights {
   }
 
  private:
-  TokenTable<std::uint32_t> counts_;
+  text::TokenTable<std::uint32_t> counts_;
 };
 // REQUIRES: issue.marks holds the issue's title and text tokens (as
 // LoadIssueContext leaves it).
@@ -138,10 +112,14 @@ struct TextCounts {
   double title_covered = 0;
   size_t in_text = 0;
 };
+// When CompareText compares the titles' code identifiers: always, or only
+// when the words alone would set strong, moderate or described (then the
+// flags are the same; `conflict` stays false for a match that sets none).
+enum class ConflictCheck { kAlways, kWhenFlagged };
 // CompareText with the counts computed by the caller (the window, from the
 // run index's postings); the same result when `counts` are right.
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
-                      const TextCounts& counts);
+                      const TextCounts& counts, ConflictCheck check = ConflictCheck::kAlways);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
@@ -154,13 +132,28 @@ struct IdMatch {
   double weight = 0;
   std::string why;
 };
-// REQUIRES: pr.files_loaded.
+// REQUIRES: pr.files_loaded (files, patch_idents and patch_ident_hashes set).
 std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr);
 // The same for a caller that knows which identifiers share a key with the
 // PR's match_keys: `ids`, ascending, must be exactly those (as
 // RunIndex::KeyPostings give them); the result equals MatchIdentifiers'.
 std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const PullInfo& pr,
                                            std::span<const std::uint32_t> ids);
+// MatchIdentifiers' weights alone (no reasons built), appended to `out`:
+// of the identifiers `ids` (as MatchIdentifiersAmong takes them), or of
+// every identifier whose keys meet the PR's match keys.
+struct IdWeight {
+  std::uint32_t id = 0;
+  double weight = 0;
+};
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
+                       std::vector<IdWeight>* out);
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out);
+// ScorePatch(issue, pr, matches, df).score >= kPatchWeak for the matches
+// these weights come from, without building the reasons (and without the
+// title-words coverage of the patch unless it decides the answer).
+bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<const IdWeight> matches,
+                      const std::vector<int>& df);
 // Sums the matches; `df` counts, per identifier (by index into
 // IssueContext::identifiers; missing entries count 0), the candidate PRs that
 // touch it: an identifier many PRs touch tells little (weight / df).
@@ -179,6 +172,13 @@ bool BranchNamesIssue(std::string_view branch, std::string_view number);
 // numbers made of digits, `words` (the lower-cased branch tokens) for others.
 BranchKeys BranchKeysOf(std::string_view branch);
 bool BranchNamesIssue(const BranchKeys& keys, std::string_view number);
+// An issue number prepared once for many BranchNamesIssue tests.
+struct IssueNumberKey {
+  std::string value;  // the number, lower-cased unless numeric
+  bool numeric = false;
+  static IssueNumberKey Of(std::string_view number);
+};
+bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number);
 
 // True for branch names that are release lines rather than the main line
 // ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable").

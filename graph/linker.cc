@@ -151,10 +151,10 @@ void Linker::Score() {
 }
 
 bool Linker::IsBackportOf(const PullInfo& p, const PullInfo& f) const {
-  if (p.pr.ref() == f.pr.ref() || !p.pr.merged() || p.pr.base_ref == f.pr.base_ref) return false;
-  std::string def = ctx_.default_branch;
-  bool release = IsReleaseBranch(p.pr.base_ref) || (!def.empty() && p.pr.base_ref != def);
-  return release;
+  if (!p.pr.merged() || p.pr.base_ref == f.pr.base_ref) return false;
+  if (p.pr.number == f.pr.number && p.pr.repo == f.pr.repo) return false;  // the same PR
+  const std::string& def = ctx_.default_branch;
+  return p.release_base /* IsReleaseBranch(base_ref) */ || (!def.empty() && p.pr.base_ref != def);
 }
 
 Status Linker::AddBackport(const Ref& ref, const Candidate& fix) {

@@ -54,7 +54,9 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
       rest.remove_prefix(slash + 1);
     }
   }
-  for (const std::string& id : info->patch_idents) info->match_keys.push_back(text::Hash(id));
+  for (const std::string& id : info->patch_idents) info->patch_ident_hashes.push_back(text::Hash(id));
+  text::Normalize(&info->patch_ident_hashes);
+  info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(), info->patch_ident_hashes.end());
   text::Normalize(&info->match_keys);
   info->files_loaded = true;
 }
@@ -205,11 +207,15 @@ RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, 
       for (std::uint64_t k : (*row.info).*keys) pairs.emplace_back(k, row.pos);
   std::sort(pairs.begin(), pairs.end());
   KeyPostings post;
+  size_t distinct = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) distinct += i == 0 || pairs[i].first != pairs[i - 1].first;
+  post.index_.Reserve(distinct);
+  post.starts_.reserve(distinct + 1);
   post.rows_.reserve(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
     if (i == 0 || pairs[i].first != pairs[i - 1].first) {
-      post.keys_.push_back(pairs[i].first);
       post.starts_.push_back(static_cast<std::uint32_t>(i));
+      post.index_.Slot(pairs[i].first) = static_cast<std::uint32_t>(post.starts_.size());
     }
     post.rows_.push_back(pairs[i].second);
   }
@@ -219,9 +225,9 @@ RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, 
 
 std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, std::uint32_t lo,
                                                           std::uint32_t hi) const {
-  auto k = std::lower_bound(keys_.begin(), keys_.end(), key);
-  if (k == keys_.end() || *k != key) return {};
-  size_t i = static_cast<size_t>(k - keys_.begin());
+  std::uint32_t k = index_.Of(key);
+  if (k == 0) return {};
+  size_t i = k - 1;
   auto begin = rows_.begin() + starts_[i], end = rows_.begin() + starts_[i + 1];
   auto first = std::lower_bound(begin, end, lo);
   auto last = std::lower_bound(first, end, hi);

@@ -57,6 +57,7 @@ struct PullInfo {
   std::vector<std::string> files;  // changed paths, lower-cased
   std::vector<bool> file_generic;  // per file: a name every repository has
   std::set<std::string> patch_idents;
+  text::TokenSet patch_ident_hashes;  // text::Hash of each patch identifier (a quick "not there")
   text::TokenSet patch_tokens;
   // Hashes of every path suffix, directory prefix, component and stem of the
   // changed files, and of the patch identifiers: a PR whose keys miss all of
@@ -119,8 +120,8 @@ class RunIndex {
     std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
 
    private:
-    std::vector<std::uint64_t> keys_;    // distinct, ascending
-    std::vector<std::uint32_t> starts_;  // keys_.size() + 1 offsets into rows_
+    text::TokenTable<std::uint32_t> index_;  // key -> its index in starts_, plus 1
+    std::vector<std::uint32_t> starts_;      // one per distinct key, plus 1: offsets into rows_
     std::vector<std::uint32_t> rows_;    // per key, ascending
   };
   // Null when the repository has no merged PR (or is not covered).

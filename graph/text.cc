@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 
 #include "fixgraph/engine/utf8.h"
 
@@ -44,9 +45,6 @@ bool IsStopWord(std::string_view w) {
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
 }
 
-bool AsciiAlnum(char32_t c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 bool AllAscii(std::string_view s) {
   unsigned char any = 0;
@@ -54,13 +52,18 @@ bool AllAscii(std::string_view s) {
   return any < 0x80;
 }
 
+// ASCII character classes, as <cctype> gives them in the "C" locale.
+constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
+constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
+constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+
 bool IsIdentChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' ||
-         c == '-';
+  // ASCII classes: the program runs in the "C" locale (no setlocale call).
+  return AsciiAlnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
 }
 
 bool HasLetter(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c); });
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
 
 bool LooksLikeVersion(std::string_view s) {
@@ -90,11 +93,8 @@ bool HasFileExtension(std::string_view s) {
 
 bool IsCamel(std::string_view s) {
   for (size_t i = 1; i < s.size(); ++i) {
-    bool lower_upper = std::islower(static_cast<unsigned char>(s[i - 1])) &&
-                       std::isupper(static_cast<unsigned char>(s[i]));
-    bool upper_upper_lower = i + 1 < s.size() && std::isupper(static_cast<unsigned char>(s[i - 1])) &&
-                             std::isupper(static_cast<unsigned char>(s[i])) &&
-                             std::islower(static_cast<unsigned char>(s[i + 1]));
+    bool lower_upper = AsciiLower(s[i - 1]) && AsciiUpper(s[i]);
+    bool upper_upper_lower = i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
     if (lower_upper || upper_upper_lower) return true;
   }
   return false;
@@ -419,26 +419,51 @@ Clause ClauseAt(std::string_view s, size_t offset) {
   return c;
 }
 
-bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  // ASCII case folding on both sides, then plain substring search (memchr and
-  // memcmp): the same answer as a search comparing folded bytes.
-  auto fold = [](std::string_view s, std::string* out) {
-    out->assign(s.data(), s.size());
-    for (char& c : *out)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  };
-  std::string hay, needle;
+namespace {
+
+bool HasUpperAscii(std::string_view s) {
+  for (char c : s)
+    if (c >= 'A' && c <= 'Z') return true;
+  return false;
+}
+
+// `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy in `buf`.
+std::string_view FoldedAscii(std::string_view s, std::string* buf) {
+  if (!HasUpperAscii(s)) return s;
+  buf->assign(s.data(), s.size());
+  for (char& c : *buf)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return *buf;
+}
+
+// ASCII case folding on both sides (copies only of texts that need it), then
+// plain substring search (memmem): the same answer as a search comparing
+// folded bytes.
+template <typename Needles>
+bool ContainsAnyOf(std::string_view haystack, const Needles& needles) {
+  std::string hay_buf, needle_buf;
+  std::string_view hay;
   bool folded = false;
   for (std::string_view n : needles) {
     if (n.empty() || n.size() > haystack.size()) continue;
     if (!folded) {
-      fold(haystack, &hay);
+      hay = FoldedAscii(haystack, &hay_buf);
       folded = true;
     }
-    fold(n, &needle);
-    if (hay.find(needle) != std::string::npos) return true;
+    std::string_view needle = FoldedAscii(n, &needle_buf);
+    if (memmem(hay.data(), hay.size(), needle.data(), needle.size()) != nullptr) return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
+  return ContainsAnyOf(haystack, needles);
+}
+
+bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles) {
+  return ContainsAnyOf(haystack, needles);
 }
 
 size_t VisibleLength(std::string_view s) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,47 @@ namespace fixgraph::graph::text {
 using TokenSet = std::vector<std::uint64_t>;
 
 std::uint64_t Hash(std::string_view s);
+
+// An open-addressing table from token hashes to a small value V; a zero
+// value marks an empty slot, so absent tokens read as V{}. Membership tests
+// cost one probe or two.
+template <typename V>
+class TokenTable {
+ public:
+  // Empties the table and sizes it for `n` tokens.
+  void Reserve(size_t n) {
+    int bits = 4;
+    while ((size_t{1} << bits) < 2 * n) ++bits;
+    mask_ = (std::uint64_t{1} << bits) - 1;
+    shift_ = 64 - bits;
+    keys_.assign(mask_ + 1, 0);
+    values_.assign(mask_ + 1, V{});
+  }
+  // The value slot of `token`, claimed if absent. The caller makes it
+  // nonzero; at most the reserved number of tokens may be added.
+  V& Slot(std::uint64_t token) {
+    std::uint64_t i = Home(token);
+    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
+    keys_[i] = token;
+    return values_[i];
+  }
+  // The value of `token`; V{} when it was never added.
+  V Of(std::uint64_t token) const {
+    if (values_.empty()) return V{};
+    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
+      if (values_[i] == V{}) return V{};
+      if (keys_[i] == token) return values_[i];
+    }
+  }
+
+ private:
+  std::uint64_t Home(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+  std::vector<std::uint64_t> keys_;
+  std::vector<V> values_;
+  std::uint64_t mask_ = 0;
+  int shift_ = 0;
+};
+
 // Sorts and removes duplicates.
 void Normalize(TokenSet* set);
 
@@ -80,6 +122,7 @@ Clause ClauseAt(std::string_view s, size_t offset);
 
 // Case-insensitive (ASCII) search for any of `needles`.
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
+bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
 // ASCII lower-case copy.
 std::string Lower(std::string_view s);
 // Number of Unicode code points, ignoring whitespace.

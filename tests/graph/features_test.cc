@@ -1,4 +1,5 @@
-// Branch names and release branches (graph/features.h, private: white-box).
+// Branch names, release branches and the window's shortcuts (graph/features.h,
+// private: white-box).
 #include "../../graph/features.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +30,125 @@ TEST(Features, ReleaseBranches) {
   EXPECT_FALSE(IsReleaseBranch("master"));
   EXPECT_FALSE(IsReleaseBranch("develop"));
   EXPECT_FALSE(IsReleaseBranch("feat/x"));
+}
+
+
+TEST(Features, IssueNumberKeyAgreesWithBranchText) {
+  for (const char* branch : {"issue-31-mhc-triton", "fix/31", "31-mhc", "bugfix_31", "issue31", "feat/I8XK2P-cache",
+                             "feat/i8xk2p", "v0.1.0_local_rank", "cp_178_to_v2.17", "release-31", "main", "",
+                             "hotfix-0031", "Issue_31"})
+    for (const char* number : {"31", "1", "17", "I8XK2P", "i8xk2p", "0031", ""})
+      EXPECT_EQ(BranchNamesIssue(BranchKeysOf(branch), IssueNumberKey::Of(number)), BranchNamesIssue(branch, number))
+          << branch << " / " << number;
+}
+
+IssueContext ContextOf(const std::string& title, const std::string& body) {
+  IssueContext c;
+  c.normalized_title = text::StripTitleTags(title);
+  c.title_tokens = text::Tokens(c.normalized_title);
+  c.title_identifiers = text::Identifiers(c.normalized_title, false);
+  c.text_tokens = text::Tokens(c.normalized_title + "\n" + body);
+  c.identifiers = text::Identifiers(title + "\n" + body);
+  for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
+  c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
+  c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
+  c.marks.Add(c.text_tokens, IssueContext::kTextMark);
+  return c;
+}
+
+PullInfo PullOf(const std::string& title, const std::string& body, std::vector<std::string> files,
+                std::set<std::string> patch_idents, const std::string& patch_text) {
+  PullInfo p;
+  p.normalized_title = text::StripTitleTags(title);
+  p.title_tokens = text::Tokens(p.normalized_title);
+  p.title_identifiers = text::Identifiers(p.normalized_title, false);
+  p.text_tokens = text::Tokens(p.normalized_title + "\n" + body);
+  p.files = std::move(files);
+  for (const std::string& f : p.files) p.file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
+  p.patch_idents = std::move(patch_idents);
+  for (const std::string& id : p.patch_idents) p.patch_ident_hashes.push_back(text::Hash(id));
+  text::Normalize(&p.patch_ident_hashes);
+  p.patch_tokens = text::Tokens(patch_text);
+  p.files_loaded = true;
+  return p;
+}
+
+// The window checks the titles' identifiers only for matches that set a
+// flag: the flags must come out as the full comparison gives them.
+TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
+  std::vector<IssueContext> issues = {
+      ContextOf("npu_rms_norm gives wrong results in fp16", "calling torch_npu.npu_rms_norm with fp16 inputs"),
+      ContextOf("grouped_linear.py crashes with fused_adam", "transformer_engine/pytorch/module/grouped_linear.py"),
+      ContextOf("Accuracy drops when training with fused_adam", "loss diverges after 100 steps")};
+  std::vector<PullInfo> pulls = {
+      PullOf("fix npu_rms_norm wrong results in fp16", "", {}, {}, ""),
+      PullOf("fix npu_layer_norm wrong results in fp16", "", {}, {}, ""),
+      PullOf("grouped_linear.py: fix crash with fused_adam", "", {}, {}, ""),
+      PullOf("update README", "docs only", {}, {}, ""),
+      PullOf("fix accuracy drop when training with fused_adam", "loss diverges", {}, {}, "")};
+  TokenWeights weights;
+  weights.Count({text::Hash("fix"), text::Hash("fix"), text::Hash("with")});
+  for (const IssueContext& issue : issues) {
+    for (const PullInfo& pr : pulls) {
+      for (const TokenWeights* w : {static_cast<const TokenWeights*>(nullptr), static_cast<const TokenWeights*>(&weights)}) {
+        TextMatch full = CompareText(issue, pr, w);
+        TextCounts counts;
+        for (std::uint64_t t : pr.text_tokens) {
+          std::uint8_t bits = issue.marks.Of(t);
+          if (bits & IssueContext::kTitleMark) counts.title_covered += w ? w->Of(t) : 1.0;
+          if (bits & IssueContext::kTextMark) ++counts.in_text;
+        }
+        TextMatch lazy = CompareText(issue, pr, w, counts, ConflictCheck::kWhenFlagged);
+        EXPECT_EQ(lazy.strong, full.strong);
+        EXPECT_EQ(lazy.moderate, full.moderate);
+        EXPECT_EQ(lazy.described, full.described);
+        EXPECT_EQ(lazy.title_dice, full.title_dice);
+        EXPECT_EQ(lazy.containment, full.containment);
+        if (lazy.conflict) {
+          EXPECT_TRUE(full.conflict);
+        }
+      }
+    }
+  }
+  // A conflict that clears flags is still reported.
+  TextMatch m = CompareText(issues[0], pulls[1], nullptr, TextCounts{}, ConflictCheck::kWhenFlagged);
+  EXPECT_TRUE(CompareText(issues[0], pulls[1], nullptr).conflict);
+  EXPECT_FALSE(m.strong || m.moderate || m.described);
+}
+
+// IdentifierWeights and PatchReachesWeak give what MatchIdentifiersAmong and
+// ScorePatch give, for several document frequencies.
+TEST(Features, PatchReachesWeakAgreesWithScorePatch) {
+  IssueContext issue = ContextOf("grouped_linear.py crashes with fused_adam and npu_rms_norm",
+                                 "see transformer_engine/pytorch/module/grouped_linear.py and CheckValidation");
+  ASSERT_FALSE(issue.identifiers.empty());
+  std::vector<std::uint32_t> all;
+  for (size_t i = 0; i < issue.identifiers.size(); ++i) all.push_back(static_cast<std::uint32_t>(i));
+  std::vector<PullInfo> pulls = {
+      PullOf("x", "", {"transformer_engine/pytorch/module/grouped_linear.py"}, {}, ""),
+      PullOf("x", "", {"other/grouped_linear.py"}, {"fused_adam"}, ""),
+      PullOf("x", "", {"docs/readme.md"}, {"checkvalidation"}, "grouped linear crashes fused adam"),
+      PullOf("x", "", {"a/b.py"}, {}, "grouped_linear crashes with fused_adam npu_rms_norm"),
+      PullOf("x", "", {"npu_rms_norm/kernel.cc", "setup.py"}, {"npu_rms_norm"}, "")};
+  bool some_weak = false, some_not = false;
+  for (const PullInfo& pr : pulls) {
+    std::vector<IdWeight> weights;
+    IdentifierWeights(issue, pr, all, &weights);
+    std::vector<IdMatch> matches = MatchIdentifiersAmong(issue, pr, all);
+    ASSERT_EQ(weights.size(), matches.size());
+    for (size_t i = 0; i < weights.size(); ++i) {
+      EXPECT_EQ(weights[i].id, matches[i].id);
+      EXPECT_EQ(weights[i].weight, matches[i].weight);
+    }
+    for (int df : {0, 1, 2, 3, 7}) {
+      std::vector<int> dfs(issue.identifiers.size(), df);
+      bool weak = ScorePatch(issue, pr, matches, dfs).score >= kPatchWeak;
+      EXPECT_EQ(PatchReachesWeak(issue, pr, weights, dfs), weak) << "df " << df;
+      (weak ? some_weak : some_not) = true;
+    }
+  }
+  EXPECT_TRUE(some_weak);
+  EXPECT_TRUE(some_not);
 }
 
 }  // namespace

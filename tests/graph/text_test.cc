@@ -122,6 +122,11 @@ TEST(Text, ClauseAt) {
 TEST(Text, Helpers) {
   EXPECT_TRUE(ContainsAny("Fixed In CANN", {"fixed in"}));
   EXPECT_FALSE(ContainsAny("abc", {"", "abcd"}));
+  EXPECT_TRUE(ContainsAny("see CANN 侧", {"cann 侧"}));      // upper case only in the text
+  EXPECT_TRUE(ContainsAny("cann 8.0 已修复", {"CANN"}));     // only in the needle
+  std::vector<std::string_view> cues = {"ROOT cause", "根因"};
+  EXPECT_TRUE(ContainsAny("The Root Cause is X", cues));
+  EXPECT_FALSE(ContainsAny("the root of it", cues));
   EXPECT_EQ(Lower("AbC"), "abc");
   EXPECT_EQ(VisibleLength("a b 中文"), 4u);
 }
