@@ -187,37 +187,22 @@ class WritingSink final : public RecordSink {
   std::int64_t changed_ = 0;
 };
 
-// Single pass: counts and writes.
+// Single pass: counts and writes (each record to the counter, then the writer).
 class CountingWritingSink final : public RecordSink {
  public:
   CountingWritingSink(CountingSink* count, WritingSink* write) : count_(count), write_(write) {}
   Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->Repository(v, raw));
-    return write_->Repository(v, raw);
+    return Both(&RecordSink::Repository, v, raw);
   }
-  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->Issue(v, raw));
-    return write_->Issue(v, raw);
-  }
-  Status Pull(const PullRequest& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->Pull(v, raw));
-    return write_->Pull(v, raw);
-  }
+  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override { return Both(&RecordSink::Issue, v, raw); }
+  Status Pull(const PullRequest& v, const JsonDoc* raw) override { return Both(&RecordSink::Pull, v, raw); }
   Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->Comment(v, raw));
-    return write_->Comment(v, raw);
+    return Both(&RecordSink::Comment, v, raw);
   }
-  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->Commit(v, raw));
-    return write_->Commit(v, raw);
-  }
-  Status File(const FileChange& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->File(v, raw));
-    return write_->File(v, raw);
-  }
+  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override { return Both(&RecordSink::Commit, v, raw); }
+  Status File(const FileChange& v, const JsonDoc* raw) override { return Both(&RecordSink::File, v, raw); }
   Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
-    FG_RETURN_IF_ERROR(count_->OperateLog(v, raw));
-    return write_->OperateLog(v, raw);
+    return Both(&RecordSink::OperateLog, v, raw);
   }
   Status Link(const PlatformLink& v) override {
     FG_RETURN_IF_ERROR(count_->Link(v));
@@ -225,8 +210,14 @@ class CountingWritingSink final : public RecordSink {
   }
 
  private:
-  CountingSink* count_;
-  WritingSink* write_;
+  template <typename T>
+  Status Both(Status (RecordSink::*sink)(const T&, const JsonDoc*), const T& v, const JsonDoc* raw) {
+    FG_RETURN_IF_ERROR((count_->*sink)(v, raw));
+    return (write_->*sink)(v, raw);
+  }
+
+  RecordSink* count_;
+  RecordSink* write_;
 };
 
 bool IsDecimal(const std::string& s) {

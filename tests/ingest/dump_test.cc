@@ -196,16 +196,28 @@ TEST(Dump, UpdatedDumpChangesOnlyWhatChanged) {
   EXPECT_EQ(store->GetIssue(ParseRef("gitcode:Ascend/a#2").value())->title, "问题 2 (edited)");
 }
 
+// Parameter: a file of the dump (relative to the repository folder) and the
+// bad content written to it. The fixture first imports a good repository.
+class BadFileTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {
+ protected:
+  // Imports a good dump of `repo` (3 issues) and returns its stats.
+  RepoStats ImportGood(const std::string& repo) {
+    WriteRepo(dir / "dump", "Ascend", repo, 3);
+    store = OpenStore(dir / "db");
+    EXPECT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+    return StatsOf(*store, "Ascend", repo);
+  }
+
+  TempDir dir;
+  std::unique_ptr<Store> store;
+};
+
 // A bad file anywhere in a repository leaves that repository exactly as it was.
-class BadInputTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class BadInputTest : public BadFileTest {};
 
 TEST_P(BadInputTest, StoreUnchangedAndErrorNamesFile) {
   const auto& [relpath, content] = GetParam();
-  TempDir dir;
-  WriteRepo(dir / "dump", "Ascend", "a", 3);
-  auto store = OpenStore(dir / "db");
-  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
-  RepoStats before = StatsOf(*store, "Ascend", "a");
+  RepoStats before = ImportGood("a");
   WriteRepo(dir / "dump", "Ascend", "a", 6, " v2");  // more and changed records...
   WriteFile(dir / ("dump/gitcode/Ascend/a/" + relpath), content);  // ...and one bad file
   Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
@@ -235,15 +247,11 @@ INSTANTIATE_TEST_SUITE_P(
 // found after some of it was written is undone: no record, payload, index row
 // or platform link of it stays (mentions of another repository included),
 // the other repository is untouched, and no import marker is left.
-class BadNewRepositoryTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class BadNewRepositoryTest : public BadFileTest {};
 
 TEST_P(BadNewRepositoryTest, NothingOfItStays) {
   const auto& [relpath, content] = GetParam();
-  TempDir dir;
-  WriteRepo(dir / "dump", "Ascend", "b", 3);
-  auto store = OpenStore(dir / "db");
-  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
-  RepoStats b_before = StatsOf(*store, "Ascend", "b");
+  RepoStats b_before = ImportGood("b");
   std::vector<MentionRecord> b1_before;
   ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/b#1").value(), &b1_before).ok());
 
