@@ -497,6 +497,13 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // LZ4 compresses flushed blocks with less CPU than the default Snappy (blocks
   // record their compression type, so stores written with Snappy still read).
   cf_opts.compression = rocksdb::kLZ4Compression;
+  // Level 0 holds what memtable flushes write, and compaction soon rewrites it
+  // into level 1: leaving it uncompressed spares the flush (bulk imports) the
+  // LZ4 pass. Deeper levels stay LZ4.
+  cf_opts.compression_per_level = {rocksdb::kNoCompression, rocksdb::kLZ4Compression,
+                                   rocksdb::kLZ4Compression, rocksdb::kLZ4Compression,
+                                   rocksdb::kLZ4Compression, rocksdb::kLZ4Compression,
+                                   rocksdb::kLZ4Compression};
   // A bloom filter over the keys of each memtable: the existence reads of
   // upserts into a new repository miss without a skip-list search.
   cf_opts.memtable_whole_key_filtering = true;
