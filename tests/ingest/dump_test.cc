@@ -61,6 +61,15 @@ std::unique_ptr<Store> OpenStore(const std::string& dir) {
   return s.ok() ? std::move(*s) : nullptr;
 }
 
+// Writes a good dump of Ascend/`repo` with 3 issues under `dir`/dump, opens the
+// store `dir`/db into *store and imports the dump (fatal failure if it fails).
+void ImportGoodRepo(const TempDir& dir, const std::string& repo, std::unique_ptr<Store>* store) {
+  WriteRepo(dir / "dump", "Ascend", repo, 3);
+  *store = OpenStore(dir / "db");
+  ASSERT_NE(*store, nullptr);
+  ASSERT_TRUE(ImportDump(store->get(), dir / "dump", ImportOptions(), nullptr).ok());
+}
+
 RepoStats StatsOf(Store& store, const std::string& owner, const std::string& name) {
   auto st = store.Stats(RepoRef{Platform::kGitCode, owner, name});
   EXPECT_TRUE(st.ok());
@@ -158,9 +167,8 @@ TEST(Dump, ReimportIsIdempotent) {
 // between is an error, not a silently misread folder.
 TEST(Dump, ItemFolderAddedBetweenThePassesIsAnError) {
   TempDir dir;
-  WriteRepo(dir / "dump", "Ascend", "a", 3);
-  auto store = OpenStore(dir / "db");
-  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  std::unique_ptr<Store> store;
+  ASSERT_NO_FATAL_FAILURE(ImportGoodRepo(dir, "a", &store));
   WriteRepo(dir / "dump", "Ascend", "a", 3, " v2");
   ImportOptions o;
   o.threads = 1;
@@ -185,9 +193,8 @@ TEST(Dump, ItemFolderAddedBetweenThePassesIsAnError) {
 
 TEST(Dump, UpdatedDumpChangesOnlyWhatChanged) {
   TempDir dir;
-  WriteRepo(dir / "dump", "Ascend", "a", 3);
-  auto store = OpenStore(dir / "db");
-  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  std::unique_ptr<Store> store;
+  ASSERT_NO_FATAL_FAILURE(ImportGoodRepo(dir, "a", &store));
   WriteRepo(dir / "dump", "Ascend", "a", 3, " (edited)");
   ImportCounts c;
   ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c).ok());
@@ -200,11 +207,10 @@ TEST(Dump, UpdatedDumpChangesOnlyWhatChanged) {
 // bad content written to it. The fixture first imports a good repository.
 class BadFileTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {
  protected:
-  // Imports a good dump of `repo` (3 issues) and returns its stats.
+  // Imports a good dump of `repo` (3 issues, ImportGoodRepo) and returns its stats.
   RepoStats ImportGood(const std::string& repo) {
-    WriteRepo(dir / "dump", "Ascend", repo, 3);
-    store = OpenStore(dir / "db");
-    EXPECT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+    ImportGoodRepo(dir, repo, &store);
+    if (HasFatalFailure()) return RepoStats{};
     return StatsOf(*store, "Ascend", repo);
   }
 
@@ -217,7 +223,8 @@ class BadInputTest : public BadFileTest {};
 
 TEST_P(BadInputTest, StoreUnchangedAndErrorNamesFile) {
   const auto& [relpath, content] = GetParam();
-  RepoStats before = ImportGood("a");
+  RepoStats before;
+  ASSERT_NO_FATAL_FAILURE(before = ImportGood("a"));
   WriteRepo(dir / "dump", "Ascend", "a", 6, " v2");  // more and changed records...
   WriteFile(dir / ("dump/gitcode/Ascend/a/" + relpath), content);  // ...and one bad file
   Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
@@ -251,7 +258,8 @@ class BadNewRepositoryTest : public BadFileTest {};
 
 TEST_P(BadNewRepositoryTest, NothingOfItStays) {
   const auto& [relpath, content] = GetParam();
-  RepoStats b_before = ImportGood("b");
+  RepoStats b_before;
+  ASSERT_NO_FATAL_FAILURE(b_before = ImportGood("b"));
   std::vector<MentionRecord> b1_before;
   ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/b#1").value(), &b1_before).ok());
 
