@@ -33,6 +33,10 @@ constexpr double kDefaultPrior = 0.2;  // a document written without a prior slo
 // issue of three is a third).
 constexpr double kCommonPartShare = 0.2;
 constexpr Xapian::doccount kCommonPartMinIssues = 1000;
+// In the partial-match pass, a title unit whose title terms have more postings
+// than this share of the issues adds no title weight (ask_query.h,
+// RareTitleUnits), in an index of at least kCommonPartMinIssues issues.
+constexpr double kCommonTitleShare = 0.05;
 
 std::string Utf8Head(std::string_view s, size_t n) {
   if (s.size() <= n) return std::string(s);
@@ -479,43 +483,65 @@ class XapianSearcher final : public Searcher {
     // Title first: the issues whose title holds every unit of the query are
     // equally relevant (relevance 1), so only their priors order them. One
     // pass: the title terms weigh nothing (scaled by 0) and PriorSource adds
-    // each match's prior, so the matcher keeps the `wanted` best-resolved
-    // matches, and once it holds them PriorSource skips every issue whose
-    // prior cannot displace the worst of them (titles repeat: three title
-    // words can match thousands of issues, most never visited). At least
-    // `limit` of them answer the query. A query of one unit (an error code,
-    // an identifier) skips this: it usually sits in a pasted log in the
-    // body, and BM25 ranks it.
+    // each match's prior, so the matcher keeps the `limit` best-resolved
+    // matches (in the order of their scores: a higher prior scores higher,
+    // equal priors keep docid order, as the stable sort below does), and once
+    // it holds them PriorSource skips every issue whose prior cannot displace
+    // the worst of them (titles repeat: three title words can match thousands
+    // of issues, most never visited). At least `limit` of them answer the
+    // query. A query of one unit (an error code, an identifier) skips this:
+    // it usually sits in a pasted log in the body, and BM25 ranks it.
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     if (built.units > 1) {
       PriorSource best(*h.priors);
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
       enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
-      Xapian::MSet mset = enquire.get_mset(0, wanted);
+      Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit));
       for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
     }
     if (ranked.size() < limit) {
+      // Fewer title matches than `limit`: they keep relevance 1 among the
+      // candidates below (a pass that weighs only some units, or all units
+      // in every field, may rate them lower), and the others fill the places.
+      const std::vector<Candidate> title_matches = std::move(ranked);
       ranked.clear();
       // Then by BM25 over all fields, the title field adding weight to the
       // candidates whose title holds some units (AND_MAYBE: it never adds
       // candidates, and its short posting lists are only read at the
       // candidates).
-      auto run = [&](const Xapian::Query& units) {
-        enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, built.title_any)));
+      auto run = [&](const Xapian::Query& units, const Xapian::Query& title) {
+        enquire.set_query(
+            filtered(title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title)));
         return enquire.get_mset(0, wanted);
       };
       // Conjunctive first: when at least `limit` issues hold every unit of
       // the query (identifiers whole), the candidates are among them: an AND
       // is driven by its rarest unit, an OR walks every posting of every unit
       // and identifier part. Else the rarest units, OR-ed, rank partial
-      // matches too.
+      // matches too; there the title weight comes from the units that few
+      // titles hold (in a large index).
       Xapian::MSet mset;
-      if (!built.all.empty()) mset = run(built.all);
-      if (mset.size() < limit) mset = run(built.partial);
-      ranked.reserve(mset.size());
+      if (!built.all.empty()) mset = run(built.all, built.title_any);
+      if (mset.size() < limit) {
+        const Xapian::doccount issues = db.get_doccount();
+        Xapian::Query title = built.title_any;
+        if (issues >= kCommonPartMinIssues)
+          title = RareTitleUnits(
+              built, [&](const std::string& term) { return db.get_termfreq(term); },
+              kCommonTitleShare * static_cast<double>(issues));
+        mset = run(built.partial, title);
+      }
+      ranked.reserve(mset.size() + title_matches.size());
       for (auto it = mset.begin(); it != mset.end(); ++it) {
         double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
+        for (const Candidate& t : title_matches)
+          if (t.did == *it) relevance = 1.0;
         ranked.push_back({*it, HitScore(relevance, h.Prior(*it))});
+      }
+      for (const Candidate& t : title_matches) {
+        bool listed = false;
+        for (size_t i = 0; i < mset.size() && !listed; ++i) listed = ranked[i].did == t.did;
+        if (!listed) ranked.push_back(t);
       }
     }
     // Rank the candidates by score (relevance and prior); decode the stored

@@ -115,6 +115,7 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   out.query = Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end());
   out.title = Xapian::Query(Xapian::Query::OP_AND, titles.begin(), titles.end());
   out.title_any = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
+  out.title_units = titles;
   // The partial-match fallback: the units most worth matching (the rarest),
   // not every posting of every unit.
   const size_t elite = std::max(kMinFallbackUnits, (qs.size() + 1) / 2);
@@ -124,6 +125,18 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
                                     static_cast<Xapian::termcount>(elite));
   if (wholes.size() > 1) out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
+}
+
+Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
+  std::vector<Xapian::Query> rare;
+  for (const Xapian::Query& unit : q.title_units) {
+    double postings = 0;
+    for (auto it = unit.get_unique_terms_begin(); it != unit.get_unique_terms_end(); ++it)
+      postings += static_cast<double>(termfreq(*it));
+    if (postings <= max_postings) rare.push_back(unit);
+  }
+  if (rare.empty()) return Xapian::Query();
+  return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
 }
 
 double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained) {

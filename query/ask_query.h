@@ -5,15 +5,17 @@
 // terms that is a member of a synonym group (lexicon.h) becomes OP_SYNONYM
 // over all members. The same units, whole, over the title field
 // (issue_index.h, kTitlePrefix) form `title` (AND: the issues whose title
-// holds every unit, which the searcher visits first) and `title_any` (OR, the
+// holds every unit, which the searcher visits first), `title_any` (OR, the
 // optional weight of the BM25 passes: among the issues that match, those whose
-// title holds words rank up, as a per-column BM25 would rank them). Never uses
+// title holds words rank up, as a per-column BM25 would rank them) and
+// `title_units` (for the partial-match pass, RareTitleUnits). Never uses
 // Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <xapian.h>
 
 namespace fixgraph::query {
@@ -32,6 +34,7 @@ struct BuiltQuery {
   Xapian::Query title;      // AND of the units (whole) in the title field
   Xapian::Query title_any;  // OR of the same
   Xapian::Query partial;    // `query`, or the OR of its rarest units (OP_ELITE_SET)
+  std::vector<Xapian::Query> title_units;  // each unit (whole) in the title field
   size_t units = 0;
   bool names_hardware = false;
   bool empty() const { return units == 0; }
@@ -47,6 +50,17 @@ using CommonPart = std::function<bool(const std::string& part)>;
 // yet an OR over it walks its whole posting list: most of the cost of an
 // identifier query and of the partial-match pass.
 BuiltQuery BuildQuery(std::string_view text, const CommonPart& common = {});
+
+// The number of issues holding a term (the index's term frequency).
+using TermFreq = std::function<unsigned(const std::string& term)>;
+
+// The title-field weight of the partial-match pass: the OR of the title units
+// (q.title_units) whose title terms together have at most `max_postings`
+// postings; an empty query when none has. A unit whose words are in the
+// titles of many issues tells them apart little, yet its posting lists are the
+// longest the pass reads: weighing it is checked at every candidate, which
+// cost about as much as the pass itself.
+Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
 
 // Relevance in [0, 1] from Xapian's percentage (share of the query matched,
 // scaled by weight).

@@ -98,5 +98,42 @@ TEST_F(AskTest, ManyEqualTitleMatchesYieldTheBestResolvedFirst) {
   }
 }
 
+TEST_F(AskTest, FewTitleMatchesKeepTheirPlaceAboveBodyMatches) {
+  // One open issue's title holds all eight words of the query; no other issue
+  // holds them all, so the partial-match pass ranks the candidates. Eight
+  // fixed issues hold the four rare words in their titles and repeat them in
+  // their bodies (the other four are in every issue), so BM25 and their
+  // better prior alone put all eight above the title match, out of the top
+  // five. Fewer title matches than `limit` still rank as title matches do
+  // (relevance 1), ahead of the partial matches that fill the other places.
+  const std::string rare = "alpha bravo charlie delta";
+  AddIssue("1", rare + " echo foxtrot golf hotel", "see the attached log", "2026-03-01T10:00:00Z");
+  for (int i = 2; i <= 9; ++i) {
+    std::string n = std::to_string(i);
+    AddIssue(n, rare + " report " + n, rare + ". " + rare + ". " + rare + ".", "2026-03-01T10:00:00Z",
+             "2026-03-02T10:00:05Z");
+    AddPull(100 + i, "fix #" + n, "changed the loader", "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
+  }
+  for (int i = 10; i <= 200; ++i)
+    AddIssue(std::to_string(i), "echo foxtrot golf hotel", "echo foxtrot golf hotel", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (const char* q : {"alpha bravo charlie delta echo foxtrot golf hotel",
+                        "hotel golf foxtrot echo delta charlie bravo alpha"}) {
+    AskOptions o;
+    o.limit = 5;
+    auto r = searcher->Ask(q, o);
+    ASSERT_TRUE(r.ok()) << q;
+    ASSERT_EQ(r->hits.size(), 5u) << q;
+    EXPECT_EQ(r->hits[0].issue, IssueRef("1")) << q;
+    for (size_t i = 1; i < r->hits.size(); ++i) {
+      EXPECT_EQ(r->hits[i].resolution, graph::Resolution::kFixed) << q << " " << i;
+      EXPECT_GE(r->hits[i - 1].score, r->hits[i].score) << q << " " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fixgraph::query::testing

@@ -42,5 +42,26 @@ TEST(AskQueryTest, CommonIdentifierPartsAreLeftOut) {
   EXPECT_EQ(Terms(whole.query), (std::set<std::string>{"aclnnconvolution"}));
 }
 
+TEST(AskQueryTest, TitleUnitsHeldByManyTitlesAddNoPartialWeight) {
+  BuiltQuery q = BuildQuery("alpha bravo 报错");
+  ASSERT_EQ(q.title_units.size(), 3u);
+  std::set<std::string> asked;
+  // A synonym group counts the postings of all its members.
+  auto freq = [&](const std::string& term) -> unsigned {
+    asked.insert(term);
+    if (term == "Salpha") return 10;
+    if (term == "Sbravo") return 500;
+    return 40;  // each member of the error group
+  };
+  std::set<std::string> terms = Terms(RareTitleUnits(q, freq, 100));
+  EXPECT_TRUE(terms.count("Salpha"));
+  EXPECT_FALSE(terms.count("Sbravo"));
+  EXPECT_FALSE(terms.count("S报错"));  // 40 per member, more than 100 in all
+  EXPECT_TRUE(asked.count("S报错") && asked.count("Serror"));
+  for (const std::string& t : asked) EXPECT_EQ(t[0], 'S') << t;  // title terms only
+  EXPECT_TRUE(Terms(RareTitleUnits(q, freq, 1000)).count("S报错"));
+  EXPECT_TRUE(RareTitleUnits(q, freq, 5).empty());
+}
+
 }  // namespace
 }  // namespace fixgraph::query

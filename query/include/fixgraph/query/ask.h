@@ -18,8 +18,10 @@
 // else the fix PR's description lines that say what was done.
 // Ranking: BM25 over analysed terms (analyzer.h) with bilingual synonyms,
 // times a bounded prior (resolved with a strong fix > answered > open). The
-// candidates are the issues holding every query unit (word, identifier,
-// synonym group) when at least `limit` issues do, else those holding any.
+// issues whose title holds every query unit (word, identifier, synonym group)
+// count as fully relevant; when fewer than `limit` do, they are ranked among
+// the issues holding every unit anywhere when at least `limit` issues do,
+// else among those holding any.
 // `score` is in [0, 1]. Docs are consulted (fallback) when the query names a
 // hardware/platform term or the best hit scores below kWeakHitScore.
 //
