@@ -227,13 +227,26 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   return CompareText(issue, pr, w, counts);
 }
 
+double IssueTitleWeight(const IssueContext& issue, const TokenWeights* w) { return Sum(issue.title_tokens, w); }
+
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
                       const TextCounts& counts, ConflictCheck check) {
   TextMatch m;
   constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
-  double it = Sum(issue.title_tokens, w);
+  double it = counts.issue_title >= 0 ? counts.issue_title : Sum(issue.title_tokens, w);
   double pt = 0, shared = 0, covered = counts.title_covered;
-  size_t in_text = counts.in_text, title_in_text = 0;
+  size_t title_in_text = 0;
+  const bool lazy_in_text = counts.in_text == TextCounts::kUnknown;
+  // The PR's text tokens found in the issue text / all of them.
+  auto pr_in_issue = [&] {
+    size_t in_text = counts.in_text;
+    if (lazy_in_text) {
+      in_text = 0;
+      for (std::uint64_t t : pr.text_tokens) in_text += (issue.marks.Of(t) & kText) != 0;
+    }
+    return pr.text_tokens.empty() ? 0
+           : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+  };
   for (std::uint64_t t : pr.title_tokens) {
     std::uint8_t bits = issue.marks.Of(t);
     double wt = w ? w->Of(t) : 1.0;
@@ -251,14 +264,14 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   };
   if (check == ConflictCheck::kAlways) m.conflict = conflicts();
   // Coverage: shared count / the PR side's size.
-  m.pr_in_issue = pr.text_tokens.empty() ? 0
-                  : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+  if (!lazy_in_text) m.pr_in_issue = pr_in_issue();
   m.pr_title_in_issue = pr.title_tokens.empty() ? 0
                         : static_cast<double>(title_in_text) / static_cast<double>(pr.title_tokens.size());
   if (m.conflict) return m;
   m.strong = m.title_dice >= 0.6 || m.containment >= 0.8 ||
              (issue.title_tokens.size() >= 5 && m.title_coverage >= 0.6);
-  m.described = pr.text_tokens.size() >= 6 && m.pr_in_issue >= 0.3 && m.pr_title_in_issue >= 0.25;
+  m.described = pr.text_tokens.size() >= 6 && m.pr_title_in_issue >= 0.25 &&
+                (lazy_in_text ? (m.pr_in_issue = pr_in_issue()) : m.pr_in_issue) >= 0.3;
   m.moderate = m.strong || m.title_dice >= 0.3 || m.title_coverage >= 0.4 ||
                (pr.title_tokens.size() >= 3 && m.pr_title_in_issue >= 0.6);
   // kWhenFlagged: the conflict only matters to a match that sets a flag,

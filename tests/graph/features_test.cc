@@ -85,7 +85,9 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
       PullOf("fix npu_layer_norm wrong results in fp16", "", {}, {}, ""),
       PullOf("grouped_linear.py: fix crash with fused_adam", "", {}, {}, ""),
       PullOf("update README", "docs only", {}, {}, ""),
-      PullOf("fix accuracy drop when training with fused_adam", "loss diverges", {}, {}, "")};
+      PullOf("fix accuracy drop when training with fused_adam", "loss diverges", {}, {}, ""),
+      PullOf("loss spikes in optimizer state", "loss diverges after 100 steps", {}, {}, "")};
+  EXPECT_TRUE(CompareText(issues[2], pulls[5], nullptr).described);
   TokenWeights weights;
   weights.Count({text::Hash("fix"), text::Hash("fix"), text::Hash("with")});
   for (const IssueContext& issue : issues) {
@@ -99,6 +101,21 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
           if (bits & IssueContext::kTextMark) ++counts.in_text;
         }
         TextMatch lazy = CompareText(issue, pr, w, counts, ConflictCheck::kWhenFlagged);
+        // The PR-in-issue count left to CompareText (and the title weight given).
+        TextCounts title_only{counts.title_covered, TextCounts::kUnknown, IssueTitleWeight(issue, w)};
+        for (ConflictCheck check : {ConflictCheck::kAlways, ConflictCheck::kWhenFlagged}) {
+          TextMatch counted = CompareText(issue, pr, w, title_only, check);
+          TextMatch given = CompareText(issue, pr, w, counts, check);
+          EXPECT_EQ(counted.strong, given.strong);
+          EXPECT_EQ(counted.moderate, given.moderate);
+          EXPECT_EQ(counted.described, given.described);
+          EXPECT_EQ(counted.conflict, given.conflict);
+          EXPECT_EQ(counted.title_dice, given.title_dice);
+          EXPECT_EQ(counted.title_coverage, given.title_coverage);
+          if (counted.described) {
+            EXPECT_EQ(counted.pr_in_issue, given.pr_in_issue);
+          }
+        }
         EXPECT_EQ(lazy.strong, full.strong);
         EXPECT_EQ(lazy.moderate, full.moderate);
         EXPECT_EQ(lazy.described, full.described);
