@@ -402,6 +402,8 @@ BranchKeys BranchKeysOf(std::string_view branch) {
       if (tok.size() > w.size() && StartsWith(tok, w)) k.numeric.push_back(tok.substr(w.size()));
     k.words.push_back(std::move(tok));
   }
+  for (const std::string& n : k.numeric) k.numeric_bits |= BranchKeyBit(n);
+  for (const std::string& w : k.words) k.words_bits |= BranchKeyBit(w);
   return k;
 }
 
@@ -409,11 +411,13 @@ IssueNumberKey IssueNumberKey::Of(std::string_view number) {
   IssueNumberKey k;
   k.numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   k.value = k.numeric ? std::string(number) : text::Lower(number);
+  k.bit = BranchKeyBit(k.value);
   return k;
 }
 
 bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number) {
   if (number.value.empty()) return false;
+  if (((number.numeric ? keys.numeric_bits : keys.words_bits) & number.bit) == 0) return false;
   const std::vector<std::string>& in = number.numeric ? keys.numeric : keys.words;
   return std::find(in.begin(), in.end(), number.value) != in.end();
 }

@@ -183,6 +183,7 @@ bool BranchNamesIssue(const BranchKeys& keys, std::string_view number);
 struct IssueNumberKey {
   std::string value;  // the number, lower-cased unless numeric
   bool numeric = false;
+  std::uint64_t bit = 0;  // BranchKeyBit(value)
   static IssueNumberKey Of(std::string_view number);
 };
 bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number);

@@ -36,7 +36,12 @@ namespace fixgraph::graph {
 struct BranchKeys {
   std::vector<std::string> numeric;
   std::vector<std::string> words;
+  // One bit per key (BranchKeyBit of its hash), set by BranchKeysOf: a key
+  // whose bit is clear is in neither list (a quick "not there").
+  std::uint64_t numeric_bits = 0;
+  std::uint64_t words_bits = 0;
 };
+inline std::uint64_t BranchKeyBit(std::string_view key) { return std::uint64_t{1} << (text::Hash(key) >> 58); }
 
 struct PullInfo {
   PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
