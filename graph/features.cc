@@ -152,7 +152,8 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   for (const Comment& cm : c.comments) {
     if (signals::IsBot(cm.author)) continue;
     if (!cm.author.login.empty()) c.participants.insert(cm.author.login);
-    ident_text += "\n" + cm.body;
+    ident_text += '\n';
+    ident_text += cm.body;
   }
   c.identifiers = text::Identifiers(ident_text);
   for (const std::string& id : c.identifiers) {

@@ -125,8 +125,7 @@ bool IsCamel(std::string_view s) {
 }
 
 // Blanks out http(s) URLs so their paths are not read as file paths.
-std::string WithoutUrls(std::string_view s) {
-  std::string out(s);
+std::string WithoutUrls(std::string out) {
   size_t pos = 0;
   while ((pos = out.find("http", pos)) != std::string::npos) {
     if (out.compare(pos, 7, "http://") != 0 && out.compare(pos, 8, "https://") != 0) {
@@ -158,6 +157,14 @@ std::string FoldWidth(std::string_view s) {
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
+    // ASCII bytes decode and encode as themselves: copied a run at a time.
+    size_t ascii = i;
+    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+    if (ascii > i) {
+      out.append(s.data() + i, ascii - i);
+      i = ascii;
+      if (i == s.size()) break;
+    }
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';

@@ -68,6 +68,13 @@ TEST(Text, SetOperationsOnSkewedSizes) {
   EXPECT_EQ(Overlap(similar, TokenSet{2, 4, 8, 9}), 2u);
 }
 
+TEST(Text, FoldWidthKeepsAsciiRunsAndFoldsTheRest) {
+  EXPECT_EQ(FoldWidth("plain ascii"), "plain ascii");
+  EXPECT_EQ(FoldWidth("ab\xE3\x80\x80\xEF\xBC\xA1\xEF\xBC\xA2\xE4\xB8\xAD" "c d"), "ab AB\xE4\xB8\xAD" "c d");
+  // A cut sequence at the end decodes as its one byte (re-encoded).
+  EXPECT_EQ(FoldWidth("x\xE4"), "x\xC3\xA4");
+}
+
 TEST(Text, TokensFoldWidthThemselves) {
   // Tokens reads full-width forms and odd bytes as FoldWidth gives them.
   for (std::string s : {std::string("\xEF\xBC\xA6ix \xEF\xBC\xA1" "BC\xE3\x80\x80" "done"),
