@@ -83,7 +83,19 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
   const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
   std::string_view id_base = std::string_view(id).substr(shape.base_pos);
   const bool id_base_dotted = shape.base_dotted;
-  for (const std::string& f : pr.files) {
+  auto in_patch = [&] {
+    // The hash first: absent there, absent from the set.
+    return std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+           pr.patch_idents.count(id);
+  };
+  // Only a path-like or snake_case identifier can name a file; a snake_case
+  // one names it only by its stem or parent directory, equal strings having
+  // equal hashes (tail_keys).
+  bool files_may_match = path_like || (has_underscore && (!pr.tail_keys_set || std::binary_search(
+                                                              pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash)));
+  std::span<const std::string> files;
+  if (files_may_match) files = pr.files;
+  for (const std::string& f : files) {
     std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
     if (path_like) {
@@ -103,12 +115,25 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  // The hash first: absent there, absent from the set.
-  if (std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
-      pr.patch_idents.count(id))
+  if (in_patch())
     take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   return best;
 }
+
+}  // namespace
+
+text::TokenSet TailKeysOf(const std::vector<std::string>& files) {
+  text::TokenSet keys;
+  for (const std::string& f : files) {
+    TailParts parts = TailOf(f);
+    if (parts.n >= 1) keys.push_back(text::Hash(Stem(parts.part[0])));
+    if (parts.n >= 3) keys.push_back(text::Hash(parts.part[1]));
+  }
+  text::Normalize(&keys);
+  return keys;
+}
+
+namespace {
 
 const std::array<std::string_view, 11> kBranchWords = {
     "issue", "issues", "fix", "bug", "bugfix", "hotfix", "i", "gh", "feat", "feature", "task"};

@@ -68,6 +68,11 @@ struct PullInfo {
   // changed files, and of the patch identifiers: a PR whose keys miss all of
   // an issue's identifier keys cannot overlap it.
   text::TokenSet match_keys;
+  // Hashes of each changed file's stem and, for paths of three or more
+  // parts, of its parent directory (TailKeysOf): what a snake_case identifier
+  // must equal to name a file. Used only when tail_keys_set.
+  text::TokenSet tail_keys;
+  bool tail_keys_set = false;
 
  private:
   mutable bool mentions_done_ = false;
@@ -78,6 +83,9 @@ struct PullInfo {
 using TimedRefs = std::vector<std::pair<UnixSeconds, Ref>>;
 // The same rows for merged PRs, with the PR (null when it is not in the store).
 using TimedPulls = std::vector<std::pair<UnixSeconds, std::shared_ptr<PullInfo>>>;
+
+// PullInfo::tail_keys of `files` (sorted, unique).
+text::TokenSet TailKeysOf(const std::vector<std::string>& files);
 
 class RunIndex {
  public:

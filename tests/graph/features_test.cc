@@ -168,5 +168,35 @@ TEST(Features, PatchReachesWeakAgreesWithScorePatch) {
   EXPECT_TRUE(some_not);
 }
 
+// The tail keys only skip files that cannot match: the matches, weights and
+// reasons are the same with and without them.
+TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
+  IssueContext issue = ContextOf("fully_shard hook fails, see grouped_linear.py and npu_rms_norm",
+                                 "torch_npu/csrc/npu_rms_norm.cpp, fully_shard/hook.py, torch_npu and CheckValidation");
+  std::vector<std::uint32_t> all;
+  for (size_t i = 0; i < issue.identifiers.size(); ++i) all.push_back(static_cast<std::uint32_t>(i));
+  std::vector<PullInfo> pulls = {
+      PullOf("x", "", {"torch/distributed/fully_shard/hook.py"}, {}, ""),
+      PullOf("x", "", {"torch_npu/csrc/other.cpp", "torch_npu/utils.py"}, {"torch_npu"}, ""),
+      PullOf("x", "", {"ops/npu_rms_norm.cpp", "docs/readme.md"}, {"checkvalidation"}, ""),
+      PullOf("x", "", {"a/fully_shard/b/c.py", "fully_shard"}, {"npu_rms_norm"}, ""),
+      PullOf("x", "", {"grouped_linear.py", "x/y/z.py"}, {}, "")};
+  size_t matched = 0;
+  for (PullInfo& pr : pulls) {
+    std::vector<IdMatch> without = MatchIdentifiersAmong(issue, pr, all);
+    pr.tail_keys = TailKeysOf(pr.files);
+    pr.tail_keys_set = true;
+    std::vector<IdMatch> with = MatchIdentifiersAmong(issue, pr, all);
+    ASSERT_EQ(with.size(), without.size());
+    for (size_t i = 0; i < with.size(); ++i) {
+      EXPECT_EQ(with[i].id, without[i].id);
+      EXPECT_EQ(with[i].weight, without[i].weight);
+      EXPECT_EQ(with[i].why, without[i].why);
+    }
+    matched += with.size();
+  }
+  EXPECT_GE(matched, 4u);
+}
+
 }  // namespace
 }  // namespace fixgraph::graph
