@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <iterator>
 
 #include "linker_impl.h"
 #include "signals.h"
@@ -233,24 +232,21 @@ Status Linker::CollectWindow() {
   for (const RunIndex::Timed* r : merged)
     if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
   weights_.Count(std::move(title_tokens));
-  // CompareText's walk over each PR's text tokens, done from the issue's side:
-  // every token the issue marks, ascending, adds to the rows holding it (so
-  // each row's sum adds in the same order as the walk).
+  // CompareText's walk over each PR's text tokens, done from the issue's
+  // side for the issue title's tokens: every one, ascending, adds its weight
+  // to the rows holding it (so each row's sum adds in the same order as the
+  // walk). The PR tokens in the issue text are counted by CompareText, for
+  // the few rows where they decide `described`.
   std::vector<TextCounts> counts;
   if (text_postings && !merged.empty()) {
-    counts.resize(merged.size());
-    text::TokenSet marked;
-    std::set_union(ctx_.title_tokens.begin(), ctx_.title_tokens.end(), ctx_.text_tokens.begin(),
-                   ctx_.text_tokens.end(), std::back_inserter(marked));
-    for (std::uint64_t tok : marked) {
-      std::uint8_t bits = ctx_.marks.Of(tok);
-      double w = bits & IssueContext::kTitleMark ? weights_.Of(tok) : 0;
-      for (std::uint32_t pos : text_postings->Rows(tok, lo, hi)) {
-        if (slot[pos - lo] < 0) continue;
-        TextCounts& c = counts[static_cast<size_t>(slot[pos - lo])];
-        if (bits & IssueContext::kTitleMark) c.title_covered += w;
-        if (bits & IssueContext::kTextMark) ++c.in_text;
-      }
+    TextCounts init;
+    init.in_text = TextCounts::kUnknown;
+    init.issue_title = IssueTitleWeight(ctx_, &weights_);
+    counts.assign(merged.size(), init);
+    for (std::uint64_t tok : ctx_.title_tokens) {
+      double w = weights_.Of(tok);
+      for (std::uint32_t pos : text_postings->Rows(tok, lo, hi))
+        if (slot[pos - lo] >= 0) counts[static_cast<size_t>(slot[pos - lo])].title_covered += w;
     }
   }
   // The rows compared, in window order, with their identifier weights (one
@@ -329,7 +325,7 @@ Status Linker::CollectWindow() {
     c->in_window = true;
     // The full comparison, as every row got it before: text with the
     // conflict always checked, identifier matches with their reasons.
-    c->text = counts.empty() ? CompareText(ctx_, info, &weights_) : CompareText(ctx_, info, &weights_, counts[p.slot]);
+    c->text = CompareText(ctx_, info, &weights_);
     std::vector<IdMatch> ids;
     if (!postings) {
       ids = MatchIdentifiers(ctx_, info);

@@ -83,7 +83,19 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
   const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
   std::string_view id_base = std::string_view(id).substr(shape.base_pos);
   const bool id_base_dotted = shape.base_dotted;
-  for (const std::string& f : pr.files) {
+  auto in_patch = [&] {
+    // The hash first: absent there, absent from the set.
+    return std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+           pr.patch_idents.count(id);
+  };
+  // Only a path-like or snake_case identifier can name a file; a snake_case
+  // one names it only by its stem or parent directory, equal strings having
+  // equal hashes (tail_keys).
+  bool files_may_match = path_like || (has_underscore && (!pr.tail_keys_set || std::binary_search(
+                                                              pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash)));
+  std::span<const std::string> files;
+  if (files_may_match) files = pr.files;
+  for (const std::string& f : files) {
     std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
     if (path_like) {
@@ -103,12 +115,25 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  // The hash first: absent there, absent from the set.
-  if (std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
-      pr.patch_idents.count(id))
+  if (in_patch())
     take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
   return best;
 }
+
+}  // namespace
+
+text::TokenSet TailKeysOf(const std::vector<std::string>& files) {
+  text::TokenSet keys;
+  for (const std::string& f : files) {
+    TailParts parts = TailOf(f);
+    if (parts.n >= 1) keys.push_back(text::Hash(Stem(parts.part[0])));
+    if (parts.n >= 3) keys.push_back(text::Hash(parts.part[1]));
+  }
+  text::Normalize(&keys);
+  return keys;
+}
+
+namespace {
 
 const std::array<std::string_view, 11> kBranchWords = {
     "issue", "issues", "fix", "bug", "bugfix", "hotfix", "i", "gh", "feat", "feature", "task"};
@@ -152,7 +177,8 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   for (const Comment& cm : c.comments) {
     if (signals::IsBot(cm.author)) continue;
     if (!cm.author.login.empty()) c.participants.insert(cm.author.login);
-    ident_text += "\n" + cm.body;
+    ident_text += '\n';
+    ident_text += cm.body;
   }
   c.identifiers = text::Identifiers(ident_text);
   for (const std::string& id : c.identifiers) {
@@ -227,13 +253,26 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   return CompareText(issue, pr, w, counts);
 }
 
+double IssueTitleWeight(const IssueContext& issue, const TokenWeights* w) { return Sum(issue.title_tokens, w); }
+
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
                       const TextCounts& counts, ConflictCheck check) {
   TextMatch m;
   constexpr std::uint8_t kTitle = IssueContext::kTitleMark, kText = IssueContext::kTextMark;
-  double it = Sum(issue.title_tokens, w);
+  double it = counts.issue_title >= 0 ? counts.issue_title : Sum(issue.title_tokens, w);
   double pt = 0, shared = 0, covered = counts.title_covered;
-  size_t in_text = counts.in_text, title_in_text = 0;
+  size_t title_in_text = 0;
+  const bool lazy_in_text = counts.in_text == TextCounts::kUnknown;
+  // The PR's text tokens found in the issue text / all of them.
+  auto pr_in_issue = [&] {
+    size_t in_text = counts.in_text;
+    if (lazy_in_text) {
+      in_text = 0;
+      for (std::uint64_t t : pr.text_tokens) in_text += (issue.marks.Of(t) & kText) != 0;
+    }
+    return pr.text_tokens.empty() ? 0
+           : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+  };
   for (std::uint64_t t : pr.title_tokens) {
     std::uint8_t bits = issue.marks.Of(t);
     double wt = w ? w->Of(t) : 1.0;
@@ -251,14 +290,14 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   };
   if (check == ConflictCheck::kAlways) m.conflict = conflicts();
   // Coverage: shared count / the PR side's size.
-  m.pr_in_issue = pr.text_tokens.empty() ? 0
-                  : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+  if (!lazy_in_text) m.pr_in_issue = pr_in_issue();
   m.pr_title_in_issue = pr.title_tokens.empty() ? 0
                         : static_cast<double>(title_in_text) / static_cast<double>(pr.title_tokens.size());
   if (m.conflict) return m;
   m.strong = m.title_dice >= 0.6 || m.containment >= 0.8 ||
              (issue.title_tokens.size() >= 5 && m.title_coverage >= 0.6);
-  m.described = pr.text_tokens.size() >= 6 && m.pr_in_issue >= 0.3 && m.pr_title_in_issue >= 0.25;
+  m.described = pr.text_tokens.size() >= 6 && m.pr_title_in_issue >= 0.25 &&
+                (lazy_in_text ? (m.pr_in_issue = pr_in_issue()) : m.pr_in_issue) >= 0.3;
   m.moderate = m.strong || m.title_dice >= 0.3 || m.title_coverage >= 0.4 ||
                (pr.title_tokens.size() >= 3 && m.pr_title_in_issue >= 0.6);
   // kWhenFlagged: the conflict only matters to a match that sets a flag,
@@ -389,6 +428,8 @@ BranchKeys BranchKeysOf(std::string_view branch) {
       if (tok.size() > w.size() && StartsWith(tok, w)) k.numeric.push_back(tok.substr(w.size()));
     k.words.push_back(std::move(tok));
   }
+  for (const std::string& n : k.numeric) k.numeric_bits |= BranchKeyBit(n);
+  for (const std::string& w : k.words) k.words_bits |= BranchKeyBit(w);
   return k;
 }
 
@@ -396,11 +437,13 @@ IssueNumberKey IssueNumberKey::Of(std::string_view number) {
   IssueNumberKey k;
   k.numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   k.value = k.numeric ? std::string(number) : text::Lower(number);
+  k.bit = BranchKeyBit(k.value);
   return k;
 }
 
 bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number) {
   if (number.value.empty()) return false;
+  if (((number.numeric ? keys.numeric_bits : keys.words_bits) & number.bit) == 0) return false;
   const std::vector<std::string>& in = number.numeric ? keys.numeric : keys.words;
   return std::find(in.begin(), in.end(), number.value) != in.end();
 }

@@ -107,11 +107,18 @@ class TokenWeights {
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights);
 // What CompareText reads of the PR's text tokens: the weights of those in
 // the issue title, summed in ascending token order, and the number of those
-// in the issue text.
+// in the issue text (kUnknown: CompareText counts them itself, and only when
+// they decide `described`; pr_in_issue is then 0 when they do not). And,
+// when not negative, the issue title's summed weights (the same for every PR
+// compared with one TokenWeights, so a caller comparing many computes it once).
 struct TextCounts {
+  static constexpr size_t kUnknown = static_cast<size_t>(-1);
   double title_covered = 0;
   size_t in_text = 0;
+  double issue_title = -1;
 };
+// The sum CompareText takes as the issue title's weight (TextCounts::issue_title).
+double IssueTitleWeight(const IssueContext& issue, const TokenWeights* weights);
 // When CompareText compares the titles' code identifiers: always, or only
 // when the words alone would set strong, moderate or described (then the
 // flags are the same; `conflict` stays false for a match that sets none).
@@ -176,6 +183,7 @@ bool BranchNamesIssue(const BranchKeys& keys, std::string_view number);
 struct IssueNumberKey {
   std::string value;  // the number, lower-cased unless numeric
   bool numeric = false;
+  std::uint64_t bit = 0;  // BranchKeyBit(value)
   static IssueNumberKey Of(std::string_view number);
 };
 bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number);

@@ -54,6 +54,8 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
       rest.remove_prefix(slash + 1);
     }
   }
+  info->tail_keys = TailKeysOf(info->files);
+  info->tail_keys_set = true;
   for (const std::string& id : info->patch_idents) info->patch_ident_hashes.push_back(text::Hash(id));
   text::Normalize(&info->patch_ident_hashes);
   info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(), info->patch_ident_hashes.end());

@@ -36,7 +36,12 @@ namespace fixgraph::graph {
 struct BranchKeys {
   std::vector<std::string> numeric;
   std::vector<std::string> words;
+  // One bit per key (BranchKeyBit of its hash), set by BranchKeysOf: a key
+  // whose bit is clear is in neither list (a quick "not there").
+  std::uint64_t numeric_bits = 0;
+  std::uint64_t words_bits = 0;
 };
+inline std::uint64_t BranchKeyBit(std::string_view key) { return std::uint64_t{1} << (text::Hash(key) >> 58); }
 
 struct PullInfo {
   PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
@@ -63,6 +68,11 @@ struct PullInfo {
   // changed files, and of the patch identifiers: a PR whose keys miss all of
   // an issue's identifier keys cannot overlap it.
   text::TokenSet match_keys;
+  // Hashes of each changed file's stem and, for paths of three or more
+  // parts, of its parent directory (TailKeysOf): what a snake_case identifier
+  // must equal to name a file. Used only when tail_keys_set.
+  text::TokenSet tail_keys;
+  bool tail_keys_set = false;
 
  private:
   mutable bool mentions_done_ = false;
@@ -73,6 +83,9 @@ struct PullInfo {
 using TimedRefs = std::vector<std::pair<UnixSeconds, Ref>>;
 // The same rows for merged PRs, with the PR (null when it is not in the store).
 using TimedPulls = std::vector<std::pair<UnixSeconds, std::shared_ptr<PullInfo>>>;
+
+// PullInfo::tail_keys of `files` (sorted, unique).
+text::TokenSet TailKeysOf(const std::vector<std::string>& files);
 
 class RunIndex {
  public:

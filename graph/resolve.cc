@@ -96,12 +96,36 @@ const Comment* BestFixExplanation(const IssueContext& ctx) {
   return best;
 }
 
+// The human comments made while the issue was open, each with its body
+// ASCII-lower-cased once (the cue predicates fold ASCII case themselves, so
+// they answer the same on it; a body without upper case is not copied).
+class HumanBodies {
+ public:
+  explicit HumanBodies(const IssueContext& ctx) : comments_(HumanComments(ctx)) {
+    copies_.reserve(comments_.size());
+    for (const Comment* c : comments_) {
+      bool upper = std::any_of(c->body.begin(), c->body.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+      copies_.push_back(upper ? text::Lower(c->body) : std::string());
+      folded_.push_back(upper ? std::string_view(copies_.back()) : std::string_view(c->body));
+    }
+  }
+  size_t size() const { return comments_.size(); }
+  const Comment* comment(size_t i) const { return comments_[i]; }
+  std::string_view folded(size_t i) const { return folded_[i]; }
+
+ private:
+  std::vector<const Comment*> comments_;
+  std::vector<std::string> copies_;  // reserved: views into it stay valid
+  std::vector<std::string_view> folded_;
+};
+
 template <typename Pred>
-const Comment* LastHuman(const IssueContext& ctx, bool non_author_only, Pred pred) {
+const Comment* LastHuman(const IssueContext& ctx, const HumanBodies& human, bool non_author_only, Pred pred) {
   const Comment* found = nullptr;
-  for (const Comment* c : HumanComments(ctx)) {
+  for (size_t i = 0; i < human.size(); ++i) {
+    const Comment* c = human.comment(i);
     if (non_author_only && IsAuthor(*c, ctx)) continue;
-    if (pred(c->body)) found = c;
+    if (pred(human.folded(i))) found = c;
   }
   return found;
 }
@@ -137,14 +161,15 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool resolved_label = has_label(signals::IsResolvedLabel);
   bool wontfix = has_label(signals::IsWontfixLabel) || signals::IsWontfixLabel(is.state_detail);
   bool stale = has_label(signals::IsStaleLabel) || facts.batch_close;
-  const Comment* decline = LastHuman(ctx, true, signals::DeclinesFix);
+  HumanBodies human(ctx);
+  const Comment* decline = LastHuman(ctx, human, true, signals::DeclinesFix);
   wontfix = wontfix || decline != nullptr;
   for (const Comment& c : ctx.comments)
     if (signals::IsBot(c.author) && signals::SaysStale(c.body)) stale = true;
-  const Comment* fix_claim = LastHuman(ctx, true, signals::ClaimsFix);
-  const Comment* vendor = LastHuman(ctx, false, signals::NamesVendorFix);
-  const Comment* service = LastHuman(ctx, true, signals::NamesServiceSide);
-  const Comment* verified = LastHuman(ctx, false, signals::ClaimsVerified);
+  const Comment* fix_claim = LastHuman(ctx, human, true, signals::ClaimsFix);
+  const Comment* vendor = LastHuman(ctx, human, false, signals::NamesVendorFix);
+  const Comment* service = LastHuman(ctx, human, true, signals::NamesServiceSide);
+  const Comment* verified = LastHuman(ctx, human, false, signals::ClaimsVerified);
   bool any_fix_word = fix_claim || verified;
 
   bool explicit_here = false, implicit_here = false, weak_here = false, elsewhere = false;

@@ -102,6 +102,8 @@ bool NamesVendorFix(std::string_view t) {
     if (digits >= 8) return true;
   }
   if (ContainsAny(t, {"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"})) return true;
+  // Every sentence is a part of `t`: none names CANN when `t` does not.
+  if (l.find("cann") == std::string::npos) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
   for (std::string_view s : Sentences(t))
     if (ContainsAny(s, {"CANN"}) && ContainsAny(s, {"已修复", "修复版本", "版本修复", "fixed in"}))

@@ -29,10 +29,31 @@ bool IsCjk(char32_t cp) {
 
 // Function characters that make a bigram meaningless.
 bool IsStopChar(char32_t cp) {
-  static constexpr std::array<char32_t, 14> kStop = {U'的', U'了', U'是', U'和', U'与', U'及',
-                                                     U'或', U'把', U'被', U'在', U'也', U'都',
-                                                     U'就', U'吗'};
-  return std::find(kStop.begin(), kStop.end(), cp) != kStop.end();
+  switch (cp) {
+    case U'的': case U'了': case U'是': case U'和': case U'与': case U'及': case U'或':
+    case U'把': case U'被': case U'在': case U'也': case U'都': case U'就': case U'吗':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Hash (FNV-1a, as Hash) of the UTF-8 bytes of `n` CJK code points, each
+// three bytes long (every IsCjk code point is in U+0800..U+FFFF), without
+// building the string.
+std::uint64_t HashCjk(const char32_t* cps, size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto add = [&h](unsigned byte) {
+    h ^= byte;
+    h *= 1099511628211ull;
+  };
+  for (size_t k = 0; k < n; ++k) {
+    char32_t cp = cps[k];
+    add(0xE0 | (cp >> 12));
+    add(0x80 | ((cp >> 6) & 0x3F));
+    add(0x80 | (cp & 0x3F));
+  }
+  return h;
 }
 
 bool IsStopWord(std::string_view w) {
@@ -56,6 +77,9 @@ bool AllAscii(std::string_view s) {
 constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
 constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
 constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+
+// std::tolower in the "C" locale, inline.
+constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool IsIdentChar(char c) {
   // ASCII classes: the program runs in the "C" locale (no setlocale call).
@@ -86,7 +110,7 @@ bool HasFileExtension(std::string_view s) {
       "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
       "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
   char buf[5];
-  for (size_t i = 0; i < ext.size(); ++i) buf[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(ext[i])));
+  for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
   std::string_view e(buf, ext.size());
   return std::find(kExt.begin(), kExt.end(), e) != kExt.end();
 }
@@ -101,8 +125,7 @@ bool IsCamel(std::string_view s) {
 }
 
 // Blanks out http(s) URLs so their paths are not read as file paths.
-std::string WithoutUrls(std::string_view s) {
-  std::string out(s);
+std::string WithoutUrls(std::string out) {
   size_t pos = 0;
   while ((pos = out.find("http", pos)) != std::string::npos) {
     if (out.compare(pos, 7, "http://") != 0 && out.compare(pos, 8, "https://") != 0) {
@@ -124,7 +147,7 @@ std::string WithoutUrls(std::string_view s) {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = AsciiToLower(c);
   return out;
 }
 
@@ -134,6 +157,14 @@ std::string FoldWidth(std::string_view s) {
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
+    // ASCII bytes decode and encode as themselves: copied a run at a time.
+    size_t ascii = i;
+    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+    if (ascii > i) {
+      out.append(s.data() + i, ascii - i);
+      i = ascii;
+      if (i == s.size()) break;
+    }
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
@@ -188,17 +219,14 @@ TokenSet Tokens(std::string_view s) {
     word.clear();
   };
   auto flush_run = [&] {
-    if (run.size() == 1 && !IsStopChar(run[0])) {
-      std::string u;
-      AppendUtf8(&u, run[0]);
-      out.push_back(Hash(u));
-    }
+    // A lone character is a unigram; otherwise every bigram without a stop
+    // character (the hashes of their UTF-8 bytes, as Hash gives them).
+    if (run.size() == 1 && !IsStopChar(run[0])) out.push_back(HashCjk(run.data(), 1));
+    bool stop = !run.empty() && IsStopChar(run[0]);
     for (size_t k = 0; k + 1 < run.size(); ++k) {
-      if (IsStopChar(run[k]) || IsStopChar(run[k + 1])) continue;
-      std::string b;
-      AppendUtf8(&b, run[k]);
-      AppendUtf8(&b, run[k + 1]);
-      out.push_back(Hash(b));
+      bool next_stop = IsStopChar(run[k + 1]);
+      if (!stop && !next_stop) out.push_back(HashCjk(&run[k], 2));
+      stop = next_stop;
     }
     run.clear();
   };

@@ -85,7 +85,9 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
       PullOf("fix npu_layer_norm wrong results in fp16", "", {}, {}, ""),
       PullOf("grouped_linear.py: fix crash with fused_adam", "", {}, {}, ""),
       PullOf("update README", "docs only", {}, {}, ""),
-      PullOf("fix accuracy drop when training with fused_adam", "loss diverges", {}, {}, "")};
+      PullOf("fix accuracy drop when training with fused_adam", "loss diverges", {}, {}, ""),
+      PullOf("loss spikes in optimizer state", "loss diverges after 100 steps", {}, {}, "")};
+  EXPECT_TRUE(CompareText(issues[2], pulls[5], nullptr).described);
   TokenWeights weights;
   weights.Count({text::Hash("fix"), text::Hash("fix"), text::Hash("with")});
   for (const IssueContext& issue : issues) {
@@ -99,6 +101,21 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
           if (bits & IssueContext::kTextMark) ++counts.in_text;
         }
         TextMatch lazy = CompareText(issue, pr, w, counts, ConflictCheck::kWhenFlagged);
+        // The PR-in-issue count left to CompareText (and the title weight given).
+        TextCounts title_only{counts.title_covered, TextCounts::kUnknown, IssueTitleWeight(issue, w)};
+        for (ConflictCheck check : {ConflictCheck::kAlways, ConflictCheck::kWhenFlagged}) {
+          TextMatch counted = CompareText(issue, pr, w, title_only, check);
+          TextMatch given = CompareText(issue, pr, w, counts, check);
+          EXPECT_EQ(counted.strong, given.strong);
+          EXPECT_EQ(counted.moderate, given.moderate);
+          EXPECT_EQ(counted.described, given.described);
+          EXPECT_EQ(counted.conflict, given.conflict);
+          EXPECT_EQ(counted.title_dice, given.title_dice);
+          EXPECT_EQ(counted.title_coverage, given.title_coverage);
+          if (counted.described) {
+            EXPECT_EQ(counted.pr_in_issue, given.pr_in_issue);
+          }
+        }
         EXPECT_EQ(lazy.strong, full.strong);
         EXPECT_EQ(lazy.moderate, full.moderate);
         EXPECT_EQ(lazy.described, full.described);
@@ -149,6 +166,36 @@ TEST(Features, PatchReachesWeakAgreesWithScorePatch) {
   }
   EXPECT_TRUE(some_weak);
   EXPECT_TRUE(some_not);
+}
+
+// The tail keys only skip files that cannot match: the matches, weights and
+// reasons are the same with and without them.
+TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
+  IssueContext issue = ContextOf("fully_shard hook fails, see grouped_linear.py and npu_rms_norm",
+                                 "torch_npu/csrc/npu_rms_norm.cpp, fully_shard/hook.py, torch_npu and CheckValidation");
+  std::vector<std::uint32_t> all;
+  for (size_t i = 0; i < issue.identifiers.size(); ++i) all.push_back(static_cast<std::uint32_t>(i));
+  std::vector<PullInfo> pulls = {
+      PullOf("x", "", {"torch/distributed/fully_shard/hook.py"}, {}, ""),
+      PullOf("x", "", {"torch_npu/csrc/other.cpp", "torch_npu/utils.py"}, {"torch_npu"}, ""),
+      PullOf("x", "", {"ops/npu_rms_norm.cpp", "docs/readme.md"}, {"checkvalidation"}, ""),
+      PullOf("x", "", {"a/fully_shard/b/c.py", "fully_shard"}, {"npu_rms_norm"}, ""),
+      PullOf("x", "", {"grouped_linear.py", "x/y/z.py"}, {}, "")};
+  size_t matched = 0;
+  for (PullInfo& pr : pulls) {
+    std::vector<IdMatch> without = MatchIdentifiersAmong(issue, pr, all);
+    pr.tail_keys = TailKeysOf(pr.files);
+    pr.tail_keys_set = true;
+    std::vector<IdMatch> with = MatchIdentifiersAmong(issue, pr, all);
+    ASSERT_EQ(with.size(), without.size());
+    for (size_t i = 0; i < with.size(); ++i) {
+      EXPECT_EQ(with[i].id, without[i].id);
+      EXPECT_EQ(with[i].weight, without[i].weight);
+      EXPECT_EQ(with[i].why, without[i].why);
+    }
+    matched += with.size();
+  }
+  EXPECT_GE(matched, 4u);
 }
 
 }  // namespace

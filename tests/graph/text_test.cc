@@ -25,6 +25,19 @@ TEST(Text, TokensAreWordsAndCjkBigrams) {
   EXPECT_TRUE(Has(Tokens("ＡＢＣ　修复"), "abc"));  // full width folded
 }
 
+// Every CJK bigram and lone character is hashed from its code points: the
+// set is exactly the hashes of the strings (stop characters excluded).
+TEST(Text, CjkTokensAreTheHashesOfTheirStrings) {
+  TokenSet want;
+  for (const char* w : {"精度", "度不", "不一", "一致", "问题", "修复", "复失", "失败", "㐀龥"})
+    want.push_back(Hash(w));
+  want.push_back(Hash("遇"));
+  Normalize(&want);
+  EXPECT_EQ(Tokens("精度不一致的问题，修复失败。㐀龥 遇"), want);
+  TokenSet lone = Tokens("的");
+  EXPECT_TRUE(lone.empty());
+}
+
 TEST(Text, Similarity) {
   TokenSet a = Tokens("新增MiniMax-H3音视频联合步数蒸馏训练");
   TokenSet b = Tokens("新增MiniMax-H3音视频联合步数蒸馏训练");
@@ -53,6 +66,13 @@ TEST(Text, SetOperationsOnSkewedSizes) {
   EXPECT_DOUBLE_EQ(Coverage(small, large), 2.0 / 5.0);
   TokenSet similar{0, 2, 3, 5, 8};
   EXPECT_EQ(Overlap(similar, TokenSet{2, 4, 8, 9}), 2u);
+}
+
+TEST(Text, FoldWidthKeepsAsciiRunsAndFoldsTheRest) {
+  EXPECT_EQ(FoldWidth("plain ascii"), "plain ascii");
+  EXPECT_EQ(FoldWidth("ab\xE3\x80\x80\xEF\xBC\xA1\xEF\xBC\xA2\xE4\xB8\xAD" "c d"), "ab AB\xE4\xB8\xAD" "c d");
+  // A cut sequence at the end decodes as its one byte (re-encoded).
+  EXPECT_EQ(FoldWidth("x\xE4"), "x\xC3\xA4");
 }
 
 TEST(Text, TokensFoldWidthThemselves) {
