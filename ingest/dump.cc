@@ -218,8 +218,9 @@ class DirectWriteSink final : public RecordSink {
 // the raw payload and moves record and payload into a slot; the writer thread
 // encodes and stages them and commits the batches (Store::Batch, Store::Write).
 // Slots travel in blocks through a bounded queue and are reused (their strings
-// keep their buffers), so memory stays flat: at most kBlocks * kBlockSlots
-// records are in flight. Records reach the writer in walk order.
+// keep their buffers, large ones excepted), so memory stays flat: at most
+// kBlocks * kBlockSlots records are in flight. Records reach the writer in
+// walk order.
 //
 // Errors: a failed write stops the writer; the walker's next record returns
 // that error. When the walk fails, Close() still lets the writer commit what
@@ -256,8 +257,12 @@ class PipelineSink final : public RecordSink {
   Status Link(PlatformLink& v) override { return Queue(v, nullptr); }
 
  private:
-  static constexpr size_t kBlockSlots = 256;
-  static constexpr size_t kBlocks = 4;
+  static constexpr size_t kBlockSlots = 128;
+  static constexpr size_t kBlocks = 8;
+  // A slot that held a payload larger than this gives its buffers back, so
+  // that the reused slots keep at most about kBlocks * kBlockSlots * 2 * kKeep
+  // bytes (32 MiB) whatever the records' sizes.
+  static constexpr size_t kKeep = 16 * 1024;
   struct Slot {
     std::variant<std::monostate, fixgraph::Repository, fixgraph::Issue, PullRequest,
                  fixgraph::Comment, fixgraph::Commit, FileChange, OperateLogEvent, PlatformLink>
@@ -329,6 +334,10 @@ class PipelineSink final : public RecordSink {
               }
             },
             slot.record);
+        if (slot.raw.capacity() > kKeep) {  // its record is likely large too
+          slot.raw = std::string();
+          slot.record = std::monostate();
+        }
       }
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -344,7 +353,7 @@ class PipelineSink final : public RecordSink {
   }
 
   WritingSink* write_;
-  std::vector<Block> blocks_ = std::vector<Block>(kBlocks);  // on the heap: about 0.5 MB
+  std::vector<Block> blocks_ = std::vector<Block>(kBlocks);  // on the heap
   Block* fill_ = nullptr;  // walker side: the block being filled
   std::mutex mu_;          // guards the members below
   std::condition_variable full_cv_;
