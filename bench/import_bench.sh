@@ -3,7 +3,7 @@
 #
 #   bench/import_bench.sh [BUILD_DIR]        (default: build; needs fixgraph and fixgraph_gen_dump)
 #
-# Linking is excluded (--no-link; see bench/link_bench.sh). For each dump size it generates a GitCode dump (2 repositories, issues = PRs, 3 comments
+# Linking is excluded (--no-link; see bench/link_bench.sh). For each dump size it generates a GitCode dump (REPOS repositories, default 2, issues = PRs, 3 comments
 # per issue on average), imports it RUNS times into a fresh store and prints the median
 # wall time, issues+PRs per second, records per second and peak RSS. As a baseline measured
 # in the same run on the same files it times Python's json.load of every file of the dump
@@ -16,7 +16,8 @@
 set -euo pipefail
 BUILD_DIR=${1:-build}
 RUNS=${RUNS:-3}
-SIZES=${SIZES:-"5000 25000 50000"}   # issues per repository (x2 repositories, PRs = issues)
+SIZES=${SIZES:-"5000 25000 50000"}   # issues per repository (PRs = issues)
+REPOS=${REPOS:-2}                    # repositories in the dump (1: one big repository)
 FG=$BUILD_DIR/cli/fixgraph
 GEN=$BUILD_DIR/bench/fixgraph_gen_dump
 BASELINE_FG=${BASELINE_FG:-}
@@ -43,7 +44,7 @@ import_once() {
 }
 for m in $SIZES; do
   dump=$WORK/dump-$m
-  "$GEN" --out "$dump" --repos 2 --issues "$m" --comments 3 --seed 7 2>/dev/null
+  "$GEN" --out "$dump" --repos "$REPOS" --issues "$m" --comments 3 --seed 7 2>/dev/null
   times=(); rss=(); cpu=(); btimes=(); brss=(); bcpu=(); records=0
   for ((r = 0; r < RUNS; r++)); do
     read -r t p n c < <(import_once "$FG" "$dump")
@@ -61,7 +62,7 @@ for m in $SIZES; do
     base+=("$(awk "BEGIN {print $e - $s}")")
   done
   b=$(printf "%s\n" "${base[@]}" | median)
-  items=$((4 * m))
+  items=$((2 * REPOS * m))
   t=$(printf "%s\n" "${times[@]}" | median)
   peak=$(printf "%s\n" "${rss[@]}" | median)
   c=$(printf "%s\n" "${cpu[@]}" | median)

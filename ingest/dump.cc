@@ -1,14 +1,20 @@
 #include "fixgraph/ingest/dump.h"
 
 #include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <deque>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <iterator>
 #include <string_view>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 #include "fixgraph/ingest/json_reader.h"
@@ -22,36 +28,37 @@ using nlohmann::json;
 
 constexpr const char* kMarkerPrefix = "import_in_progress";
 
-// Receives every record of a repository, in file order.
+// Receives every record of a repository, in file order. A sink may take the
+// contents of a record (move from it): the caller maps into it afresh.
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
-  virtual Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) = 0;
-  virtual Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) = 0;
-  virtual Status Pull(const PullRequest& v, const JsonDoc* raw) = 0;
-  virtual Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) = 0;
-  virtual Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) = 0;
-  virtual Status File(const FileChange& v, const JsonDoc* raw) = 0;
-  virtual Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) = 0;
-  virtual Status Link(const PlatformLink& v) = 0;
+  virtual Status Repository(fixgraph::Repository& v, const JsonDoc* raw) = 0;
+  virtual Status Issue(fixgraph::Issue& v, const JsonDoc* raw) = 0;
+  virtual Status Pull(PullRequest& v, const JsonDoc* raw) = 0;
+  virtual Status Comment(fixgraph::Comment& v, const JsonDoc* raw) = 0;
+  virtual Status Commit(fixgraph::Commit& v, const JsonDoc* raw) = 0;
+  virtual Status File(FileChange& v, const JsonDoc* raw) = 0;
+  virtual Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) = 0;
+  virtual Status Link(PlatformLink& v) = 0;
 };
 
 // Verify pass: maps everything, writes nothing, counts.
 class CountingSink final : public RecordSink {
  public:
   explicit CountingSink(ImportCounts* c) : c_(c) {}
-  Status Repository(const fixgraph::Repository&, const JsonDoc*) override { return Status::OK(); }
-  Status Issue(const fixgraph::Issue&, const JsonDoc*) override { return Bump(&c_->issues); }
-  Status Pull(const PullRequest&, const JsonDoc*) override { return Bump(&c_->pulls); }
-  Status Comment(const fixgraph::Comment&, const JsonDoc*) override {
+  Status Repository(fixgraph::Repository&, const JsonDoc*) override { return Status::OK(); }
+  Status Issue(fixgraph::Issue&, const JsonDoc*) override { return Bump(&c_->issues); }
+  Status Pull(PullRequest&, const JsonDoc*) override { return Bump(&c_->pulls); }
+  Status Comment(fixgraph::Comment&, const JsonDoc*) override {
     return Bump(&c_->comments);
   }
-  Status Commit(const fixgraph::Commit&, const JsonDoc*) override { return Bump(&c_->commits); }
-  Status File(const FileChange&, const JsonDoc*) override { return Bump(&c_->files); }
-  Status OperateLog(const OperateLogEvent&, const JsonDoc*) override {
+  Status Commit(fixgraph::Commit&, const JsonDoc*) override { return Bump(&c_->commits); }
+  Status File(FileChange&, const JsonDoc*) override { return Bump(&c_->files); }
+  Status OperateLog(OperateLogEvent&, const JsonDoc*) override {
     return Bump(&c_->operate_logs);
   }
-  Status Link(const PlatformLink&) override { return Bump(&c_->platform_links); }
+  Status Link(PlatformLink&) override { return Bump(&c_->platform_links); }
 
  private:
   static Status Bump(std::int64_t* n) {
@@ -61,8 +68,21 @@ class CountingSink final : public RecordSink {
   ImportCounts* c_;
 };
 
+// The payload as stored: compact JSON as nlohmann's dump() writes it (what
+// sync stores, so the two compare equal), made from the bytes read when they
+// allow it. False (and `out` empty) for a record made up here (no document).
+bool MakeRaw(const JsonDoc* doc, std::string* out) {
+  out->clear();
+  if (doc == nullptr) return false;
+  if (!doc->WriteDump(out)) {
+    std::string_view span = doc->root().raw();
+    *out = json::parse(span.begin(), span.end()).dump();  // validated already
+  }
+  return true;
+}
+
 // Write pass: upserts into batches of bounded size.
-class WritingSink final : public RecordSink {
+class WritingSink final {
  public:
   WritingSink(Store* store, const DumpRepo& repo, const ImportOptions& options,
               ImportProgress progress)
@@ -115,28 +135,25 @@ class WritingSink final : public RecordSink {
     if (options_.on_progress) options_.on_progress(progress_);
   }
 
-  Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
-    return Done(batch_->PutRepository(v, Raw(raw)));
+  // One record with its raw payload (empty: none).
+  Status Put(const fixgraph::Repository& v, std::string_view raw) {
+    return Done(batch_->PutRepository(v, raw));
   }
-  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override {
-    return Done(batch_->PutIssue(v, Raw(raw)));
+  Status Put(const fixgraph::Issue& v, std::string_view raw) {
+    return Done(batch_->PutIssue(v, raw));
   }
-  Status Pull(const PullRequest& v, const JsonDoc* raw) override {
-    return Done(batch_->PutPull(v, Raw(raw)));
+  Status Put(const PullRequest& v, std::string_view raw) { return Done(batch_->PutPull(v, raw)); }
+  Status Put(const fixgraph::Comment& v, std::string_view raw) {
+    return Done(batch_->PutComment(v, raw));
   }
-  Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) override {
-    return Done(batch_->PutComment(v, Raw(raw)));
+  Status Put(const fixgraph::Commit& v, std::string_view raw) {
+    return Done(batch_->PutCommit(v, raw));
   }
-  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override {
-    return Done(batch_->PutCommit(v, Raw(raw)));
+  Status Put(const FileChange& v, std::string_view raw) { return Done(batch_->PutFile(v, raw)); }
+  Status Put(const OperateLogEvent& v, std::string_view raw) {
+    return Done(batch_->PutOperateLog(v, raw));
   }
-  Status File(const FileChange& v, const JsonDoc* raw) override {
-    return Done(batch_->PutFile(v, Raw(raw)));
-  }
-  Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
-    return Done(batch_->PutOperateLog(v, Raw(raw)));
-  }
-  Status Link(const PlatformLink& v) override {
+  Status Put(const PlatformLink& v, std::string_view) {
     if (defer_links_) {
       links_.push_back(v);
       return Status::OK();
@@ -145,18 +162,6 @@ class WritingSink final : public RecordSink {
   }
 
  private:
-  // The payload as stored: compact JSON as nlohmann's dump() writes it (what
-  // sync stores, so the two compare equal), made from the bytes read when they
-  // allow it; nothing for a record made up here.
-  std::string_view Raw(const JsonDoc* doc) {
-    if (doc == nullptr) return {};
-    if (!doc->WriteDump(&raw_)) {
-      std::string_view span = doc->root().raw();
-      raw_ = json::parse(span.begin(), span.end()).dump();  // validated already
-    }
-    return raw_;
-  }
-
   Status Done(Status s) {
     FG_RETURN_IF_ERROR(s);
     ++progress_.records_done;
@@ -179,7 +184,6 @@ class WritingSink final : public RecordSink {
   const ImportOptions& options_;
   ImportProgress progress_;
   std::unique_ptr<Store::Batch> batch_;
-  std::string raw_;  // scratch for Raw()
   bool defer_links_ = false;
   std::vector<PlatformLink> links_;  // kept back by DeferLinks
   size_t pending_ = 0;
@@ -187,31 +191,206 @@ class WritingSink final : public RecordSink {
   std::int64_t changed_ = 0;
 };
 
+// Writes each record on the calling thread.
+class DirectWriteSink final : public RecordSink {
+ public:
+  explicit DirectWriteSink(WritingSink* write) : write_(write) {}
+  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status File(FileChange& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override { return Put(v, raw); }
+  Status Link(PlatformLink& v) override { return write_->Put(v, {}); }
+
+ private:
+  template <typename T>
+  Status Put(const T& v, const JsonDoc* doc) {
+    bool has = MakeRaw(doc, &raw_);
+    return write_->Put(v, has ? std::string_view(raw_) : std::string_view());
+  }
+  WritingSink* write_;
+  std::string raw_;  // scratch
+};
+
+// Writes on a second thread: the walking thread reads, parses and maps, makes
+// the raw payload and moves record and payload into a slot; the writer thread
+// encodes and stages them and commits the batches (Store::Batch, Store::Write).
+// Slots travel in blocks through a bounded queue and are reused (their strings
+// keep their buffers, large ones excepted), so memory stays flat: at most
+// kBlocks * kBlockSlots records are in flight. Records reach the writer in
+// walk order.
+//
+// Errors: a failed write stops the writer; the walker's next record returns
+// that error. When the walk fails, Close() still lets the writer commit what
+// was queued before the failure, as a single thread would have, and then the
+// caller undoes the import.
+class PipelineSink final : public RecordSink {
+ public:
+  explicit PipelineSink(WritingSink* write) : write_(write) {
+    for (auto& b : blocks_) free_.push_back(&b);
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~PipelineSink() override { (void)Close(); }
+
+  // Sends the last block, waits for the writer; its status.
+  Status Close() {
+    if (!thread_.joinable()) return WriterStatus();
+    if (fill_ != nullptr && fill_->count > 0) Send();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+    }
+    full_cv_.notify_one();
+    thread_.join();
+    return WriterStatus();
+  }
+
+  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status File(FileChange& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override { return Queue(v, raw); }
+  Status Link(PlatformLink& v) override { return Queue(v, nullptr); }
+
+ private:
+  static constexpr size_t kBlockSlots = 128;
+  static constexpr size_t kBlocks = 8;
+  // A slot that held a payload larger than this gives its buffers back, so
+  // that the reused slots keep at most about kBlocks * kBlockSlots * 2 * kKeep
+  // bytes (32 MiB) whatever the records' sizes.
+  static constexpr size_t kKeep = 16 * 1024;
+  struct Slot {
+    std::variant<std::monostate, fixgraph::Repository, fixgraph::Issue, PullRequest,
+                 fixgraph::Comment, fixgraph::Commit, FileChange, OperateLogEvent, PlatformLink>
+        record;
+    std::string raw;
+    bool has_raw = false;
+  };
+  struct Block {
+    std::array<Slot, kBlockSlots> slots;
+    size_t count = 0;
+  };
+
+  template <typename T>
+  Status Queue(T& v, const JsonDoc* doc) {
+    if (fill_ == nullptr) {
+      std::unique_lock<std::mutex> lock(mu_);
+      free_cv_.wait(lock, [this] { return !free_.empty() || failed_; });
+      if (failed_) return writer_status_;
+      fill_ = free_.front();
+      free_.pop_front();
+      fill_->count = 0;
+    }
+    Slot& slot = fill_->slots[fill_->count++];
+    slot.has_raw = MakeRaw(doc, &slot.raw);
+    if (auto* held = std::get_if<T>(&slot.record)) {
+      using std::swap;
+      swap(*held, v);  // v gets an earlier record's buffers; the mapper resets it
+    } else {
+      slot.record.template emplace<T>(std::move(v));
+    }
+    if (fill_->count == kBlockSlots) Send();
+    return Status::OK();
+  }
+
+  void Send() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      full_.push_back(fill_);
+    }
+    fill_ = nullptr;
+    full_cv_.notify_one();
+  }
+
+  Status WriterStatus() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return writer_status_;
+  }
+
+  void Run() {
+    for (;;) {
+      Block* b;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        full_cv_.wait(lock, [this] { return !full_.empty() || closed_; });
+        if (full_.empty()) return;
+        b = full_.front();
+        full_.pop_front();
+      }
+      Status s;
+      for (size_t i = 0; i < b->count && s.ok(); ++i) {
+        Slot& slot = b->slots[i];
+        std::string_view raw = slot.has_raw ? std::string_view(slot.raw) : std::string_view();
+        s = std::visit(
+            [&](const auto& r) -> Status {
+              if constexpr (std::is_same_v<std::decay_t<decltype(r)>, std::monostate>) {
+                return Status::OK();
+              } else {
+                return write_->Put(r, raw);
+              }
+            },
+            slot.record);
+        if (slot.raw.capacity() > kKeep) {  // its record is likely large too
+          slot.raw = std::string();
+          slot.record = std::monostate();
+        }
+      }
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        free_.push_back(b);
+        if (!s.ok()) {
+          writer_status_ = s;
+          failed_ = true;
+        }
+      }
+      free_cv_.notify_one();
+      if (!s.ok()) return;
+    }
+  }
+
+  WritingSink* write_;
+  std::vector<Block> blocks_ = std::vector<Block>(kBlocks);  // on the heap
+  Block* fill_ = nullptr;  // walker side: the block being filled
+  std::mutex mu_;          // guards the members below
+  std::condition_variable full_cv_;
+  std::condition_variable free_cv_;
+  std::deque<Block*> full_;
+  std::deque<Block*> free_;
+  bool closed_ = false;
+  bool failed_ = false;
+  Status writer_status_;
+  std::thread thread_;  // last: started after everything above exists
+};
+
 // Single pass: counts and writes (each record to the counter, then the writer).
 class CountingWritingSink final : public RecordSink {
  public:
-  CountingWritingSink(CountingSink* count, WritingSink* write) : count_(count), write_(write) {}
-  Status Repository(const fixgraph::Repository& v, const JsonDoc* raw) override {
+  CountingWritingSink(CountingSink* count, RecordSink* write) : count_(count), write_(write) {}
+  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override {
     return Both(&RecordSink::Repository, v, raw);
   }
-  Status Issue(const fixgraph::Issue& v, const JsonDoc* raw) override { return Both(&RecordSink::Issue, v, raw); }
-  Status Pull(const PullRequest& v, const JsonDoc* raw) override { return Both(&RecordSink::Pull, v, raw); }
-  Status Comment(const fixgraph::Comment& v, const JsonDoc* raw) override {
+  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Both(&RecordSink::Issue, v, raw); }
+  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Both(&RecordSink::Pull, v, raw); }
+  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override {
     return Both(&RecordSink::Comment, v, raw);
   }
-  Status Commit(const fixgraph::Commit& v, const JsonDoc* raw) override { return Both(&RecordSink::Commit, v, raw); }
-  Status File(const FileChange& v, const JsonDoc* raw) override { return Both(&RecordSink::File, v, raw); }
-  Status OperateLog(const OperateLogEvent& v, const JsonDoc* raw) override {
+  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Both(&RecordSink::Commit, v, raw); }
+  Status File(FileChange& v, const JsonDoc* raw) override { return Both(&RecordSink::File, v, raw); }
+  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override {
     return Both(&RecordSink::OperateLog, v, raw);
   }
-  Status Link(const PlatformLink& v) override {
+  Status Link(PlatformLink& v) override {
     FG_RETURN_IF_ERROR(count_->Link(v));
     return write_->Link(v);
   }
 
  private:
   template <typename T>
-  Status Both(Status (RecordSink::*sink)(const T&, const JsonDoc*), const T& v, const JsonDoc* raw) {
+  Status Both(Status (RecordSink::*sink)(T&, const JsonDoc*), T& v, const JsonDoc* raw) {
     FG_RETURN_IF_ERROR((count_->*sink)(v, raw));
     return (write_->*sink)(v, raw);
   }
@@ -385,15 +564,17 @@ class RepoWalker {
     }));
     FG_RETURN_IF_ERROR(EachIn(item, 1, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &event_));
+      std::optional<PlatformLink> link = LinkFromOperateLog(event_);  // before the sink takes event_
       FG_RETURN_IF_ERROR(sink_->OperateLog(event_, &d));
-      if (auto link = LinkFromOperateLog(event_)) return sink_->Link(*link);
+      if (link) return sink_->Link(*link);
       return Status::OK();
     }));
     if (parent.kind == RefKind::kIssue) {
       return EachIn(item, 2, [&](const JsonDoc& d) -> Status {
         std::int64_t n = 0;
         FG_RETURN_IF_ERROR(mapper_.LinkedPullNumber(d.root(), &n));
-        return sink_->Link(PlatformLink{parent, Ref::Pull(repo_.repo, n), "issue_pull_requests"});
+        link_ = PlatformLink{parent, Ref::Pull(repo_.repo, n), "issue_pull_requests"};
+        return sink_->Link(link_);
       });
     }
     FG_RETURN_IF_ERROR(EachIn(item, 3, [&](const JsonDoc& d) -> Status {
@@ -407,7 +588,8 @@ class RepoWalker {
     return EachIn(item, 5, [&](const JsonDoc& d) -> Status {
       std::string number;
       FG_RETURN_IF_ERROR(mapper_.LinkedIssueNumber(d.root(), &number));
-      return sink_->Link(PlatformLink{Ref::Issue(repo_.repo, number), parent, "pull_issues"});
+      link_ = PlatformLink{Ref::Issue(repo_.repo, number), parent, "pull_issues"};
+      return sink_->Link(link_);
     });
   }
 
@@ -428,6 +610,7 @@ class RepoWalker {
   OperateLogEvent event_;
   fixgraph::Commit commit_;
   FileChange file_change_;
+  PlatformLink link_;
 };
 
 }  // namespace
@@ -513,8 +696,22 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     writer.DeferLinks();
     layout.keep = false;
     CountingSink count(&c);
-    CountingWritingSink both(&count, &writer);
-    Status s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+    Status s;
+    bool pipeline = options.pipeline == ImportOptions::Pipeline::kOn ||
+                    (options.pipeline == ImportOptions::Pipeline::kAuto &&
+                     std::thread::hardware_concurrency() >= 2);
+    if (pipeline) {
+      // Writing on a second thread; Close() returns when all is committed.
+      PipelineSink pipe(&writer);
+      CountingWritingSink both(&count, &pipe);
+      s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+      Status w = pipe.Close();
+      if (s.ok()) s = w;
+    } else {
+      DirectWriteSink direct(&writer);
+      CountingWritingSink both(&count, &direct);
+      s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+    }
     if (!s.ok()) {
       Status undo = writer.Undo();
       if (!undo.ok())  // the marker stays: the store shows an interrupted import
@@ -531,7 +728,8 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     }
     writer.SetTotal(c.records());
     FG_RETURN_IF_ERROR(writer.Begin());
-    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &writer, &layout).Walk());
+    DirectWriteSink direct(&writer);
+    FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &direct, &layout).Walk());
   }
   FG_RETURN_IF_ERROR(writer.Finish());
   // The single pass knows its total only now.
@@ -549,19 +747,34 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
   if (threads == 0) threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   threads = std::min(threads, repos.size());
 
+  // Pipeline::kAuto: a repository is written by a second thread only while
+  // cores would be idle; with as many repositories at once as cores the second
+  // thread costs CPU (about 8% more) and gains nothing.
+  size_t cores = std::max<size_t>(std::thread::hardware_concurrency(), 1);
+
   std::mutex mu;  // guards everything below and serialises on_progress
   size_t next = 0;
+  size_t busy = 0;  // repositories being imported
   std::vector<Status> errors(repos.size());
   ImportCounts total;
   auto worker = [&] {
     for (;;) {
       size_t i;
+      ImportOptions::Pipeline pipeline;
       {
         std::lock_guard<std::mutex> lock(mu);
         if (next == repos.size()) return;
         i = next++;
+        ++busy;
+        // Repositories imported at once from now on (this one included).
+        size_t at_once = std::min(threads, busy + (repos.size() - next));
+        pipeline = options.pipeline;
+        if (pipeline == ImportOptions::Pipeline::kAuto)
+          pipeline = 2 * at_once <= cores ? ImportOptions::Pipeline::kOn
+                                          : ImportOptions::Pipeline::kOff;
       }
       ImportOptions o = options;
+      o.pipeline = pipeline;
       if (options.on_progress) {
         o.on_progress = [&, i](const ImportProgress& p) {
           ImportProgress q = p;
@@ -574,6 +787,7 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
       ImportCounts c;
       Status s = ImportRepository(store, repos[i], o, &c);
       std::lock_guard<std::mutex> lock(mu);
+      --busy;
       if (s.ok()) {
         total.Add(c);
       } else {

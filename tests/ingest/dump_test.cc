@@ -254,9 +254,22 @@ INSTANTIATE_TEST_SUITE_P(
 // found after some of it was written is undone: no record, payload, index row
 // or platform link of it stays (mentions of another repository included),
 // the other repository is untouched, and no import marker is left.
-class BadNewRepositoryTest : public BadFileTest {};
+// Run with the records written on a second thread (ImportOptions::pipeline)
+// and on the reading thread.
+class BadNewRepositoryTest : public BadFileTest {
+ protected:
+  void NothingOfItStays(ImportOptions::Pipeline pipeline);
+};
 
-TEST_P(BadNewRepositoryTest, NothingOfItStays) {
+TEST_P(BadNewRepositoryTest, NothingOfItStaysWithWriterThread) {
+  NothingOfItStays(ImportOptions::Pipeline::kOn);
+}
+
+TEST_P(BadNewRepositoryTest, NothingOfItStaysWithOneThread) {
+  NothingOfItStays(ImportOptions::Pipeline::kOff);
+}
+
+void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
   const auto& [relpath, content] = GetParam();
   RepoStats b_before;
   ASSERT_NO_FATAL_FAILURE(b_before = ImportGood("b"));
@@ -277,6 +290,7 @@ TEST_P(BadNewRepositoryTest, NothingOfItStays) {
   ImportOptions o;
   o.batch_records = 7;  // several batches are written before the bad file
   o.threads = 1;
+  o.pipeline = pipeline;
   size_t batches = 0;
   o.after_batch = [&](size_t n) { batches = n; };
   Status s = ImportDump(store.get(), dir / "dump2", o, nullptr);
@@ -329,6 +343,81 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("pulls/40/issues.json", R"([{"number": )"),
                       std::make_pair("repo.json", R"({"description": 5})"),
                       std::make_pair("pulls/x1/commits.json", "[]")));
+
+// What a store holds after an import, as text: stats, items with their raw
+// payloads, comments, commits, files, platform links and mention rows.
+std::string StoreText(const Store& store, const RepoRef& repo) {
+  std::string out;
+  auto st = store.Stats(repo);
+  EXPECT_TRUE(st.ok());
+  if (!st.ok()) return out;
+  out += std::to_string(st->issues_open) + " " + std::to_string(st->issues_closed) + " " +
+         std::to_string(st->pulls_open) + " " + std::to_string(st->pulls_merged) + " " +
+         std::to_string(st->comments) + " " + std::to_string(st->commits) + " " +
+         std::to_string(st->files) + " " + std::to_string(st->operate_logs) + " " +
+         std::to_string(st->platform_links) + "\n";
+  for (int i = 1; i <= 60; ++i) {
+    for (Ref item : {Ref::Issue(repo, std::to_string(i)), Ref::Pull(repo, i)}) {
+      auto raw = store.GetRaw(item);
+      out += item.ToString() + " " + (raw.ok() ? *raw : raw.status().ToString()) + "\n";
+    }
+  }
+  EXPECT_TRUE(store.ForEachComment(&repo, [&](const Comment& c) {
+    out += "comment " + c.parent_number + " " + c.id + " " + c.body + "\n";
+    return true;
+  }).ok());
+  EXPECT_TRUE(store.ForEachFile(&repo, [&](const FileChange& f) {
+    out += "file " + f.filename + "\n";
+    return true;
+  }).ok());
+  EXPECT_TRUE(store.ForEachPlatformLink(&repo, [&](const PlatformLink& l) {
+    out += "link " + l.issue.ToString() + " " + l.pull.ToString() + " " + l.source + "\n";
+    return true;
+  }).ok());
+  EXPECT_TRUE(store.ForEachMention([&](const MentionRecord& m) {
+    out += "mention " + m.target.ToString() + " " + m.source_item.ToString() + " " +
+           m.source_id + " " + m.text + "\n";
+    return true;
+  }).ok());
+  return out;
+}
+
+// The writer thread stores exactly what one thread stores, with the same counts.
+TEST(Dump, WriterThreadStoresWhatOneThreadStores) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 50);
+  WriteFile(dir / "dump/gitcode/Ascend/a/issues/7/comments.json",
+            json::array({{{"id", 70}, {"body", "same as #9 and Ascend/a!3"}}}).dump());
+  WriteFile(dir / "dump/gitcode/Ascend/a/pulls/8/operate_logs.json",
+            json::array({{{"id", 80},
+                          {"action_type", "add_pr_issue_link"},
+                          {"content", "#5"},
+                          {"created_at", "2026-01-03T10:00:00+08:00"}}})
+                .dump());
+  std::string text[2];
+  ImportCounts counts[2];
+  const ImportOptions::Pipeline modes[2] = {ImportOptions::Pipeline::kOn,
+                                            ImportOptions::Pipeline::kOff};
+  for (int k = 0; k < 2; ++k) {
+    auto store = OpenStore(dir / ("db" + std::to_string(k)));
+    ASSERT_NE(store, nullptr);
+    ImportOptions o;
+    o.batch_records = 13;  // many batches, and blocks of slots that end mid-batch
+    o.pipeline = modes[k];
+    ASSERT_TRUE(ImportDump(store.get(), dir / "dump", o, &counts[k]).ok());
+    text[k] = StoreText(*store, RepoRef{Platform::kGitCode, "Ascend", "a"});
+    ImportCounts again;
+    ASSERT_TRUE(ImportDump(store.get(), dir / "dump", o, &again).ok());
+    EXPECT_EQ(again.changed, 0);
+  }
+  EXPECT_NE(text[0].find("comment 7 70 same as #9"), std::string::npos);
+  EXPECT_NE(text[0].find("operate_log"), std::string::npos);
+  EXPECT_EQ(text[0], text[1]);
+  EXPECT_EQ(counts[0].records(), counts[1].records());
+  EXPECT_EQ(counts[0].records(), 50 + 50 + 99 + 50 + 50 + 1 + 51);  // issue 7: one comment
+  EXPECT_EQ(counts[0].changed, counts[1].changed);
+  EXPECT_EQ(counts[0].touched.size(), counts[1].touched.size());
+}
 
 TEST(Dump, ParallelImportKeepsGoodRepositoriesAndReportsTheBadOne) {
   TempDir dir;
@@ -398,6 +487,7 @@ TEST_P(KillTest, KillDuringImportThenRerunGivesExactCounts) {
     ImportOptions o;
     o.batch_records = 100;
     o.threads = threads;
+    if (threads == 1) o.pipeline = ImportOptions::Pipeline::kOn;  // killed in the writer thread
     o.after_batch = [](size_t batches) {
       if (batches == 3) raise(SIGKILL);
     };

@@ -73,6 +73,14 @@ struct ImportOptions {
   // Repositories imported at the same time (each by one thread). Default: the
   // number of cores, at most 4.
   size_t threads = 0;
+  // Whether a repository the store does not hold is written by a second
+  // thread while the first reads and maps it, so that one repository keeps two
+  // cores busy (re-imports are one thread: they verify before writing).
+  // on_progress and after_batch are then called from that thread. kAuto: only
+  // while cores would be idle otherwise (ImportDump: repositories imported at
+  // once x 2 <= cores; ImportRepository: 2 cores or more). Default: kAuto.
+  enum class Pipeline { kAuto, kOn, kOff };
+  Pipeline pipeline = Pipeline::kAuto;
   // Called after each committed batch. Default: none.
   std::function<void(const ImportProgress&)> on_progress;
   // Test hook: called after each committed batch of records with the
