@@ -85,13 +85,22 @@ void MapUtf8Into(std::string_view text, bool casefold, std::string* out) {
   const size_t n = text.size();
   size_t i = 0;
   while (i < n) {
-    // ASCII runs (most of the text of logs and code).
+    // ASCII runs (most of the text of logs and code) are copied, except a
+    // last character that non-ASCII follows: a segment starts there.
     auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80 && (i + 1 == n || static_cast<unsigned char>(text[i + 1]) < 0x80)) {
-      out->push_back(casefold && b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a')
-                                                      : static_cast<char>(b));
-      ++i;
-      continue;
+    if (b < 0x80) {
+      size_t j = i + 1;
+      while (j < n && static_cast<unsigned char>(text[j]) < 0x80) ++j;
+      const size_t stop = j == n ? n : j - 1;
+      if (stop > i) {
+        const size_t at = out->size();
+        out->append(text.substr(i, stop - i));
+        if (casefold)
+          for (size_t k = at; k < out->size(); ++k)
+            if ((*out)[k] >= 'A' && (*out)[k] <= 'Z') (*out)[k] = static_cast<char>((*out)[k] - 'A' + 'a');
+        i = stop;
+        continue;
+      }
     }
     CodePoint first = DecodeAt(text, i);
     size_t j = i + first.len;
