@@ -16,7 +16,8 @@
 //     `存不` `不足`), a lone CJK character as itself.
 // Terms are at most kMaxTermBytes long (longer tokens are dropped).
 //
-// Thread safety: all functions are pure and safe to call concurrently.
+// Thread safety: all functions are pure and safe to call concurrently (each
+// thread keeps its own buffers and stem cache).
 #pragma once
 
 #include <cstddef>
@@ -50,6 +51,21 @@ std::string NormalizeKeepCase(std::string_view text);
 
 // Terms of `text` (any bytes; normalized inside), in text order.
 std::vector<Term> Analyze(std::string_view text);
+
+// Receives the terms of AnalyzeTo one by one, in text order. `text` is valid
+// only during the call.
+class TermSink {
+ public:
+  virtual void Add(std::string_view text, std::uint32_t pos, TermKind kind) = 0;
+
+ protected:
+  ~TermSink() = default;
+};
+
+// The terms Analyze returns, handed to `sink` without building them as
+// strings (the indexing path: analysing a text allocates nothing once this
+// thread's buffers have grown). Exceptions thrown by the sink propagate.
+void AnalyzeTo(std::string_view text, TermSink* sink);
 
 // The English stem of one lower-case word.
 std::string StemWord(std::string_view word);

@@ -47,20 +47,37 @@ std::string_view Head(std::string_view s, size_t n) {
   return s.substr(0, n);
 }
 
+// Adds each term of analysed text to a document with wdf `wdf`; for a title,
+// once more under kTitlePrefix with wdf 1 (the title field of a query).
+class DocSink final : public TermSink {
+ public:
+  DocSink(Xapian::Document* doc, unsigned wdf, bool title) : doc_(doc), wdf_(wdf), title_(title) {}
+  void Add(std::string_view text, std::uint32_t, TermKind) override {
+    term_.assign(text);
+    doc_->add_term(term_, wdf_);
+    if (!title_) return;
+    term_.assign(kTitlePrefix);
+    term_.append(text);
+    doc_->add_term(term_, 1);
+  }
+
+ private:
+  Xapian::Document* doc_;
+  unsigned wdf_;
+  bool title_;
+  std::string term_;
+};
+
 void AddText(Xapian::Document* doc, std::string_view text, unsigned weight) {
-  for (const Term& t : Analyze(text)) doc->add_term(t.text, weight);
+  DocSink sink(doc, weight, false);
+  AnalyzeTo(text, &sink);
 }
 
 // The title: its terms at kTitleWeight in the shared term space, and once more
 // under kTitlePrefix (wdf 1 per occurrence) for the title field of a query.
 void AddTitle(Xapian::Document* doc, std::string_view title) {
-  std::string prefixed(kTitlePrefix);
-  for (const Term& t : Analyze(title)) {
-    doc->add_term(t.text, kTitleWeight);
-    prefixed.resize(std::char_traits<char>::length(kTitlePrefix));
-    prefixed += t.text;
-    doc->add_term(prefixed, 1);
-  }
+  DocSink sink(doc, kTitleWeight, true);
+  AnalyzeTo(title, &sink);
 }
 
 std::string Trimmed(std::string_view s) {

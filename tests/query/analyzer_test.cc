@@ -89,6 +89,59 @@ TEST(AnalyzerTest, AnyBytesAreSafe) {
     EXPECT_LE(term.text.size(), kMaxTermBytes);
 }
 
+// Normalization maps text segment by segment around the code points it
+// leaves alone; what composes across them must come out as when the whole
+// text is mapped at once (expected values: utf8proc over the whole text).
+TEST(AnalyzerTest, NormalizationComposesAcrossAsciiAndCjk) {
+  // e + combining acute after ASCII, case folded or kept.
+  EXPECT_EQ(Normalize("Cafe\xCC\x81 OK"), "caf\xC3\xA9 ok");
+  EXPECT_EQ(NormalizeKeepCase("Cafe\xCC\x81 OK"), "Caf\xC3\xA9 OK");
+  // A combining mark after a CJK ideograph stays (nothing to compose with).
+  EXPECT_EQ(Normalize("\xE4\xB8\xAD\xCC\x81"), "\xE4\xB8\xAD\xCC\x81");
+  // Hangul jamo L V T compose into one syllable before ASCII.
+  EXPECT_EQ(Normalize("\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8x"), "\xEA\xB0\x81x");
+  // Half-width katakana and its voiced mark compose to one full-width letter.
+  EXPECT_EQ(Normalize("\xEF\xBD\xB6\xEF\xBE\x9E"), "\xE3\x82\xAC");
+  // Compatibility forms: a roman numeral, full-width comma and letter + mark.
+  EXPECT_EQ(Normalize("\xE2\x85\xAB"), "xii");
+  EXPECT_EQ(NormalizeKeepCase("\xE2\x85\xAB"), "XII");
+  EXPECT_EQ(Normalize("A\xCC\x8A\xE6\x98\xBE\xEF\xBC\x8C\xEF\xBC\xA1\xCC\x81"),
+            "\xC3\xA5\xE6\x98\xBE,\xC3\xA1");
+  EXPECT_EQ(NormalizeKeepCase("A\xCC\x8A\xE6\x98\xBE\xEF\xBC\x8C\xEF\xBC\xA1\xCC\x81"),
+            "\xC3\x85\xE6\x98\xBE,\xC3\x81");
+  // An invalid byte becomes U+FFFD; the mark after it stays.
+  EXPECT_EQ(Normalize("x\xFF\xCC\x81y"), "x\xEF\xBF\xBD\xCC\x81y");
+}
+
+// AnalyzeTo hands a sink the terms Analyze returns, in the same order, also
+// when the sink analyses text of its own on the way.
+TEST(AnalyzerTest, SinkReceivesTheTermsAnalyzeReturns) {
+  struct Collect final : TermSink {
+    std::vector<Term> terms;
+    bool nest = false;
+    void Add(std::string_view text, std::uint32_t pos, TermKind kind) override {
+      if (nest) {
+        EXPECT_FALSE(Analyze("nested aclnnFoo 显存").empty());
+      }
+      terms.push_back(Term{std::string(text), pos, kind});
+    }
+  };
+  const char* text = "aclnnGroupedMatmulV3 报错 -1610252272 on torch_npu.npu_fusion_attention, crashes ＥＺ９９９９";
+  std::vector<Term> want = Analyze(text);
+  ASSERT_GT(want.size(), 10u);
+  for (bool nest : {false, true}) {
+    Collect sink;
+    sink.nest = nest;
+    AnalyzeTo(text, &sink);
+    ASSERT_EQ(sink.terms.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(sink.terms[i].text, want[i].text);
+      EXPECT_EQ(sink.terms[i].pos, want[i].pos);
+      EXPECT_EQ(sink.terms[i].kind, want[i].kind);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fixgraph::query
 
