@@ -43,6 +43,24 @@ class RecordSink {
   virtual Status Link(PlatformLink& v) = 0;
 };
 
+// A sink that treats every record type alike: each hands the record to
+// Derived::Take(T&, const JsonDoc*) (platform links have no payload: nullptr).
+template <typename Derived>
+class UniformSink : public RecordSink {
+ public:
+  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status File(FileChange& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Link(PlatformLink& v) override { return Self().Take(v, nullptr); }
+
+ private:
+  Derived& Self() { return static_cast<Derived&>(*this); }
+};
+
 // Verify pass: maps everything, writes nothing, counts.
 class CountingSink final : public RecordSink {
  public:
@@ -192,21 +210,14 @@ class WritingSink final {
 };
 
 // Writes each record on the calling thread.
-class DirectWriteSink final : public RecordSink {
+class DirectWriteSink final : public UniformSink<DirectWriteSink> {
  public:
   explicit DirectWriteSink(WritingSink* write) : write_(write) {}
-  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status File(FileChange& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override { return Put(v, raw); }
-  Status Link(PlatformLink& v) override { return write_->Put(v, {}); }
 
  private:
+  friend class UniformSink<DirectWriteSink>;
   template <typename T>
-  Status Put(const T& v, const JsonDoc* doc) {
+  Status Take(const T& v, const JsonDoc* doc) {
     bool has = MakeRaw(doc, &raw_);
     return write_->Put(v, has ? std::string_view(raw_) : std::string_view());
   }
@@ -226,7 +237,7 @@ class DirectWriteSink final : public RecordSink {
 // that error. When the walk fails, Close() still lets the writer commit what
 // was queued before the failure, as a single thread would have, and then the
 // caller undoes the import.
-class PipelineSink final : public RecordSink {
+class PipelineSink final : public UniformSink<PipelineSink> {
  public:
   explicit PipelineSink(WritingSink* write) : write_(write) {
     for (auto& b : blocks_) free_.push_back(&b);
@@ -247,16 +258,8 @@ class PipelineSink final : public RecordSink {
     return WriterStatus();
   }
 
-  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status File(FileChange& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override { return Queue(v, raw); }
-  Status Link(PlatformLink& v) override { return Queue(v, nullptr); }
-
  private:
+  friend class UniformSink<PipelineSink>;
   static constexpr size_t kBlockSlots = 128;
   static constexpr size_t kBlocks = 8;
   // A slot that held a payload larger than this gives its buffers back, so
@@ -275,8 +278,9 @@ class PipelineSink final : public RecordSink {
     size_t count = 0;
   };
 
+  // Moves the record and its payload into the next slot.
   template <typename T>
-  Status Queue(T& v, const JsonDoc* doc) {
+  Status Take(T& v, const JsonDoc* doc) {
     if (fill_ == nullptr) {
       std::unique_lock<std::mutex> lock(mu_);
       free_cv_.wait(lock, [this] { return !free_.empty() || failed_; });

@@ -73,6 +73,15 @@ PullInfo PullOf(const std::string& title, const std::string& body, std::vector<s
   return p;
 }
 
+// The fields of a text match that every shortcut must give exactly as the
+// full comparison does (the caller checks the rest).
+void ExpectSameVerdict(const TextMatch& got, const TextMatch& want) {
+  EXPECT_EQ(got.strong, want.strong);
+  EXPECT_EQ(got.moderate, want.moderate);
+  EXPECT_EQ(got.described, want.described);
+  EXPECT_EQ(got.title_dice, want.title_dice);
+}
+
 // The window checks the titles' identifiers only for matches that set a
 // flag: the flags must come out as the full comparison gives them.
 TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
@@ -106,20 +115,14 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
         for (ConflictCheck check : {ConflictCheck::kAlways, ConflictCheck::kWhenFlagged}) {
           TextMatch counted = CompareText(issue, pr, w, title_only, check);
           TextMatch given = CompareText(issue, pr, w, counts, check);
-          EXPECT_EQ(counted.strong, given.strong);
-          EXPECT_EQ(counted.moderate, given.moderate);
-          EXPECT_EQ(counted.described, given.described);
+          ExpectSameVerdict(counted, given);
           EXPECT_EQ(counted.conflict, given.conflict);
-          EXPECT_EQ(counted.title_dice, given.title_dice);
           EXPECT_EQ(counted.title_coverage, given.title_coverage);
           if (counted.described) {
             EXPECT_EQ(counted.pr_in_issue, given.pr_in_issue);
           }
         }
-        EXPECT_EQ(lazy.strong, full.strong);
-        EXPECT_EQ(lazy.moderate, full.moderate);
-        EXPECT_EQ(lazy.described, full.described);
-        EXPECT_EQ(lazy.title_dice, full.title_dice);
+        ExpectSameVerdict(lazy, full);
         EXPECT_EQ(lazy.containment, full.containment);
         if (lazy.conflict) {
           EXPECT_TRUE(full.conflict);
