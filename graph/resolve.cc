@@ -104,9 +104,8 @@ class HumanBodies {
   explicit HumanBodies(const IssueContext& ctx) : comments_(HumanComments(ctx)) {
     copies_.reserve(comments_.size());
     for (const Comment* c : comments_) {
-      bool upper = std::any_of(c->body.begin(), c->body.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
-      copies_.push_back(upper ? text::Lower(c->body) : std::string());
-      folded_.push_back(upper ? std::string_view(copies_.back()) : std::string_view(c->body));
+      copies_.emplace_back();
+      folded_.push_back(text::FoldedAscii(c->body, &copies_.back()));
     }
   }
   size_t size() const { return comments_.size(); }

@@ -455,7 +455,8 @@ bool HasUpperAscii(std::string_view s) {
   return false;
 }
 
-// `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy in `buf`.
+}  // namespace
+
 std::string_view FoldedAscii(std::string_view s, std::string* buf) {
   if (!HasUpperAscii(s)) return s;
   buf->assign(s.data(), s.size());
@@ -463,6 +464,8 @@ std::string_view FoldedAscii(std::string_view s, std::string* buf) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return *buf;
 }
+
+namespace {
 
 // ASCII case folding on both sides (copies only of texts that need it), then
 // plain substring search (memmem): the same answer as a search comparing

@@ -125,6 +125,9 @@ bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>&
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
 // ASCII lower-case copy.
 std::string Lower(std::string_view s);
+// `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy
+// made in `buf` (the view is valid while `buf` is unchanged).
+std::string_view FoldedAscii(std::string_view s, std::string* buf);
 // Number of Unicode code points, ignoring whitespace.
 size_t VisibleLength(std::string_view s);
 

@@ -532,17 +532,18 @@ class XapianSearcher final : public Searcher {
         mset = run(built.partial, title);
       }
       ranked.reserve(mset.size() + title_matches.size());
+      std::vector<bool> title_listed(title_matches.size(), false);
       for (auto it = mset.begin(); it != mset.end(); ++it) {
         double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
-        for (const Candidate& t : title_matches)
-          if (t.did == *it) relevance = 1.0;
+        for (size_t t = 0; t < title_matches.size(); ++t)
+          if (title_matches[t].did == *it) {
+            relevance = 1.0;
+            title_listed[t] = true;
+          }
         ranked.push_back({*it, HitScore(relevance, h.Prior(*it))});
       }
-      for (const Candidate& t : title_matches) {
-        bool listed = false;
-        for (size_t i = 0; i < mset.size() && !listed; ++i) listed = ranked[i].did == t.did;
-        if (!listed) ranked.push_back(t);
-      }
+      for (size_t t = 0; t < title_matches.size(); ++t)
+        if (!title_listed[t]) ranked.push_back(title_matches[t]);
     }
     // Rank the candidates by score (relevance and prior); decode the stored
     // display data of the top `limit` only.
