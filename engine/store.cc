@@ -3,6 +3,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
@@ -39,113 +40,204 @@ Status Decode(std::string_view value, std::string_view key, T* out) {
 
 char ParentTag(ParentKind k) { return k == ParentKind::kIssue ? 'i' : 'p'; }
 
-// One secondary-index row.
-struct IndexEntry {
-  std::string key;
-  std::string value;
-};
-
-void AddMentions(std::vector<IndexEntry>* out, std::string_view text, const RepoRef& context,
-                 const Ref& source_item, MentionSource source, const std::string& source_key,
-                 const std::string& source_id, OptTime at) {
-  if (text.empty()) return;
-  for (Mention& m : FindMentions(text, context)) {
-    if (m.target == source_item) continue;  // an item naming itself
-    MentionRecord r;
-    r.target = m.target;
-    r.source_item = source_item;
-    r.source = source;
-    r.source_id = source_id;
-    r.form = m.form;
-    r.keyword = m.keyword;
-    r.mirror_host = m.mirror_host;
-    r.text = m.text;
-    r.at = at;
-    std::string value;
-    codec::Encode(r, &value);
-    std::string field(1, static_cast<char>('0' + static_cast<int>(source)));
-    out->push_back({keys::Join(keys::kMentionIndexTag,
-                               {m.target.ToString(), source_key, field, keys::Time(m.offset)}),
-                    std::move(value)});
+// Builds record keys and secondary-index rows in reused buffers: no string
+// is allocated per key (the repository's text is kept between records). The
+// bytes are those of store_keys.h's Join/Num/Time. Rows(record, key, emit)
+// calls emit(key, value) for each index row of the record stored under `key`;
+// the views are valid until the next call.
+class RowBuilder {
+ public:
+  // The canonical text of `repo` (RepoRef::ToString), cached.
+  const std::string& Repo(const RepoRef& repo) {
+    if (!cached_ || repo.platform != repo_.platform || repo.owner != repo_.owner ||
+        repo.name != repo_.name) {
+      repo_ = repo;
+      repo_text_ = repo.ToString();
+      cached_ = true;
+    }
+    return repo_text_;
   }
-}
 
-std::vector<IndexEntry> IndexOf(const Issue& v) {
-  std::vector<IndexEntry> out;
-  std::string repo = v.repo.ToString(), num = keys::Num(v.number);
-  out.push_back({keys::Join(keys::kStateIndexTag, {repo, "i", num}),
-                 v.state == IssueState::kClosed ? "c" : "o"});
-  if (v.state == IssueState::kClosed && v.closed_at)
-    out.push_back({keys::Join(keys::kClosedIndexTag, {repo, keys::Time(*v.closed_at), num}), ""});
-  std::string text = v.title + "\n" + v.body;
-  AddMentions(&out, text, v.repo, v.ref(), MentionSource::kIssueText, keys::IssueKey(v.repo, v.number),
-              "", v.created_at);
-  return out;
-}
+  // Record keys (store_keys.h), into the builder's key buffer.
+  std::string_view Key(const Repository& v) { return Start(&key_, keys::kRepoTag, v.ref); }
+  std::string_view Key(const Issue& v) {
+    Start(&key_, keys::kIssueTag, v.repo);
+    Sep(&key_);
+    keys::AppendNum(&key_, std::string_view(v.number));
+    return key_;
+  }
+  std::string_view Key(const PullRequest& v) {
+    Start(&key_, keys::kPullTag, v.repo);
+    Sep(&key_);
+    keys::AppendNum(&key_, v.number);
+    return key_;
+  }
+  std::string_view Key(const Comment& v) { return Child(keys::kCommentTag, v.repo, v.parent_kind, v.parent_number, v.id); }
+  std::string_view Key(const OperateLogEvent& v) {
+    return Child(keys::kOplogTag, v.repo, v.parent_kind, v.parent_number, v.id);
+  }
+  std::string_view Key(const Commit& v) { return PullChild(keys::kCommitTag, v.repo, v.pr_number, v.sha); }
+  std::string_view Key(const FileChange& v) {
+    return PullChild(keys::kFileTag, v.repo, v.pr_number, v.filename);
+  }
+  std::string_view Key(const PlatformLink& v) {
+    Start(&key_, keys::kLinkTag, v.issue.repo);
+    Sep(&key_);
+    keys::AppendNum(&key_, std::string_view(v.issue.number));
+    Sep(&key_);
+    key_ += v.pull.ToString();
+    Sep(&key_);
+    key_ += v.source;
+    return key_;
+  }
 
-std::vector<IndexEntry> IndexOf(const PullRequest& v) {
-  std::vector<IndexEntry> out;
-  std::string repo = v.repo.ToString(), num = keys::Num(std::to_string(v.number));
-  const char* state = v.state == PullState::kMerged ? "m" : v.state == PullState::kClosed ? "c" : "o";
-  out.push_back({keys::Join(keys::kStateIndexTag, {repo, "p", num}), state});
-  if (v.merged() && v.merged_at)
-    out.push_back({keys::Join(keys::kMergedIndexTag, {repo, keys::Time(*v.merged_at), num}), ""});
-  std::string key = keys::PullKey(v.repo, v.number);
-  AddMentions(&out, v.title, v.repo, v.ref(), MentionSource::kPullTitle, key, "", v.created_at);
-  AddMentions(&out, v.body, v.repo, v.ref(), MentionSource::kPullBody, key, "", v.created_at);
-  return out;
-}
+  template <typename Emit>
+  void Rows(const Issue& v, std::string_view key, Emit&& emit) {
+    const std::string& repo = Repo(v.repo);
+    row_.assign(1, keys::kStateIndexTag);
+    Part(&row_, repo);
+    Part(&row_, "i");
+    Sep(&row_);
+    keys::AppendNum(&row_, std::string_view(v.number));
+    emit(std::string_view(row_), std::string_view(v.state == IssueState::kClosed ? "c" : "o"));
+    if (v.state == IssueState::kClosed && v.closed_at) {
+      row_.assign(1, keys::kClosedIndexTag);
+      Part(&row_, repo);
+      Sep(&row_);
+      keys::AppendTime(&row_, *v.closed_at);
+      Sep(&row_);
+      keys::AppendNum(&row_, std::string_view(v.number));
+      emit(std::string_view(row_), std::string_view());
+    }
+    if (v.title.empty() && v.body.empty()) return;  // "\n" holds no mention
+    text_.assign(v.title);
+    text_ += '\n';
+    text_ += v.body;
+    Mentions(text_, v.repo, v.ref(), MentionSource::kIssueText, key, "", v.created_at, emit);
+  }
+  template <typename Emit>
+  void Rows(const PullRequest& v, std::string_view key, Emit&& emit) {
+    const std::string& repo = Repo(v.repo);
+    const char* state = v.state == PullState::kMerged ? "m" : v.state == PullState::kClosed ? "c" : "o";
+    row_.assign(1, keys::kStateIndexTag);
+    Part(&row_, repo);
+    Part(&row_, "p");
+    Sep(&row_);
+    keys::AppendNum(&row_, v.number);
+    emit(std::string_view(row_), std::string_view(state));
+    if (v.merged() && v.merged_at) {
+      row_.assign(1, keys::kMergedIndexTag);
+      Part(&row_, repo);
+      Sep(&row_);
+      keys::AppendTime(&row_, *v.merged_at);
+      Sep(&row_);
+      keys::AppendNum(&row_, v.number);
+      emit(std::string_view(row_), std::string_view());
+    }
+    Ref self = v.ref();
+    Mentions(v.title, v.repo, self, MentionSource::kPullTitle, key, "", v.created_at, emit);
+    Mentions(v.body, v.repo, self, MentionSource::kPullBody, key, "", v.created_at, emit);
+  }
+  template <typename Emit>
+  void Rows(const Comment& v, std::string_view key, Emit&& emit) {
+    if (v.body.empty()) return;
+    Mentions(v.body, v.repo, v.parent(),
+             v.parent_kind == ParentKind::kIssue ? MentionSource::kIssueComment
+                                                 : MentionSource::kPullComment,
+             key, v.id, v.created_at, emit);
+  }
+  template <typename Emit>
+  void Rows(const Commit& v, std::string_view key, Emit&& emit) {
+    if (v.message.empty()) return;
+    Mentions(v.message, v.repo, Ref::Pull(v.repo, v.pr_number), MentionSource::kCommitMessage, key,
+             v.sha, v.committed_at ? v.committed_at : v.authored_at, emit);
+  }
+  template <typename Emit>
+  void Rows(const PlatformLink& v, std::string_view, Emit&& emit) {
+    codec::Encode(v, &value_);
+    row_.assign(1, keys::kLinkIndexTag);
+    Part(&row_, v.pull.ToString());
+    Part(&row_, v.issue.ToString());
+    Part(&row_, v.source);
+    emit(std::string_view(row_), std::string_view(value_));
+  }
+  template <typename Emit>
+  void Rows(const FileChange&, std::string_view, Emit&&) {}
+  template <typename Emit>
+  void Rows(const OperateLogEvent&, std::string_view, Emit&&) {}
+  template <typename Emit>
+  void Rows(const Repository&, std::string_view, Emit&&) {}
 
-std::string CommentKey(const Comment& v) {
-  return keys::Join(keys::kCommentTag, {v.repo.ToString(), std::string(1, ParentTag(v.parent_kind)),
-                                        keys::Num(v.parent_number), keys::Num(v.id)});
-}
+ private:
+  static void Sep(std::string* k) { k->push_back(keys::kSep); }
+  static void Part(std::string* k, std::string_view p) {
+    k->push_back(keys::kSep);
+    k->append(p);
+  }
+  std::string_view Start(std::string* k, char tag, const RepoRef& repo) {
+    const std::string& r = Repo(repo);
+    k->assign(1, tag);
+    Part(k, r);
+    return *k;
+  }
+  // tag \0 repo \0 i|p \0 num \0 id
+  std::string_view Child(char tag, const RepoRef& repo, ParentKind kind, std::string_view parent,
+                         std::string_view id) {
+    Start(&key_, tag, repo);
+    Sep(&key_);
+    key_ += ParentTag(kind);
+    Sep(&key_);
+    keys::AppendNum(&key_, parent);
+    Sep(&key_);
+    keys::AppendNum(&key_, id);
+    return key_;
+  }
+  // tag \0 repo \0 pr number \0 part
+  std::string_view PullChild(char tag, const RepoRef& repo, std::int64_t pr, std::string_view part) {
+    Start(&key_, tag, repo);
+    Sep(&key_);
+    keys::AppendNum(&key_, pr);
+    Part(&key_, part);
+    return key_;
+  }
 
-std::vector<IndexEntry> IndexOf(const Comment& v) {
-  std::vector<IndexEntry> out;
-  AddMentions(&out, v.body, v.repo, v.parent(),
-              v.parent_kind == ParentKind::kIssue ? MentionSource::kIssueComment
-                                                  : MentionSource::kPullComment,
-              CommentKey(v), v.id, v.created_at);
-  return out;
-}
+  template <typename Emit>
+  void Mentions(std::string_view text, const RepoRef& context, const Ref& source_item,
+                MentionSource source, std::string_view source_key, std::string_view source_id,
+                OptTime at, Emit& emit) {
+    if (text.empty()) return;
+    for (Mention& m : FindMentions(text, context)) {
+      if (m.target == source_item) continue;  // an item naming itself
+      mention_.target = std::move(m.target);
+      mention_.source_item = source_item;
+      mention_.source = source;
+      mention_.source_id.assign(source_id);
+      mention_.form = m.form;
+      mention_.keyword = m.keyword;
+      mention_.mirror_host = m.mirror_host;
+      mention_.text = std::move(m.text);
+      mention_.at = at;
+      codec::Encode(mention_, &value_);
+      row_.assign(1, keys::kMentionIndexTag);
+      Part(&row_, mention_.target.ToString());
+      Part(&row_, source_key);
+      Sep(&row_);
+      row_ += static_cast<char>('0' + static_cast<int>(source));
+      Sep(&row_);
+      keys::AppendTime(&row_, static_cast<std::int64_t>(m.offset));
+      emit(std::string_view(row_), std::string_view(value_));
+    }
+  }
 
-std::string CommitKey(const Commit& v) {
-  return keys::Join(keys::kCommitTag,
-                    {v.repo.ToString(), keys::Num(std::to_string(v.pr_number)), v.sha});
-}
-
-std::vector<IndexEntry> IndexOf(const Commit& v) {
-  std::vector<IndexEntry> out;
-  AddMentions(&out, v.message, v.repo, Ref::Pull(v.repo, v.pr_number), MentionSource::kCommitMessage,
-              CommitKey(v), v.sha, v.committed_at ? v.committed_at : v.authored_at);
-  return out;
-}
-
-std::string FileKey(const FileChange& v) {
-  return keys::Join(keys::kFileTag,
-                    {v.repo.ToString(), keys::Num(std::to_string(v.pr_number)), v.filename});
-}
-std::vector<IndexEntry> IndexOf(const FileChange&) { return {}; }
-
-std::string OplogKey(const OperateLogEvent& v) {
-  return keys::Join(keys::kOplogTag, {v.repo.ToString(), std::string(1, ParentTag(v.parent_kind)),
-                                      keys::Num(v.parent_number), keys::Num(v.id)});
-}
-std::vector<IndexEntry> IndexOf(const OperateLogEvent&) { return {}; }
-
-std::string LinkKey(const PlatformLink& v) {
-  return keys::Join(keys::kLinkTag, {v.issue.repo.ToString(), keys::Num(v.issue.number),
-                                     v.pull.ToString(), v.source});
-}
-std::vector<IndexEntry> IndexOf(const PlatformLink& v) {
-  std::string value;
-  codec::Encode(v, &value);
-  return {{keys::Join(keys::kLinkIndexTag, {v.pull.ToString(), v.issue.ToString(), v.source}),
-           std::move(value)}};
-}
-
-std::vector<IndexEntry> IndexOf(const Repository&) { return {}; }
+  bool cached_ = false;
+  RepoRef repo_;
+  std::string repo_text_;
+  std::string key_;    // record keys
+  std::string row_;    // index row keys
+  std::string value_;  // index row values
+  std::string text_;   // an issue's title and body
+  MentionRecord mention_;
+};
 
 }  // namespace
 
@@ -270,9 +362,12 @@ struct Store::Batch::Impl {
   // list inserts a sorted run far more cheaply than keys in random order.
   // Keys and values live in `arena` (one allocation per 1 MiB block instead of
   // two per write; blocks are kept for the next batch).
+  // What the pending maps below remember of an op.
+  enum class Track : std::uint8_t { kNone, kItem, kRaw };
   struct Op {
     rocksdb::ColumnFamilyHandle* cf;
     bool del;
+    Track track;
     std::string_view key;
     std::string_view value;
   };
@@ -319,8 +414,23 @@ struct Store::Batch::Impl {
   std::size_t bytes = 0;
   // The latest staged record and payload of each key, so that a second put of
   // the same key in one batch sees the first (pages that shift while syncing).
+  // Built lazily: ops[0, indexed) are in the maps. An import into a new
+  // repository rarely looks (only when the key filter says it may have put the
+  // key before), so it seldom pays for them.
   std::unordered_map<std::string_view, std::size_t> pending_items;
   std::unordered_map<std::string_view, std::size_t> pending_raw;
+  std::size_t indexed = 0;
+  void CatchUp() {
+    for (; indexed < ops.size(); ++indexed) {
+      const Op& op = ops[indexed];
+      if (op.track == Track::kItem) pending_items[op.key] = indexed;
+      else if (op.track == Track::kRaw) pending_raw[op.key] = indexed;
+    }
+  }
+  // Keys, index rows and record values are built in these reused buffers.
+  RowBuilder rows;
+  std::string value_buf;
+  std::string get_scratch;
 
   // ExpectNewRepository: the repository's string, empty when the hint is off,
   // and a bloom filter of the keys of that repository upserted so far.
@@ -356,24 +466,27 @@ struct Store::Batch::Impl {
   }
 
   std::size_t Stage(rocksdb::ColumnFamilyHandle* cf, bool del, std::string_view key,
-                    std::string_view value) {
+                    std::string_view value, Track track = Track::kNone) {
     bytes += key.size() + value.size() + 8;
-    ops.push_back(Op{cf, del, arena.Copy(key), arena.Copy(value)});
+    ops.push_back(Op{cf, del, track, arena.Copy(key), arena.Copy(value)});
     return ops.size() - 1;
   }
 
   // The current value of `key` in items (or raw): staged here, else stored.
   // Sets *value to point at it (into `scratch` when read from the store).
-  Status GetPending(bool raw, const std::string& key, std::string* scratch,
+  Status GetPending(bool raw, std::string_view key, std::string* scratch,
                     std::string_view* value, bool* found) {
+    // Every record key staged went through here first (Upsert), so the filter
+    // has it: a key the filter never saw is neither staged nor stored.
+    if (!raw && InNewRepo(key) && !FilterTestAndSet(key)) {
+      *found = false;  // the store had none and this batch never put it
+      return Status::OK();
+    }
+    CatchUp();
     const auto& pending = raw ? pending_raw : pending_items;
     if (auto it = pending.find(key); it != pending.end()) {
       *value = ops[it->second].value;
       *found = true;
-      return Status::OK();
-    }
-    if (!raw && InNewRepo(key) && !FilterTestAndSet(key)) {
-      *found = false;  // the store had none and this batch never put it
       return Status::OK();
     }
     rocksdb::Status s =
@@ -384,9 +497,8 @@ struct Store::Batch::Impl {
     return FromRocks(s, "read");
   }
 
-  void PutRaw(const std::string& key, std::string_view raw) {
-    std::size_t i = Stage(store->raw, false, key, raw);
-    pending_raw[ops[i].key] = i;
+  void PutRaw(std::string_view key, std::string_view raw) {
+    Stage(store->raw, false, key, raw, Track::kRaw);
   }
 
   // Hands the staged writes to `wb`, sorted by column family and key; writes
@@ -426,24 +538,26 @@ struct Store::Batch::Impl {
   void Clear() {
     pending_items.clear();
     pending_raw.clear();
+    indexed = 0;
     ops.clear();
     arena.Reset();
     bytes = 0;
   }
 
+  // Puts `record` under its key (RowBuilder::Key).
   template <typename T>
-  Status Upsert(std::string key, const T& record, std::string_view raw, const Ref& owner) {
+  Status Upsert(const T& record, std::string_view raw, const Ref& owner) {
     if (store->read_only) return Status::FailedPrecondition("store is open read-only");
-    std::string value;
+    std::string_view key = rows.Key(record);  // valid until the next Key call
+    std::string& value = value_buf;
     codec::Encode(record, &value);
-    std::string scratch;
     std::string_view old;
     bool found = false;
-    FG_RETURN_IF_ERROR(GetPending(false, key, &scratch, &old, &found));
+    FG_RETURN_IF_ERROR(GetPending(false, key, &get_scratch, &old, &found));
     if (found && old == value) {
       std::string_view old_raw;
       bool raw_found = false;
-      FG_RETURN_IF_ERROR(GetPending(true, key, &scratch, &old_raw, &raw_found));
+      FG_RETURN_IF_ERROR(GetPending(true, key, &get_scratch, &old_raw, &raw_found));
       if (raw.empty() || (raw_found && old_raw == raw)) return Status::OK();
       PutRaw(key, raw);
       return Status::OK();
@@ -451,13 +565,15 @@ struct Store::Batch::Impl {
     if (found) {
       T previous;
       FG_RETURN_IF_ERROR(Decode(old, key, &previous));
-      for (IndexEntry& e : IndexOf(previous)) Stage(store->index, true, std::move(e.key), {});
+      rows.Rows(previous, key, [this](std::string_view k, std::string_view) {
+        Stage(store->index, true, k, {});
+      });
     }
-    for (IndexEntry& e : IndexOf(record))
-      Stage(store->index, false, std::move(e.key), std::move(e.value));
+    rows.Rows(record, key, [this](std::string_view k, std::string_view v) {
+      Stage(store->index, false, k, v);
+    });
     if (!raw.empty()) PutRaw(key, raw);
-    std::size_t i = Stage(store->items, false, std::move(key), std::move(value));
-    pending_items[ops[i].key] = i;
+    Stage(store->items, false, key, value, Track::kItem);
     ++changed;
     if ((owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) &&
         !(last_touched && *last_touched == owner))  // an item's records come together
@@ -508,6 +624,7 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // upserts into a new repository miss without a skip-list search.
   cf_opts.memtable_whole_key_filtering = true;
   cf_opts.memtable_prefix_bloom_size_ratio = 0.05;
+  cf_opts.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(1));
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, cf_opts},
       {keys::kItemsFamily, cf_opts},
@@ -779,31 +896,31 @@ Store::Batch::Batch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Batch::~Batch() = default;
 
 Status Store::Batch::PutRepository(const Repository& v, std::string_view raw) {
-  return impl_->Upsert(keys::RepoKey(v.ref), v, raw, Ref::Repo(v.ref));
+  return impl_->Upsert(v, raw, Ref::Repo(v.ref));
 }
 Status Store::Batch::PutIssue(const Issue& v, std::string_view raw) {
-  return impl_->Upsert(keys::IssueKey(v.repo, v.number), v, raw, v.ref());
+  return impl_->Upsert(v, raw, v.ref());
 }
 Status Store::Batch::PutPull(const PullRequest& v, std::string_view raw) {
-  return impl_->Upsert(keys::PullKey(v.repo, v.number), v, raw, v.ref());
+  return impl_->Upsert(v, raw, v.ref());
 }
 Status Store::Batch::PutComment(const Comment& v, std::string_view raw) {
-  return impl_->Upsert(CommentKey(v), v, raw, v.parent());
+  return impl_->Upsert(v, raw, v.parent());
 }
 Status Store::Batch::PutCommit(const Commit& v, std::string_view raw) {
-  return impl_->Upsert(CommitKey(v), v, raw, Ref::Pull(v.repo, v.pr_number));
+  return impl_->Upsert(v, raw, Ref::Pull(v.repo, v.pr_number));
 }
 Status Store::Batch::PutFile(const FileChange& v, std::string_view raw) {
-  return impl_->Upsert(FileKey(v), v, raw, Ref::Pull(v.repo, v.pr_number));
+  return impl_->Upsert(v, raw, Ref::Pull(v.repo, v.pr_number));
 }
 Status Store::Batch::PutOperateLog(const OperateLogEvent& v, std::string_view raw) {
-  return impl_->Upsert(OplogKey(v), v, raw, v.parent());
+  return impl_->Upsert(v, raw, v.parent());
 }
 Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
   if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
     return Status::InvalidArgument("a platform link joins an issue and a pull request");
   std::int64_t before = impl_->changed;
-  FG_RETURN_IF_ERROR(impl_->Upsert(LinkKey(v), v, "", v.issue));
+  FG_RETURN_IF_ERROR(impl_->Upsert(v, "", v.issue));
   if (impl_->changed != before) impl_->touched.insert(v.pull);  // a new link touches both sides
   return Status::OK();
 }
@@ -852,10 +969,10 @@ bool Store::Batch::ExpectsNewRepository() const { return !impl_->new_repo.empty(
 namespace {
 // Deletes of the index rows of the record `value` (under `key`) into `stage`.
 template <typename T, typename StageFn>
-Status UnindexRecord(std::string_view key, std::string_view value, StageFn stage) {
+Status UnindexRecord(std::string_view key, std::string_view value, RowBuilder* rows, StageFn stage) {
   T rec;
   FG_RETURN_IF_ERROR(Decode(value, key, &rec));
-  for (IndexEntry& e : IndexOf(rec)) stage(std::move(e.key));
+  rows->Rows(rec, rows->Key(rec), [&](std::string_view k, std::string_view) { stage(k); });
   return Status::OK();
 }
 }  // namespace
@@ -865,7 +982,8 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
   const std::string r = repo.ToString();
   std::unique_ptr<Batch> batch = NewBatch();
   Batch::Impl& b = *batch->impl_;
-  auto stage_index = [&](std::string key) { b.Stage(impl_->index, true, std::move(key), {}); };
+  RowBuilder rows;
+  auto stage_index = [&](std::string_view key) { b.Stage(impl_->index, true, key, {}); };
   for (char tag : {keys::kRepoTag, keys::kIssueTag, keys::kPullTag, keys::kCommentTag,
                    keys::kCommitTag, keys::kFileTag, keys::kOplogTag}) {
     // The repository record is the one key R\0<repo>; the others sit under a prefix.
@@ -880,10 +998,10 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
         if (tag == keys::kRepoTag && key.size() != prefix.size()) return true;
         if (!last.empty() && key <= last) return true;
         switch (tag) {
-          case keys::kIssueTag: inner = UnindexRecord<Issue>(key, value, stage_index); break;
-          case keys::kPullTag: inner = UnindexRecord<PullRequest>(key, value, stage_index); break;
-          case keys::kCommentTag: inner = UnindexRecord<Comment>(key, value, stage_index); break;
-          case keys::kCommitTag: inner = UnindexRecord<Commit>(key, value, stage_index); break;
+          case keys::kIssueTag: inner = UnindexRecord<Issue>(key, value, &rows, stage_index); break;
+          case keys::kPullTag: inner = UnindexRecord<PullRequest>(key, value, &rows, stage_index); break;
+          case keys::kCommentTag: inner = UnindexRecord<Comment>(key, value, &rows, stage_index); break;
+          case keys::kCommitTag: inner = UnindexRecord<Commit>(key, value, &rows, stage_index); break;
           default: break;  // repository, files and operate logs have no index rows
         }
         if (!inner.ok()) return false;

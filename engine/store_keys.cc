@@ -2,17 +2,31 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace fixgraph::keys {
 
 constexpr size_t kNumWidth = 12;
 
-std::string Num(std::string_view number) {
+void AppendNum(std::string* out, std::string_view number) {
   bool digits = !number.empty() && number.size() <= kNumWidth &&
                 std::all_of(number.begin(), number.end(),
                             [](unsigned char c) { return std::isdigit(c); });
-  if (!digits) return std::string(number);
-  return std::string(kNumWidth - number.size(), '0') + std::string(number);
+  if (digits) out->append(kNumWidth - number.size(), '0');
+  out->append(number);
+}
+
+void AppendNum(std::string* out, std::int64_t number) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, number);
+  (void)ec;  // 24 bytes hold any int64
+  AppendNum(out, std::string_view(buf, static_cast<size_t>(end - buf)));
+}
+
+std::string Num(std::string_view number) {
+  std::string out;
+  AppendNum(&out, number);
+  return out;
 }
 
 std::string Unpad(std::string_view padded) {
@@ -23,13 +37,19 @@ std::string Unpad(std::string_view padded) {
   return first == std::string_view::npos ? "0" : std::string(padded.substr(first));
 }
 
-std::string Time(std::int64_t t) {
+void AppendTime(std::string* out, std::int64_t t) {
   std::uint64_t u = static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
-  std::string out(8, '\0');
+  char b[8];
   for (int i = 7; i >= 0; --i) {
-    out[i] = static_cast<char>(u & 0xff);
+    b[i] = static_cast<char>(u & 0xff);
     u >>= 8;
   }
+  out->append(b, 8);
+}
+
+std::string Time(std::int64_t t) {
+  std::string out;
+  AppendTime(&out, t);
   return out;
 }
 

@@ -57,11 +57,17 @@ inline constexpr const char* kSchemaKey = "schema_version";
 
 // Zero-pads all-digit numbers to 12 places; other strings pass through.
 std::string Num(std::string_view number);
+// Num(number) appended to `out` (no temporary string).
+void AppendNum(std::string* out, std::string_view number);
+// Num(std::to_string(number)) appended to `out`.
+void AppendNum(std::string* out, std::int64_t number);
 // Inverse of Num.
 std::string Unpad(std::string_view padded);
 // 8 big-endian bytes preserving signed order.
 std::string Time(std::int64_t t);
 std::int64_t DecodeTime(std::string_view b);
+// Time(t) appended to `out`.
+void AppendTime(std::string* out, std::int64_t t);
 
 // Joins parts with kSep after a tag: Key('I', {"gitcode:a/b", "40"}).
 std::string Join(char tag, std::initializer_list<std::string_view> parts);
