@@ -3,7 +3,6 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/filter_policy.h>
-#include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
@@ -624,7 +623,6 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // upserts into a new repository miss without a skip-list search.
   cf_opts.memtable_whole_key_filtering = true;
   cf_opts.memtable_prefix_bloom_size_ratio = 0.05;
-  cf_opts.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(1));
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, cf_opts},
       {keys::kItemsFamily, cf_opts},

@@ -16,6 +16,10 @@
 #include <type_traits>
 #include <variant>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 #include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
@@ -538,10 +542,24 @@ class RepoWalker {
     path_ = item.native();
     path_ += fs::path::preferred_separator;
     path_ += kItemFiles[file];
-    return file_.ForEach(path_, [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
+    return file_.ForEachAt(dir_fd_, kItemFiles[file], path_,
+                           [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
   }
 
+  // The item folder listed by WalkItem, kept open while its files are read
+  // (openat relative to it); closed when WalkItem returns.
+  struct OpenDir {
+    DIR* dir = nullptr;
+    int* fd;
+    explicit OpenDir(int* fd_out) : fd(fd_out) { *fd = -1; }
+    ~OpenDir() {
+      if (dir != nullptr) closedir(dir);
+      *fd = -1;
+    }
+  };
+
   Status WalkItem(const fs::path& item, const Ref& parent) {
+    OpenDir open_dir(&dir_fd_);
     size_t index = item_index_++;
     auto name_hash = static_cast<std::uint32_t>(std::hash<std::string>()(item.native()));
     if (replay_) {
@@ -550,16 +568,25 @@ class RepoWalker {
                                           ": item folders changed during the import");
       present_ = layout_->masks[index].files;
     } else {
-      // One listing per item folder instead of a stat per possible file.
+      // One listing per item folder instead of a stat per possible file; the
+      // folder stays open and its files are opened relative to it.
       present_ = 0;
-      std::error_code ec;
-      for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string& name = it->path().native();
-        std::string_view file = std::string_view(name).substr(name.rfind('/') + 1);
+      int fd = ::open(item.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
+      open_dir.dir = fdopendir(fd);
+      if (open_dir.dir == nullptr) {
+        int err = errno;
+        ::close(fd);
+        return Status::IOError(item.string() + ": " + std::strerror(err));
+      }
+      errno = 0;
+      while (const dirent* e = readdir(open_dir.dir)) {
+        std::string_view file(e->d_name);
         for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
           if (file == kItemFiles[f]) present_ |= 1u << f;
       }
-      if (ec) return Status::IOError(item.string() + ": " + ec.message());
+      if (errno != 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
+      dir_fd_ = dirfd(open_dir.dir);
       if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
@@ -606,6 +633,7 @@ class RepoWalker {
   size_t item_index_ = 0;   // item folders walked so far
   unsigned present_ = 0;    // kItemFiles bits of the item folder being walked
   std::string path_;        // scratch for EachIn
+  int dir_fd_ = -1;         // the item folder being walked, when open (OpenDir)
   JsonArrayFile file_;                // reused: its buffers stay allocated
   // Reused records (the mappers reset them).
   fixgraph::Issue issue_;

@@ -626,7 +626,7 @@ void JsonArrayFile::Close() {
 
 // Plain open/read (no stdio buffer in between: a whole file goes straight
 // into buf_ with one read, and the size from fstat ends it without another).
-Status JsonArrayFile::Open(const std::string& path) {
+Status JsonArrayFile::Open(int dir_fd, const char* name, const std::string& path) {
   Close();
   path_ = path;
   pos_ = len_ = 0;
@@ -635,7 +635,8 @@ Status JsonArrayFile::Open(const std::string& path) {
   size_ = -1;
   state_ = State::kStart;
   do {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = dir_fd >= 0 ? ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC)
+                      : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   } while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};

@@ -163,10 +163,16 @@ class JsonArrayFile {
   // name the file: "<path>: byte N: ...", "<path>: item I: <fn's error>",
   // "<path>: expected a JSON array at the top level"; IOError when unreadable.
   template <typename Fn>
-  Status ForEach(const std::string& path, Fn fn);
+  Status ForEach(const std::string& path, Fn fn) {
+    return ForEachAt(-1, nullptr, path, fn);
+  }
+  // The same for the file `name` in the open directory `dir_fd` (openat: no
+  // walk of the whole path per file); `path` names it in errors.
+  template <typename Fn>
+  Status ForEachAt(int dir_fd, const char* name, const std::string& path, Fn fn);
 
  private:
-  Status Open(const std::string& path);
+  Status Open(int dir_fd, const char* name, const std::string& path);
   // Next element into doc_; *done at the closing bracket.
   Status Next(bool* done);
   Status Fill();  // reads more input, keeping buf_[pos_..len_)
@@ -185,8 +191,8 @@ class JsonArrayFile {
 };
 
 template <typename Fn>
-Status JsonArrayFile::ForEach(const std::string& path, Fn fn) {
-  Status s = Open(path);
+Status JsonArrayFile::ForEachAt(int dir_fd, const char* name, const std::string& path, Fn fn) {
+  Status s = Open(dir_fd, name, path);
   for (std::size_t index = 0; s.ok(); ++index) {
     bool done = false;
     s = Next(&done);
