@@ -426,6 +426,10 @@ struct Store::Batch::Impl {
       else if (op.track == Track::kRaw) pending_raw[op.key] = indexed;
     }
   }
+  // Handed to RocksDB by Store::Write, reused between commits unless it grew
+  // past kKeepWriteBatch bytes.
+  std::unique_ptr<rocksdb::WriteBatch> wb;
+  static constexpr std::size_t kKeepWriteBatch = std::size_t{64} << 20;
   // Keys, index rows and record values are built in these reused buffers.
   RowBuilder rows;
   std::string value_buf;
@@ -681,11 +685,19 @@ std::unique_ptr<Store::Batch> Store::NewBatch() {
 Status Store::Write(Batch* batch, Durability durability) {
   if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
   if (!batch->impl_->ops.empty()) {
-    rocksdb::WriteBatch wb(batch->impl_->bytes + 64);
-    FG_RETURN_IF_ERROR(batch->impl_->Fill(&wb));
+    // The batch's WriteBatch is reused: its buffer (megabytes for an import
+    // batch) is not mapped, faulted in and unmapped again for every commit.
+    Batch::Impl& b = *batch->impl_;
+    if (!b.wb) b.wb = std::make_unique<rocksdb::WriteBatch>(b.bytes + 64);
+    b.wb->Clear();
+    Status filled = b.Fill(b.wb.get());
     rocksdb::WriteOptions wo;
     wo.disableWAL = durability == Durability::kUnlogged;
-    FG_RETURN_IF_ERROR(FromRocks(impl_->db->Write(wo, &wb), "commit"));
+    Status s = filled.ok() ? FromRocks(impl_->db->Write(wo, b.wb.get()), "commit") : filled;
+    // A buffer grown past what import batches need goes back to the allocator.
+    if (b.wb->GetDataSize() > Batch::Impl::kKeepWriteBatch) b.wb.reset();
+    else b.wb->Clear();
+    FG_RETURN_IF_ERROR(s);
   }
   batch->impl_->Clear();
   batch->impl_->changed = 0;

@@ -521,6 +521,14 @@ class RepoWalker {
     if (!fs::is_directory(dir, ec)) return Status::OK();
     std::vector<fs::path> items = SortedSubdirs(dir, &ec);
     if (ec) return Status::IOError(dir.string() + ": " + ec.message());
+    // Item folders are opened relative to this one (no walk of the whole path).
+    int parent_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parent_fd < 0) return Status::IOError(dir.string() + ": " + std::strerror(errno));
+    struct FdCloser {
+      int fd;
+      ~FdCloser() { ::close(fd); }
+    } close_parent{parent_fd};
+    items_fd_ = parent_fd;
     for (const fs::path& item : items) {
       std::string number = item.filename().string();
       bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
@@ -571,7 +579,9 @@ class RepoWalker {
       // One listing per item folder instead of a stat per possible file; the
       // folder stays open and its files are opened relative to it.
       present_ = 0;
-      int fd = ::open(item.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      const std::string& item_path = item.native();
+      int fd = ::openat(items_fd_, item_path.c_str() + item_path.rfind('/') + 1,
+                        O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
       open_dir.dir = fdopendir(fd);
       if (open_dir.dir == nullptr) {
@@ -634,6 +644,7 @@ class RepoWalker {
   unsigned present_ = 0;    // kItemFiles bits of the item folder being walked
   std::string path_;        // scratch for EachIn
   int dir_fd_ = -1;         // the item folder being walked, when open (OpenDir)
+  int items_fd_ = -1;       // the folder of the item folders (WalkItems)
   JsonArrayFile file_;                // reused: its buffers stay allocated
   // Reused records (the mappers reset them).
   fixgraph::Issue issue_;
