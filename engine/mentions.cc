@@ -1,5 +1,7 @@
 #include "fixgraph/engine/mentions.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -214,6 +216,12 @@ std::string MaskCode(std::string_view text) {
 
 std::vector<Mention> FindMentions(std::string_view original, const RepoRef& context) {
   std::vector<Mention> out;
+  // Every mention starts at '#', '!' or "http" (masking code only blanks
+  // bytes): a text with none of them needs no masked copy and no scan.
+  if (std::memchr(original.data(), '#', original.size()) == nullptr &&
+      std::memchr(original.data(), '!', original.size()) == nullptr &&
+      original.find("http") == std::string_view::npos)
+    return out;
   const std::string masked = MaskCode(original);
   std::string_view text(masked);
   size_t i = 0;
