@@ -231,6 +231,22 @@ class JsonParser {
         }
         continue;
       }
+      // A run of three-byte sequences whose lead allows any continuation bytes
+      // (most CJK text): checked without the general table below.
+      std::size_t q = p_;
+      while (q + 3 <= n_) {
+        unsigned char lead = static_cast<unsigned char>(s_[q]);
+        unsigned char d1 = static_cast<unsigned char>(s_[q + 1]);
+        unsigned char d2 = static_cast<unsigned char>(s_[q + 2]);
+        if (!((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) ||
+            (d1 & 0xC0) != 0x80 || (d2 & 0xC0) != 0x80)
+          break;
+        q += 3;
+      }
+      if (q > p_) {
+        p_ = q;
+        continue;
+      }
       // UTF-8 sequence (RFC 3629).
       std::size_t need = 0;
       unsigned char lo = 0x80, hi = 0xBF;

@@ -23,11 +23,16 @@ const std::vector<std::string>& Corpus() {
       R"("plain")", R"("esc \" \\ \/ \b \f \n \r \t")", R"("\u00e9\u4e2d\ud83d\ude00")",
       R"("\u0001\u001f")", R"("\u001F")", "\"五\xe2\x82\xac\"", R"({"b": 1, "a": 2})",
       R"({"a": 1, "a": 2})", R"({"a\u0062": 1})",
+      // Runs of three-byte sequences (CJK text), full-width punctuation, U+FFFF.
+      "\"中文，验证\"", "{\"评论\": \"可以合入。\xef\xbf\xbf\"}", "\"中\xed\x9f\xbf文\"",
       // Rejected by both.
       R"({"a": 1,})", R"([1,])", R"([01])", R"([1.])", R"([.5])", R"([1e])", R"([-])",
       R"({"a" 1})", R"({a: 1})", R"(["\x"])", R"(["\u12"])", R"(["\ud800"])", R"(["\udc00"])",
       R"(["\ud800\u0041"])", "[\"a\nb\"]", "[\"\xc0\xaf\"]", "[\"\xed\xa0\x80\"]",
       "[\"\xf4\x90\x80\x80\"]", "[\"\xe2\x82\"]", "[\"\x80\"]", R"([tru])", R"([nul])",
+      // Ill-formed bytes inside or after a run of three-byte sequences.
+      "[\"中文\xe4\xb8\"]", "[\"中文\xe4\x41\x80\"]", "[\"中\xe4\xb8\xad\xc0\"]",
+      "[\"中\xed\xa0\x80\"]", "[\"中文\xe4\xb8",
       R"([1] x)", R"(// c
       [1])", "", " ", R"([1 2])", R"({"a": 1 "b": 2})",
   };
@@ -75,7 +80,8 @@ TEST(JsonReader, WriteDumpSortsMembersAndFallsBackWhenItCannot) {
 
 TEST(JsonReader, ErrorOffsetsCountLikeNlohmann) {
   for (const char* text : {R"([{"n": 1}, {"n": 2,}])", "[{\"number\": \"1\"},\n {oops}]",
-                           R"([1, 2, tx])", R"({"a": [1, 2}})"}) {
+                           R"([1, 2, tx])", R"({"a": [1, 2}})", "[\"中文\xe4\x41\x80\"]",
+                           "[\"可以合入\xef\xbf\"]"}) {
     JsonDoc doc;
     Status s = doc.Parse(text);
     ASSERT_FALSE(s.ok());
