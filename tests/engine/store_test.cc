@@ -448,6 +448,31 @@ TEST_F(StoreTest, NewRepositoryHintStillSeesEarlierWritesOfTheBatch) {
   EXPECT_EQ(*raw, "{\"n\":1}");
 }
 
+// The same with no Write in between: the second put of a key finds the first
+// among the staged writes (looked up only when the key filter has the key),
+// also after other records were staged in between.
+TEST_F(StoreTest, NewRepositoryHintSeesStagedWritesOfTheSameBatch) {
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->ExpectNewRepository(Repo()));
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
+  for (int i = 2; i < 50; ++i) ASSERT_OK(b->PutIssue(MakeIssue(std::to_string(i)), ""));
+  EXPECT_EQ(b->changed(), 49);
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
+  EXPECT_EQ(b->changed(), 49);  // unchanged record and payload: nothing staged
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":2}"));
+  EXPECT_EQ(b->changed(), 49);  // only the payload is new
+  ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));  // reopened: the staged close row goes
+  EXPECT_EQ(b->changed(), 50);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
+  auto raw = store_->GetRaw(IssueRef("1"));
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(*raw, "{\"n\":2}");
+  auto issue = store_->GetIssue(IssueRef("1"));
+  ASSERT_TRUE(issue.ok());
+  EXPECT_EQ(issue->state, IssueState::kOpen);
+}
+
 // With records of the repository in the store the hint is not taken.
 TEST_F(StoreTest, NewRepositoryHintIgnoredWhenTheRepositoryHasRecords) {
   Apply([](Store::Batch* b) {
