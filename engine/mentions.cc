@@ -222,8 +222,15 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
       std::memchr(original.data(), '!', original.size()) == nullptr &&
       original.find("http") == std::string_view::npos)
     return out;
-  const std::string masked = MaskCode(original);
-  std::string_view text(masked);
+  // Code is fenced with ``` or ~~~ or spanned by backticks: a text without
+  // '`' and '~' is its own masked form.
+  std::string masked;
+  std::string_view text = original;
+  if (std::memchr(original.data(), '`', original.size()) != nullptr ||
+      std::memchr(original.data(), '~', original.size()) != nullptr) {
+    masked = MaskCode(original);
+    text = masked;
+  }
   size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
