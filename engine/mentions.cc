@@ -218,6 +218,7 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
   std::vector<Mention> out;
   // Every mention starts at '#', '!' or "http" (masking code only blanks
   // bytes): a text with none of them needs no masked copy and no scan.
+  if (original.empty()) return out;
   if (std::memchr(original.data(), '#', original.size()) == nullptr &&
       std::memchr(original.data(), '!', original.size()) == nullptr &&
       original.find("http") == std::string_view::npos)

@@ -524,11 +524,14 @@ class RepoWalker {
     // Item folders are opened relative to this one (no walk of the whole path).
     int parent_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (parent_fd < 0) return Status::IOError(dir.string() + ": " + std::strerror(errno));
-    struct FdCloser {
-      int fd;
-      ~FdCloser() { ::close(fd); }
-    } close_parent{parent_fd};
     items_fd_ = parent_fd;
+    struct FdCloser {
+      int* fd;
+      ~FdCloser() {
+        ::close(*fd);
+        *fd = -1;
+      }
+    } close_parent{&items_fd_};
     for (const fs::path& item : items) {
       std::string number = item.filename().string();
       bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
