@@ -18,7 +18,7 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   info->normalized_title = text::StripTitleTags(info->pr.title);
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
-  info->text_tokens = text::Tokens(info->normalized_title + "\n" + info->pr.body);
+  info->text_tokens = text::TokensOfLines({info->normalized_title, info->pr.body});
   info->branch_keys = BranchKeysOf(info->pr.head_ref);
   info->release_base = IsReleaseBranch(info->pr.base_ref);
   return info;
@@ -27,13 +27,24 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
 // The PR's changed-file and patch features from its files (ListFiles order).
 void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   std::string patch_text;
+  std::vector<std::string> idents;  // of every patch, sorted and made unique before the set is built
   for (const FileChange& f : files) {
     info->files.push_back(text::Lower(f.filename));
     if (!f.previous_filename.empty()) info->files.push_back(text::Lower(f.previous_filename));
-    for (std::string& id : text::Identifiers(f.patch, /*path_variants=*/false)) info->patch_idents.insert(std::move(id));
+    std::vector<std::string> ids = text::Identifiers(f.patch, /*path_variants=*/false);
+    if (idents.empty()) {
+      idents = std::move(ids);
+    } else {
+      idents.insert(idents.end(), std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
+    }
     patch_text += f.patch;
     patch_text += '\n';
   }
+  if (files.size() > 1) {
+    std::sort(idents.begin(), idents.end());
+    idents.erase(std::unique(idents.begin(), idents.end()), idents.end());
+  }
+  for (std::string& id : idents) info->patch_idents.emplace_hint(info->patch_idents.end(), std::move(id));
   info->patch_tokens = text::Tokens(patch_text);
   for (const std::string& f : info->files) info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   for (const std::string& f : info->files) {

@@ -74,6 +74,8 @@ std::string FoldWidth(std::string_view s);
 std::string StripTitleTags(std::string_view title);
 
 TokenSet Tokens(std::string_view s);
+// Tokens of the parts joined by newlines ("a\nb"), without joining them.
+TokenSet TokensOfLines(std::initializer_list<std::string_view> parts);
 
 // True when the sorted sets share an element.
 bool Intersects(const TokenSet& a, const TokenSet& b);
