@@ -1,11 +1,12 @@
 #include "text.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
-
-#include "fixgraph/engine/utf8.h"
+#include <stdexcept>
 
 namespace fixgraph::graph::text {
 namespace {
@@ -103,12 +104,21 @@ constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<
 
 // ASCII classes: the program runs in the "C" locale (no setlocale call).
 constexpr bool IsIdentByte(unsigned char c) { return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-'; }
-constexpr std::array<bool, 256> kIdentChar = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c) t[c] = IsIdentByte(static_cast<unsigned char>(c));
+// Per byte: kIdent for identifier characters, plus kMarked for those that
+// can make a token an identifier (an upper-case letter for CamelCase, '_',
+// '/', '.', '-'): a token without any is a plain word.
+constexpr std::uint8_t kIdent = 1, kMarked = 2;
+constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if (!IsIdentByte(static_cast<unsigned char>(c))) continue;
+    t[c] = kIdent;
+    if (AsciiUpper(static_cast<char32_t>(c)) || c == '_' || c == '/' || c == '.' || c == '-')
+      t[c] |= kMarked;
+  }
   return t;
 }();
-bool IsIdentChar(char c) { return kIdentChar[static_cast<unsigned char>(c)]; }
+bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
 
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
@@ -421,13 +431,15 @@ double Coverage(const TokenSet& a, const TokenSet& b) {
 }
 
 std::string ForMentions(std::string_view input) {
+  // ASCII text has nothing to fold and no non-ASCII byte to separate.
+  if (AllAscii(input)) return std::string(input);
   std::string s = FoldWidth(input);
   std::string out;
   out.reserve(s.size() + 16);
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     out.push_back(s[i]);
-    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+    if (c < 0x80 && AsciiAlnum(c) && i + 1 < s.size() &&
         static_cast<unsigned char>(s[i + 1]) >= 0xC0)
       out.push_back(' ');
   }
@@ -470,9 +482,13 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
       continue;
     }
     size_t j = i;
-    while (j < n && IsIdentChar(s[j])) ++j;
+    std::uint8_t classes = 0;
+    for (std::uint8_t c; j < n && (c = kIdentClass[static_cast<unsigned char>(s[j])]) != 0; ++j)
+      classes |= c;
     std::string_view tok(s.data() + i, j - i);
     i = j;
+    // A plain word (lower case and digits only) is never an identifier.
+    if (!(classes & kMarked)) continue;
     // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
     // version (an environment line), not what the issue is about.
     size_t k = j;
@@ -622,6 +638,74 @@ bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>&
 
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles) {
   return ContainsAnyOf(haystack, needles);
+}
+
+namespace {
+
+constexpr std::array<unsigned char, 256> kFold = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return t;
+}();
+
+}  // namespace
+
+CueSet::CueSet(std::initializer_list<std::string_view> cues)
+    : CueSet(std::vector<std::string_view>(cues.begin(), cues.end())) {}
+
+CueSet::CueSet(const std::vector<std::string_view>& cues) : heads_(65536 / 64, 0) {
+  if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
+  for (size_t i = 0; i < cues.size(); ++i) {
+    if (cues[i].empty()) continue;  // ContainsAny never matches an empty needle
+    Cue c;
+    c.folded = Lower(cues[i]);
+    c.entry = static_cast<std::uint8_t>(i);
+    unsigned char b0 = static_cast<unsigned char>(c.folded[0]);
+    if (c.folded.size() == 1) {
+      c.head = static_cast<std::uint16_t>(b0 << 8);
+      ones_[b0 >> 6] |= std::uint64_t{1} << (b0 & 63);
+    } else {
+      c.head = static_cast<std::uint16_t>(b0 << 8 | static_cast<unsigned char>(c.folded[1]));
+      heads_[c.head >> 6] |= std::uint64_t{1} << (c.head & 63);
+    }
+    shortest_ = cues_.empty() ? c.folded.size() : std::min(shortest_, c.folded.size());
+    cues_.push_back(std::move(c));
+  }
+  std::stable_sort(cues_.begin(), cues_.end(),
+                   [](const Cue& a, const Cue& b) { return a.head < b.head; });
+}
+
+std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
+  if (cues_.empty() || h.size() < shortest_) return 0;
+  const unsigned char* d = reinterpret_cast<const unsigned char*>(h.data());
+  const size_t n = h.size();
+  std::uint64_t found = 0;
+  auto try_head = [&](std::uint16_t head, size_t p) {
+    auto it = std::lower_bound(cues_.begin(), cues_.end(), head,
+                               [](const Cue& c, std::uint16_t v) { return c.head < v; });
+    for (; it != cues_.end() && it->head == head; ++it) {
+      const std::string& c = it->folded;
+      if (c.size() > n - p) continue;
+      size_t k = 0;
+      while (k < c.size() && kFold[d[p + k]] == static_cast<unsigned char>(c[k])) ++k;
+      if (k == c.size()) found |= std::uint64_t{1} << it->entry;
+    }
+  };
+  for (size_t p = 0; p < n; ++p) {
+    unsigned char b0 = kFold[d[p]];
+    if (ones_[b0 >> 6] >> (b0 & 63) & 1) try_head(static_cast<std::uint16_t>(b0 << 8), p);
+    if (p + 1 < n) {
+      std::uint16_t head = static_cast<std::uint16_t>(b0 << 8 | kFold[d[p + 1]]);
+      if (heads_[head >> 6] >> (head & 63) & 1) try_head(head, p);
+    }
+    if (found && !all) return found;
+  }
+  return found;
+}
+
+size_t CueSet::Count(std::string_view haystack) const {
+  return static_cast<size_t>(__builtin_popcountll(Scan(haystack, true)));
 }
 
 size_t VisibleLength(std::string_view s) {

@@ -125,6 +125,32 @@ Clause ClauseAt(std::string_view s, size_t offset);
 // Case-insensitive (ASCII) search for any of `needles`.
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
+// A fixed list of cue strings looked for all at once, with ASCII case folded
+// on both sides: In(h) is ContainsAny(h, cues), Count(h) the number of list
+// entries that occur in h (at most 64 entries: more throw std::length_error,
+// a programming error). One pass over h: only the
+// cues starting with the two (folded) bytes at a position are compared there.
+class CueSet {
+ public:
+  CueSet(std::initializer_list<std::string_view> cues);
+  explicit CueSet(const std::vector<std::string_view>& cues);
+  bool In(std::string_view haystack) const { return Scan(haystack, false) != 0; }
+  size_t Count(std::string_view haystack) const;
+
+ private:
+  // Bits of the list entries found; with `all` false it stops at the first.
+  std::uint64_t Scan(std::string_view haystack, bool all) const;
+  struct Cue {
+    std::uint16_t head;  // first two folded bytes (the second 0 for a one-byte cue)
+    std::uint8_t entry;  // its index in the list
+    std::string folded;
+  };
+  std::vector<Cue> cues_;                 // by head
+  std::vector<std::uint64_t> heads_;      // bitmap of the heads (65,536 bits)
+  std::uint64_t ones_[4] = {0, 0, 0, 0};  // first bytes of one-byte cues
+  size_t shortest_ = 0;
+};
+
 // ASCII lower-case copy.
 std::string Lower(std::string_view s);
 // `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy

@@ -298,6 +298,21 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
 }
 
 
+
+std::string ForMentions(std::string_view input) {
+  std::string s = FoldWidth(input);
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out.push_back(s[i]);
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+      out.push_back(' ');
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace reference
 
@@ -355,6 +370,7 @@ std::vector<std::string> DemoTexts() {
 }
 
 void ExpectSame(const std::string& s) {
+  ASSERT_EQ(ForMentions(s), reference::ForMentions(s)) << s;
   ASSERT_EQ(Tokens(s), reference::Tokens(s)) << s;
   ASSERT_EQ(Identifiers(s), reference::Identifiers(s, true)) << s;
   ASSERT_EQ(Identifiers(s, false), reference::Identifiers(s, false)) << s;
@@ -391,6 +407,37 @@ TEST(Tokenise, TokensOfLinesAreTheTokensOfTheJoinedText) {
   EXPECT_EQ(TokensOfLines({cut, "word"}), Tokens(cut + "\nword"));
   EXPECT_EQ(TokensOfLines({"one", "two", "three"}), Tokens("one\ntwo\nthree"));
   EXPECT_EQ(TokensOfLines({}), Tokens(""));
+}
+
+// What CueSet answers, the slow way: each cue searched for in the folded text.
+size_t NaiveCount(std::string_view hay, const std::vector<std::string_view>& cues) {
+  std::string h = Lower(hay);
+  size_t n = 0;
+  for (std::string_view c : cues) n += !c.empty() && h.find(Lower(c)) != std::string::npos;
+  return n;
+}
+
+TEST(Tokenise, CueSetAnswersAsContainsAny) {
+  const std::vector<std::string_view> cues = {
+      "已修复", "修复", "fixed in", "Fixed By", "is fixed", "fix", "x", "已", "根因", "root cause",
+      "use ", "CANN", "\xEF\xBC\xA1" /* Ａ */, "a", "dts", "won't fix", "not_planned", "ok", "fixed in"};
+  CueSet set(cues);
+  std::mt19937_64 rng(5);
+  static const std::vector<std::string> kBits = {"已修复", "修", "复", "Fixed", " IN", "fixed in", "FIX", "x",
+                                                 "已", "根", "因", "Root Cause", "USE ", "use", "cann", "Ａ",
+                                                 "A", "DTS", "won't", " fix", "not_planned", "OK", "o", " ",
+                                                 "\n", "。", "ß", "\xE5", "\xB7"};
+  for (int i = 0; i < 50000; ++i) {
+    std::string h;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) h += kBits[rng() % kBits.size()];
+    ASSERT_EQ(set.In(h), ContainsAny(h, cues)) << h;
+    ASSERT_EQ(set.Count(h), NaiveCount(h, cues)) << h;
+  }
+  EXPECT_FALSE(CueSet({}).In("anything"));
+  EXPECT_FALSE(CueSet({""}).In("anything"));  // as ContainsAny: an empty cue never matches
+  EXPECT_EQ(CueSet({"ab", "AB", "b"}).Count("xAb"), 3u);  // list entries, repeats counted
+  std::vector<std::string_view> many(65, "x");
+  EXPECT_THROW(CueSet{many}, std::length_error);
 }
 
 }  // namespace
