@@ -97,17 +97,35 @@ const Comment* BestFixExplanation(const IssueContext& ctx) {
   return best;
 }
 
-// The last of the human comments made while the issue was open (by others
-// than the author when `non_author_only`) whose body satisfies `pred`. The
-// cue predicates fold ASCII case themselves (text::CueSet), in one pass
-// over each body.
+// The human comments made while the issue was open, each with its body
+// ASCII-lower-cased once (the cue predicates fold ASCII case themselves, so
+// they answer the same on it; a body without upper case is not copied).
+class HumanBodies {
+ public:
+  explicit HumanBodies(const IssueContext& ctx) : comments_(HumanComments(ctx)) {
+    copies_.reserve(comments_.size());
+    for (const Comment* c : comments_) {
+      copies_.emplace_back();
+      folded_.push_back(text::FoldedAscii(c->body, &copies_.back()));
+    }
+  }
+  size_t size() const { return comments_.size(); }
+  const Comment* comment(size_t i) const { return comments_[i]; }
+  std::string_view folded(size_t i) const { return folded_[i]; }
+
+ private:
+  std::vector<const Comment*> comments_;
+  std::vector<std::string> copies_;  // reserved: views into it stay valid
+  std::vector<std::string_view> folded_;
+};
+
 template <typename Pred>
-const Comment* LastHuman(const IssueContext& ctx, const std::vector<const Comment*>& human,
-                         bool non_author_only, Pred pred) {
+const Comment* LastHuman(const IssueContext& ctx, const HumanBodies& human, bool non_author_only, Pred pred) {
   const Comment* found = nullptr;
-  for (const Comment* c : human) {
+  for (size_t i = 0; i < human.size(); ++i) {
+    const Comment* c = human.comment(i);
     if (non_author_only && IsAuthor(*c, ctx)) continue;
-    if (pred(c->body)) found = c;
+    if (pred(human.folded(i))) found = c;
   }
   return found;
 }
@@ -143,7 +161,7 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool resolved_label = has_label(signals::IsResolvedLabel);
   bool wontfix = has_label(signals::IsWontfixLabel) || signals::IsWontfixLabel(is.state_detail);
   bool stale = has_label(signals::IsStaleLabel) || facts.batch_close;
-  const std::vector<const Comment*> human = HumanComments(ctx);
+  HumanBodies human(ctx);
   const Comment* decline = LastHuman(ctx, human, true, signals::DeclinesFix);
   wontfix = wontfix || decline != nullptr;
   for (const Comment& c : ctx.comments)

@@ -34,18 +34,6 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// Where `lower` (ASCII lower case) first occurs in `t` from `from` on,
-// comparing with `t`'s ASCII letters lower-cased (text::Lower(t).find).
-size_t FindFolded(std::string_view t, std::string_view lower, size_t from) {
-  for (size_t p = from; p + lower.size() <= t.size(); ++p) {
-    size_t k = 0;
-    while (k < lower.size() && (t[p + k] >= 'A' && t[p + k] <= 'Z' ? t[p + k] - 'A' + 'a' : t[p + k]) == lower[k])
-      ++k;
-    if (k == lower.size()) return p;
-  }
-  return std::string_view::npos;
-}
-
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && text::Lower(s.substr(s.size() - suffix.size())) == text::Lower(suffix);
 }
@@ -109,15 +97,16 @@ bool ClaimsVerified(std::string_view t) {
 }
 
 bool NamesVendorFix(std::string_view t) {
-  for (size_t p = FindFolded(t, "dts", 0); p != std::string_view::npos; p = FindFolded(t, "dts", p + 3)) {
+  std::string l = text::Lower(t);
+  for (size_t p = l.find("dts"); p != std::string::npos; p = l.find("dts", p + 3)) {
     size_t q = p + 3, digits = 0;
-    while (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q]))) ++q, ++digits;
+    while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
     if (digits >= 8) return true;
   }
   static const text::CueSet kVendor{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"};
   if (kVendor.In(t)) return true;
   // Every sentence is a part of `t`: none names CANN when `t` does not.
-  if (FindFolded(t, "cann", 0) == std::string_view::npos) return false;
+  if (l.find("cann") == std::string::npos) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
   static const text::CueSet kCann{"CANN"};
   static const text::CueSet kCannFixed{"已修复", "修复版本", "版本修复", "fixed in"};

@@ -640,66 +640,41 @@ bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_vi
   return ContainsAnyOf(haystack, needles);
 }
 
-namespace {
-
-constexpr std::array<unsigned char, 256> kFold = [] {
-  std::array<unsigned char, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return t;
-}();
-
-}  // namespace
-
 CueSet::CueSet(std::initializer_list<std::string_view> cues)
     : CueSet(std::vector<std::string_view>(cues.begin(), cues.end())) {}
 
-CueSet::CueSet(const std::vector<std::string_view>& cues) : heads_(65536 / 64, 0) {
+CueSet::CueSet(const std::vector<std::string_view>& cues) {
   if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
   for (size_t i = 0; i < cues.size(); ++i) {
     if (cues[i].empty()) continue;  // ContainsAny never matches an empty needle
     Cue c;
     c.folded = Lower(cues[i]);
     c.entry = static_cast<std::uint8_t>(i);
-    unsigned char b0 = static_cast<unsigned char>(c.folded[0]);
-    if (c.folded.size() == 1) {
-      c.head = static_cast<std::uint16_t>(b0 << 8);
-      ones_[b0 >> 6] |= std::uint64_t{1} << (b0 & 63);
-    } else {
-      c.head = static_cast<std::uint16_t>(b0 << 8 | static_cast<unsigned char>(c.folded[1]));
-      heads_[c.head >> 6] |= std::uint64_t{1} << (c.head & 63);
-    }
-    shortest_ = cues_.empty() ? c.folded.size() : std::min(shortest_, c.folded.size());
+    c.letters = HasLetter(c.folded);
     cues_.push_back(std::move(c));
   }
-  std::stable_sort(cues_.begin(), cues_.end(),
-                   [](const Cue& a, const Cue& b) { return a.head < b.head; });
+  std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
 }
 
 std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
-  if (cues_.empty() || h.size() < shortest_) return 0;
-  const unsigned char* d = reinterpret_cast<const unsigned char*>(h.data());
-  const size_t n = h.size();
   std::uint64_t found = 0;
-  auto try_head = [&](std::uint16_t head, size_t p) {
-    auto it = std::lower_bound(cues_.begin(), cues_.end(), head,
-                               [](const Cue& c, std::uint16_t v) { return c.head < v; });
-    for (; it != cues_.end() && it->head == head; ++it) {
-      const std::string& c = it->folded;
-      if (c.size() > n - p) continue;
-      size_t k = 0;
-      while (k < c.size() && kFold[d[p + k]] == static_cast<unsigned char>(c[k])) ++k;
-      if (k == c.size()) found |= std::uint64_t{1} << it->entry;
+  std::string buf;
+  std::string_view folded;
+  bool have_folded = false;
+  for (const Cue& c : cues_) {
+    if (c.folded.size() > h.size()) continue;
+    std::string_view hay = h;
+    if (c.letters) {
+      if (!have_folded) {
+        folded = FoldedAscii(h, &buf);
+        have_folded = true;
+      }
+      hay = folded;
     }
-  };
-  for (size_t p = 0; p < n; ++p) {
-    unsigned char b0 = kFold[d[p]];
-    if (ones_[b0 >> 6] >> (b0 & 63) & 1) try_head(static_cast<std::uint16_t>(b0 << 8), p);
-    if (p + 1 < n) {
-      std::uint16_t head = static_cast<std::uint16_t>(b0 << 8 | kFold[d[p + 1]]);
-      if (heads_[head >> 6] >> (head & 63) & 1) try_head(head, p);
+    if (memmem(hay.data(), hay.size(), c.folded.data(), c.folded.size()) != nullptr) {
+      found |= std::uint64_t{1} << c.entry;
+      if (!all) return found;
     }
-    if (found && !all) return found;
   }
   return found;
 }

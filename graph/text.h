@@ -125,11 +125,12 @@ Clause ClauseAt(std::string_view s, size_t offset);
 // Case-insensitive (ASCII) search for any of `needles`.
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
-// A fixed list of cue strings looked for all at once, with ASCII case folded
-// on both sides: In(h) is ContainsAny(h, cues), Count(h) the number of list
-// entries that occur in h (at most 64 entries: more throw std::length_error,
-// a programming error). One pass over h: only the
-// cues starting with the two (folded) bytes at a position are compared there.
+// A fixed list of cue strings, searched for with ASCII case folded on both
+// sides: In(h) is ContainsAny(h, cues), Count(h) the number of list entries
+// that occur in h (at most 64 entries: more throw std::length_error, a
+// programming error). The cues are folded once, when the set is built, and
+// `h` at most once per call, only when a cue with an ASCII letter is looked
+// for and `h` has an upper-case letter; then each cue is one memmem.
 class CueSet {
  public:
   CueSet(std::initializer_list<std::string_view> cues);
@@ -141,14 +142,11 @@ class CueSet {
   // Bits of the list entries found; with `all` false it stops at the first.
   std::uint64_t Scan(std::string_view haystack, bool all) const;
   struct Cue {
-    std::uint16_t head;  // first two folded bytes (the second 0 for a one-byte cue)
-    std::uint8_t entry;  // its index in the list
     std::string folded;
+    std::uint8_t entry = 0;  // its index in the list
+    bool letters = false;    // has an ASCII letter (folding the text matters)
   };
-  std::vector<Cue> cues_;                 // by head
-  std::vector<std::uint64_t> heads_;      // bitmap of the heads (65,536 bits)
-  std::uint64_t ones_[4] = {0, 0, 0, 0};  // first bytes of one-byte cues
-  size_t shortest_ = 0;
+  std::vector<Cue> cues_;  // those without letters first
 };
 
 // ASCII lower-case copy.
