@@ -342,26 +342,27 @@ TokenSet Tokens(std::string_view s) {
   return out;
 }
 
-TokenSet TokensOfLines(std::initializer_list<std::string_view> parts) {
+TokenSet TokensOfLines(std::span<const std::string_view> parts) {
   // A newline ends every word and CJK run, so each part's tokens are its own,
   // unless a part's last code point was cut short (invalid UTF-8): then the
   // joined text, tokenised whole.
   TokenSet out;
-  size_t k = 0;
-  for (std::string_view p : parts) {
-    bool last = ++k == parts.size();
-    if (!AppendTokens(p, &out) && !last) {
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (!AppendTokens(parts[k], &out) && k + 1 < parts.size()) {
       std::string joined;
-      size_t j = 0;
-      for (std::string_view q : parts) {
-        if (j++) joined += '\n';
-        joined += q;
+      for (size_t j = 0; j < parts.size(); ++j) {
+        if (j) joined += '\n';
+        joined += parts[j];
       }
       return Tokens(joined);
     }
   }
   Normalize(&out);
   return out;
+}
+
+TokenSet TokensOfLines(std::initializer_list<std::string_view> parts) {
+  return TokensOfLines(std::span<const std::string_view>(parts.begin(), parts.size()));
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,7 @@ std::string StripTitleTags(std::string_view title);
 
 TokenSet Tokens(std::string_view s);
 // Tokens of the parts joined by newlines ("a\nb"), without joining them.
+TokenSet TokensOfLines(std::span<const std::string_view> parts);
 TokenSet TokensOfLines(std::initializer_list<std::string_view> parts);
 
 // True when the sorted sets share an element.

@@ -407,6 +407,9 @@ TEST(Tokenise, TokensOfLinesAreTheTokensOfTheJoinedText) {
   EXPECT_EQ(TokensOfLines({cut, "word"}), Tokens(cut + "\nword"));
   EXPECT_EQ(TokensOfLines({"one", "two", "three"}), Tokens("one\ntwo\nthree"));
   EXPECT_EQ(TokensOfLines({}), Tokens(""));
+  // As the patches are tokenised: each followed by a newline (an empty last part).
+  std::vector<std::string_view> patches = {"+ fixed_bug()", cut, "-old 的问题", ""};
+  EXPECT_EQ(TokensOfLines(patches), Tokens("+ fixed_bug()\n" + cut + "\n-old 的问题\n"));
 }
 
 // What CueSet answers, the slow way: each cue searched for in the folded text.
