@@ -7,7 +7,7 @@
 // unigram); full-width ASCII is folded to ASCII first. Stop words and bigrams
 // made of function characters (的, 了, ...) are dropped.
 //
-// Thread safety: pure functions.
+// Thread safety: pure functions; a CueSet is immutable once built.
 #pragma once
 
 #include <cstdint>
@@ -75,7 +75,9 @@ std::string FoldWidth(std::string_view s);
 std::string StripTitleTags(std::string_view title);
 
 TokenSet Tokens(std::string_view s);
-// Tokens of the parts joined by newlines ("a\nb"), without joining them.
+// Tokens of the parts joined by newlines ("a\nb"), without joining them (the
+// same set, invalid UTF-8 included: a part whose last code point is cut short
+// makes it tokenise the joined text).
 TokenSet TokensOfLines(std::span<const std::string_view> parts);
 TokenSet TokensOfLines(std::initializer_list<std::string_view> parts);
 
