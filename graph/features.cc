@@ -171,7 +171,7 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   c.normalized_title = text::StripTitleTags(c.issue.title);
   c.title_tokens = text::Tokens(c.normalized_title);
   c.title_identifiers = text::Identifiers(c.normalized_title, false);
-  c.text_tokens = text::Tokens(c.normalized_title + "\n" + c.issue.body);
+  c.text_tokens = text::TokensOfLines({c.normalized_title, c.issue.body});
   std::string ident_text = c.issue.title + "\n" + c.issue.body;
   if (!c.issue.author.login.empty()) c.participants.insert(c.issue.author.login);
   for (const Comment& cm : c.comments) {

@@ -18,7 +18,7 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
   info->normalized_title = text::StripTitleTags(info->pr.title);
   info->title_tokens = text::Tokens(info->normalized_title);
   info->title_identifiers = text::Identifiers(info->normalized_title, false);
-  info->text_tokens = text::Tokens(info->normalized_title + "\n" + info->pr.body);
+  info->text_tokens = text::TokensOfLines({info->normalized_title, info->pr.body});
   info->branch_keys = BranchKeysOf(info->pr.head_ref);
   info->release_base = IsReleaseBranch(info->pr.base_ref);
   return info;
@@ -26,15 +26,27 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
 
 // The PR's changed-file and patch features from its files (ListFiles order).
 void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
-  std::string patch_text;
+  std::vector<std::string_view> patches;  // tokenised as the patches joined by newlines, one after each
+  patches.reserve(files.size() + 1);
+  std::vector<std::string> idents;  // of every patch, sorted and made unique before the set is built
   for (const FileChange& f : files) {
     info->files.push_back(text::Lower(f.filename));
     if (!f.previous_filename.empty()) info->files.push_back(text::Lower(f.previous_filename));
-    for (std::string& id : text::Identifiers(f.patch, /*path_variants=*/false)) info->patch_idents.insert(std::move(id));
-    patch_text += f.patch;
-    patch_text += '\n';
+    std::vector<std::string> ids = text::Identifiers(f.patch, /*path_variants=*/false);
+    if (idents.empty()) {
+      idents = std::move(ids);
+    } else {
+      idents.insert(idents.end(), std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
+    }
+    patches.push_back(f.patch);
   }
-  info->patch_tokens = text::Tokens(patch_text);
+  patches.push_back(std::string_view());
+  if (files.size() > 1) {
+    std::sort(idents.begin(), idents.end());
+    idents.erase(std::unique(idents.begin(), idents.end()), idents.end());
+  }
+  for (std::string& id : idents) info->patch_idents.emplace_hint(info->patch_idents.end(), std::move(id));
+  info->patch_tokens = text::TokensOfLines(patches);
   for (const std::string& f : info->files) info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   for (const std::string& f : info->files) {
     std::string_view v(f);
@@ -148,9 +160,20 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   for (size_t i = 0; i < prs.size(); ++i)
     if (prs[i].merged()) pr_slot.emplace(prs[i].ref().ToString(), i);
   std::vector<std::vector<FileChange>> files(prs.size());
+  // Consecutive files share their PR: look it up once per run of them.
+  bool have_last = false;
+  RepoRef last_repo;
+  std::int64_t last_number = 0;
+  std::vector<FileChange>* last_slot = nullptr;
   FG_RETURN_IF_ERROR(store.ForEachFile(repo, [&](const FileChange& f) {
-    auto it = pr_slot.find(Ref::Pull(f.repo, f.pr_number).ToString());
-    if (it != pr_slot.end()) files[it->second].push_back(f);
+    if (!have_last || f.pr_number != last_number || f.repo != last_repo) {
+      auto it = pr_slot.find(Ref::Pull(f.repo, f.pr_number).ToString());
+      last_slot = it == pr_slot.end() ? nullptr : &files[it->second];
+      have_last = true;
+      last_repo = f.repo;
+      last_number = f.pr_number;
+    }
+    if (last_slot) last_slot->push_back(f);
     return true;
   }));
   // Features and files, in parallel: each thread fills its own slots.

@@ -84,8 +84,9 @@ const Comment* BestFixExplanation(const IssueContext& ctx) {
   const Comment* best = nullptr;
   int best_score = -1;
   for (const Comment* c : HumanComments(ctx)) {
+    static const text::CueSet kRootCause{"根因", "root cause"};
     if (!signals::NamesVendorFix(c->body) && !signals::ClaimsFix(c->body) &&
-        !text::ContainsAny(c->body, {"根因", "root cause"}))
+        !kRootCause.In(c->body))
       continue;
     int score = signals::AnswerScore(c->body) + (IsAuthor(*c, ctx) ? 0 : 2);
     if (score >= best_score) {

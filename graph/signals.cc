@@ -9,8 +9,6 @@
 namespace fixgraph::graph::signals {
 namespace {
 
-using text::ContainsAny;
-
 std::string_view Trim(std::string_view s) {
   auto junk = [](std::string_view v, bool front) {
     if (v.empty()) return size_t{0};
@@ -56,12 +54,12 @@ std::vector<std::string_view> Sentences(std::string_view body) {
   return out;
 }
 
-const std::vector<std::string_view>& ActionCues() {
-  static const std::vector<std::string_view> k = {
-      "建议", "请", "需要", "可以", "改为", "改成", "使用", "设置", "加上", "添加", "换成", "换回",
-      "应", "先", "不要", "勿", "不建议", "原因", "根因", "因为", "正确做法", "方法", "不需要",
-      "支持", "取决", "只", "仅", "should", "use ", "set ", "try", "run ", "instead", "because",
-      "need", "root cause", "workaround", "规避", "解决"};
+const text::CueSet& ActionCues() {
+  static const text::CueSet k{
+      "建议", "请", "需要", "可以", "改为", "改成", "使用", "设置", "加上", "添加",
+      "换成", "换回", "应", "先", "不要", "勿", "不建议", "原因", "根因", "因为",
+      "正确做法", "方法", "不需要", "支持", "取决", "只", "仅", "should", "use ", "set ",
+      "try", "run ", "instead", "because", "need", "root cause", "workaround", "规避", "解决"};
   return k;
 }
 
@@ -81,17 +79,21 @@ bool IsBot(const User& u) {
 }
 
 bool ClaimsFix(std::string_view t) {
-  return ContainsAny(t, {"已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
-                         "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
-                         "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
-                         "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by",
-                         "been resolved", "been merged", "is resolved"});
+  static const text::CueSet kFixClaims{
+      "已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
+      "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
+      "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
+      "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by", "been resolved",
+      "been merged", "is resolved"};
+  return kFixClaims.In(t);
 }
 
 bool ClaimsVerified(std::string_view t) {
-  return ContainsAny(t, {"验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
-                         "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
-                         "confirmed fixed", "regression passed"});
+  static const text::CueSet kVerified{
+      "验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
+      "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
+      "confirmed fixed", "regression passed"};
+  return kVerified.In(t);
 }
 
 bool NamesVendorFix(std::string_view t) {
@@ -101,50 +103,67 @@ bool NamesVendorFix(std::string_view t) {
     while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
     if (digits >= 8) return true;
   }
-  if (ContainsAny(t, {"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"})) return true;
+  static const text::CueSet kVendor{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"};
+  if (kVendor.In(t)) return true;
   // Every sentence is a part of `t`: none names CANN when `t` does not.
   if (l.find("cann") == std::string::npos) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
+  static const text::CueSet kCann{"CANN"};
+  static const text::CueSet kCannFixed{"已修复", "修复版本", "版本修复", "fixed in"};
   for (std::string_view s : Sentences(t))
-    if (ContainsAny(s, {"CANN"}) && ContainsAny(s, {"已修复", "修复版本", "版本修复", "fixed in"}))
-      return true;
+    if (kCann.In(s) && kCannFixed.In(s)) return true;
   return false;
 }
 
 bool NamesServiceSide(std::string_view t) {
-  if (ContainsAny(t, {"平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
-                      "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
-                      "server-side", "service side", "backend service"}))
-    return true;
-  std::string s(t);
-  size_t p = s.find("已为");
-  return p != std::string::npos && s.find("开启", p) != std::string::npos;
+  static const text::CueSet kServiceSide{
+      "平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
+      "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
+      "server-side", "service side", "backend service"};
+  if (kServiceSide.In(t)) return true;
+  size_t p = t.find("已为");
+  return p != std::string_view::npos && t.find("开启", p) != std::string_view::npos;
 }
 
 bool DeclinesFix(std::string_view t) {
-  return ContainsAny(t, {"不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
-                         "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
-                         "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained"});
+  static const text::CueSet kDeclines{
+      "不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
+      "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
+      "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained"};
+  return kDeclines.In(t);
 }
 
 bool SaysStale(std::string_view t) {
-  return ContainsAny(t, {"stale", "长期无活动", "无更新", "无活动", "inactive", "no activity"});
+  static const text::CueSet kStale{
+      "stale", "长期无活动", "无更新", "无活动", "inactive", "no activity"};
+  return kStale.In(t);
 }
 
 bool SelfSolved(std::string_view t) {
-  return ContainsAny(t, {"自己解决", "已解决", "解决了", "问题解决", "搞定", "solved",
-                         "找到原因", "原因找到", "fixed it", "figured it out"});
+  static const text::CueSet kSelfSolved{
+      "自己解决", "已解决", "解决了", "问题解决", "搞定", "solved", "找到原因",
+      "原因找到", "fixed it", "figured it out"};
+  return kSelfSolved.In(t);
 }
 
 bool IsResolvedLabel(std::string_view l) {
-  return ContainsAny(l, {"resolved", "fixed", "已解决", "已修复", "done"});
+  static const text::CueSet kResolvedLabel{"resolved", "fixed", "已解决", "已修复", "done"};
+  return kResolvedLabel.In(l);
 }
 bool IsWontfixLabel(std::string_view l) {
-  return ContainsAny(l, {"wontfix", "won't fix", "wont fix", "不修复", "rejected", "已拒绝",
-                         "not planned", "not_planned", "invalid"});
+  static const text::CueSet kWontfixLabel{
+      "wontfix", "won't fix", "wont fix", "不修复", "rejected", "已拒绝", "not planned",
+      "not_planned", "invalid"};
+  return kWontfixLabel.In(l);
 }
-bool IsStaleLabel(std::string_view l) { return ContainsAny(l, {"stale", "inactive"}); }
-bool IsDuplicateLabel(std::string_view l) { return ContainsAny(l, {"duplicate", "重复"}); }
+bool IsStaleLabel(std::string_view l) {
+  static const text::CueSet kStaleLabel{"stale", "inactive"};
+  return kStaleLabel.In(l);
+}
+bool IsDuplicateLabel(std::string_view l) {
+  static const text::CueSet kDuplicateLabel{"duplicate", "重复"};
+  return kDuplicateLabel.In(l);
+}
 
 PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len) {
   text::Clause c = text::ClauseAt(body, offset);
@@ -152,15 +171,18 @@ PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len) {
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   size_t after_at = std::min(offset + len, c.end);
   std::string_view after = Trim(body.substr(after_at, c.end - after_at));
-  if (ContainsAny(clause, {"引入", "introduced", "caused by", "regressed by", "导致的问题",
-                           "带来的问题", "引起"}))
-    return PullRole::kIntroduced;
-  if (ContainsAny(clause, {"修复", "修正", "修改", "合入", "已提", "提了", "提交", "改掉",
-                           "改了", "刷新", "合并", "fix", "resolve", "merged", "解决", "同步"}))
-    return PullRole::kFix;
+  static const text::CueSet kIntroduced{
+      "引入", "introduced", "caused by", "regressed by", "导致的问题", "带来的问题",
+      "引起"};
+  if (kIntroduced.In(clause)) return PullRole::kIntroduced;
+  static const text::CueSet kFixWords{
+      "修复", "修正", "修改", "合入", "已提", "提了", "提交", "改掉", "改了",
+      "刷新", "合并", "fix", "resolve", "merged", "解决", "同步"};
+  if (kFixWords.In(clause)) return PullRole::kFix;
+  static const text::CueSet kReference{
+      "可参考", "效果", "示例", "例如", "for example", "类似", "similar"};
   if (EndsWith(before, "见") || EndsWith(before, "参考") || EndsWith(before, "see") ||
-      EndsWith(before, "e.g.") || EndsWith(before, "like") ||
-      ContainsAny(clause, {"可参考", "效果", "示例", "例如", "for example", "类似", "similar"}) ||
+      EndsWith(before, "e.g.") || EndsWith(before, "like") || kReference.In(clause) ||
       after.substr(0, 6) == "\xE7\xA4\xBA\xE4\xBE\x8B" /* 示例 */)
     return PullRole::kReferenceOnly;
   return PullRole::kNeutral;
@@ -171,10 +193,12 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
   std::string_view clause = body.substr(c.begin, c.end - c.begin);
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   (void)len;
-  if (ContainsAny(clause, {"不是重复", "并非重复", "not a duplicate", "not duplicate"})) return false;
-  if (ContainsAny(clause, {"重复", "duplicate", "dup of", "dupe of", "same as", "同一个问题",
-                           "同一问题", "相同问题"}))
-    return true;
+  static const text::CueSet kNotDuplicate{"不是重复", "并非重复", "not a duplicate", "not duplicate"};
+  if (kNotDuplicate.In(clause)) return false;
+  static const text::CueSet kDuplicate{
+      "重复", "duplicate", "dup of", "dupe of", "same as", "同一个问题", "同一问题",
+      "相同问题"};
+  if (kDuplicate.In(clause)) return true;
   // "同 #43", "同#43，..."
   return before == "\xE5\x90\x8C" /* 同 */ || before == "\xE5\x90\x8C\xE4\xB8\x8A" /* 同上 */ ||
          text::Lower(before) == "dup" || text::Lower(before) == "duplicates";
@@ -183,10 +207,7 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
 bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= 20; }
 
 int AnswerScore(std::string_view body) {
-  int score = 0;
-  std::string l = text::Lower(body);
-  for (std::string_view cue : ActionCues())
-    if (l.find(text::Lower(cue)) != std::string::npos) ++score;
+  int score = static_cast<int>(ActionCues().Count(body));  // cues found, ASCII case folded
   score += static_cast<int>(std::count(body.begin(), body.end(), '`') / 2);
   score += static_cast<int>(std::min<size_t>(text::VisibleLength(body) / 40, 5));
   return score;
@@ -207,9 +228,10 @@ std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix
     return true;
   };
   for (std::string_view p : pieces) {
+    static const text::CueSet kFixLine{"根因", "原因", "root cause", "修复", "fix"};
     bool fix_line = with_fix && (ClaimsFix(p) || NamesVendorFix(p) || ClaimsVerified(p) ||
-                                 ContainsAny(p, {"根因", "原因", "root cause", "修复", "fix"}));
-    if (fix_line || ContainsAny(p, ActionCues()) || p.find('`') != std::string_view::npos) {
+                                 kFixLine.In(p));
+    if (fix_line || ActionCues().In(p) || p.find('`') != std::string_view::npos) {
       if (!add(p)) break;
     }
   }

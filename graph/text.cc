@@ -1,11 +1,12 @@
 #include "text.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
-
-#include "fixgraph/engine/utf8.h"
+#include <stdexcept>
 
 namespace fixgraph::graph::text {
 namespace {
@@ -20,6 +21,12 @@ char32_t Next(std::string_view s, size_t* i) {
   for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
   *i += n;
   return cp;
+}
+
+// The number of bytes Next takes for a sequence led by `c` (before it
+// clamps to the end of the text).
+int SequenceLength(unsigned char c) {
+  return c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
 }
 
 bool IsCjk(char32_t cp) {
@@ -56,14 +63,28 @@ std::uint64_t HashCjk(const char32_t* cps, size_t n) {
   return h;
 }
 
+// The stop words, by length: a word is looked up among those of its own
+// length only (IsStopWord).
 bool IsStopWord(std::string_view w) {
-  static constexpr std::array<std::string_view, 40> kStop = {
-      "the", "an",   "to",   "of",   "in",   "on",   "for",  "and",  "or",   "is",
-      "are", "with", "when", "not",  "no",   "be",   "by",   "at",   "as",   "it",
-      "this", "that", "from", "after", "before", "into", "does", "do", "can", "should",
-      "will", "if", "but", "we", "you", "please", "pr", "mr", "issue", "bug"};
-  if (w.size() > 6) return false;  // the longest stop word ("should", "before")
-  return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+  static constexpr std::string_view k2[] = {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by",
+                                            "at", "as", "it", "do", "if", "we", "pr", "mr"};
+  static constexpr std::string_view k3[] = {"the", "for", "and", "are", "not", "can", "but", "you", "bug"};
+  static constexpr std::string_view k4[] = {"with", "when", "this", "that", "from", "into", "does", "will"};
+  static constexpr std::string_view k5[] = {"after", "issue"};
+  static constexpr std::string_view k6[] = {"before", "should", "please"};
+  auto in = [w](const auto& list) {
+    for (std::string_view x : list)
+      if (std::memcmp(x.data(), w.data(), w.size()) == 0) return true;
+    return false;
+  };
+  switch (w.size()) {
+    case 2: return in(k2);
+    case 3: return in(k3);
+    case 4: return in(k4);
+    case 5: return in(k5);
+    case 6: return in(k6);
+    default: return false;
+  }
 }
 
 
@@ -81,10 +102,23 @@ constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLo
 // std::tolower in the "C" locale, inline.
 constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-bool IsIdentChar(char c) {
-  // ASCII classes: the program runs in the "C" locale (no setlocale call).
-  return AsciiAlnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
-}
+// ASCII classes: the program runs in the "C" locale (no setlocale call).
+constexpr bool IsIdentByte(unsigned char c) { return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-'; }
+// Per byte: kIdent for identifier characters, plus kMarked for those that
+// can make a token an identifier (an upper-case letter for CamelCase, '_',
+// '/', '.', '-'): a token without any is a plain word.
+constexpr std::uint8_t kIdent = 1, kMarked = 2;
+constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if (!IsIdentByte(static_cast<unsigned char>(c))) continue;
+    t[c] = kIdent;
+    if (AsciiUpper(static_cast<char32_t>(c)) || c == '_' || c == '/' || c == '.' || c == '-')
+      t[c] |= kMarked;
+  }
+  return t;
+}();
+bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
 
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
@@ -105,23 +139,23 @@ bool HasFileExtension(std::string_view s) {
   if (dot == std::string_view::npos || dot == 0 || dot + 1 >= base.size()) return false;
   std::string_view ext = base.substr(dot + 1);
   if (ext.size() > 5) return false;
-  static constexpr std::array<std::string_view, 34> kExt = {
-      "py", "cc", "cpp", "c", "h", "hpp", "cu", "md", "rst", "txt", "yaml", "yml",
-      "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
-      "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
   char buf[5];
   for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
   std::string_view e(buf, ext.size());
-  return std::find(kExt.begin(), kExt.end(), e) != kExt.end();
-}
-
-bool IsCamel(std::string_view s) {
-  for (size_t i = 1; i < s.size(); ++i) {
-    bool lower_upper = AsciiLower(s[i - 1]) && AsciiUpper(s[i]);
-    bool upper_upper_lower = i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
-    if (lower_upper || upper_upper_lower) return true;
+  // The known extensions, looked up among those of the same length.
+  auto in = [e](std::initializer_list<std::string_view> list) {
+    for (std::string_view x : list)
+      if (x == e) return true;
+    return false;
+  };
+  switch (e.size()) {
+    case 1: return in({"c", "h"});
+    case 2: return in({"py", "cc", "cu", "md", "sh", "js", "ts", "go", "rs", "so", "mk", "in"});
+    case 3: return in({"cpp", "hpp", "rst", "txt", "yml", "cfg", "ini", "whl", "xml", "pyi", "bat", "sql"});
+    case 4: return in({"yaml", "json", "toml", "java", "html"});
+    case 5: return in({"proto", "cmake", "ipynb"});
+    default: return false;
   }
-  return false;
 }
 
 // Blanks out http(s) URLs so their paths are not read as file paths.
@@ -206,39 +240,86 @@ void Normalize(TokenSet* set) {
   set->erase(std::unique(set->begin(), set->end()), set->end());
 }
 
-TokenSet Tokens(std::string_view s) {
-  TokenSet out;
-  size_t i = 0;
-  std::string word;
+namespace {
+
+// Appends the tokens of `s` to `out` (unsorted, with repeats). One pass over
+// the bytes: ASCII bytes are classified directly, other code points decoded
+// and folded as FoldWidth would fold them; a word's hash is built as its
+// bytes arrive (with the hash of all but its last byte kept, for a dropped
+// plural "s"), so no word is copied. Returns false when the last code point
+// was cut short by the end of `s` (a multi-byte lead too near the end): text
+// following `s` would then have been decoded into it.
+bool AppendTokens(std::string_view s, TokenSet* out) {
+  constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
+  std::uint64_t h = kBasis, h_before_last = kBasis;  // FNV-1a of the word, and of all but its last byte
+  size_t len = 0;
+  bool letter = false;
+  char head[6];            // the word's first bytes (stop words are at most 6 long)
+  char last = 0, prev = 0;  // its last two bytes
   std::vector<char32_t> run;
   auto flush_word = [&] {
-    if (word.size() >= 2 && HasLetter(word)) {
-      if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') word.pop_back();
-      if (!IsStopWord(word)) out.push_back(Hash(word));
+    if (len >= 2 && letter) {
+      std::uint64_t hash = h;
+      size_t n = len;
+      if (n > 3 && last == 's' && prev != 's') {
+        hash = h_before_last;
+        --n;
+      }
+      if (n > 6 || !IsStopWord(std::string_view(head, n))) out->push_back(hash);
     }
-    word.clear();
+    h = h_before_last = kBasis;
+    len = 0;
+    letter = false;
   };
   auto flush_run = [&] {
     // A lone character is a unigram; otherwise every bigram without a stop
     // character (the hashes of their UTF-8 bytes, as Hash gives them).
-    if (run.size() == 1 && !IsStopChar(run[0])) out.push_back(HashCjk(run.data(), 1));
+    if (run.size() == 1 && !IsStopChar(run[0])) out->push_back(HashCjk(run.data(), 1));
     bool stop = !run.empty() && IsStopChar(run[0]);
     for (size_t k = 0; k + 1 < run.size(); ++k) {
       bool next_stop = IsStopChar(run[k + 1]);
-      if (!stop && !next_stop) out.push_back(HashCjk(&run[k], 2));
+      if (!stop && !next_stop) out->push_back(HashCjk(&run[k], 2));
       stop = next_stop;
     }
     run.clear();
   };
-  while (i < s.size()) {
+  auto add = [&](char c) {
+    h_before_last = h;
+    h = (h ^ static_cast<unsigned char>(c)) * kPrime;
+    if (len < sizeof head) head[len] = c;
+    ++len;
+    prev = last;
+    last = c;
+  };
+  size_t i = 0;
+  const size_t n = s.size();
+  bool whole = true;
+  while (i < n) {
+    unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++i;
+      if (b >= 'A' && b <= 'Z') b = static_cast<unsigned char>(b - 'A' + 'a');
+      if ((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || b == '_') {
+        if (!run.empty()) flush_run();
+        letter |= b >= 'a';  // 'a'..'z' (and '_', which is below 'a')
+        add(static_cast<char>(b));
+      } else {
+        if (len) flush_word();
+        if (!run.empty()) flush_run();
+      }
+      continue;
+    }
     // Code points as FoldWidth(s) would give them (it re-encodes exactly
     // what Next decodes), folded here without the copy.
-    char32_t cp = static_cast<unsigned char>(s[i]) < 0x80 ? static_cast<unsigned char>(s[i++]) : Next(s, &i);
+    if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
+    char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
       if (!run.empty()) flush_run();
-      word.push_back(static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp));
+      char c = static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp);
+      letter |= AsciiLower(static_cast<unsigned char>(c));
+      add(c);
     } else if (IsCjk(cp)) {
       flush_word();
       run.push_back(cp);
@@ -249,8 +330,39 @@ TokenSet Tokens(std::string_view s) {
   }
   flush_word();
   flush_run();
+  return whole;
+}
+
+}  // namespace
+
+TokenSet Tokens(std::string_view s) {
+  TokenSet out;
+  AppendTokens(s, &out);
   Normalize(&out);
   return out;
+}
+
+TokenSet TokensOfLines(std::span<const std::string_view> parts) {
+  // A newline ends every word and CJK run, so each part's tokens are its own,
+  // unless a part's last code point was cut short (invalid UTF-8): then the
+  // joined text, tokenised whole.
+  TokenSet out;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (!AppendTokens(parts[k], &out) && k + 1 < parts.size()) {
+      std::string joined;
+      for (size_t j = 0; j < parts.size(); ++j) {
+        if (j) joined += '\n';
+        joined += parts[j];
+      }
+      return Tokens(joined);
+    }
+  }
+  Normalize(&out);
+  return out;
+}
+
+TokenSet TokensOfLines(std::initializer_list<std::string_view> parts) {
+  return TokensOfLines(std::span<const std::string_view>(parts.begin(), parts.size()));
 }
 
 namespace {
@@ -320,13 +432,15 @@ double Coverage(const TokenSet& a, const TokenSet& b) {
 }
 
 std::string ForMentions(std::string_view input) {
+  // ASCII text has nothing to fold and no non-ASCII byte to separate.
+  if (AllAscii(input)) return std::string(input);
   std::string s = FoldWidth(input);
   std::string out;
   out.reserve(s.size() + 16);
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     out.push_back(s[i]);
-    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+    if (c < 0x80 && AsciiAlnum(c) && i + 1 < s.size() &&
         static_cast<unsigned char>(s[i + 1]) >= 0xC0)
       out.push_back(' ');
   }
@@ -353,37 +467,67 @@ bool IsGenericFileName(std::string_view basename) {
 
 std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
   std::vector<std::string> out;
-  std::string s = WithoutUrls(FoldWidth(input));
+  // The text with full-width forms folded and URLs blanked: the input itself
+  // when it has neither (no non-ASCII byte, no "http").
+  std::string buf;
+  std::string_view s = input;
+  if (!AllAscii(input) || memmem(input.data(), input.size(), "http", 4) != nullptr) {
+    buf = WithoutUrls(FoldWidth(input));
+    s = buf;
+  }
+  const size_t n = s.size();
   size_t i = 0;
-  while (i < s.size()) {
+  while (i < n) {
     if (!IsIdentChar(s[i])) {
       ++i;
       continue;
     }
     size_t j = i;
-    while (j < s.size() && IsIdentChar(s[j])) ++j;
+    std::uint8_t classes = 0;
+    for (std::uint8_t c; j < n && (c = kIdentClass[static_cast<unsigned char>(s[j])]) != 0; ++j)
+      classes |= c;
     std::string_view tok(s.data() + i, j - i);
     i = j;
+    // A plain word (lower case and digits only) is never an identifier.
+    if (!(classes & kMarked)) continue;
     // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
     // version (an environment line), not what the issue is about.
     size_t k = j;
-    while (k < s.size() && (s[k] == ' ' || s[k] == '=' || s[k] == '\t')) ++k;
-    if (k < s.size() && k > j &&
+    while (k < n && (s[k] == ' ' || s[k] == '=' || s[k] == '\t')) ++k;
+    if (k < n && k > j &&
         (std::isdigit(static_cast<unsigned char>(s[k])) ||
-         ((s[k] == 'v' || s[k] == 'V') && k + 1 < s.size() &&
-          std::isdigit(static_cast<unsigned char>(s[k + 1])))))
+         ((s[k] == 'v' || s[k] == 'V') && k + 1 < n && std::isdigit(static_cast<unsigned char>(s[k + 1])))))
       continue;
     while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
       tok.remove_prefix(1);
     while (!tok.empty() && (tok.back() == '.' || tok.back() == '/' || tok.back() == '-'))
       tok.remove_suffix(1);
-    if (tok.size() < 4 || !HasLetter(tok) || LooksLikeVersion(tok)) continue;
-    bool underscore = tok.find('_') != std::string_view::npos;
-    bool slash = tok.find('/') != std::string_view::npos;
-    bool file = HasFileExtension(tok);
-    bool dotted = !file && tok.find('.') != std::string_view::npos;
-    bool hyphen = tok.find('-') != std::string_view::npos && tok.size() >= 8;
-    bool camel = IsCamel(tok);
+    if (tok.size() < 4) continue;
+    // The token's character classes in one pass (what HasLetter, find and
+    // IsCamel tell).
+    bool letter = false, underscore = false, slash = false, dot = false, hyphen = false, camel = false;
+    for (size_t p = 0; p < tok.size(); ++p) {
+      char c = tok[p];
+      if (AsciiLower(c)) {
+        letter = true;
+      } else if (AsciiUpper(c)) {
+        letter = true;
+        if (p > 0 && (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
+          camel = true;
+      } else if (c == '_') {
+        underscore = true;
+      } else if (c == '/') {
+        slash = true;
+      } else if (c == '.') {
+        dot = true;
+      } else if (c == '-') {
+        hyphen = true;
+      }
+    }
+    if (!letter || LooksLikeVersion(tok)) continue;
+    bool file = dot && HasFileExtension(tok);
+    bool dotted = !file && dot;
+    hyphen = hyphen && tok.size() >= 8;
     if (!(underscore || slash || file || dotted || hyphen || camel)) continue;
     if (slash && !file && !underscore) {
       // "A2/A3", "CPU/GPU": short alternatives, not a path.
@@ -401,12 +545,12 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
       size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
       if (parts < 2 || tok.size() < 8) continue;
     }
-    std::string id = Lower(tok);
-    out.push_back(id);
+    std::string& id = out.emplace_back(tok);
+    for (char& c : id) c = AsciiToLower(c);
     if (dotted && !slash && path_variants) {
       std::string path = id;
       std::replace(path.begin(), path.end(), '.', '/');
-      out.push_back(path);
+      out.push_back(std::move(path));
     }
   }
   std::sort(out.begin(), out.end());
@@ -495,6 +639,49 @@ bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>&
 
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles) {
   return ContainsAnyOf(haystack, needles);
+}
+
+CueSet::CueSet(std::initializer_list<std::string_view> cues)
+    : CueSet(std::vector<std::string_view>(cues.begin(), cues.end())) {}
+
+CueSet::CueSet(const std::vector<std::string_view>& cues) {
+  if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
+  for (size_t i = 0; i < cues.size(); ++i) {
+    if (cues[i].empty()) continue;  // ContainsAny never matches an empty needle
+    Cue c;
+    c.folded = Lower(cues[i]);
+    c.entry = static_cast<std::uint8_t>(i);
+    c.letters = HasLetter(c.folded);
+    cues_.push_back(std::move(c));
+  }
+  std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
+}
+
+std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
+  std::uint64_t found = 0;
+  std::string buf;
+  std::string_view folded;
+  bool have_folded = false;
+  for (const Cue& c : cues_) {
+    if (c.folded.size() > h.size()) continue;
+    std::string_view hay = h;
+    if (c.letters) {
+      if (!have_folded) {
+        folded = FoldedAscii(h, &buf);
+        have_folded = true;
+      }
+      hay = folded;
+    }
+    if (memmem(hay.data(), hay.size(), c.folded.data(), c.folded.size()) != nullptr) {
+      found |= std::uint64_t{1} << c.entry;
+      if (!all) return found;
+    }
+  }
+  return found;
+}
+
+size_t CueSet::Count(std::string_view haystack) const {
+  return static_cast<size_t>(__builtin_popcountll(Scan(haystack, true)));
 }
 
 size_t VisibleLength(std::string_view s) {

@@ -7,11 +7,12 @@
 // unigram); full-width ASCII is folded to ASCII first. Stop words and bigrams
 // made of function characters (的, 了, ...) are dropped.
 //
-// Thread safety: pure functions.
+// Thread safety: pure functions; a CueSet is immutable once built.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,11 @@ std::string FoldWidth(std::string_view s);
 std::string StripTitleTags(std::string_view title);
 
 TokenSet Tokens(std::string_view s);
+// Tokens of the parts joined by newlines ("a\nb"), without joining them (the
+// same set, invalid UTF-8 included: a part whose last code point is cut short
+// makes it tokenise the joined text).
+TokenSet TokensOfLines(std::span<const std::string_view> parts);
+TokenSet TokensOfLines(std::initializer_list<std::string_view> parts);
 
 // True when the sorted sets share an element.
 bool Intersects(const TokenSet& a, const TokenSet& b);
@@ -123,6 +129,30 @@ Clause ClauseAt(std::string_view s, size_t offset);
 // Case-insensitive (ASCII) search for any of `needles`.
 bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
 bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
+// A fixed list of cue strings, searched for with ASCII case folded on both
+// sides: In(h) is ContainsAny(h, cues), Count(h) the number of list entries
+// that occur in h (at most 64 entries: more throw std::length_error, a
+// programming error). The cues are folded once, when the set is built, and
+// `h` at most once per call, only when a cue with an ASCII letter is looked
+// for and `h` has an upper-case letter; then each cue is one memmem.
+class CueSet {
+ public:
+  CueSet(std::initializer_list<std::string_view> cues);
+  explicit CueSet(const std::vector<std::string_view>& cues);
+  bool In(std::string_view haystack) const { return Scan(haystack, false) != 0; }
+  size_t Count(std::string_view haystack) const;
+
+ private:
+  // Bits of the list entries found; with `all` false it stops at the first.
+  std::uint64_t Scan(std::string_view haystack, bool all) const;
+  struct Cue {
+    std::string folded;
+    std::uint8_t entry = 0;  // its index in the list
+    bool letters = false;    // has an ASCII letter (folding the text matters)
+  };
+  std::vector<Cue> cues_;  // those without letters first
+};
+
 // ASCII lower-case copy.
 std::string Lower(std::string_view s);
 // `s` with ASCII A-Z lower-cased: `s` itself when it has none, else a copy

@@ -1,0 +1,447 @@
+// The tokenisers as they were before the one-pass rewrite (h/linkrun), kept
+// verbatim as the reference the new ones must match: Tokens and Identifiers
+// of random texts, of texts cut at random bytes (invalid UTF-8) and of the
+// demo dump's texts must be equal, and TokensOfLines must give the tokens of
+// the joined text.
+#include "../../graph/text.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "fixgraph/engine/utf8.h"
+#include "testutil/testutil.h"
+
+namespace fixgraph::graph::text {
+namespace reference {
+namespace {
+
+
+// Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
+// themselves (one byte).
+char32_t Next(std::string_view s, size_t* i) {
+  unsigned char c = static_cast<unsigned char>(s[*i]);
+  int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  if (*i + n > s.size()) n = 1;
+  char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+  for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
+  *i += n;
+  return cp;
+}
+
+bool IsCjk(char32_t cp) {
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+         (cp >= 0xF900 && cp <= 0xFAFF);
+}
+
+// Function characters that make a bigram meaningless.
+bool IsStopChar(char32_t cp) {
+  switch (cp) {
+    case U'的': case U'了': case U'是': case U'和': case U'与': case U'及': case U'或':
+    case U'把': case U'被': case U'在': case U'也': case U'都': case U'就': case U'吗':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Hash (FNV-1a, as Hash) of the UTF-8 bytes of `n` CJK code points, each
+// three bytes long (every IsCjk code point is in U+0800..U+FFFF), without
+// building the string.
+std::uint64_t HashCjk(const char32_t* cps, size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto add = [&h](unsigned byte) {
+    h ^= byte;
+    h *= 1099511628211ull;
+  };
+  for (size_t k = 0; k < n; ++k) {
+    char32_t cp = cps[k];
+    add(0xE0 | (cp >> 12));
+    add(0x80 | ((cp >> 6) & 0x3F));
+    add(0x80 | (cp & 0x3F));
+  }
+  return h;
+}
+
+bool IsStopWord(std::string_view w) {
+  static constexpr std::array<std::string_view, 40> kStop = {
+      "the", "an",   "to",   "of",   "in",   "on",   "for",  "and",  "or",   "is",
+      "are", "with", "when", "not",  "no",   "be",   "by",   "at",   "as",   "it",
+      "this", "that", "from", "after", "before", "into", "does", "do", "can", "should",
+      "will", "if", "but", "we", "you", "please", "pr", "mr", "issue", "bug"};
+  if (w.size() > 6) return false;  // the longest stop word ("should", "before")
+  return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+}
+
+
+bool AllAscii(std::string_view s) {
+  unsigned char any = 0;
+  for (char c : s) any |= static_cast<unsigned char>(c);
+  return any < 0x80;
+}
+
+// ASCII character classes, as <cctype> gives them in the "C" locale.
+constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
+constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
+constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+
+// std::tolower in the "C" locale, inline.
+constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool IsIdentChar(char c) {
+  // ASCII classes: the program runs in the "C" locale (no setlocale call).
+  return AsciiAlnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
+}
+
+bool HasLetter(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
+}
+
+bool LooksLikeVersion(std::string_view s) {
+  if (s.empty()) return true;
+  if (std::isdigit(static_cast<unsigned char>(s[0]))) return true;
+  if ((s[0] == 'v' || s[0] == 'V' || s[0] == 'r' || s[0] == 'R') && s.size() > 1 &&
+      std::isdigit(static_cast<unsigned char>(s[1])))
+    return true;
+  return false;
+}
+
+bool HasFileExtension(std::string_view s) {
+  std::string_view base = Basename(s);
+  size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= base.size()) return false;
+  std::string_view ext = base.substr(dot + 1);
+  if (ext.size() > 5) return false;
+  static constexpr std::array<std::string_view, 34> kExt = {
+      "py", "cc", "cpp", "c", "h", "hpp", "cu", "md", "rst", "txt", "yaml", "yml",
+      "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
+      "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
+  char buf[5];
+  for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
+  std::string_view e(buf, ext.size());
+  return std::find(kExt.begin(), kExt.end(), e) != kExt.end();
+}
+
+bool IsCamel(std::string_view s) {
+  for (size_t i = 1; i < s.size(); ++i) {
+    bool lower_upper = AsciiLower(s[i - 1]) && AsciiUpper(s[i]);
+    bool upper_upper_lower = i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
+    if (lower_upper || upper_upper_lower) return true;
+  }
+  return false;
+}
+
+// Blanks out http(s) URLs so their paths are not read as file paths.
+std::string WithoutUrls(std::string out) {
+  size_t pos = 0;
+  while ((pos = out.find("http", pos)) != std::string::npos) {
+    if (out.compare(pos, 7, "http://") != 0 && out.compare(pos, 8, "https://") != 0) {
+      pos += 4;
+      continue;
+    }
+    size_t end = pos;
+    while (end < out.size() && !std::isspace(static_cast<unsigned char>(out[end])) &&
+           static_cast<unsigned char>(out[end]) < 0x80 && out[end] != ')' && out[end] != ']')
+      ++end;
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(pos),
+              out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    pos = end;
+  }
+  return out;
+}
+
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = AsciiToLower(c);
+  return out;
+}
+
+std::string FoldWidth(std::string_view s) {
+  if (AllAscii(s)) return std::string(s);  // nothing to fold
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    // ASCII bytes decode and encode as themselves: copied a run at a time.
+    size_t ascii = i;
+    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+    if (ascii > i) {
+      out.append(s.data() + i, ascii - i);
+      i = ascii;
+      if (i == s.size()) break;
+    }
+    char32_t cp = Next(s, &i);
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    AppendUtf8(&out, cp);
+  }
+  return out;
+}
+
+
+TokenSet Tokens(std::string_view s) {
+  TokenSet out;
+  size_t i = 0;
+  std::string word;
+  std::vector<char32_t> run;
+  auto flush_word = [&] {
+    if (word.size() >= 2 && HasLetter(word)) {
+      if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') word.pop_back();
+      if (!IsStopWord(word)) out.push_back(Hash(word));
+    }
+    word.clear();
+  };
+  auto flush_run = [&] {
+    // A lone character is a unigram; otherwise every bigram without a stop
+    // character (the hashes of their UTF-8 bytes, as Hash gives them).
+    if (run.size() == 1 && !IsStopChar(run[0])) out.push_back(HashCjk(run.data(), 1));
+    bool stop = !run.empty() && IsStopChar(run[0]);
+    for (size_t k = 0; k + 1 < run.size(); ++k) {
+      bool next_stop = IsStopChar(run[k + 1]);
+      if (!stop && !next_stop) out.push_back(HashCjk(&run[k], 2));
+      stop = next_stop;
+    }
+    run.clear();
+  };
+  while (i < s.size()) {
+    // Code points as FoldWidth(s) would give them (it re-encodes exactly
+    // what Next decodes), folded here without the copy.
+    char32_t cp = static_cast<unsigned char>(s[i]) < 0x80 ? static_cast<unsigned char>(s[i++]) : Next(s, &i);
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
+      if (!run.empty()) flush_run();
+      word.push_back(static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp));
+    } else if (IsCjk(cp)) {
+      flush_word();
+      run.push_back(cp);
+    } else {
+      flush_word();
+      flush_run();
+    }
+  }
+  flush_word();
+  flush_run();
+  text::Normalize(&out);
+  return out;
+}
+
+std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
+  std::vector<std::string> out;
+  std::string s = WithoutUrls(FoldWidth(input));
+  size_t i = 0;
+  while (i < s.size()) {
+    if (!IsIdentChar(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && IsIdentChar(s[j])) ++j;
+    std::string_view tok(s.data() + i, j - i);
+    i = j;
+    // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
+    // version (an environment line), not what the issue is about.
+    size_t k = j;
+    while (k < s.size() && (s[k] == ' ' || s[k] == '=' || s[k] == '\t')) ++k;
+    if (k < s.size() && k > j &&
+        (std::isdigit(static_cast<unsigned char>(s[k])) ||
+         ((s[k] == 'v' || s[k] == 'V') && k + 1 < s.size() &&
+          std::isdigit(static_cast<unsigned char>(s[k + 1])))))
+      continue;
+    while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
+      tok.remove_prefix(1);
+    while (!tok.empty() && (tok.back() == '.' || tok.back() == '/' || tok.back() == '-'))
+      tok.remove_suffix(1);
+    if (tok.size() < 4 || !HasLetter(tok) || LooksLikeVersion(tok)) continue;
+    bool underscore = tok.find('_') != std::string_view::npos;
+    bool slash = tok.find('/') != std::string_view::npos;
+    bool file = HasFileExtension(tok);
+    bool dotted = !file && tok.find('.') != std::string_view::npos;
+    bool hyphen = tok.find('-') != std::string_view::npos && tok.size() >= 8;
+    bool camel = IsCamel(tok);
+    if (!(underscore || slash || file || dotted || hyphen || camel)) continue;
+    if (slash && !file && !underscore) {
+      // "A2/A3", "CPU/GPU": short alternatives, not a path.
+      bool real = false;
+      for (size_t a = 0, b; a <= tok.size(); a = b + 1) {
+        b = tok.find('/', a);
+        if (b == std::string_view::npos) b = tok.size();
+        std::string_view seg = tok.substr(a, b - a);
+        if (seg.size() >= 4 && HasLetter(seg)) real = true;
+      }
+      if (!real) continue;
+    }
+    if (dotted && !underscore && !camel && !slash) {
+      // "e.g", "torch.cuda": keep only module paths with an identifier part.
+      size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
+      if (parts < 2 || tok.size() < 8) continue;
+    }
+    std::string id = Lower(tok);
+    out.push_back(id);
+    if (dotted && !slash && path_variants) {
+      std::string path = id;
+      std::replace(path.begin(), path.end(), '.', '/');
+      out.push_back(path);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+
+
+std::string ForMentions(std::string_view input) {
+  std::string s = FoldWidth(input);
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out.push_back(s[i]);
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+      out.push_back(' ');
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace reference
+
+namespace {
+
+// Random text drawn from pieces that exercise every branch: words (plurals,
+// stop words, CamelCase, snake_case), paths, versions, URLs, CJK (with stop
+// characters), full-width forms, separators and, when `raw`, stray bytes.
+std::string RandomText(std::mt19937_64& rng, bool raw) {
+  static const std::vector<std::string> kPieces = {
+      "the", "is", "fails", "class", "process", "bugs", "tests", "ss", "ops", "Issue", "PLEASE",
+      "MindSpore", "CheckValidation", "HTTPServer", "prelu_grad", "torch_npu", "a_b", "x1", "12",
+      "v2.17", "8.3.RC1", "r1", "transformer_engine/pytorch/module/grouped_linear.py", "fused_adam.py",
+      "README.md", "a/b", "CPU/GPU", "A2/A3", "vllm_mindspore.entrypoints", "torch.cuda", "e.g",
+      "reuse-grad-buf-for-mxfp8", "--flag", "-x-", "./run.sh", "foo.PY", "bar.tar.gz", "x.ipynb",
+      "https://gitcode.com/a/b/issues/1", "http://x.y/z.py", "httpd", "http", "==", "=", " ", "  ",
+      "\t", "\n", "\r\n", ".", ",", ";", "/", "-", "_", "(", ")", "[", "]", "#12", "!34",
+      "修复", "的", "问题", "了", "算子", "是", "在", "内存泄漏", "数", "【社区】", "。", "，", "！",
+      "\xEF\xBC\xA1\xEF\xBD\x82\xEF\xBD\x83" /* ＡｂＣ */, "\xE3\x80\x80" /* ideographic space */,
+      "\xEF\xBC\x91\xEF\xBC\x92" /* １２ */, "\xEF\xBC\xBF" /* ＿ */, "é", "ß", "😀", "Ω"};
+  std::string s;
+  int n = static_cast<int>(rng() % 40);
+  for (int i = 0; i < n; ++i) {
+    if (raw && rng() % 12 == 0) {
+      s.push_back(static_cast<char>(0x80 + rng() % 0x80));  // a lead or continuation byte alone
+      continue;
+    }
+    s += kPieces[rng() % kPieces.size()];
+    if (rng() % 3 == 0) s += ' ';
+  }
+  return s;
+}
+
+// Every string value of the demo dump's JSON files (titles, bodies,
+// comments, patches): real-looking texts.
+std::vector<std::string> DemoTexts() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/data/demo")) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string file = ss.str();
+    out.push_back(file);
+    // Each line on its own as well (whole files are long).
+    std::string_view v(file);
+    for (size_t a = 0; a < v.size();) {
+      size_t b = v.find('\n', a);
+      if (b == std::string_view::npos) b = v.size();
+      out.emplace_back(v.substr(a, b - a));
+      a = b + 1;
+    }
+  }
+  return out;
+}
+
+void ExpectSame(const std::string& s) {
+  ASSERT_EQ(ForMentions(s), reference::ForMentions(s)) << s;
+  ASSERT_EQ(Tokens(s), reference::Tokens(s)) << s;
+  ASSERT_EQ(Identifiers(s), reference::Identifiers(s, true)) << s;
+  ASSERT_EQ(Identifiers(s, false), reference::Identifiers(s, false)) << s;
+}
+
+TEST(Tokenise, SameAsReferenceOnRandomTexts) {
+  std::mt19937_64 rng(20261130);
+  for (int i = 0; i < 20000; ++i) ExpectSame(RandomText(rng, i % 2 == 1));
+}
+
+TEST(Tokenise, SameAsReferenceOnTextsCutAtAnyByte) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string s = RandomText(rng, false);
+    for (size_t cut = 0; cut <= s.size(); ++cut) ExpectSame(s.substr(0, cut));
+  }
+}
+
+TEST(Tokenise, SameAsReferenceOnDemoTexts) {
+  std::vector<std::string> texts = DemoTexts();
+  ASSERT_GT(texts.size(), 100u);
+  for (const std::string& s : texts) ExpectSame(s);
+}
+
+TEST(Tokenise, TokensOfLinesAreTheTokensOfTheJoinedText) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 20000; ++i) {
+    std::string a = RandomText(rng, i % 2 == 1), b = RandomText(rng, i % 3 == 1);
+    if (i % 5 == 0 && !a.empty()) a.resize(rng() % a.size());  // maybe cut inside a code point
+    ASSERT_EQ(TokensOfLines({a, b}), Tokens(a + "\n" + b)) << a << "|" << b;
+  }
+  // A part ending in a cut-short code point: the newline is decoded into it.
+  std::string cut = "abc \xE4\xBF";
+  EXPECT_EQ(TokensOfLines({cut, "word"}), Tokens(cut + "\nword"));
+  EXPECT_EQ(TokensOfLines({"one", "two", "three"}), Tokens("one\ntwo\nthree"));
+  EXPECT_EQ(TokensOfLines({}), Tokens(""));
+  // As the patches are tokenised: each followed by a newline (an empty last part).
+  std::vector<std::string_view> patches = {"+ fixed_bug()", cut, "-old 的问题", ""};
+  EXPECT_EQ(TokensOfLines(patches), Tokens("+ fixed_bug()\n" + cut + "\n-old 的问题\n"));
+}
+
+// What CueSet answers, the slow way: each cue searched for in the folded text.
+size_t NaiveCount(std::string_view hay, const std::vector<std::string_view>& cues) {
+  std::string h = Lower(hay);
+  size_t n = 0;
+  for (std::string_view c : cues) n += !c.empty() && h.find(Lower(c)) != std::string::npos;
+  return n;
+}
+
+TEST(Tokenise, CueSetAnswersAsContainsAny) {
+  const std::vector<std::string_view> cues = {
+      "已修复", "修复", "fixed in", "Fixed By", "is fixed", "fix", "x", "已", "根因", "root cause",
+      "use ", "CANN", "\xEF\xBC\xA1" /* Ａ */, "a", "dts", "won't fix", "not_planned", "ok", "fixed in"};
+  CueSet set(cues);
+  std::mt19937_64 rng(5);
+  static const std::vector<std::string> kBits = {"已修复", "修", "复", "Fixed", " IN", "fixed in", "FIX", "x",
+                                                 "已", "根", "因", "Root Cause", "USE ", "use", "cann", "Ａ",
+                                                 "A", "DTS", "won't", " fix", "not_planned", "OK", "o", " ",
+                                                 "\n", "。", "ß", "\xE5", "\xB7"};
+  for (int i = 0; i < 50000; ++i) {
+    std::string h;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) h += kBits[rng() % kBits.size()];
+    ASSERT_EQ(set.In(h), ContainsAny(h, cues)) << h;
+    ASSERT_EQ(set.Count(h), NaiveCount(h, cues)) << h;
+  }
+  EXPECT_FALSE(CueSet({}).In("anything"));
+  EXPECT_FALSE(CueSet({""}).In("anything"));  // as ContainsAny: an empty cue never matches
+  EXPECT_EQ(CueSet({"ab", "AB", "b"}).Count("xAb"), 3u);  // list entries, repeats counted
+  std::vector<std::string_view> many(65, "x");
+  EXPECT_THROW(CueSet{many}, std::length_error);
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
