@@ -98,6 +98,21 @@ class TokenWeights {
     std::uint32_t n = counts_.Of(token);
     return n == 0 ? 1.0 : 1.0 / static_cast<double>(n);
   }
+  // Count in steps, giving each token's slot: Reset for `tokens` tokens in
+  // all, then Add each title's tokens (appending their slots to `slots`, in
+  // order). A slot's token then weighs OfSlot(slot), exactly Of(TokenAt(slot)).
+  void Reset(size_t tokens) { counts_.Reserve(tokens); }
+  void Add(std::span<const std::uint64_t> tokens, std::vector<std::uint32_t>* slots) {
+    for (std::uint64_t t : tokens) {
+      std::uint32_t s = counts_.SlotIndex(t);
+      ++counts_.ValueAt(s);
+      slots->push_back(s);
+    }
+  }
+  double OfSlot(std::uint32_t slot) const { return 1.0 / static_cast<double>(counts_.ValueAt(slot)); }
+  std::uint64_t TokenAt(std::uint32_t slot) const { return counts_.KeyAt(slot); }
+  // Slots run below this.
+  size_t Slots() const { return counts_.Capacity(); }
 
  private:
   text::TokenTable<std::uint32_t> counts_;
@@ -127,6 +142,29 @@ enum class ConflictCheck { kAlways, kWhenFlagged };
 // run index's postings); the same result when `counts` are right.
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
                       const TextCounts& counts, ConflictCheck check = ConflictCheck::kAlways);
+
+// The window's cut of CompareText: whether it sets a flag, from counts the
+// caller summed. `title`: over the PR's title tokens in their order, the
+// weights of all (pr_title) and of those in the issue title (shared) and the
+// number of those in the issue text (in_text). `covered`: TextCounts'
+// title_covered; `issue_title`: IssueTitleWeight.
+struct TitleCounts {
+  double pr_title = 0;
+  double shared = 0;
+  size_t in_text = 0;
+};
+struct TextVerdict {
+  double title_dice = 0;   // as CompareText gives them
+  double containment = 0;
+  bool flagged = false;    // CompareText(issue, pr, weights) sets strong, moderate or described
+};
+// `pr_title_n` and `pr_text` are the sizes of pr.title_tokens and
+// pr.text_tokens itself (the caller may keep a copy). The PR's text tokens
+// are walked only when `described` decides the answer, and only until it is
+// decided; the titles' identifiers are compared only when a flag would be set.
+TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
+                          std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
+                          double issue_title);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
