@@ -209,18 +209,28 @@ Status Linker::CollectWindow() {
   std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
   std::vector<std::uint32_t> hit_ids;    // ascending per slot
   if (postings && !merged.empty()) {
+    // (slot, identifier) pairs come by ascending identifier, the pairs of
+    // one identifier together: placed by slot in that order (a counting
+    // sort), each slot's identifiers ascend, repeats side by side.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
     for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
       for (std::uint64_t key : ctx_.ident_key_lists[id])
         for (std::uint32_t pos : postings->Rows(key, lo, hi))
-          if (slot[pos - lo] >= 0) hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), id);
-    std::sort(hits.begin(), hits.end());
-    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+          if (slot[pos - lo] >= 0)
+            hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
+    std::vector<std::uint32_t> fill(merged.size() + 1, 0);
+    for (const auto& h : hits) ++fill[h.first + 1];
+    for (size_t i = 0; i < merged.size(); ++i) fill[i + 1] += fill[i];
+    std::vector<std::uint32_t> placed(hits.size());
+    std::vector<std::uint32_t> next(fill.begin(), fill.end() - 1);
+    for (const auto& h : hits) placed[next[h.first]++] = h.second;
     hit_start.assign(merged.size() + 1, 0);
-    for (const auto& h : hits) ++hit_start[h.first + 1];
-    for (size_t i = 0; i < merged.size(); ++i) hit_start[i + 1] += hit_start[i];
     hit_ids.reserve(hits.size());
-    for (const auto& h : hits) hit_ids.push_back(h.second);
+    for (size_t i = 0; i < merged.size(); ++i) {
+      for (std::uint32_t k = fill[i]; k < fill[i + 1]; ++k)
+        if (k == fill[i] || placed[k] != placed[k - 1]) hit_ids.push_back(placed[k]);
+      hit_start[i + 1] = static_cast<std::uint32_t>(hit_ids.size());
+    }
   }
   // What the loop reads of each row, flat (the run index keeps it; rows read
   // from the store get it here): row `merged[i]` is wrows->row(wbase + its
@@ -264,6 +274,7 @@ Status Linker::CollectWindow() {
   // walk). The PR tokens in the issue text are counted by TextVerdictOf, for
   // the few rows where they decide `described`.
   const double issue_title = IssueTitleWeight(ctx_, &weights_);
+  const TokenBits text_bits(ctx_.text_tokens);
   std::vector<double> covered;  // per merged[] slot
   if (text_postings && !merged.empty()) {
     covered.assign(merged.size(), 0.0);
@@ -340,7 +351,7 @@ Status Linker::CollectWindow() {
         if (ctx_.marks.Of(tok) & kTitleMark) row_covered += weights_.Of(tok);
     }
     TextVerdict text =
-        TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered, issue_title);
+        TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered, issue_title, &text_bits);
     if (t < *is.created_at) {
       TextMatch restated;
       restated.title_dice = text.title_dice;

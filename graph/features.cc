@@ -96,14 +96,14 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
   std::span<const std::string> files;
   if (files_may_match) files = pr.files;
   for (const std::string& f : files) {
-    std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
     if (path_like) {
       if (f == id || EndsWithAfter(f, '/', id) || EndsWithAfter(id, '/', f)) {
         take(generic ? 0.4 : 1.0, [&] { return f + " (changed file named in the issue)"; });
       } else if (has_slash && HasDirectory(f, id)) {
         take(0.6, [&] { return f + " (under " + id + ")"; });
-      } else if (id_base == fb && id_base_dotted) {
+      } else if (id_base_dotted && (f == id_base || EndsWithAfter(f, '/', id_base))) {
+        // text::Basename(f) == id_base: id_base holds no '/'.
         take(generic ? 0.3 : 0.8, [&] { return f + " (same file name)"; });
       }
     } else if (has_underscore) {
@@ -331,7 +331,7 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
 
 TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
                           std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
-                          double issue_title) {
+                          double issue_title, const TokenBits* text_bits) {
   TitleRatios r = RatiosOf(issue.title_tokens.size(), pr_title_n, issue_title, title.pr_title, title.shared, covered,
                            title.in_text);
   TextVerdict v;
@@ -350,7 +350,7 @@ TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t 
     size_t in = 0, left = pr_text.size();
     for (std::uint64_t t : pr_text) {
       if (in >= need || in + left < need) break;
-      in += (issue.marks.Of(t) & IssueContext::kTextMark) != 0;
+      in += (!text_bits || text_bits->MayHave(t)) && (issue.marks.Of(t) & IssueContext::kTextMark) != 0;
       --left;
     }
     flag = in >= need;

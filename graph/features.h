@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <span>
@@ -158,13 +159,27 @@ struct TextVerdict {
   double containment = 0;
   bool flagged = false;    // CompareText(issue, pr, weights) sets strong, moderate or described
 };
+// A 4096-bit filter of a token set: MayHave is false for most tokens not in
+// it and true for every token in it (a quick "not there" before a lookup).
+class TokenBits {
+ public:
+  explicit TokenBits(const text::TokenSet& set) {
+    for (std::uint64_t t : set) words_[Bit(t) >> 6] |= std::uint64_t{1} << (Bit(t) & 63);
+  }
+  bool MayHave(std::uint64_t t) const { return (words_[Bit(t) >> 6] >> (Bit(t) & 63)) & 1; }
+
+ private:
+  static std::uint64_t Bit(std::uint64_t t) { return (t * 0x9E3779B97F4A7C15ull) >> 52; }
+  std::array<std::uint64_t, 64> words_{};
+};
 // `pr_title_n` and `pr_text` are the sizes of pr.title_tokens and
 // pr.text_tokens itself (the caller may keep a copy). The PR's text tokens
 // are walked only when `described` decides the answer, and only until it is
 // decided; the titles' identifiers are compared only when a flag would be set.
+// `text_bits` (may be null): TokenBits of issue.text_tokens.
 TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
                           std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
-                          double issue_title);
+                          double issue_title, const TokenBits* text_bits = nullptr);
 
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {

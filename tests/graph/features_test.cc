@@ -263,6 +263,11 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
         if (issue.marks.Of(t) & IssueContext::kTitleMark) covered += weights.Of(t);
       TextVerdict v = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
                                     IssueTitleWeight(issue, &weights));
+      TokenBits bits(issue.text_tokens);
+      for (std::uint64_t t : issue.text_tokens) ASSERT_TRUE(bits.MayHave(t));
+      TextVerdict filtered = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
+                                           IssueTitleWeight(issue, &weights), &bits);
+      EXPECT_EQ(filtered.flagged, v.flagged);
       TextMatch full = CompareText(issue, pr, &weights);
       EXPECT_EQ(v.flagged, full.strong || full.moderate || full.described) << round << "/" << i;
       EXPECT_EQ(v.title_dice, full.title_dice);
