@@ -370,7 +370,7 @@ Status Linker::CollectWindow() {
         IdentifierWeights(ctx_, info,
                           std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
                                                          hit_start[slot_i + 1] - hit_start[slot_i]),
-                          &id_weights);
+                          &id_weights, PullFilter{row.patch_filter, row.tail_filter});
     }
     if (id_weights.size() > ids_begin) df_.resize(ctx_.identifiers.size());
     for (size_t i = ids_begin; i < id_weights.size(); ++i) ++df_[id_weights[i].id];

@@ -71,7 +71,8 @@ TailParts TailOf(std::string_view f) {
 
 // Weight of one issue identifier against a PR, and why (`why` may be null:
 // the weight only, no reason built).
-double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why) {
+double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why,
+                const PullFilter& filter = {}) {
   size_t file_index = 0;
   double best = 0;
   auto take = [&](double w, auto&& reason) {
@@ -83,16 +84,20 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
   const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
   std::string_view id_base = std::string_view(id).substr(shape.base_pos);
   const bool id_base_dotted = shape.base_dotted;
+  const std::uint64_t bit = HashFilterBit(shape.hash);
   auto in_patch = [&] {
     // The hash first: absent there, absent from the set.
-    return std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+    return (filter.patch_idents & bit) &&
+           std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
            pr.patch_idents.count(id);
   };
   // Only a path-like or snake_case identifier can name a file; a snake_case
   // one names it only by its stem or parent directory, equal strings having
   // equal hashes (tail_keys).
-  bool files_may_match = path_like || (has_underscore && (!pr.tail_keys_set || std::binary_search(
-                                                              pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash)));
+  bool files_may_match =
+      path_like || (has_underscore && (!pr.tail_keys_set ||
+                                       ((filter.tail_keys & bit) &&
+                                        std::binary_search(pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash))));
   std::span<const std::string> files;
   if (files_may_match) files = pr.files;
   for (const std::string& f : files) {
@@ -115,8 +120,9 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  if (in_patch())
-    take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
+  // take() changes nothing for a weight not above the best.
+  const double patch_weight = path_like ? 0.8 : shape.plain ? 0.5 : 1.0;
+  if (patch_weight > best && in_patch()) take(patch_weight, [&] { return id + " (in the patch)"; });
   return best;
 }
 
@@ -385,9 +391,9 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
 }
 
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out) {
+                       std::vector<IdWeight>* out, const PullFilter& filter) {
   for (std::uint32_t i : ids) {
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr, filter);
     if (w > 0) out->push_back({i, w});
   }
 }

@@ -206,8 +206,21 @@ struct IdWeight {
   std::uint32_t id = 0;
   double weight = 0;
 };
+// Filters of a PR's patch identifier hashes and tail keys (HashFilterOf):
+// a hash whose bit is clear is not there, so its lookup is skipped. All ones
+// (the default) filter nothing.
+struct PullFilter {
+  std::uint64_t patch_idents = ~std::uint64_t{0};
+  std::uint64_t tail_keys = ~std::uint64_t{0};
+};
+inline std::uint64_t HashFilterBit(std::uint64_t hash) { return std::uint64_t{1} << ((hash * 0xD6E8FEB86659FD93ull) >> 58); }
+inline std::uint64_t HashFilterOf(const text::TokenSet& hashes) {
+  std::uint64_t f = 0;
+  for (std::uint64_t h : hashes) f |= HashFilterBit(h);
+  return f;
+}
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out);
+                       std::vector<IdWeight>* out, const PullFilter& filter = {});
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out);
 // ScorePatch(issue, pr, matches, df).score >= kPatchWeak for the matches
 // these weights come from, without building the reasons (and without the

@@ -264,6 +264,10 @@ RunIndex::WindowRows RunIndex::WindowRows::Of(std::span<const Timed> rows) {
     r.base = base->second;
     r.release_base = info->release_base;
     r.files_loaded = info->files_loaded;
+    if (info->files_loaded) {  // (else the filters stay all ones)
+      r.patch_filter = HashFilterOf(info->patch_ident_hashes);
+      if (info->tail_keys_set) r.tail_filter = HashFilterOf(info->tail_keys);
+    }
   }
   return w;
 }

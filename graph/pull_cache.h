@@ -153,6 +153,10 @@ class RunIndex {
       std::uint32_t title_begin = 0;        // info->title_tokens: titles()[title_begin, + title_n)
       std::uint32_t title_n = 0;
       std::uint32_t base = 0;               // info->pr.base_ref: index in the interned names, 0 for ""
+      // HashFilterOf (features.h) info->patch_ident_hashes and, when
+      // tail_keys_set, info->tail_keys (else all ones).
+      std::uint64_t patch_filter = ~std::uint64_t{0};
+      std::uint64_t tail_filter = ~std::uint64_t{0};
       bool has_created = false;
       bool release_base = false;
       bool files_loaded = false;

@@ -190,6 +190,19 @@ TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
     pr.tail_keys = TailKeysOf(pr.files);
     pr.tail_keys_set = true;
     std::vector<IdMatch> with = MatchIdentifiersAmong(issue, pr, all);
+    // The same weights through the PR's hash filters (as the window passes them).
+    std::vector<IdWeight> unfiltered, filtered;
+    IdentifierWeights(issue, pr, all, &unfiltered);
+    IdentifierWeights(issue, pr, all, &filtered, PullFilter{HashFilterOf(pr.patch_ident_hashes), HashFilterOf(pr.tail_keys)});
+    ASSERT_EQ(filtered.size(), unfiltered.size());
+    for (size_t i = 0; i < filtered.size(); ++i) {
+      EXPECT_EQ(filtered[i].id, unfiltered[i].id);
+      EXPECT_EQ(filtered[i].weight, unfiltered[i].weight);
+    }
+    // An empty filter says no identifier is in the patch or names a file by its tail.
+    std::vector<IdWeight> none;
+    IdentifierWeights(issue, pr, all, &none, PullFilter{0, 0});
+    for (const IdWeight& w : none) EXPECT_TRUE(issue.id_shapes[w.id].path_like);
     ASSERT_EQ(with.size(), without.size());
     for (size_t i = 0; i < with.size(); ++i) {
       EXPECT_EQ(with[i].id, without[i].id);
