@@ -209,118 +209,193 @@ Status Linker::CollectWindow() {
   std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
   std::vector<std::uint32_t> hit_ids;    // ascending per slot
   if (postings && !merged.empty()) {
+    // (slot, identifier) pairs come by ascending identifier, the pairs of
+    // one identifier together: placed by slot in that order (a counting
+    // sort), each slot's identifiers ascend, repeats side by side.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
     for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
       for (std::uint64_t key : ctx_.ident_key_lists[id])
         for (std::uint32_t pos : postings->Rows(key, lo, hi))
-          if (slot[pos - lo] >= 0) hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), id);
-    std::sort(hits.begin(), hits.end());
-    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+          if (slot[pos - lo] >= 0)
+            hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
+    std::vector<std::uint32_t> fill(merged.size() + 1, 0);
+    for (const auto& h : hits) ++fill[h.first + 1];
+    for (size_t i = 0; i < merged.size(); ++i) fill[i + 1] += fill[i];
+    std::vector<std::uint32_t> placed(hits.size());
+    std::vector<std::uint32_t> next(fill.begin(), fill.end() - 1);
+    for (const auto& h : hits) placed[next[h.first]++] = h.second;
     hit_start.assign(merged.size() + 1, 0);
-    for (const auto& h : hits) ++hit_start[h.first + 1];
-    for (size_t i = 0; i < merged.size(); ++i) hit_start[i + 1] += hit_start[i];
     hit_ids.reserve(hits.size());
-    for (const auto& h : hits) hit_ids.push_back(h.second);
+    for (size_t i = 0; i < merged.size(); ++i) {
+      for (std::uint32_t k = fill[i]; k < fill[i + 1]; ++k)
+        if (k == fill[i] || placed[k] != placed[k - 1]) hit_ids.push_back(placed[k]);
+      hit_start[i + 1] = static_cast<std::uint32_t>(hit_ids.size());
+    }
   }
-  std::vector<std::uint64_t> title_tokens;  // of every window PR, for the title word weights
+  // What the loop reads of each row, flat (the run index keeps it; rows read
+  // from the store get it here): row `merged[i]` is wrows->row(wbase + its
+  // index in `rows`).
+  const RunIndex::WindowRows* wrows = cache_->WindowRowsOf(is.repo);
+  RunIndex::WindowRows local_rows;
+  size_t wbase = 0;
+  if (wrows && !rows.empty()) {
+    wbase = rows.front().pos;
+  } else {
+    local_rows = RunIndex::WindowRows::Of(rows);
+    wrows = &local_rows;
+  }
+  auto row_of = [&](const RunIndex::Timed* r) -> const RunIndex::WindowRows::Row& {
+    return wrows->row(wbase + static_cast<size_t>(r - rows.data()));
+  };
+  // The title word weights over every window PR's title; each title token
+  // keeps its slot, where its weight and issue marks are then read without
+  // hashing it again.
+  std::vector<std::uint32_t> title_slots;  // the window rows' title tokens' slots, row after row
+  std::vector<std::uint32_t> slots_start(merged.size() + 1, 0);
   {
     size_t n = 0;
-    for (const RunIndex::Timed* r : merged)
-      if (r->info) n += r->info->title_tokens.size();
-    title_tokens.reserve(n);
+    for (const RunIndex::Timed* r : merged) n += row_of(r).title_n;
+    weights_.Reset(n);
+    title_slots.reserve(n);
+    for (size_t i = 0; i < merged.size(); ++i) {
+      const RunIndex::WindowRows::Row& row = row_of(merged[i]);
+      if (row.info) weights_.Add(wrows->Title(row), &title_slots);
+      slots_start[i + 1] = static_cast<std::uint32_t>(title_slots.size());
+    }
   }
-  for (const RunIndex::Timed* r : merged)
-    if (r->info) title_tokens.insert(title_tokens.end(), r->info->title_tokens.begin(), r->info->title_tokens.end());
-  weights_.Count(std::move(title_tokens));
+  // Per slot: kSlotKnown and the issue's marks of its token, once looked up.
+  constexpr std::uint8_t kSlotKnown = 0x80;
+  std::vector<std::uint8_t> slot_marks(weights_.Slots(), 0);
+  for (std::uint32_t s : title_slots)
+    if (!slot_marks[s]) slot_marks[s] = kSlotKnown | ctx_.marks.Of(weights_.TokenAt(s));
   // CompareText's walk over each PR's text tokens, done from the issue's
   // side for the issue title's tokens: every one, ascending, adds its weight
   // to the rows holding it (so each row's sum adds in the same order as the
-  // walk). The PR tokens in the issue text are counted by CompareText, for
+  // walk). The PR tokens in the issue text are counted by TextVerdictOf, for
   // the few rows where they decide `described`.
-  std::vector<TextCounts> counts;
+  const double issue_title = IssueTitleWeight(ctx_, &weights_);
+  const TokenBits text_bits(ctx_.text_tokens);
+  std::vector<double> covered;  // per merged[] slot
   if (text_postings && !merged.empty()) {
-    TextCounts init;
-    init.in_text = TextCounts::kUnknown;
-    init.issue_title = IssueTitleWeight(ctx_, &weights_);
-    counts.assign(merged.size(), init);
+    covered.assign(merged.size(), 0.0);
     for (std::uint64_t tok : ctx_.title_tokens) {
       double w = weights_.Of(tok);
       for (std::uint32_t pos : text_postings->Rows(tok, lo, hi))
-        if (slot[pos - lo] >= 0) counts[static_cast<size_t>(slot[pos - lo])].title_covered += w;
+        if (slot[pos - lo] >= 0) covered[static_cast<size_t>(slot[pos - lo])] += w;
     }
   }
   // The rows compared, in window order, with their identifier weights (one
-  // flat list) and their text match. A row's text match and patch score only
-  // reach the issue through a candidate: the row becomes one when they are
-  // promising or when it already is one; otherwise its only effect is on df_
-  // (the identifiers it touches), taken from the weights. So the reasons
-  // (ScorePatch's strings), the patch-words coverage and the titles'
-  // identifier conflict are computed only when they can change the answer,
-  // and the full comparison only for the rows that become candidates.
+  // flat list) and whether their text match sets a flag. A row's text match
+  // and patch score only reach the issue through a candidate: the row becomes
+  // one when they are promising or when it already is one; otherwise its only
+  // effect is on df_ (the identifiers it touches), taken from the weights. So
+  // the reasons (ScorePatch's strings), the patch-words coverage and the
+  // titles' identifier conflict are computed only when they can change the
+  // answer, and the full comparison only for the rows that become candidates.
   struct Compared {
     std::uint32_t slot;
     std::uint32_t ids_begin, ids_end;  // into id_weights
-    TextMatch text;                    // conflict checked only when flagged
+    bool text_flagged;
   };
   std::vector<Compared> compared;
   std::vector<IdWeight> id_weights;
   IssueNumberKey number = IssueNumberKey::Of(is.number);
-  bool has_title_words = !ctx_.title_tokens.empty();
+  const std::uint64_t number_bit = number.value.empty() ? 0 : number.bit;
+  const bool has_title_words = !ctx_.title_tokens.empty();
+  const std::uint32_t default_base =
+      ctx_.default_branch.empty() ? RunIndex::WindowRows::kNoBase : wrows->BaseOf(ctx_.default_branch);
+  constexpr std::uint8_t kTitleMark = IssueContext::kTitleMark, kTextMark = IssueContext::kTextMark;
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
-    const RunIndex::Timed* r = merged[slot_i];
-    const std::shared_ptr<PullInfo>& info = r->info;
-    UnixSeconds t = r->t;
-    if (!info) continue;
+    const RunIndex::WindowRows::Row& row = row_of(merged[slot_i]);
+    if (!row.info) continue;
+    const PullInfo& info = *row.info;
+    UnixSeconds t = merged[slot_i]->t;
     // A branch named after the issue before the issue existed is a coincidence.
-    bool branch_time_ok = !info->pr.created_at || *info->pr.created_at + 3600 >= *is.created_at;
-    if (branch_time_ok && BranchNamesIssue(info->branch_keys, number)) {
-      Ref ref = info->pr.ref();
+    bool branch_time_ok = !row.has_created || row.created_at + 3600 >= *is.created_at;
+    // The key bits first (BranchNamesIssue's own quick "not there").
+    if (branch_time_ok && ((number.numeric ? row.numeric_bits : row.words_bits) & number_bit) &&
+        BranchNamesIssue(info.branch_keys, number)) {
+      Ref ref = info.pr.ref();
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
-      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info->pr.head_ref +
+      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
                                             "' names #" + is.number);
     }
     if (!options_.implicit) continue;
     // Release-branch PRs come in as backports of a main-line fix.
-    if (info->release_base ||
-        (!ctx_.default_branch.empty() && info->pr.base_ref != ctx_.default_branch &&
-         !info->pr.base_ref.empty()))
-      continue;
+    if (row.release_base || (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0)) continue;
+    std::span<const std::uint32_t> slots(title_slots.data() + slots_start[slot_i],
+                                         slots_start[slot_i + 1] - slots_start[slot_i]);
     // Merged before the issue was filed: only an archive-style restatement
     // (cheap check on the titles first).
     if (t < *is.created_at) {
       if (!has_title_words) continue;
       size_t shared = 0;
-      for (std::uint64_t tok : info->title_tokens)
-        if (ctx_.marks.Of(tok) & IssueContext::kTitleMark) ++shared;
-      size_t smaller = std::min(ctx_.title_tokens.size(), info->title_tokens.size());
+      for (std::uint32_t s : slots)
+        if (slot_marks[s] & kTitleMark) ++shared;
+      size_t smaller = std::min(ctx_.title_tokens.size(), static_cast<size_t>(row.title_n));
       if (smaller == 0 || shared * 10 < smaller * 6) continue;
     }
-    TextMatch text = counts.empty()
-                         ? CompareText(ctx_, *info, &weights_)
-                         : CompareText(ctx_, *info, &weights_, counts[slot_i], ConflictCheck::kWhenFlagged);
-    if (t < *is.created_at && !Restates(text)) continue;
-    FG_RETURN_IF_ERROR(cache_->LoadFiles(info.get()));
+    // CompareText's walk over the PR title, in its token order.
+    TitleCounts title;
+    for (std::uint32_t s : slots) {
+      double wt = weights_.OfSlot(s);
+      title.pr_title += wt;
+      if (slot_marks[s] & kTitleMark) title.shared += wt;
+      if (slot_marks[s] & kTextMark) ++title.in_text;
+    }
+    double row_covered = 0;
+    if (!covered.empty()) {
+      row_covered = covered[slot_i];
+    } else {
+      for (std::uint64_t tok : wrows->Text(row))
+        if (ctx_.marks.Of(tok) & kTitleMark) row_covered += weights_.Of(tok);
+    }
+    TextVerdict text =
+        TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered, issue_title, &text_bits);
+    if (t < *is.created_at) {
+      TextMatch restated;
+      restated.title_dice = text.title_dice;
+      restated.containment = text.containment;
+      if (!Restates(restated)) continue;
+    }
     size_t ids_begin = id_weights.size();
     if (!postings) {
-      IdentifierWeights(ctx_, *info, &id_weights);
-    } else if (hit_start[slot_i] < hit_start[slot_i + 1]) {
-      IdentifierWeights(ctx_, *info,
-                        std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
-                                                       hit_start[slot_i + 1] - hit_start[slot_i]),
-                        &id_weights);
+      FG_RETURN_IF_ERROR(cache_->LoadFiles(merged[slot_i]->info.get()));
+      IdentifierWeights(ctx_, info, &id_weights);
+    } else {
+      // Run index rows: their files are loaded (LoadFiles only reports it
+      // when they are not).
+      if (!row.files_loaded) FG_RETURN_IF_ERROR(cache_->LoadFiles(merged[slot_i]->info.get()));
+      if (hit_start[slot_i] < hit_start[slot_i + 1])
+        IdentifierWeights(ctx_, info,
+                          std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
+                                                         hit_start[slot_i + 1] - hit_start[slot_i]),
+                          &id_weights, PullFilter{row.patch_filter, row.tail_filter});
     }
     if (id_weights.size() > ids_begin) df_.resize(ctx_.identifiers.size());
     for (size_t i = ids_begin; i < id_weights.size(); ++i) ++df_[id_weights[i].id];
     compared.push_back({static_cast<std::uint32_t>(slot_i), static_cast<std::uint32_t>(ids_begin),
-                        static_cast<std::uint32_t>(id_weights.size()), text});
+                        static_cast<std::uint32_t>(id_weights.size()), text.flagged});
+  }
+  // Which compared rows' PRs are candidates already: with a run index, a
+  // PR's candidate holds the very PullInfo of its row (one per PR), so the
+  // pointers tell without comparing keys.
+  std::vector<const PullInfo*> cand_infos;
+  const bool by_pointer = wrows != &local_rows;
+  if (by_pointer) {
+    for (const auto& [key, c] : cands_)
+      if (c.info) cand_infos.push_back(c.info.get());
+    std::sort(cand_infos.begin(), cand_infos.end());
   }
   for (const Compared& p : compared) {
     const PullInfo& info = *merged[p.slot]->info;
     bool promising =
-        p.text.strong || p.text.moderate || p.text.described ||
+        p.text_flagged ||
         PatchReachesWeak(ctx_, info, std::span<const IdWeight>(id_weights.data() + p.ids_begin, p.ids_end - p.ids_begin),
                          df_);
-    if (!promising && !cands_.count(info.key)) continue;
+    if (!promising && !(by_pointer ? std::binary_search(cand_infos.begin(), cand_infos.end(), &info)
+                                   : cands_.count(info.key) > 0))
+      continue;
     FG_ASSIGN_OR_RETURN(Candidate * c, Cand(info.pr.ref()));
     c->in_window = true;
     // The full comparison, as every row got it before: text with the

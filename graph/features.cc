@@ -71,7 +71,8 @@ TailParts TailOf(std::string_view f) {
 
 // Weight of one issue identifier against a PR, and why (`why` may be null:
 // the weight only, no reason built).
-double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why) {
+double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr, std::string* why,
+                const PullFilter& filter = {}) {
   size_t file_index = 0;
   double best = 0;
   auto take = [&](double w, auto&& reason) {
@@ -83,27 +84,31 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
   const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
   std::string_view id_base = std::string_view(id).substr(shape.base_pos);
   const bool id_base_dotted = shape.base_dotted;
+  const std::uint64_t bit = HashFilterBit(shape.hash);
   auto in_patch = [&] {
     // The hash first: absent there, absent from the set.
-    return std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+    return (filter.patch_idents & bit) &&
+           std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
            pr.patch_idents.count(id);
   };
   // Only a path-like or snake_case identifier can name a file; a snake_case
   // one names it only by its stem or parent directory, equal strings having
   // equal hashes (tail_keys).
-  bool files_may_match = path_like || (has_underscore && (!pr.tail_keys_set || std::binary_search(
-                                                              pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash)));
+  bool files_may_match =
+      path_like || (has_underscore && (!pr.tail_keys_set ||
+                                       ((filter.tail_keys & bit) &&
+                                        std::binary_search(pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash))));
   std::span<const std::string> files;
   if (files_may_match) files = pr.files;
   for (const std::string& f : files) {
-    std::string_view fb = text::Basename(f);
     bool generic = pr.file_generic[file_index++];
     if (path_like) {
       if (f == id || EndsWithAfter(f, '/', id) || EndsWithAfter(id, '/', f)) {
         take(generic ? 0.4 : 1.0, [&] { return f + " (changed file named in the issue)"; });
       } else if (has_slash && HasDirectory(f, id)) {
         take(0.6, [&] { return f + " (under " + id + ")"; });
-      } else if (id_base == fb && id_base_dotted) {
+      } else if (id_base_dotted && (f == id_base || EndsWithAfter(f, '/', id_base))) {
+        // text::Basename(f) == id_base: id_base holds no '/'.
         take(generic ? 0.3 : 0.8, [&] { return f + " (same file name)"; });
       }
     } else if (has_underscore) {
@@ -115,8 +120,9 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (hit) take(0.8, [&] { return f + " (path names " + id + ")"; });
     }
   }
-  if (in_patch())
-    take(path_like ? 0.8 : shape.plain ? 0.5 : 1.0, [&] { return id + " (in the patch)"; });
+  // take() changes nothing for a weight not above the best.
+  const double patch_weight = path_like ? 0.8 : shape.plain ? 0.5 : 1.0;
+  if (patch_weight > best && in_patch()) take(patch_weight, [&] { return id + " (in the patch)"; });
   return best;
 }
 
@@ -238,6 +244,33 @@ bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::
   return false;
 }
 
+bool TitlesConflict(const IssueContext& issue, const PullInfo& pr) {
+  return !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
+         !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
+}
+
+// The title measures of CompareText and the flags they set alone (one
+// definition for CompareText and TextVerdictOf, so both compute the same
+// doubles the same way).
+struct TitleRatios {
+  double dice = 0, coverage = 0, containment = 0, pr_title_in_issue = 0;
+  bool strong = false, moderate = false;
+};
+TitleRatios RatiosOf(size_t issue_title_n, size_t pr_title_n, double it, double pt, double shared, double covered,
+                     size_t title_in_text) {
+  TitleRatios r;
+  r.dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
+  r.coverage = it > 0 ? covered / it : 0;
+  if (std::min(issue_title_n, pr_title_n) >= 4) r.containment = shared / std::min(it, pt);
+  r.pr_title_in_issue = pr_title_n == 0 ? 0 : static_cast<double>(title_in_text) / static_cast<double>(pr_title_n);
+  r.strong = r.dice >= 0.6 || r.containment >= 0.8 || (issue_title_n >= 5 && r.coverage >= 0.6);
+  r.moderate = r.strong || r.dice >= 0.3 || r.coverage >= 0.4 || (pr_title_n >= 3 && r.pr_title_in_issue >= 0.6);
+  return r;
+}
+
+// `described` needs at least this share of the PR's text tokens in the issue text.
+constexpr double kDescribed = 0.3;
+
 }  // namespace
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w) {
@@ -280,33 +313,56 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
     if (bits & kTitle) shared += wt;
     if (bits & kText) ++title_in_text;
   }
-  m.title_dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
-  m.title_coverage = it > 0 ? covered / it : 0;
-  if (std::min(issue.title_tokens.size(), pr.title_tokens.size()) >= 4)
-    m.containment = shared / std::min(it, pt);
-  auto conflicts = [&] {
-    return !issue.title_identifiers.empty() && !pr.title_identifiers.empty() &&
-           !SharesIdentifier(issue.title_identifiers, pr.title_identifiers);
-  };
-  if (check == ConflictCheck::kAlways) m.conflict = conflicts();
+  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr.title_tokens.size(), it, pt, shared, covered, title_in_text);
+  m.title_dice = r.dice;
+  m.title_coverage = r.coverage;
+  m.containment = r.containment;
+  if (check == ConflictCheck::kAlways) m.conflict = TitlesConflict(issue, pr);
   // Coverage: shared count / the PR side's size.
   if (!lazy_in_text) m.pr_in_issue = pr_in_issue();
-  m.pr_title_in_issue = pr.title_tokens.empty() ? 0
-                        : static_cast<double>(title_in_text) / static_cast<double>(pr.title_tokens.size());
+  m.pr_title_in_issue = r.pr_title_in_issue;
   if (m.conflict) return m;
-  m.strong = m.title_dice >= 0.6 || m.containment >= 0.8 ||
-             (issue.title_tokens.size() >= 5 && m.title_coverage >= 0.6);
+  m.strong = r.strong;
   m.described = pr.text_tokens.size() >= 6 && m.pr_title_in_issue >= 0.25 &&
-                (lazy_in_text ? (m.pr_in_issue = pr_in_issue()) : m.pr_in_issue) >= 0.3;
-  m.moderate = m.strong || m.title_dice >= 0.3 || m.title_coverage >= 0.4 ||
-               (pr.title_tokens.size() >= 3 && m.pr_title_in_issue >= 0.6);
+                (lazy_in_text ? (m.pr_in_issue = pr_in_issue()) : m.pr_in_issue) >= kDescribed;
+  m.moderate = r.moderate;
   // kWhenFlagged: the conflict only matters to a match that sets a flag,
   // which it then clears (as the early return above does).
-  if (check == ConflictCheck::kWhenFlagged && (m.strong || m.described || m.moderate) && conflicts()) {
+  if (check == ConflictCheck::kWhenFlagged && (m.strong || m.described || m.moderate) && TitlesConflict(issue, pr)) {
     m.conflict = true;
     m.strong = m.described = m.moderate = false;
   }
   return m;
+}
+
+TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
+                          std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
+                          double issue_title, const TokenBits* text_bits) {
+  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr_title_n, issue_title, title.pr_title, title.shared, covered,
+                           title.in_text);
+  TextVerdict v;
+  v.title_dice = r.dice;
+  v.containment = r.containment;
+  bool flag = r.strong || r.moderate;
+  if (!flag && pr_text.size() >= 6 && r.pr_title_in_issue >= 0.25) {
+    // described: in / n >= kDescribed for the number `in` of the PR's text
+    // tokens in the issue text. in / n grows with `in` (n fixed), so the walk
+    // stops once `in` reaches the least count that passes, or once the
+    // tokens left cannot bring it there.
+    const double n = static_cast<double>(pr_text.size());
+    size_t need = static_cast<size_t>(kDescribed * n);
+    while (need > 0 && static_cast<double>(need - 1) / n >= kDescribed) --need;
+    while (static_cast<double>(need) / n < kDescribed) ++need;
+    size_t in = 0, left = pr_text.size();
+    for (std::uint64_t t : pr_text) {
+      if (in >= need || in + left < need) break;
+      in += (!text_bits || text_bits->MayHave(t)) && (issue.marks.Of(t) & IssueContext::kTextMark) != 0;
+      --left;
+    }
+    flag = in >= need;
+  }
+  v.flagged = flag && !TitlesConflict(issue, pr);
+  return v;
 }
 
 std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo& pr) {
@@ -335,9 +391,9 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
 }
 
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out) {
+                       std::vector<IdWeight>* out, const PullFilter& filter) {
   for (std::uint32_t i : ids) {
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr, filter);
     if (w > 0) out->push_back({i, w});
   }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <span>
@@ -98,6 +99,21 @@ class TokenWeights {
     std::uint32_t n = counts_.Of(token);
     return n == 0 ? 1.0 : 1.0 / static_cast<double>(n);
   }
+  // Count in steps, giving each token's slot: Reset for `tokens` tokens in
+  // all, then Add each title's tokens (appending their slots to `slots`, in
+  // order). A slot's token then weighs OfSlot(slot), exactly Of(TokenAt(slot)).
+  void Reset(size_t tokens) { counts_.Reserve(tokens); }
+  void Add(std::span<const std::uint64_t> tokens, std::vector<std::uint32_t>* slots) {
+    for (std::uint64_t t : tokens) {
+      std::uint32_t s = counts_.SlotIndex(t);
+      ++counts_.ValueAt(s);
+      slots->push_back(s);
+    }
+  }
+  double OfSlot(std::uint32_t slot) const { return 1.0 / static_cast<double>(counts_.ValueAt(slot)); }
+  std::uint64_t TokenAt(std::uint32_t slot) const { return counts_.KeyAt(slot); }
+  // Slots run below this.
+  size_t Slots() const { return counts_.Capacity(); }
 
  private:
   text::TokenTable<std::uint32_t> counts_;
@@ -128,6 +144,43 @@ enum class ConflictCheck { kAlways, kWhenFlagged };
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* weights,
                       const TextCounts& counts, ConflictCheck check = ConflictCheck::kAlways);
 
+// The window's cut of CompareText: whether it sets a flag, from counts the
+// caller summed. `title`: over the PR's title tokens in their order, the
+// weights of all (pr_title) and of those in the issue title (shared) and the
+// number of those in the issue text (in_text). `covered`: TextCounts'
+// title_covered; `issue_title`: IssueTitleWeight.
+struct TitleCounts {
+  double pr_title = 0;
+  double shared = 0;
+  size_t in_text = 0;
+};
+struct TextVerdict {
+  double title_dice = 0;   // as CompareText gives them
+  double containment = 0;
+  bool flagged = false;    // CompareText(issue, pr, weights) sets strong, moderate or described
+};
+// A 4096-bit filter of a token set: MayHave is false for most tokens not in
+// it and true for every token in it (a quick "not there" before a lookup).
+class TokenBits {
+ public:
+  explicit TokenBits(const text::TokenSet& set) {
+    for (std::uint64_t t : set) words_[Bit(t) >> 6] |= std::uint64_t{1} << (Bit(t) & 63);
+  }
+  bool MayHave(std::uint64_t t) const { return (words_[Bit(t) >> 6] >> (Bit(t) & 63)) & 1; }
+
+ private:
+  static std::uint64_t Bit(std::uint64_t t) { return (t * 0x9E3779B97F4A7C15ull) >> 52; }
+  std::array<std::uint64_t, 64> words_{};
+};
+// `pr_title_n` and `pr_text` are the sizes of pr.title_tokens and
+// pr.text_tokens itself (the caller may keep a copy). The PR's text tokens
+// are walked only when `described` decides the answer, and only until it is
+// decided; the titles' identifiers are compared only when a flag would be set.
+// `text_bits` (may be null): TokenBits of issue.text_tokens.
+TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
+                          std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
+                          double issue_title, const TokenBits* text_bits = nullptr);
+
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
   double score = 0;
@@ -153,8 +206,21 @@ struct IdWeight {
   std::uint32_t id = 0;
   double weight = 0;
 };
+// Filters of a PR's patch identifier hashes and tail keys (HashFilterOf):
+// a hash whose bit is clear is not there, so its lookup is skipped. All ones
+// (the default) filter nothing.
+struct PullFilter {
+  std::uint64_t patch_idents = ~std::uint64_t{0};
+  std::uint64_t tail_keys = ~std::uint64_t{0};
+};
+inline std::uint64_t HashFilterBit(std::uint64_t hash) { return std::uint64_t{1} << ((hash * 0xD6E8FEB86659FD93ull) >> 58); }
+inline std::uint64_t HashFilterOf(const text::TokenSet& hashes) {
+  std::uint64_t f = 0;
+  for (std::uint64_t h : hashes) f |= HashFilterBit(h);
+  return f;
+}
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out);
+                       std::vector<IdWeight>* out, const PullFilter& filter = {});
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out);
 // ScorePatch(issue, pr, matches, df).score >= kPatchWeak for the matches
 // these weights come from, without building the reasons (and without the

@@ -218,6 +218,7 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     for (size_t i = 0; i < rows.size(); ++i) rows[i].pos = static_cast<std::uint32_t>(i);
     index->match_postings_[r] = KeyPostings::Of(rows, &PullInfo::match_keys);
     index->text_postings_[r] = KeyPostings::Of(rows, &PullInfo::text_tokens);
+    index->window_rows_[r] = WindowRows::Of(rows);
   }
   return index;
 }
@@ -257,6 +258,52 @@ std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, st
   auto first = std::lower_bound(begin, end, lo);
   auto last = std::lower_bound(first, end, hi);
   return {first, last};
+}
+
+RunIndex::WindowRows RunIndex::WindowRows::Of(std::span<const Timed> rows) {
+  WindowRows w;
+  w.bases_.emplace_back();
+  std::unordered_map<std::string, std::uint32_t> base_index{{std::string(), 0}};
+  size_t titles = 0;
+  for (const Timed& row : rows) titles += row.info ? row.info->title_tokens.size() : 0;
+  w.titles_.reserve(titles);
+  w.rows_.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const PullInfo* info = rows[i].info.get();
+    if (!info) continue;
+    Row& r = w.rows_[i];
+    r.info = info;
+    r.text = info->text_tokens.data();
+    r.text_n = static_cast<std::uint32_t>(info->text_tokens.size());
+    r.has_created = info->pr.created_at.has_value();
+    r.created_at = info->pr.created_at.value_or(0);
+    r.numeric_bits = info->branch_keys.numeric_bits;
+    r.words_bits = info->branch_keys.words_bits;
+    r.title_begin = static_cast<std::uint32_t>(w.titles_.size());
+    r.title_n = static_cast<std::uint32_t>(info->title_tokens.size());
+    w.titles_.insert(w.titles_.end(), info->title_tokens.begin(), info->title_tokens.end());
+    auto [base, added] = base_index.try_emplace(info->pr.base_ref, static_cast<std::uint32_t>(w.bases_.size()));
+    if (added) w.bases_.push_back(info->pr.base_ref);
+    r.base = base->second;
+    r.release_base = info->release_base;
+    r.files_loaded = info->files_loaded;
+    if (info->files_loaded) {  // (else the filters stay all ones)
+      r.patch_filter = HashFilterOf(info->patch_ident_hashes);
+      if (info->tail_keys_set) r.tail_filter = HashFilterOf(info->tail_keys);
+    }
+  }
+  return w;
+}
+
+std::uint32_t RunIndex::WindowRows::BaseOf(std::string_view branch) const {
+  for (size_t i = 0; i < bases_.size(); ++i)
+    if (bases_[i] == branch) return static_cast<std::uint32_t>(i);
+  return kNoBase;
+}
+
+const RunIndex::WindowRows* RunIndex::WindowRowsOf(const RepoRef& repo) const {
+  auto it = window_rows_.find(repo.ToString());
+  return it == window_rows_.end() ? nullptr : &it->second;
 }
 
 const RunIndex::KeyPostings* RunIndex::MatchKeyPostings(const RepoRef& repo) const {

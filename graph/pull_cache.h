@@ -137,7 +137,47 @@ class RunIndex {
     std::vector<std::uint32_t> starts_;      // one per distinct key, plus 1: offsets into rows_
     std::vector<std::uint32_t> rows_;    // per key, ascending
   };
+  // What the implicit window reads of each merge-time row, in one flat array
+  // in row order, so that walking a window reads contiguous memory instead
+  // of several heap blocks per PullInfo: creation time, branch-key bits, base
+  // branch (interned), the title tokens (copied) and a view of the text tokens.
+  class WindowRows {
+   public:
+    struct Row {
+      const PullInfo* info = nullptr;       // null: the PR is not in the store
+      const std::uint64_t* text = nullptr;  // info->text_tokens
+      UnixSeconds created_at = 0;           // when has_created
+      std::uint64_t numeric_bits = 0;       // info->branch_keys
+      std::uint64_t words_bits = 0;
+      std::uint32_t text_n = 0;
+      std::uint32_t title_begin = 0;        // info->title_tokens: titles()[title_begin, + title_n)
+      std::uint32_t title_n = 0;
+      std::uint32_t base = 0;               // info->pr.base_ref: index in the interned names, 0 for ""
+      // HashFilterOf (features.h) info->patch_ident_hashes and, when
+      // tail_keys_set, info->tail_keys (else all ones).
+      std::uint64_t patch_filter = ~std::uint64_t{0};
+      std::uint64_t tail_filter = ~std::uint64_t{0};
+      bool has_created = false;
+      bool release_base = false;
+      bool files_loaded = false;
+    };
+    static constexpr std::uint32_t kNoBase = static_cast<std::uint32_t>(-1);
+    // One row per element of `rows`, at its index there. The PullInfos must
+    // stay unchanged while the result is used (views of their token lists).
+    static WindowRows Of(std::span<const Timed> rows);
+    const Row& row(size_t i) const { return rows_[i]; }
+    std::span<const std::uint64_t> Title(const Row& r) const { return {titles_.data() + r.title_begin, r.title_n}; }
+    std::span<const std::uint64_t> Text(const Row& r) const { return {r.text, r.text_n}; }
+    // The Row::base of a branch name; kNoBase when no row has it.
+    std::uint32_t BaseOf(std::string_view branch) const;
+
+   private:
+    std::vector<Row> rows_;
+    std::vector<std::uint64_t> titles_;
+    std::vector<std::string> bases_;  // [0] = ""
+  };
   // Null when the repository has no merged PR (or is not covered).
+  const WindowRows* WindowRowsOf(const RepoRef& repo) const;
   const KeyPostings* MatchKeyPostings(const RepoRef& repo) const;  // PullInfo::match_keys
   const KeyPostings* TextPostings(const RepoRef& repo) const;      // PullInfo::text_tokens
   // The merge-time rows of [from, to], in order, without copying them.
@@ -159,6 +199,7 @@ class RunIndex {
   std::map<std::string, std::vector<Timed>> closed_;
   std::map<std::string, KeyPostings> match_postings_;  // by repository
   std::map<std::string, KeyPostings> text_postings_;
+  std::map<std::string, WindowRows> window_rows_;  // by repository
 };
 
 class PullCache {
@@ -201,6 +242,10 @@ class PullCache {
   }
   const RunIndex::KeyPostings* TextPostings(const RepoRef& repo) const {
     return run_ && run_->Covers(repo) ? run_->TextPostings(repo) : nullptr;
+  }
+  // The run index's WindowRows of those rows (row i: the row whose pos is i).
+  const RunIndex::WindowRows* WindowRowsOf(const RepoRef& repo) const {
+    return run_ && run_->Covers(repo) ? run_->WindowRowsOf(repo) : nullptr;
   }
 
   const Store& store() const { return store_; }

@@ -48,6 +48,19 @@ class TokenTable {
     keys_[i] = token;
     return values_[i];
   }
+  // The index of `token`'s slot, claimed if absent (as Slot); its value is
+  // then ValueAt(index) until the next Reserve.
+  std::uint32_t SlotIndex(std::uint64_t token) {
+    std::uint64_t i = Home(token);
+    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
+    keys_[i] = token;
+    return static_cast<std::uint32_t>(i);
+  }
+  V& ValueAt(std::uint32_t index) { return values_[index]; }
+  V ValueAt(std::uint32_t index) const { return values_[index]; }
+  std::uint64_t KeyAt(std::uint32_t index) const { return keys_[index]; }
+  // The number of slots (indexes run below it).
+  size_t Capacity() const { return values_.size(); }
   // The value of `token`; V{} when it was never added.
   V Of(std::uint64_t token) const {
     if (values_.empty()) return V{};

@@ -190,6 +190,19 @@ TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
     pr.tail_keys = TailKeysOf(pr.files);
     pr.tail_keys_set = true;
     std::vector<IdMatch> with = MatchIdentifiersAmong(issue, pr, all);
+    // The same weights through the PR's hash filters (as the window passes them).
+    std::vector<IdWeight> unfiltered, filtered;
+    IdentifierWeights(issue, pr, all, &unfiltered);
+    IdentifierWeights(issue, pr, all, &filtered, PullFilter{HashFilterOf(pr.patch_ident_hashes), HashFilterOf(pr.tail_keys)});
+    ASSERT_EQ(filtered.size(), unfiltered.size());
+    for (size_t i = 0; i < filtered.size(); ++i) {
+      EXPECT_EQ(filtered[i].id, unfiltered[i].id);
+      EXPECT_EQ(filtered[i].weight, unfiltered[i].weight);
+    }
+    // An empty filter says no identifier is in the patch or names a file by its tail.
+    std::vector<IdWeight> none;
+    IdentifierWeights(issue, pr, all, &none, PullFilter{0, 0});
+    for (const IdWeight& w : none) EXPECT_TRUE(issue.id_shapes[w.id].path_like);
     ASSERT_EQ(with.size(), without.size());
     for (size_t i = 0; i < with.size(); ++i) {
       EXPECT_EQ(with[i].id, without[i].id);
@@ -199,6 +212,87 @@ TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
     matched += with.size();
   }
   EXPECT_GE(matched, 4u);
+}
+
+// The window's title walk by slots (TokenWeights::Add) and TextVerdictOf
+// give what the full CompareText gives, on random titles and texts drawn
+// from a small vocabulary (shared words, code identifiers that make titles
+// conflict, CJK text), with and without repeated window titles.
+TEST(Features, TextVerdictAgreesWithCompareText) {
+  const std::vector<std::string> words = {
+      "fix", "crash", "when", "loading", "model", "fp16", "wrong", "results", "npu_rms_norm", "npu_layer_norm",
+      "grouped_linear.py", "fused_adam", "torch_npu.npu_rms_norm", "accuracy", "drop", "training", "loss",
+      "diverges", "\xE7\xB2\xBE\xE5\xBA\xA6\xE4\xB8\x8D\xE4\xB8\x80\xE8\x87\xB4", "step", "update",
+      "docs", "kernel", "shape", "mismatch", "CheckValidation", "of", "in"};
+  std::uint64_t seed = 12345;
+  auto next = [&](size_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<size_t>((seed >> 33) % n);
+  };
+  auto sentence = [&](size_t max_words) {
+    std::string out;
+    for (size_t i = 0, n = next(max_words + 1); i < n; ++i) out += (i ? " " : "") + words[next(words.size())];
+    return out;
+  };
+  size_t flagged = 0, unflagged = 0, described_only = 0;
+  for (int round = 0; round < 400; ++round) {
+    IssueContext issue = ContextOf(sentence(8), sentence(40));
+    std::vector<PullInfo> pulls;
+    for (int i = 0; i < 12; ++i) {
+      // Some PRs restate the issue title or copy its text.
+      std::string title = next(4) == 0 ? issue.normalized_title + " " + sentence(2) : sentence(8);
+      pulls.push_back(PullOf(title, next(3) == 0 ? sentence(60) : sentence(12), {}, {}, ""));
+    }
+    // The window: every PR's title counted, each token's slot kept.
+    TokenWeights weights;
+    size_t n = 0;
+    for (const PullInfo& pr : pulls) n += pr.title_tokens.size();
+    weights.Reset(n);
+    std::vector<std::uint32_t> slots;
+    std::vector<size_t> starts = {0};
+    for (const PullInfo& pr : pulls) {
+      weights.Add(pr.title_tokens, &slots);
+      starts.push_back(slots.size());
+    }
+    TokenWeights counted;
+    std::vector<std::uint64_t> all;
+    for (const PullInfo& pr : pulls) all.insert(all.end(), pr.title_tokens.begin(), pr.title_tokens.end());
+    counted.Count(all);
+    for (size_t i = 0; i < pulls.size(); ++i) {
+      const PullInfo& pr = pulls[i];
+      TitleCounts title;
+      for (size_t k = starts[i]; k < starts[i + 1]; ++k) {
+        std::uint32_t s = slots[k];
+        ASSERT_EQ(weights.TokenAt(s), pr.title_tokens[k - starts[i]]);
+        double wt = weights.OfSlot(s);
+        ASSERT_EQ(wt, counted.Of(weights.TokenAt(s)));
+        std::uint8_t bits = issue.marks.Of(weights.TokenAt(s));
+        title.pr_title += wt;
+        if (bits & IssueContext::kTitleMark) title.shared += wt;
+        if (bits & IssueContext::kTextMark) ++title.in_text;
+      }
+      double covered = 0;
+      for (std::uint64_t t : pr.text_tokens)
+        if (issue.marks.Of(t) & IssueContext::kTitleMark) covered += weights.Of(t);
+      TextVerdict v = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
+                                    IssueTitleWeight(issue, &weights));
+      TokenBits bits(issue.text_tokens);
+      for (std::uint64_t t : issue.text_tokens) ASSERT_TRUE(bits.MayHave(t));
+      TextVerdict filtered = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
+                                           IssueTitleWeight(issue, &weights), &bits);
+      EXPECT_EQ(filtered.flagged, v.flagged);
+      TextMatch full = CompareText(issue, pr, &weights);
+      EXPECT_EQ(v.flagged, full.strong || full.moderate || full.described) << round << "/" << i;
+      EXPECT_EQ(v.title_dice, full.title_dice);
+      EXPECT_EQ(v.containment, full.containment);
+      (v.flagged ? flagged : unflagged)++;
+      if (full.described && !full.moderate) ++described_only;
+    }
+  }
+  // The draw exercises every outcome.
+  EXPECT_GT(flagged, 100u);
+  EXPECT_GT(unflagged, 100u);
+  EXPECT_GT(described_only, 5u);
 }
 
 }  // namespace

@@ -146,5 +146,51 @@ TEST_F(RunIndexDemo, KeyPostingsListExactlyTheRowsHoldingAKey) {
   EXPECT_EQ(plain.TextPostings(repos.front().ref), nullptr);
 }
 
+// The window's flat rows hold what each row's PullInfo holds.
+TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  std::vector<Repository> repos;
+  ASSERT_TRUE(store_->ListRepositories(&repos).ok());
+  size_t checked = 0;
+  for (const Repository& r : repos) {
+    std::span<const RunIndex::Timed> rows = (*run)->MergedRows(r.ref, 0, 4'000'000'000);
+    PullCache cache(*store_, 16, run->get());
+    const RunIndex::WindowRows* w = cache.WindowRowsOf(r.ref);
+    if (rows.empty()) {
+      EXPECT_EQ(w, nullptr);
+      continue;
+    }
+    ASSERT_NE(w, nullptr);
+    // The same from rows copied out of the index (as the store path builds them).
+    std::vector<RunIndex::Timed> copy(rows.begin(), rows.end());
+    const RunIndex::WindowRows local = RunIndex::WindowRows::Of(copy);
+    for (const RunIndex::WindowRows* rowset : {w, &local}) {
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const RunIndex::WindowRows::Row& row = rowset->row(i);
+        const PullInfo* info = rows[i].info.get();
+        ASSERT_EQ(row.info, info);
+        if (!info) continue;
+        std::span<const std::uint64_t> title = rowset->Title(row), text = rowset->Text(row);
+        EXPECT_EQ(std::vector<std::uint64_t>(title.begin(), title.end()), info->title_tokens);
+        EXPECT_EQ(std::vector<std::uint64_t>(text.begin(), text.end()), info->text_tokens);
+        EXPECT_EQ(row.has_created, info->pr.created_at.has_value());
+        if (row.has_created) {
+          EXPECT_EQ(row.created_at, *info->pr.created_at);
+        }
+        EXPECT_EQ(row.numeric_bits, info->branch_keys.numeric_bits);
+        EXPECT_EQ(row.words_bits, info->branch_keys.words_bits);
+        EXPECT_EQ(row.release_base, info->release_base);
+        EXPECT_EQ(row.files_loaded, info->files_loaded);
+        EXPECT_EQ(row.base, rowset->BaseOf(info->pr.base_ref));
+        EXPECT_EQ(row.base == 0, info->pr.base_ref.empty());
+        ++checked;
+      }
+    }
+    EXPECT_EQ(w->BaseOf("no-such-branch/xyz"), RunIndex::WindowRows::kNoBase);
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 }  // namespace
 }  // namespace fixgraph::graph
