@@ -226,15 +226,14 @@ StatusOr<IssueInput> ReadInput(const Store& store, Issue issue) {
 StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& in) {
   const Issue& issue = in.issue;
   const Ref ref = issue.ref();
-  graph::IssueLinks links;
-  if (in.links) {
-    links = *in.links;
-  } else {
-    links.issue = ref;
-    links.state = issue.state;
-    links.resolution = issue.state == IssueState::kOpen ? graph::Resolution::kOpen
-                                                        : graph::Resolution::kUnknown;
+  graph::IssueLinks unlinked;  // an issue never linked: open or of unknown resolution
+  if (!in.links) {
+    unlinked.issue = ref;
+    unlinked.state = issue.state;
+    unlinked.resolution = issue.state == IssueState::kOpen ? graph::Resolution::kOpen
+                                                           : graph::Resolution::kUnknown;
   }
+  const graph::IssueLinks& links = in.links ? *in.links : unlinked;
   Xapian::Document doc;
   AddTitle(&doc, issue.title);
   AddText(&doc, Head(issue.body, kMaxBodyBytes), kBodyWeight);
