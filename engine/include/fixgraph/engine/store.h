@@ -201,10 +201,10 @@ class Store {
   Status ForEachIssueMention(const RepoRef& repo,
                              const std::function<bool(const MentionRecord&)>& fn) const;
 
-  // The order of the scans above and of ForEachIssue/ForEachPull/ForEachDerived
-  // (issues by repository, then number): the scans visit items (or parents)
-  // of one kind in byte order of this key, so a reader can join their streams
-  // without a read per item.
+  // ForEachIssue, ForEachPull, ForEachDerived (one kind) and the comment,
+  // operate-log, file and platform-link scans visit items (or parents) of one
+  // kind in the byte order of this key (repository, then number), so a reader
+  // can join their streams without a read per item.
   static std::string ScanOrderKey(const Ref& item);
 
  private:
