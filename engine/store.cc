@@ -1079,6 +1079,13 @@ Status Store::ForEachComment(const RepoRef* repo, const std::function<bool(const
   return ForEachChild<Comment>(scan, TagPrefix(keys::kCommentTag, repo), parents, fn);
 }
 
+std::string Store::ScanOrderKey(const Ref& item) {
+  std::string key = item.repo.ToString();
+  key += keys::kSep;
+  key += keys::Num(item.number);
+  return key;
+}
+
 Status Store::ForEachOperateLog(const RepoRef* repo,
                                 const std::function<bool(const OperateLogEvent&)>& fn,
                                 std::optional<ParentKind> parents) const {

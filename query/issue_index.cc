@@ -12,7 +12,9 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <xapian.h>
 
@@ -197,21 +199,41 @@ std::string IdTerm(const Ref& ref) {
   return t;
 }
 
-// Builds the document of one issue read from the store.
-StatusOr<Xapian::Document> BuildDocument(const Store& store, const Issue& issue) {
-  const Ref ref = issue.ref();
-  graph::IssueLinks links;
+// An issue with what its document needs from the store besides fix PRs: its
+// stored links (none when it was never linked) and its comments.
+struct IssueInput {
+  Issue issue;
+  std::optional<graph::IssueLinks> links;
+  std::vector<Comment> comments;
+};
+
+// Reads the links and comments of `issue` (the incremental path).
+StatusOr<IssueInput> ReadInput(const Store& store, Issue issue) {
+  IssueInput in;
+  in.issue = std::move(issue);
+  const Ref ref = in.issue.ref();
   auto stored = graph::ReadLinks(store, ref);
   if (stored.ok()) {
-    links = std::move(*stored);
-  } else if (stored.status().IsNotFound()) {
-    links.issue = ref;
-    links.state = issue.state;
-    links.resolution = issue.state == IssueState::kOpen ? graph::Resolution::kOpen
-                                                        : graph::Resolution::kUnknown;
-  } else {
+    in.links = std::move(*stored);
+  } else if (!stored.status().IsNotFound()) {
     return stored.status();
   }
+  FG_RETURN_IF_ERROR(store.ListComments(ref, &in.comments));
+  return in;
+}
+
+// Builds the document of one issue (fix PRs are read from the store).
+StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& in) {
+  const Issue& issue = in.issue;
+  const Ref ref = issue.ref();
+  graph::IssueLinks unlinked;  // an issue never linked: open or of unknown resolution
+  if (!in.links) {
+    unlinked.issue = ref;
+    unlinked.state = issue.state;
+    unlinked.resolution = issue.state == IssueState::kOpen ? graph::Resolution::kOpen
+                                                           : graph::Resolution::kUnknown;
+  }
+  const graph::IssueLinks& links = in.links ? *in.links : unlinked;
   Xapian::Document doc;
   AddTitle(&doc, issue.title);
   AddText(&doc, Head(issue.body, kMaxBodyBytes), kBodyWeight);
@@ -224,10 +246,8 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const Issue& issue)
   }
   AddText(&doc, answer, kAnswerWeight);
 
-  std::vector<Comment> comments;
-  FG_RETURN_IF_ERROR(store.ListComments(ref, &comments));
   size_t comment_bytes = 0;
-  for (const Comment& c : comments) {
+  for (const Comment& c : in.comments) {
     if (comment_bytes >= kMaxCommentsBytes) break;
     if (links.answer && c.id == links.answer->comment_id) continue;  // indexed as the answer
     std::string_view text = Head(c.body, kMaxCommentBytes);
@@ -294,7 +314,9 @@ Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref) {
   StatusOr<Xapian::Document> doc = Status::NotFound("");
   auto issue = store.GetIssue(ref);
   if (issue.ok()) {
-    doc = BuildDocument(store, *issue);
+    auto in = ReadInput(store, std::move(*issue));
+    if (!in.ok()) return in.status().WithContext("indexing " + ref.ToString());
+    doc = BuildDocument(store, *in);
   } else if (!issue.status().IsNotFound()) {
     return issue.status().WithContext("indexing " + ref.ToString());
   }
@@ -319,13 +341,13 @@ std::string ShardDir(const std::string& work, size_t n) {
 
 // Writes the documents of `issues` (in order: docids 1..n) to a new database
 // at `dir`, committing every kRebuildCommitDocs documents.
-Status WriteShard(const Store& store, const std::vector<Issue>& issues, const std::string& dir) {
+Status WriteShard(const Store& store, const std::vector<IssueInput>& issues, const std::string& dir) {
   try {
     Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
     size_t since_commit = 0;
-    for (const Issue& issue : issues) {
-      StatusOr<Xapian::Document> doc = BuildDocument(store, issue);
-      FG_RETURN_IF_ERROR(Put(db, issue.ref(), doc, true));
+    for (const IssueInput& in : issues) {
+      StatusOr<Xapian::Document> doc = BuildDocument(store, in);
+      FG_RETURN_IF_ERROR(Put(db, in.issue.ref(), doc, true));
       if (++since_commit >= kRebuildCommitDocs) {
         db.commit();
         since_commit = 0;
@@ -349,7 +371,7 @@ class RunQueue {
   explicit RunQueue(size_t limit) : limit_(limit) {}
 
   // False once the writers have failed (the scan can stop).
-  bool Push(std::vector<Issue> run) {
+  bool Push(std::vector<IssueInput> run) {
     std::unique_lock<std::mutex> lock(mu_);
     space_.wait(lock, [&] { return runs_.size() < limit_ || !error_.ok(); });
     if (!error_.ok()) return false;
@@ -363,7 +385,7 @@ class RunQueue {
     ready_.notify_all();
   }
   // The next run and its number; false when closed and drained or failed.
-  bool Pop(size_t* n, std::vector<Issue>* run) {
+  bool Pop(size_t* n, std::vector<IssueInput>* run) {
     std::unique_lock<std::mutex> lock(mu_);
     ready_.wait(lock, [&] { return !runs_.empty() || closed_ || !error_.ok(); });
     if (runs_.empty() || !error_.ok()) return false;
@@ -391,11 +413,165 @@ class RunQueue {
  private:
   std::mutex mu_;
   std::condition_variable space_, ready_;
-  std::deque<std::pair<size_t, std::vector<Issue>>> runs_;
+  std::deque<std::pair<size_t, std::vector<IssueInput>>> runs_;
   size_t limit_;
   size_t pushed_ = 0;
   bool closed_ = false;
   Status error_ = Status::OK();
+};
+
+// The records one bulk scan of the store gives, in scan order, read ahead on a
+// thread of their own in batches (at most kScanBatches waiting), so that a
+// reader can join them with the issue scan (Store::ScanOrderKey) instead of
+// reading each issue's records with a seek of its own.
+template <typename T>
+class ScanStream {
+ public:
+  using Scan = std::function<Status(const std::function<bool(T&&)>& push)>;
+
+  explicit ScanStream(Scan scan) : thread_([this, scan = std::move(scan)] { Run(scan); }) {}
+  ~ScanStream() { (void)Finish(); }  // an error no reader waits for
+  ScanStream(const ScanStream&) = delete;
+  ScanStream& operator=(const ScanStream&) = delete;
+
+  // The next record; null at the end of the scan (or when it failed: Finish()).
+  T* Peek() {
+    if (next_ < batch_.size()) return &batch_[next_];
+    batch_.clear();
+    next_ = 0;
+    std::unique_lock<std::mutex> lock(mu_);
+    ready_.wait(lock, [&] { return !batches_.empty() || done_; });
+    if (batches_.empty()) return nullptr;
+    batch_ = std::move(batches_.front());
+    batches_.pop_front();
+    space_.notify_one();
+    return batch_.empty() ? nullptr : &batch_[0];
+  }
+  void Pop() { ++next_; }
+
+  // Stops the scan if it is still running, waits for its thread and returns
+  // its status (an error stopped it early: Peek then ended early too).
+  Status Finish() {
+    Stop();
+    if (thread_.joinable()) thread_.join();
+    std::lock_guard<std::mutex> lock(mu_);
+    return status_;
+  }
+
+ private:
+  static constexpr size_t kScanBatch = 256;
+  static constexpr size_t kScanBatches = 4;
+
+  // Ends the scan early (the reader needs no more).
+  void Stop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    space_.notify_all();
+  }
+
+  bool Push(std::vector<T>* batch) {
+    std::unique_lock<std::mutex> lock(mu_);
+    space_.wait(lock, [&] { return batches_.size() < kScanBatches || stopped_; });
+    if (stopped_) return false;
+    batches_.push_back(std::move(*batch));
+    batch->clear();
+    ready_.notify_one();
+    return true;
+  }
+
+  void Run(const Scan& scan) {
+    std::vector<T> batch;
+    Status s;
+    try {
+      s = scan([&](T&& rec) {
+        batch.push_back(std::move(rec));
+        return batch.size() < kScanBatch || Push(&batch);
+      });
+    } catch (const std::exception& e) {
+      s = Status::Internal(std::string("scanning the store: ") + e.what());
+    }
+    if (s.ok() && !batch.empty()) Push(&batch);
+    std::lock_guard<std::mutex> lock(mu_);
+    status_ = std::move(s);
+    done_ = true;
+    ready_.notify_all();
+  }
+
+  std::mutex mu_;
+  std::condition_variable ready_, space_;
+  std::deque<std::vector<T>> batches_;
+  bool done_ = false;
+  bool stopped_ = false;
+  Status status_ = Status::OK();
+  std::vector<T> batch_;  // the reader's
+  size_t next_ = 0;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+// Attaches to each issue of the issue scan its links and comments from two
+// bulk scans running beside it: the three visit issues in the same order
+// (Store::ScanOrderKey), so each record either belongs to the current issue,
+// to a later one, or to an issue no longer in the store (skipped).
+class InputJoin {
+ public:
+  explicit InputJoin(const Store& store)
+      : links_([s = &store](const std::function<bool(graph::IssueLinks&&)>& push) {
+          return graph::ForEachLinks(*s, nullptr, [&](const graph::IssueLinks& l) {
+            graph::IssueLinks copy = l;
+            return push(std::move(copy));
+          });
+        }),
+        comments_([s = &store](const std::function<bool(Comment&&)>& push) {
+          return s->ForEachComment(
+              nullptr,
+              [&](const Comment& c) {
+                Comment copy = c;
+                return push(std::move(copy));
+              },
+              ParentKind::kIssue);
+        }) {}
+
+  IssueInput Next(const Issue& issue) {
+    IssueInput in;
+    in.issue = issue;
+    const Ref ref = issue.ref();
+    std::string key;  // the issue's ScanOrderKey, made at the first record that is not its own
+    auto before = [&](const Ref& other) {
+      if (key.empty()) key = Store::ScanOrderKey(ref);
+      return Store::ScanOrderKey(other) < key;
+    };
+    while (graph::IssueLinks* l = links_.Peek()) {
+      if (l->issue == ref) {
+        in.links = std::move(*l);
+        links_.Pop();
+        break;
+      }
+      if (l->issue.kind == RefKind::kIssue && !before(l->issue)) break;
+      links_.Pop();
+    }
+    while (Comment* c = comments_.Peek()) {
+      Ref parent = c->parent();
+      if (parent == ref) {
+        in.comments.push_back(std::move(*c));
+      } else if (!before(parent)) {
+        break;
+      }
+      comments_.Pop();
+    }
+    return in;
+  }
+
+  // Stops the scans (once the issue scan ended) and returns their status.
+  Status Finish() {
+    Status links = links_.Finish();
+    Status comments = comments_.Finish();
+    FG_RETURN_IF_ERROR(links);
+    return comments;
+  }
+
+ private:
+  ScanStream<graph::IssueLinks> links_;
+  ScanStream<Comment> comments_;
 };
 
 // Writes every issue of the store, in store order, to shards of `work`
@@ -406,7 +582,7 @@ StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t
   RunQueue queue(threads);
   auto writer = [&] {
     size_t n = 0;
-    std::vector<Issue> run;
+    std::vector<IssueInput> run;
     while (queue.Pop(&n, &run)) {
       Status s = WriteShard(store, run, ShardDir(work, n));
       if (!s.ok()) queue.Fail(std::move(s));
@@ -414,9 +590,10 @@ StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t
   };
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(writer);
-  std::vector<Issue> run;
+  std::vector<IssueInput> run;
+  InputJoin join(store);
   Status scanned = store.ForEachIssue(nullptr, [&](const Issue& issue) {
-    run.push_back(issue);
+    run.push_back(join.Next(issue));
     if (run.size() < shard_issues) return true;
     bool more = queue.Push(std::move(run));
     run.clear();
@@ -427,6 +604,7 @@ StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t
   for (std::thread& t : pool) t.join();
   FG_RETURN_IF_ERROR(scanned);
   FG_RETURN_IF_ERROR(queue.error());
+  FG_RETURN_IF_ERROR(join.Finish());
   return queue.pushed();
 }
 

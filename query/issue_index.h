@@ -48,7 +48,10 @@ std::string PriorTierTerm(int tier);
 std::string PriorTierTerm(double prior);
 
 // A rebuild writes a new index beside the live one and swaps it in: the store's
-// issues, in scan order, are cut into runs of `shard_issues`, each written to a
+// issues, in scan order, each joined with its links and comments from two
+// store scans running beside the issue scan on threads of their own (the
+// three visit issues in the same order, Store::ScanOrderKey; fix PRs are still
+// read one by one), are cut into runs of `shard_issues`, each written to a
 // shard database of its own by one of $FIXGRAPH_INDEX_THREADS writers (default:
 // the hardware's threads, at most 8), so document building and Xapian's writing
 // both run in parallel and every shard's B-trees stay small; the shards are

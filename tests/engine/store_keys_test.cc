@@ -1,5 +1,6 @@
 // Tests of the private key layout (engine/store_keys.h): the on-disk format.
 #include "../../engine/store_keys.h"
+#include "fixgraph/engine/store.h"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,26 @@ TEST(StoreKeysTest, NumPadsDigitsOnly) {
   EXPECT_EQ(keys::Num(""), "");
   EXPECT_EQ(keys::Num("1234567890123"), "1234567890123");  // too long to pad
   EXPECT_EQ(keys::Num("12a"), "12a");
+}
+
+TEST(StoreKeysTest, ScanOrderKeyFollowsTheIssueKeys) {
+  // Issues in the byte order of their record keys (ForEachIssue's order) are
+  // in the byte order of their ScanOrderKey too: repositories whose names
+  // extend one another, numbers that sort otherwise as text, Gitee numbers.
+  const RepoRef r{Platform::kGitCode, "o", "r"}, rx{Platform::kGitCode, "o", "rx"},
+      gitee{Platform::kGitee, "o", "r"};
+  std::vector<Ref> items;
+  for (const RepoRef& repo : {r, rx, gitee})
+    for (const char* n : {"1", "9", "10", "100", "I4AB", "I4ABC", "I4B"}) items.push_back(Ref::Issue(repo, n));
+  auto by_key = items, by_scan = items;
+  std::sort(by_key.begin(), by_key.end(), [](const Ref& a, const Ref& b) {
+    return keys::IssueKey(a.repo, a.number) < keys::IssueKey(b.repo, b.number);
+  });
+  std::sort(by_scan.begin(), by_scan.end(),
+            [](const Ref& a, const Ref& b) { return Store::ScanOrderKey(a) < Store::ScanOrderKey(b); });
+  EXPECT_EQ(by_key, by_scan);
+  EXPECT_LT(Store::ScanOrderKey(Ref::Issue(r, "9")), Store::ScanOrderKey(Ref::Issue(r, "10")));
+  EXPECT_LT(Store::ScanOrderKey(Ref::Issue(r, "100")), Store::ScanOrderKey(Ref::Issue(rx, "1")));
 }
 
 TEST(StoreKeysTest, PaddedNumbersSortNumerically) {

@@ -235,6 +235,87 @@ TEST_F(AskTest, RebuildInShardsGivesTheIndexOfOneWriter) {
   EXPECT_FALSE(std::filesystem::exists(IssueIndexDir(many) + ".rebuild"));
 }
 
+TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
+  // A rebuild takes each issue's links and comments from two scans beside the
+  // issue scan; an incremental update reads them per issue. Both must give the
+  // same documents, across repositories whose names extend one another, issue
+  // numbers that sort differently as text (4, 9, 10, 100) or are alphanumeric
+  // (Gitee), comments of PRs and of issues no longer in the store, and issues
+  // linked or not.
+  const RepoRef rx{Platform::kGitCode, "o", "rx"};
+  const RepoRef gitee{Platform::kGitee, "o", "r"};
+  AddRepository(rx, "main");
+  AddRepository(gitee, "master");
+  AddCorpus();
+  std::vector<std::pair<const RepoRef*, std::string>> issues;
+  for (const RepoRef* repo : {static_cast<const RepoRef*>(&repo_), &rx, &gitee}) {
+    const bool alnum = repo == &gitee;
+    for (const char* n : {"4", "10", "100", "9"}) {
+      std::string number = alnum ? std::string("I4A") + n : std::string(n);
+      AddIssue(number, "issue " + number + " of " + repo->ToString() + " hangs in hcclInit",
+               "log line " + number, "2026-03-01T10:00:00Z", "", "reporter", repo);
+      issues.emplace_back(repo, number);
+    }
+    Ref ten = Ref::Issue(*repo, alnum ? "I4A10" : "10");
+    AddComment(ten, "c10a", "someone", "the rendezvous timed out on " + repo->ToString(),
+               "2026-03-01T11:00:00Z");
+    AddComment(ten, "c10b", "someone", "still fails after 3 retries", "2026-03-01T12:00:00Z");
+    AddComment(Ref::Issue(*repo, alnum ? "I4A100" : "100"), "c100", "x", "duplicate of #10", "2026-03-02T10:00:00Z");
+    AddComment(Ref::Issue(*repo, alnum ? "I4A5" : "5"), "c5", "x", "comment of an issue not in the store",
+               "2026-03-02T10:00:00Z");
+    if (!alnum)
+      AddComment(Ref::Pull(*repo, 10), "p10", "x", "comment of a pull request", "2026-03-02T10:00:00Z");
+  }
+  Commit();
+  graph::LinkStats stats;
+  ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
+  // Issues added after linking have no links record.
+  AddIssue("50", "unlinked issue with a comment", "body", "2026-03-03T10:00:00Z", "", "reporter", &rx);
+  AddComment(Ref::Issue(rx, "50"), "c50", "x", "bisected the regression to a compiler upgrade", "2026-03-03T11:00:00Z");
+  Commit();
+
+  const std::string built = db_.path() + "/built", updated = db_.path() + "/updated";
+  setenv("FIXGRAPH_INDEX_THREADS", "2", 1);
+  Status s = RebuildIssueIndexInShards(*store_, built, 4);
+  unsetenv("FIXGRAPH_INDEX_THREADS");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // The same issues, in scan order, one by one through the incremental path
+  // (an empty index of the current layout, so nothing is rebuilt).
+  std::vector<Ref> refs;
+  ASSERT_TRUE(store_->ForEachIssue(nullptr, [&](const Issue& i) {
+                       refs.push_back(i.ref());
+                       return true;
+                     }).ok());
+  ASSERT_EQ(refs.size(), 3u + 12u + 1u);
+  {
+    std::filesystem::create_directories(updated);
+    Xapian::WritableDatabase db(IssueIndexDir(updated), Xapian::DB_CREATE_OR_OPEN);
+    db.set_metadata("fixgraph:schema", kIssueIndexSchema);
+    db.commit();
+  }
+  s = UpdateIssueIndex(*store_, updated, refs);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<std::string> a = DumpIndex(IssueIndexDir(built)), b = DumpIndex(IssueIndexDir(updated));
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << i;
+  // The comments did reach their issues (and only theirs).
+  auto opened = Searcher::Open(built);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  auto& searcher = *opened;
+  for (const RepoRef* repo : {static_cast<const RepoRef*>(&repo_), &rx, &gitee}) {
+    AskOptions o;
+    o.repo = repo->ToString();
+    auto r = searcher->Ask("rendezvous", o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->hits.size(), 1u) << repo->ToString();
+    EXPECT_EQ(r->hits[0].issue, Ref::Issue(*repo, repo == &gitee ? "I4A10" : "10"));
+  }
+  auto r = searcher->Ask("bisected regression", AskOptions());
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, Ref::Issue(rx, "50"));
+}
+
 TEST_F(AskTest, RebuildReplacesTheLiveIndexAndClearsLeftovers) {
   AddCorpus();
   LinkAndIndex();

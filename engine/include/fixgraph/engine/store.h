@@ -201,6 +201,12 @@ class Store {
   Status ForEachIssueMention(const RepoRef& repo,
                              const std::function<bool(const MentionRecord&)>& fn) const;
 
+  // ForEachIssue, ForEachPull, ForEachDerived (one kind) and the comment,
+  // operate-log, file and platform-link scans visit items (or parents) of one
+  // kind in the byte order of this key (repository, then number), so a reader
+  // can join their streams without a read per item.
+  static std::string ScanOrderKey(const Ref& item);
+
  private:
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
