@@ -609,45 +609,13 @@ std::string_view FoldedAscii(std::string_view s, std::string* buf) {
   return *buf;
 }
 
-namespace {
-
-// ASCII case folding on both sides (copies only of texts that need it), then
-// plain substring search (memmem): the same answer as a search comparing
-// folded bytes.
-template <typename Needles>
-bool ContainsAnyOf(std::string_view haystack, const Needles& needles) {
-  std::string hay_buf, needle_buf;
-  std::string_view hay;
-  bool folded = false;
-  for (std::string_view n : needles) {
-    if (n.empty() || n.size() > haystack.size()) continue;
-    if (!folded) {
-      hay = FoldedAscii(haystack, &hay_buf);
-      folded = true;
-    }
-    std::string_view needle = FoldedAscii(n, &needle_buf);
-    if (memmem(hay.data(), hay.size(), needle.data(), needle.size()) != nullptr) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  return ContainsAnyOf(haystack, needles);
-}
-
-bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles) {
-  return ContainsAnyOf(haystack, needles);
-}
-
 CueSet::CueSet(std::initializer_list<std::string_view> cues)
     : CueSet(std::vector<std::string_view>(cues.begin(), cues.end())) {}
 
 CueSet::CueSet(const std::vector<std::string_view>& cues) {
   if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
   for (size_t i = 0; i < cues.size(); ++i) {
-    if (cues[i].empty()) continue;  // ContainsAny never matches an empty needle
+    if (cues[i].empty()) continue;  // an empty cue never matches
     Cue c;
     c.folded = Lower(cues[i]);
     c.entry = static_cast<std::uint8_t>(i);

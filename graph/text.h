@@ -139,12 +139,9 @@ struct Clause {
 // The clause holding byte `offset`.
 Clause ClauseAt(std::string_view s, size_t offset);
 
-// Case-insensitive (ASCII) search for any of `needles`.
-bool ContainsAny(std::string_view haystack, const std::vector<std::string_view>& needles);
-bool ContainsAny(std::string_view haystack, std::initializer_list<std::string_view> needles);
 // A fixed list of cue strings, searched for with ASCII case folded on both
-// sides: In(h) is ContainsAny(h, cues), Count(h) the number of list entries
-// that occur in h (at most 64 entries: more throw std::length_error, a
+// sides: In(h) is true when any non-empty cue occurs in h (an empty cue never
+// matches), Count(h) the number of list entries that occur in h (at most 64 entries: more throw std::length_error, a
 // programming error). The cues are folded once, when the set is built, and
 // `h` at most once per call, only when a cue with an ASCII letter is looked
 // for and `h` has an upper-case letter; then each cue is one memmem.

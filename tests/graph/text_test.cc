@@ -140,13 +140,13 @@ TEST(Text, ClauseAt) {
 }
 
 TEST(Text, Helpers) {
-  EXPECT_TRUE(ContainsAny("Fixed In CANN", {"fixed in"}));
-  EXPECT_FALSE(ContainsAny("abc", {"", "abcd"}));
-  EXPECT_TRUE(ContainsAny("see CANN 侧", {"cann 侧"}));      // upper case only in the text
-  EXPECT_TRUE(ContainsAny("cann 8.0 已修复", {"CANN"}));     // only in the needle
-  std::vector<std::string_view> cues = {"ROOT cause", "根因"};
-  EXPECT_TRUE(ContainsAny("The Root Cause is X", cues));
-  EXPECT_FALSE(ContainsAny("the root of it", cues));
+  EXPECT_TRUE(CueSet({"fixed in"}).In("Fixed In CANN"));
+  EXPECT_FALSE(CueSet({"", "abcd"}).In("abc"));
+  EXPECT_TRUE(CueSet({"cann 侧"}).In("see CANN 侧"));      // upper case only in the text
+  EXPECT_TRUE(CueSet({"CANN"}).In("cann 8.0 已修复"));     // only in the cue
+  const CueSet cues{"ROOT cause", "根因"};
+  EXPECT_TRUE(cues.In("The Root Cause is X"));
+  EXPECT_FALSE(cues.In("the root of it"));
   EXPECT_EQ(Lower("AbC"), "abc");
   EXPECT_EQ(VisibleLength("a b 中文"), 4u);
 }

@@ -420,7 +420,7 @@ size_t NaiveCount(std::string_view hay, const std::vector<std::string_view>& cue
   return n;
 }
 
-TEST(Tokenise, CueSetAnswersAsContainsAny) {
+TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
   const std::vector<std::string_view> cues = {
       "已修复", "修复", "fixed in", "Fixed By", "is fixed", "fix", "x", "已", "根因", "root cause",
       "use ", "CANN", "\xEF\xBC\xA1" /* Ａ */, "a", "dts", "won't fix", "not_planned", "ok", "fixed in"};
@@ -433,11 +433,11 @@ TEST(Tokenise, CueSetAnswersAsContainsAny) {
   for (int i = 0; i < 50000; ++i) {
     std::string h;
     for (int k = static_cast<int>(rng() % 12); k > 0; --k) h += kBits[rng() % kBits.size()];
-    ASSERT_EQ(set.In(h), ContainsAny(h, cues)) << h;
+    ASSERT_EQ(set.In(h), NaiveCount(h, cues) > 0) << h;
     ASSERT_EQ(set.Count(h), NaiveCount(h, cues)) << h;
   }
   EXPECT_FALSE(CueSet({}).In("anything"));
-  EXPECT_FALSE(CueSet({""}).In("anything"));  // as ContainsAny: an empty cue never matches
+  EXPECT_FALSE(CueSet({""}).In("anything"));  // an empty cue never matches
   EXPECT_EQ(CueSet({"ab", "AB", "b"}).Count("xAb"), 3u);  // list entries, repeats counted
   std::vector<std::string_view> many(65, "x");
   EXPECT_THROW(CueSet{many}, std::length_error);
