@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/utf8.h"
 #include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
@@ -54,7 +55,7 @@ std::string Indent(const std::string& text, const std::string& pad, size_t max_l
       out += pad + "...\n";
       break;
     }
-    if (line.size() > 300) line = line.substr(0, 300) + "...";
+    if (line.size() > 300) line = std::string(Utf8Prefix(line, 300)) + "...";
     out += pad + line + "\n";
     ++n;
   }
@@ -181,7 +182,7 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
     k[0] += 1;
     k[1] += (rank >= 1 && rank <= 5) ? 1 : 0;
     k[2] += rr;
-    rows.push_back({{"q", q.size() > 120 ? q.substr(0, 120) : q},
+    rows.push_back({{"q", std::string(Utf8Prefix(q, 120))},
                     {"kind", kind},
                     {"expect", item["expect"]},
                     {"rank", rank},

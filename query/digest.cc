@@ -14,6 +14,7 @@
 #include "digest_render.h"
 #include "digest_text.h"
 #include "fixgraph/engine/time.h"
+#include "fixgraph/engine/utf8.h"
 #include "fixgraph/graph/graph_view.h"
 #include "fixgraph/graph/linker.h"
 
@@ -456,7 +457,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
     dc.problem = Problem(c->issue, options.rules.problem_max_chars);
     dc.tier = BestTier(dc.links);
-    dc.body_text = dt::WithoutCodeBlocks(c->issue.body).substr(0, 4000);
+    dc.body_text = std::string(Utf8Prefix(dt::WithoutCodeBlocks(c->issue.body), 4000));
     std::string text = dc.title + "\n" + dc.body_text;
     for (const graph::FixLink& f : dc.links.fixes) text += "\n" + f.title;
     std::vector<std::string> terms;

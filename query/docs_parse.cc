@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "docs_node.h"
+#include "fixgraph/engine/utf8.h"
 
 namespace fixgraph::query::docs {
 namespace {
@@ -368,9 +369,7 @@ std::string Slug(std::string_view heading) {
 
 std::string Utf8Truncate(std::string_view s, size_t max_bytes) {
   if (s.size() <= max_bytes) return std::string(s);
-  size_t n = max_bytes;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return std::string(s.substr(0, n)) + "...";
+  return std::string(Utf8Prefix(s, max_bytes)) + "...";
 }
 
 std::vector<DocNode> ParseMarkdown(std::string_view rel_path, std::string_view text) {

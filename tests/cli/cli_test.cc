@@ -159,5 +159,37 @@ TEST(Cli, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(json::parse(r.out)["pull"]["state"], "merged");
 }
 
+// True when `s` is well-formed UTF-8 (no cut or stray bytes).
+bool ValidUtf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+TEST(Cli, AskShortensLongChineseLinesAtCharacterBoundaries) {
+  TempDir dir;
+  WriteSmallDump(dir / "dump");
+  // An answer line (in the fix PR) of 301 bytes: "a" then 100 three-byte characters, so a cut
+  // at 300 bytes would fall inside the last character.
+  std::string line = "a";
+  for (int i = 0; i < 25; ++i) line += "\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF\xE5\xAD\x98";  // 原因是存
+  WriteFile(dir / "dump/gitcode/Ascend/demo/pulls.json",
+            R"([{"number": 12, "title": "修复 aclnnFoo", "body": "fix #7\n)" + line + R"(",
+                 "state": "merged", "merged_at": "2026-01-05T12:00:00+08:00",
+                 "head": {"ref": "issue-7"}, "base": {"ref": "master"}}])");
+  std::string db = dir / "db";
+  ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}).code, 0);
+  Result r = RunCli({"--db", db, "ask", "aclnnFoo 报错 EZ9999"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(ValidUtf8(r.out)) << r.out;
+  EXPECT_NE(r.out.find("\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF...\n"), std::string::npos) << r.out;  // ...原因是...
+}
+
 }  // namespace
 }  // namespace fixgraph::cli

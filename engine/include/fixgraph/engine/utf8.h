@@ -1,10 +1,11 @@
-// UTF-8 encoding of one code point, shared by the JSON reader (\u escapes)
-// and the text normalisers.
+// UTF-8 helpers shared by the JSON reader (\u escapes), the text normalisers
+// and every place that shortens text for display.
 //
 // Thread safety: pure function.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace fixgraph {
 
@@ -25,6 +26,17 @@ inline void AppendUtf8(std::string* out, char32_t cp) {
     out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
   }
+}
+
+// The longest prefix of `s` of at most `max_bytes` bytes that does not end
+// inside a multi-byte UTF-8 sequence: a cut that would fall on a continuation
+// byte moves back to the start of its character. Bytes that are not valid
+// UTF-8 are cut like single characters.
+inline std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  size_t n = max_bytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
 }
 
 }  // namespace fixgraph
