@@ -21,7 +21,7 @@
 //     word boundaries are noise), 0.3 x max IDF for a plain word (question
 //     wording), 0.1 x max IDF for a quantity ("16ms"), 0.6 x max IDF for an
 //     identifier or code (a name the corpus does not know counts against
-//     every node);
+//     every node); a one-character word weighs 0 and is not searched;
 //   - a group is matched fully when its whole term is in the node, partly
 //     (0.6 x the matched share of its parts' IDF) when only parts are;
 //   - coverage = matched weight / total weight, over the whole node and over
@@ -299,6 +299,13 @@ class LocalDocSource : public DocSource {
     double total = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
       double w = 0;
+      // A lone letter or digit ("x" in "4 x 8", "a") names nothing: it is
+      // neither searched for nor weighed.
+      if (groups[g].kind == TermKind::kWord && groups[g].terms[0].size() == 1) {
+        term_idf[g].assign(groups[g].terms.size(), -1.0);
+        group_w[g] = 0;
+        continue;
+      }
       for (const std::string& t : groups[g].terms) {
         double f = idf(t);
         term_idf[g].push_back(f);

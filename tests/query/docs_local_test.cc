@@ -78,6 +78,10 @@ TEST(DocsLocal, ScoresAreCalibrated) {
   auto common = Search(dir / "db", "NPU");
   EXPECT_FALSE(common.empty());
   for (const DocHit& h : common) EXPECT_LT(h.score, kDocNoiseScore) << h.id << " " << h.score;
+  // A lone letter names nothing, even when a node holds it ("4 x 2^n").
+  EXPECT_TRUE(Search(dir / "db", "x").empty());
+  for (const DocHit& h : Search(dir / "db", "a b x"))
+    EXPECT_LT(h.score, kDocNoiseScore) << h.id << " " << h.score;
   // A name the corpus does not know pulls every node down.
   for (const DocHit& h : Search(dir / "db", "TASK_QUEUE_ENABLE QWERTY_UNKNOWN_FLAG ZXCV_OTHER"))
     EXPECT_LT(h.score, kDocHitScore) << h.id << " " << h.score;
