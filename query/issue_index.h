@@ -28,8 +28,8 @@
 namespace fixgraph::query {
 
 // "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
-// prior became a weight, ask.cc PriorSource); "2": title terms also under
-// kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
+// prior became a weight, ask.cc PriorSource), and no CJK bigram across a
+// Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
 // refused by Searcher::Open.
 inline constexpr const char* kIssueIndexSchema = "3";
 inline constexpr const char* kTitlePrefix = "S";
