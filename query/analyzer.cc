@@ -270,6 +270,22 @@ const std::string& StemCached(std::string_view word) {
   return cache.emplace(std::move(key), std::move(stem)).first->second;
 }
 
+// Chinese function words of one character (structural and modal particles,
+// conjunctions, the passive and disposal markers, demonstratives): like the
+// English stop words they say nothing on their own, and a bigram holding one
+// mostly spans two words (`结果的精度` -> `果的` `的精`). Characters that also
+// start or end common content words (在 in 存在, 是 in 是否, 就 in 就绪, 个
+// in 个数) are not among them.
+bool IsCjkStopChar(char32_t c) {
+  switch (c) {
+    case U'的': case U'了': case U'吗': case U'呢': case U'吧': case U'啊': case U'和':
+    case U'与': case U'也': case U'都': case U'把': case U'被': case U'这': case U'那':
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Buffers of one analysis, kept between calls so that analysing a text
 // allocates nothing once they have grown.
 struct Scratch {
@@ -360,8 +376,12 @@ void AnalyzeWith(std::string_view text, TermSink* sink, Scratch& s) {
   while (i < n) {
     char32_t c = cps[i];
     if (IsCjk(c)) {
+      if (IsCjkStopChar(c)) {  // ends the run; not a term
+        ++i;
+        continue;
+      }
       size_t j = i;
-      while (j < n && IsCjk(cps[j])) ++j;
+      while (j < n && IsCjk(cps[j]) && !IsCjkStopChar(cps[j])) ++j;
       if (j - i == 1) {
         s.cjk.clear();
         Encode(c, &s.cjk);

@@ -13,7 +13,10 @@
 //     stemmed when alphabetic (`aclnn`, `group`, `matmul`, `v3`);
 //   - plain words English-stemmed (`crashes` -> `crash`), stop words dropped;
 //   - runs of CJK characters as overlapping bigrams (`显存不足` -> `显存`
-//     `存不` `不足`), a lone CJK character as itself.
+//     `存不` `不足`), a lone CJK character as itself; a few one-character
+//     Chinese function words (的 了 吗 呢 吧 啊 和 与 也 都 把 被 这 那) end a
+//     run and are dropped, as English stop words are (`结果的精度` -> `结果`
+//     `精度`, not `果的` `的精`).
 // Terms are at most kMaxTermBytes long (longer tokens are dropped).
 //
 // Thread safety: all functions are pure and safe to call concurrently (each

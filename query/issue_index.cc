@@ -119,20 +119,6 @@ bool SaysWhatToDo(const std::string& lower) {
 
 std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-issues"; }
 
-int PriorTier(double prior) {
-  for (int t = kPriorTiers - 1; t > 0; --t)
-    if (prior >= kPriorTierFloor[t]) return t;
-  return 0;
-}
-
-std::string PriorTierTerm(int tier) {
-  std::string t = "P";
-  t += static_cast<char>('0' + tier);
-  return t;
-}
-
-std::string PriorTierTerm(double prior) { return PriorTierTerm(PriorTier(prior)); }
-
 double ResolutionPrior(const graph::IssueLinks& links) {
   using graph::Resolution;
   double tier = 0;
@@ -285,7 +271,6 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
   std::string id = IdTerm(ref);
   std::string repo = "R" + ref.repo.ToString();
-  doc.add_boolean_term(PriorTierTerm(prior));
   if (id.size() <= 240) doc.add_boolean_term(id);
   if (repo.size() <= 240) doc.add_boolean_term(repo);
   return doc;

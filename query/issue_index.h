@@ -7,8 +7,9 @@
 //            title x kTitleWeight > body > answer and fix PRs > comments;
 //            the title's terms once more under kTitlePrefix (wdf 1 each), the
 //            title field a query can score on its own (ask_query.h);
-//            "Q" + issue ref (unique id), "R" + repo ref (filter), "P" + the
-//            prior's tier (PriorTierTerm), all wdf 0
+//            "Q" + issue ref (unique id), "R" + repo ref (filter), both wdf 0;
+//            nothing else: every term is one a query (ask_query.h) or an
+//            update (the id) reads
 //   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
 //   data     JSON of the hit's display fields, so ask reads nothing else:
 //            {"issue", "title", "state", "resolution", "answer", "answer_source",
@@ -26,9 +27,11 @@
 
 namespace fixgraph::query {
 
-// "2": title terms also under kTitlePrefix, prior tier terms. An index of another schema is
-// rebuilt by UpdateIssueIndex and refused by Searcher::Open.
-inline constexpr const char* kIssueIndexSchema = "2";
+// "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
+// prior became a weight, ask.cc PriorSource), and no CJK bigram across a
+// Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
+// refused by Searcher::Open.
+inline constexpr const char* kIssueIndexSchema = "3";
 inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
 inline constexpr unsigned kTitleWeight = 6;
@@ -37,15 +40,6 @@ inline constexpr unsigned kAnswerWeight = 2;
 inline constexpr unsigned kCommentWeight = 1;
 
 std::string IssueIndexDir(const std::string& db_dir);
-
-// Priors fall in kPriorTiers tiers, tier t holding priors >= kPriorTierFloor[t]
-// (and below the next floor); each document carries its tier as a boolean
-// term, so a search can visit the best-resolved issues first.
-inline constexpr int kPriorTiers = 4;
-inline constexpr double kPriorTierFloor[kPriorTiers] = {0.0, 0.45, 0.65, 0.85};
-int PriorTier(double prior);
-std::string PriorTierTerm(int tier);
-std::string PriorTierTerm(double prior);
 
 // A rebuild writes a new index beside the live one and swaps it in: the store's
 // issues, in scan order, each joined with its links and comments from two

@@ -66,6 +66,17 @@ TEST(AnalyzerTest, CjkRunsBecomeBigrams) {
   EXPECT_TRUE(Has(mixed, "报错"));
 }
 
+TEST(AnalyzerTest, ChineseFunctionWordsEndCjkRuns) {
+  // No bigram spans a particle, which is dropped like an English stop word.
+  EXPECT_EQ(Texts("结果的精度"), (std::vector<std::string>{"结果", "精度"}));
+  EXPECT_EQ(Texts("这个算子和那个"), (std::vector<std::string>{"个算", "算子", "个"}));
+  EXPECT_TRUE(Texts("的了吗").empty());
+  // So a query with or without the particle has the same terms.
+  EXPECT_EQ(Texts("精度的下降"), Texts("精度 下降"));
+  // Characters that also make content words are no stop characters.
+  EXPECT_EQ(Texts("是否存在"), (std::vector<std::string>{"是否", "否存", "存在"}));
+}
+
 TEST(AnalyzerTest, FullWidthFormsFoldToAscii) {
   EXPECT_EQ(Normalize("ＡＢＣ（１２３）"), "abc(123)");
   auto t = Texts("ＥＺ９９９９，９１０Ｂ");

@@ -235,6 +235,35 @@ TEST_F(AskTest, RebuildInShardsGivesTheIndexOfOneWriter) {
   EXPECT_FALSE(std::filesystem::exists(IssueIndexDir(many) + ".rebuild"));
 }
 
+TEST_F(AskTest, IndexHoldsOnlyTermsThatQueriesOrUpdatesRead) {
+  // Every term costs the build (Xapian's work is per distinct term of a
+  // document), so none is indexed that nothing reads: analysed text
+  // (lower case or CJK), its title copies under kTitlePrefix, the id term an
+  // update replaces by, the repository term a filter reads.
+  AddCorpus();
+  LinkAndIndex();
+  Xapian::Database db(IssueIndexDir(db_.path()));
+  ASSERT_GT(db.get_doccount(), 0u);
+  size_t titles = 0, ids = 0, repos = 0;
+  for (auto it = db.allterms_begin(); it != db.allterms_end(); ++it) {
+    const std::string term = *it;
+    ASSERT_FALSE(term.empty());
+    if (!(term[0] >= 'A' && term[0] <= 'Z')) continue;
+    switch (term[0]) {
+      case 'S':
+        ++titles;
+        EXPECT_TRUE(db.term_exists(term.substr(1))) << term << ": a title term is also in the text";
+        break;
+      case 'Q': ++ids; break;
+      case 'R': ++repos; break;
+      default: ADD_FAILURE() << "term " << term << " is read by no query";
+    }
+  }
+  EXPECT_GT(titles, 0u);
+  EXPECT_EQ(ids, db.get_doccount());
+  EXPECT_EQ(repos, 1u);
+}
+
 TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   // A rebuild takes each issue's links and comments from two scans beside the
   // issue scan; an incremental update reads them per issue. Both must give the
@@ -407,13 +436,13 @@ TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   LinkAndIndex();
   {
     Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN);
-    w.set_metadata("fixgraph:schema", "1");
+    w.set_metadata("fixgraph:schema", "2");  // the layout before this one
     w.commit();
   }
   auto s = Searcher::Open(db_.path());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), Status::Code::kFailedPrecondition) << s.status().ToString();
-  EXPECT_NE(s.status().message().find("layout 1"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("layout 2"), std::string::npos) << s.status().message();
   EXPECT_NE(s.status().message().find("fixgraph link"), std::string::npos) << s.status().message();
   // Any update (import, sync, link) rebuilds an index of another layout.
   ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("1")}).ok());
