@@ -157,30 +157,52 @@ Status Linker::CollectWindow() {
   std::vector<RunIndex::Timed> storage;
   std::span<const RunIndex::Timed> rows;
   FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &storage, &rows));
+  // What the loop reads of each row, flat (the run index keeps it; rows read
+  // from the store get it here): row rows[i] is wrows->row(wbase + i). The
+  // rows are named below by their index in `rows`, so that the wide Timed
+  // rows are read only where a PullInfo must be loaded.
+  const RunIndex::WindowRows* wrows = cache_->WindowRowsOf(is.repo);
+  RunIndex::WindowRows local_rows;
+  size_t wbase = 0;
+  if (wrows && !rows.empty()) {
+    wbase = rows.front().pos;
+  } else {
+    local_rows = RunIndex::WindowRows::Of(rows);
+    wrows = &local_rows;
+  }
+  auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& { return wrows->row(wbase + i); };
+  auto time_at = [&](size_t i) { return wrows->Time(wbase + i); };
   // The rows examined: all of them, or the max_window_candidates merged
   // nearest the close, nearest first (ties: earlier row first, as a stable
   // sort by distance gives), taking whole runs of one second at a time.
-  std::vector<const RunIndex::Timed*> merged;
+  std::vector<std::uint32_t> merged;  // indexes into rows
   if (rows.size() <= options_.max_window_candidates) {
-    for (const RunIndex::Timed& r : rows) merged.push_back(&r);
+    merged.resize(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) merged[i] = static_cast<std::uint32_t>(i);
   } else {
     UnixSeconds x = *is.closed_at;
     size_t k = options_.max_window_candidates;
-    size_t right = std::lower_bound(rows.begin(), rows.end(), x,
-                                    [](const RunIndex::Timed& r, UnixSeconds t) { return r.t < t; }) -
-                   rows.begin();
+    size_t lo_i = 0, hi_i = rows.size();  // lower_bound of x over the times
+    while (lo_i < hi_i) {
+      size_t mid = lo_i + (hi_i - lo_i) / 2;
+      if (time_at(mid) < x) lo_i = mid + 1; else hi_i = mid;
+    }
+    size_t right = lo_i;
     size_t left = right;  // rows [left, right) are taken or passed
+    merged.reserve(k + 1);
     while (merged.size() < k && (left > 0 || right < rows.size())) {
-      bool take_left = left > 0 && (right == rows.size() || x - rows[left - 1].t <= rows[right].t - x);
+      bool take_left = left > 0 && (right == rows.size() || x - time_at(left - 1) <= time_at(right) - x);
       if (take_left) {
         size_t g = left - 1;
-        while (g > 0 && rows[g - 1].t == rows[left - 1].t) --g;
-        for (size_t i = g; i < left; ++i) merged.push_back(&rows[i]);
+        const UnixSeconds t = time_at(g);
+        while (g > 0 && time_at(g - 1) == t) --g;
+        for (size_t i = g; i < left; ++i) merged.push_back(static_cast<std::uint32_t>(i));
         left = g;
       } else {
         size_t e = right;
-        while (e < rows.size() && rows[e].t == rows[right].t) ++e;
-        for (size_t i = right; i < e; ++i) merged.push_back(&rows[i]);
+        const UnixSeconds t = time_at(right);
+        while (e < rows.size() && time_at(e) == t) ++e;
+        for (size_t i = right; i < e; ++i) merged.push_back(static_cast<std::uint32_t>(i));
         right = e;
       }
     }
@@ -194,14 +216,19 @@ Status Linker::CollectWindow() {
   std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
   std::vector<std::int32_t> slot;  // by position - lo: index in merged, or -1
   if ((postings || text_postings) && !merged.empty()) {
-    lo = hi = merged.front()->pos;
-    for (const RunIndex::Timed* r : merged) {
-      lo = std::min(lo, r->pos);
-      hi = std::max(hi, r->pos);
+    // Postings come with run index rows, a contiguous piece of their
+    // repository's rows: rows[i].pos is rows.front().pos + i.
+    const std::uint32_t pos0 = rows.front().pos;
+    lo = hi = merged.front();
+    for (std::uint32_t i : merged) {
+      lo = std::min(lo, i);
+      hi = std::max(hi, i);
     }
     ++hi;
     slot.assign(hi - lo, -1);
-    for (size_t i = 0; i < merged.size(); ++i) slot[merged[i]->pos - lo] = static_cast<std::int32_t>(i);
+    for (size_t i = 0; i < merged.size(); ++i) slot[merged[i] - lo] = static_cast<std::int32_t>(i);
+    lo += pos0;
+    hi += pos0;
   }
   // Which identifiers of the issue each row's PR may touch (shares one of the
   // identifier's keys with): what text::Intersects tells per row and
@@ -232,21 +259,6 @@ Status Linker::CollectWindow() {
       hit_start[i + 1] = static_cast<std::uint32_t>(hit_ids.size());
     }
   }
-  // What the loop reads of each row, flat (the run index keeps it; rows read
-  // from the store get it here): row `merged[i]` is wrows->row(wbase + its
-  // index in `rows`).
-  const RunIndex::WindowRows* wrows = cache_->WindowRowsOf(is.repo);
-  RunIndex::WindowRows local_rows;
-  size_t wbase = 0;
-  if (wrows && !rows.empty()) {
-    wbase = rows.front().pos;
-  } else {
-    local_rows = RunIndex::WindowRows::Of(rows);
-    wrows = &local_rows;
-  }
-  auto row_of = [&](const RunIndex::Timed* r) -> const RunIndex::WindowRows::Row& {
-    return wrows->row(wbase + static_cast<size_t>(r - rows.data()));
-  };
   // The title word weights over every window PR's title; each title token
   // keeps its slot, where its weight and issue marks are then read without
   // hashing it again.
@@ -254,20 +266,23 @@ Status Linker::CollectWindow() {
   std::vector<std::uint32_t> slots_start(merged.size() + 1, 0);
   {
     size_t n = 0;
-    for (const RunIndex::Timed* r : merged) n += row_of(r).title_n;
+    for (std::uint32_t i : merged) n += row_at(i).title_n;
     weights_.Reset(n);
     title_slots.reserve(n);
     for (size_t i = 0; i < merged.size(); ++i) {
-      const RunIndex::WindowRows::Row& row = row_of(merged[i]);
+      const RunIndex::WindowRows::Row& row = row_at(merged[i]);
       if (row.info) weights_.Add(wrows->Title(row), &title_slots);
       slots_start[i + 1] = static_cast<std::uint32_t>(title_slots.size());
     }
   }
-  // Per slot: kSlotKnown and the issue's marks of its token, once looked up.
-  constexpr std::uint8_t kSlotKnown = 0x80;
+  // Per slot: the issue's marks of its token (ctx_.marks.Of), set from the
+  // issue's side: only the issue's own tokens have marks, and they are far
+  // fewer than the window titles' tokens.
   std::vector<std::uint8_t> slot_marks(weights_.Slots(), 0);
-  for (std::uint32_t s : title_slots)
-    if (!slot_marks[s]) slot_marks[s] = kSlotKnown | ctx_.marks.Of(weights_.TokenAt(s));
+  for (std::uint64_t tok : ctx_.title_tokens)
+    if (std::int64_t s = weights_.SlotOf(tok); s >= 0) slot_marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
+  for (std::uint64_t tok : ctx_.text_tokens)
+    if (std::int64_t s = weights_.SlotOf(tok); s >= 0) slot_marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
   // CompareText's walk over each PR's text tokens, done from the issue's
   // side for the issue title's tokens: every one, ascending, adds its weight
   // to the rows holding it (so each row's sum adds in the same order as the
@@ -306,10 +321,10 @@ Status Linker::CollectWindow() {
       ctx_.default_branch.empty() ? RunIndex::WindowRows::kNoBase : wrows->BaseOf(ctx_.default_branch);
   constexpr std::uint8_t kTitleMark = IssueContext::kTitleMark, kTextMark = IssueContext::kTextMark;
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
-    const RunIndex::WindowRows::Row& row = row_of(merged[slot_i]);
+    const RunIndex::WindowRows::Row& row = row_at(merged[slot_i]);
     if (!row.info) continue;
     const PullInfo& info = *row.info;
-    UnixSeconds t = merged[slot_i]->t;
+    UnixSeconds t = time_at(merged[slot_i]);
     // A branch named after the issue before the issue existed is a coincidence.
     bool branch_time_ok = !row.has_created || row.created_at + 3600 >= *is.created_at;
     // The key bits first (BranchNamesIssue's own quick "not there").
@@ -325,23 +340,33 @@ Status Linker::CollectWindow() {
     if (row.release_base || (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0)) continue;
     std::span<const std::uint32_t> slots(title_slots.data() + slots_start[slot_i],
                                          slots_start[slot_i + 1] - slots_start[slot_i]);
+    // The PR title's tokens in the issue title and in the issue text.
+    size_t shared_n = 0, in_text = 0;
+    for (std::uint32_t s : slots) {
+      shared_n += (slot_marks[s] & kTitleMark) != 0;
+      in_text += (slot_marks[s] & kTextMark) != 0;
+    }
     // Merged before the issue was filed: only an archive-style restatement
     // (cheap check on the titles first).
     if (t < *is.created_at) {
       if (!has_title_words) continue;
-      size_t shared = 0;
-      for (std::uint32_t s : slots)
-        if (slot_marks[s] & kTitleMark) ++shared;
       size_t smaller = std::min(ctx_.title_tokens.size(), static_cast<size_t>(row.title_n));
-      if (smaller == 0 || shared * 10 < smaller * 6) continue;
+      if (smaller == 0 || shared_n * 10 < smaller * 6) continue;
     }
-    // CompareText's walk over the PR title, in its token order.
+    // CompareText's walk over the PR title, in its token order. With no
+    // title word shared, `shared` is 0 and so are the dice and containment
+    // for any positive PR-title weight (and the weight is positive exactly
+    // when the title has tokens): the title's own weight is not summed.
     TitleCounts title;
-    for (std::uint32_t s : slots) {
-      double wt = weights_.OfSlot(s);
-      title.pr_title += wt;
-      if (slot_marks[s] & kTitleMark) title.shared += wt;
-      if (slot_marks[s] & kTextMark) ++title.in_text;
+    title.in_text = in_text;
+    if (shared_n > 0) {
+      for (std::uint32_t s : slots) {
+        double wt = weights_.OfSlot(s);
+        title.pr_title += wt;
+        if (slot_marks[s] & kTitleMark) title.shared += wt;
+      }
+    } else {
+      title.pr_title = static_cast<double>(row.title_n);
     }
     double row_covered = 0;
     if (!covered.empty()) {
@@ -360,12 +385,12 @@ Status Linker::CollectWindow() {
     }
     size_t ids_begin = id_weights.size();
     if (!postings) {
-      FG_RETURN_IF_ERROR(cache_->LoadFiles(merged[slot_i]->info.get()));
+      FG_RETURN_IF_ERROR(cache_->LoadFiles(rows[merged[slot_i]].info.get()));
       IdentifierWeights(ctx_, info, &id_weights);
     } else {
       // Run index rows: their files are loaded (LoadFiles only reports it
       // when they are not).
-      if (!row.files_loaded) FG_RETURN_IF_ERROR(cache_->LoadFiles(merged[slot_i]->info.get()));
+      if (!row.files_loaded) FG_RETURN_IF_ERROR(cache_->LoadFiles(rows[merged[slot_i]].info.get()));
       if (hit_start[slot_i] < hit_start[slot_i + 1])
         IdentifierWeights(ctx_, info,
                           std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
@@ -388,7 +413,7 @@ Status Linker::CollectWindow() {
     std::sort(cand_infos.begin(), cand_infos.end());
   }
   for (const Compared& p : compared) {
-    const PullInfo& info = *merged[p.slot]->info;
+    const PullInfo& info = *row_at(merged[p.slot]).info;
     bool promising =
         p.text_flagged ||
         PatchReachesWeak(ctx_, info, std::span<const IdWeight>(id_weights.data() + p.ids_begin, p.ids_end - p.ids_begin),

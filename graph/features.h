@@ -112,6 +112,8 @@ class TokenWeights {
   }
   double OfSlot(std::uint32_t slot) const { return 1.0 / static_cast<double>(counts_.ValueAt(slot)); }
   std::uint64_t TokenAt(std::uint32_t slot) const { return counts_.KeyAt(slot); }
+  // The slot of a counted token; -1 for a token not counted.
+  std::int64_t SlotOf(std::uint64_t token) const { return counts_.IndexOf(token); }
   // Slots run below this.
   size_t Slots() const { return counts_.Capacity(); }
 

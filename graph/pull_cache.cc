@@ -268,6 +268,8 @@ RunIndex::WindowRows RunIndex::WindowRows::Of(std::span<const Timed> rows) {
   for (const Timed& row : rows) titles += row.info ? row.info->title_tokens.size() : 0;
   w.titles_.reserve(titles);
   w.rows_.resize(rows.size());
+  w.times_.reserve(rows.size());
+  for (const Timed& row : rows) w.times_.push_back(row.t);
   for (size_t i = 0; i < rows.size(); ++i) {
     const PullInfo* info = rows[i].info.get();
     if (!info) continue;

@@ -61,6 +61,15 @@ class TokenTable {
   std::uint64_t KeyAt(std::uint32_t index) const { return keys_[index]; }
   // The number of slots (indexes run below it).
   size_t Capacity() const { return values_.size(); }
+  // The index of `token`'s slot (as SlotIndex gives it); -1 when it was
+  // never added.
+  std::int64_t IndexOf(std::uint64_t token) const {
+    if (values_.empty()) return -1;
+    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
+      if (values_[i] == V{}) return -1;
+      if (keys_[i] == token) return static_cast<std::int64_t>(i);
+    }
+  }
   // The value of `token`; V{} when it was never added.
   V Of(std::uint64_t token) const {
     if (values_.empty()) return V{};

@@ -295,5 +295,74 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
   EXPECT_GT(described_only, 5u);
 }
 
+// The window's slot marks set from the issue's side (TokenWeights::SlotOf of
+// the issue's tokens) equal the issue's marks of every window title token,
+// and a title sharing no word with the issue title gets the same verdict
+// whatever positive weight stands for its own (the window skips summing it).
+TEST(Features, WindowSlotMarksAndUnsummedTitlesAgreeWithTheFullWalk) {
+  const std::vector<std::string> words = {"fix", "crash", "when", "loading", "model", "fp16", "wrong", "results",
+                                          "npu_rms_norm", "grouped_linear.py", "accuracy", "drop", "training",
+                                          "loss", "step", "update", "docs", "kernel", "shape", "of", "in", "a"};
+  std::uint64_t seed = 777;
+  auto next = [&](size_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<size_t>((seed >> 33) % n);
+  };
+  auto sentence = [&](size_t max_words) {
+    std::string out;
+    for (size_t i = 0, n = next(max_words + 1); i < n; ++i) out += (i ? " " : "") + words[next(words.size())];
+    return out;
+  };
+  size_t unshared = 0, unshared_flagged = 0;
+  for (int round = 0; round < 300; ++round) {
+    IssueContext issue = ContextOf(sentence(6), sentence(30));
+    std::vector<PullInfo> pulls;
+    for (int i = 0; i < 10; ++i) pulls.push_back(PullOf(sentence(8), sentence(20), {}, {}, ""));
+    TokenWeights weights;
+    size_t n = 0;
+    for (const PullInfo& pr : pulls) n += pr.title_tokens.size();
+    weights.Reset(n);
+    std::vector<std::uint32_t> slots;
+    std::vector<size_t> starts = {0};
+    for (const PullInfo& pr : pulls) {
+      weights.Add(pr.title_tokens, &slots);
+      starts.push_back(slots.size());
+    }
+    std::vector<std::uint8_t> marks(weights.Slots(), 0);
+    for (std::uint64_t t : issue.title_tokens)
+      if (std::int64_t s = weights.SlotOf(t); s >= 0) marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
+    for (std::uint64_t t : issue.text_tokens)
+      if (std::int64_t s = weights.SlotOf(t); s >= 0) marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
+    for (std::uint32_t s : slots) ASSERT_EQ(marks[s], issue.marks.Of(weights.TokenAt(s)));
+    EXPECT_EQ(weights.SlotOf(0x1234567ull), -1);
+    const double it = IssueTitleWeight(issue, &weights);
+    for (size_t i = 0; i < pulls.size(); ++i) {
+      const PullInfo& pr = pulls[i];
+      TitleCounts title;
+      for (size_t k = starts[i]; k < starts[i + 1]; ++k) {
+        double wt = weights.OfSlot(slots[k]);
+        title.pr_title += wt;
+        if (marks[slots[k]] & IssueContext::kTitleMark) title.shared += wt;
+        if (marks[slots[k]] & IssueContext::kTextMark) ++title.in_text;
+      }
+      double covered = 0;
+      for (std::uint64_t t : pr.text_tokens)
+        if (issue.marks.Of(t) & IssueContext::kTitleMark) covered += weights.Of(t);
+      TextVerdict full = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered, it);
+      if (title.shared != 0) continue;
+      ++unshared;
+      unshared_flagged += full.flagged;
+      TitleCounts stand_in = title;
+      stand_in.pr_title = static_cast<double>(pr.title_tokens.size());
+      TextVerdict skipped = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, stand_in, covered, it);
+      EXPECT_EQ(skipped.flagged, full.flagged);
+      EXPECT_EQ(skipped.title_dice, full.title_dice);
+      EXPECT_EQ(skipped.containment, full.containment);
+    }
+  }
+  EXPECT_GT(unshared, 200u);
+  EXPECT_GT(unshared_flagged, 5u);  // flagged by coverage or `described` alone
+}
+
 }  // namespace
 }  // namespace fixgraph::graph

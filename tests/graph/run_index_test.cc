@@ -170,6 +170,7 @@ TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
         const RunIndex::WindowRows::Row& row = rowset->row(i);
         const PullInfo* info = rows[i].info.get();
         ASSERT_EQ(row.info, info);
+        EXPECT_EQ(rowset->Time(i), rows[i].t);
         if (!info) continue;
         std::span<const std::uint64_t> title = rowset->Title(row), text = rowset->Text(row);
         EXPECT_EQ(std::vector<std::uint64_t>(title.begin(), title.end()), info->title_tokens);
@@ -190,6 +191,54 @@ TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
     EXPECT_EQ(w->BaseOf("no-such-branch/xyz"), RunIndex::WindowRows::kNoBase);
   }
   EXPECT_GT(checked, 0u);
+}
+
+// Rows(key, lo, hi) over long posting lists (the window's case: a narrow
+// range of a long list), keys spread evenly, clustered at either end, or in
+// runs, against a plain scan of the rows, for ranges of every width.
+TEST(KeyPostings, RowsOfLongListsEqualAScan) {
+  std::uint64_t seed = 99;
+  auto next = [&](std::uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  constexpr std::uint32_t kRows = 6000;
+  std::vector<RunIndex::Timed> rows(kRows);
+  for (std::uint32_t i = 0; i < kRows; ++i) {
+    rows[i].t = i;
+    rows[i].pos = i;
+    auto info = std::make_shared<PullInfo>();
+    // Key 1: every row; 2: one row in 7; 3: the first 100 and the last 100
+    // rows; 4: runs of 50 rows every 1000; 5: a random half; 6: one row.
+    info->text_tokens.push_back(1);
+    if (i % 7 == 3) info->text_tokens.push_back(2);
+    if (i < 100 || i >= kRows - 100) info->text_tokens.push_back(3);
+    if (i % 1000 < 50) info->text_tokens.push_back(4);
+    if (next(2) == 0) info->text_tokens.push_back(5);
+    if (i == 4321) info->text_tokens.push_back(6);
+    if (i % 11 != 0) rows[i].info = std::move(info);  // some rows' PRs are absent
+  }
+  const RunIndex::KeyPostings postings = RunIndex::KeyPostings::Of(rows, &PullInfo::text_tokens);
+  size_t checked = 0, nonempty = 0;
+  for (int round = 0; round < 3000; ++round) {
+    auto lo = static_cast<std::uint32_t>(next(kRows + 1));
+    std::uint32_t width = round % 3 == 0 ? static_cast<std::uint32_t>(next(kRows + 1))
+                                         : static_cast<std::uint32_t>(next(400));
+    std::uint32_t hi = std::min<std::uint32_t>(kRows + 5, lo + width);
+    for (std::uint64_t key = 1; key <= 7; ++key) {
+      std::vector<std::uint32_t> want;
+      for (std::uint32_t j = lo; j < std::min(hi, kRows); ++j) {
+        if (!rows[j].info) continue;
+        const auto& set = rows[j].info->text_tokens;
+        if (std::find(set.begin(), set.end(), key) != set.end()) want.push_back(j);
+      }
+      std::span<const std::uint32_t> got = postings.Rows(key, lo, hi);
+      ASSERT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), want) << key << " [" << lo << ", " << hi << ")";
+      ++checked;
+      nonempty += !want.empty();
+    }
+  }
+  EXPECT_GT(nonempty, checked / 3);
 }
 
 }  // namespace
