@@ -212,6 +212,10 @@ Status Linker::CollectBackports() {
           found.push_back(info->pr.ref());
       }
     }
+    // A release-branch PR that itself names the issue, merged after the fix.
+    for (const auto& [other_key, o] : cands_)
+      if (o.keep && o.merged() && o.Explicit() && *o.info->pr.merged_at >= m && IsBackportOf(*o.info, *fix.info))
+        found.push_back(o.ref);
     for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, fix));
   }
   return Status::OK();
@@ -237,9 +241,18 @@ Status Linker::KeepOriginalsFixes() {
 }
 
 void Linker::Prune() {
-  bool explicit_fix = false;
-  for (auto& [key, c] : cands_)
+  bool explicit_fix = false, timed_explicit = false;
+  for (auto& [key, c] : cands_) {
     if (c.keep && c.backport_of.empty() && c.tier <= Tier::kB) explicit_fix = true;
+    if (c.keep && c.Explicit() && c.Has(EvidenceKind::kCloseAtMerge)) timed_explicit = true;
+  }
+  // A merge that names the issue explains its close: another merge in the
+  // same seconds with nothing but that timing is a coincidence.
+  if (timed_explicit) {
+    for (auto& [key, c] : cands_)
+      if (c.keep && c.backport_of.empty() && c.evidence.size() == 1 && c.Has(EvidenceKind::kCloseAtMerge))
+        c.keep = false;
+  }
   std::vector<Candidate*> implicit;
   for (auto& [key, c] : cands_) {
     if (!c.keep || !c.implicit_only || !c.backport_of.empty()) continue;
