@@ -212,11 +212,21 @@ Status Linker::CollectBackports() {
           found.push_back(info->pr.ref());
       }
     }
-    // A release-branch PR that itself names the issue, merged after the fix.
-    for (const auto& [other_key, o] : cands_)
-      if (o.keep && o.merged() && o.Explicit() && *o.info->pr.merged_at >= m && IsBackportOf(*o.info, *fix.info))
-        found.push_back(o.ref);
     for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, fix));
+  }
+  // Then a release-branch PR that names the issue itself, merged after a
+  // main-line fix that names it too (both say they fix it), when nothing
+  // above made it a backport already.
+  for (const std::string& key : fixes) {
+    const Candidate& fix = cands_.at(key);
+    if (!fix.Explicit() || !fix.backport_of.empty()) continue;
+    std::vector<Ref> found;
+    for (const auto& [other_key, o] : cands_)
+      if (o.keep && o.merged() && o.Explicit() && o.backport_of.empty() &&
+          *o.info->pr.merged_at >= *fix.info->pr.merged_at && IsBackportOf(*o.info, *fix.info))
+        found.push_back(o.ref);
+    Candidate copy = fix;  // Cand() may rehash the map
+    for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, copy));
   }
   return Status::OK();
 }

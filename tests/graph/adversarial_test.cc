@@ -336,6 +336,22 @@ TEST_F(Adversarial, ReleaseBranchPullNamingTheIssueIsABackport) {
   EXPECT_EQ(l.fixes[0].pr, P(82));  // the main fix first
 }
 
+TEST_F(Adversarial, ABackportNamingTheIssueBelongsToTheFixThatNamesItToo) {
+  // !84 restates the issue title (an implicit candidate, merged first); !85
+  // says it fixes the issue; !86 names the issue on a release branch. !86 is
+  // the backport of !85, not of the implicit candidate that sorts first.
+  AddIssue("12", "FusedAdam 精度异常", "", "2026-03-01T00:00:00Z", "2026-03-08T00:00:00Z");
+  AddPull(84, "FusedAdam 精度异常", "", "2026-03-01T01:00:00Z", "2026-03-02T00:00:00Z");
+  AddPull(85, "修正 FusedAdam 累加顺序", "fix #12", "2026-03-03T00:00:00Z", "2026-03-05T00:00:00Z");
+  AddPull(86, "[release/2.1] 修正累加顺序", "关联 #12", "2026-03-06T00:00:00Z", "2026-03-07T00:00:00Z", "",
+          "release/2.1");
+  Commit();
+  const IssueLinks l = Link("12");
+  ASSERT_NE(l.FindFix(P(86)), nullptr);
+  EXPECT_EQ(l.FindFix(P(86))->backport_of, P(85));
+  EXPECT_EQ(l.FindFix(P(84)), nullptr);  // an explicit fix exists: the inferred one goes
+}
+
 TEST_F(Adversarial, GitHubKeywordIntoAFeatureBranchIsOnlyAReference) {
   AddIssue("6", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z", "u", &github_);
   AddPull(600, "x", "Closes #6", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/x", "", &github_);
