@@ -55,6 +55,10 @@ TEST(AdversarialMentions, CodeIsNeverAReference) {
   EXPECT_TRUE(Read("````\n```\n#12\n```\n````\n").size() <= 1);    // nested fences: never more
   EXPECT_TRUE(Read("run `git log --grep fix #12` to see").empty());  // inline code
   EXPECT_TRUE(Read("```python\n# fix #12 later\n```").empty());    // unclosed at the end
+  // Four-space indented lines are not masked: list items and their
+  // continuation lines use the same indentation, and "fixes #12" written
+  // there is meant.
+  EXPECT_EQ(Read("- item\n    fixes #12\n"), Strings{"gitcode:o/r#12/closing"});
   // Text after a fence is read again.
   EXPECT_EQ(Read("```\n#12\n```\nfixes #13"), Strings{"gitcode:o/r#13/closing"});
 }
@@ -64,6 +68,7 @@ TEST(AdversarialMentions, OtherRepositoriesAreNotLocal) {
             Strings{"gitcode:other/repo#12/closing"});
   EXPECT_EQ(Read("see https://gitee.com/o/r/issues/12"), Strings{"gitee:o/r#12/relating"});
   EXPECT_EQ(Read("Closes owner/repo#12"), Strings{"gitcode:owner/repo#12/closing"});
+  EXPECT_EQ(Read("Closes o/r#12"), Strings{"gitcode:o/r#12/closing"});  // the own repository, spelled out
   EXPECT_EQ(Read("Closes github.com/x/y#12 and more").size(), 0u);  // a host path, not a repo
 }
 
