@@ -10,6 +10,8 @@
 namespace fixgraph {
 namespace {
 
+constexpr std::string_view kFullWidthHash = "\xEF\xBC\x83";  // ＃
+
 bool IsWordByte(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 bool IsAsciiAlnum(unsigned char c) { return std::isalnum(c) != 0; }
 
@@ -32,9 +34,11 @@ bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
 // Strips fillers between a keyword and its mention: blanks, ':', '：', '-',
 // "issue(s)", "bug", "the", "问题", "的", "pr"/"mr" are not stripped here.
 std::string_view TrimFillers(std::string_view before) {
-  static constexpr std::array<std::string_view, 12> kFillers = {
+  // "(" and "[" cover "fix(#12):" and "fix [#12]"; 了 covers "修复了 #12".
+  static constexpr std::array<std::string_view, 17> kFillers = {
       " ", "\t", ":", "\xEF\xBC\x9A" /* ： */, "-", "issues", "issue", "bug", "the",
-      "\xE9\x97\xAE\xE9\xA2\x98" /* 问题 */, "\xE7\x9A\x84" /* 的 */, "*"};
+      "\xE9\x97\xAE\xE9\xA2\x98" /* 问题 */, "\xE7\x9A\x84" /* 的 */, "*", "(", "[",
+      "\xEF\xBC\x88" /* （ */, "\xE3\x80\x90" /* 【 */, "\xE4\xBA\x86" /* 了 */};
   bool changed = true;
   while (changed && !before.empty()) {
     changed = false;
@@ -76,6 +80,40 @@ MentionKeyword KeywordBefore(std::string_view text, size_t offset) {
   for (std::string_view kw : kRelating)
     if (standalone(kw)) return MentionKeyword::kRelating;
   return MentionKeyword::kNone;
+}
+
+// True when `gap`, the text between two mentions, only joins them into one
+// list ("#12, #13 and #14", "#12、#13 和 #14"): the second then shares the
+// first one's keyword.
+bool JoinsList(std::string_view gap) {
+  static constexpr std::array<std::string_view, 14> kSeparators = {
+      " ", "\t", ",", "\xEF\xBC\x8C" /* ， */, "\xE3\x80\x81" /* 、 */, "&", "/", "and",
+      "\xE5\x92\x8C" /* 和 */, "\xE5\x8F\x8A" /* 及 */, "\xE4\xBB\xA5" /* 以 (以及) */,
+      "\xE4\xB8\x8E" /* 与 */, "issue", "issues"};
+  if (gap.find('\n') != std::string_view::npos) return false;
+  bool changed = true;
+  while (changed && !gap.empty()) {
+    changed = false;
+    for (std::string_view sep : kSeparators) {
+      if (!EndsWithIgnoreCase(gap, sep)) continue;
+      if (IsAsciiAlnum(static_cast<unsigned char>(sep[0])) && gap.size() > sep.size() &&
+          IsAsciiAlnum(static_cast<unsigned char>(gap[gap.size() - sep.size() - 1])))
+        continue;  // a word separator stands alone
+      gap.remove_suffix(sep.size());
+      changed = true;
+    }
+  }
+  return gap.empty();
+}
+
+// A mention without a keyword of its own that continues a list after a
+// mention with one takes that keyword.
+void InheritListKeyword(std::string_view text, const std::vector<Mention>& before, Mention* m) {
+  if (m->keyword != MentionKeyword::kNone || before.empty()) return;
+  const Mention& prev = before.back();
+  size_t prev_end = prev.offset + prev.text.size();
+  if (prev.keyword == MentionKeyword::kNone || prev_end > m->offset) return;
+  if (JoinsList(text.substr(prev_end, m->offset - prev_end))) m->keyword = prev.keyword;
 }
 
 bool LooksLikeGiteeIssue(std::string_view s) {
@@ -221,7 +259,8 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
   if (original.empty()) return out;
   if (std::memchr(original.data(), '#', original.size()) == nullptr &&
       std::memchr(original.data(), '!', original.size()) == nullptr &&
-      original.find("http") == std::string_view::npos)
+      original.find("http") == std::string_view::npos &&
+      original.find(kFullWidthHash) == std::string_view::npos)
     return out;
   // Code is fenced with ``` or ~~~ or spanned by backticks: a text without
   // '`' and '~' is its own masked form.
@@ -247,19 +286,25 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
         m.offset = i;
         m.text = std::string(url);
         m.keyword = KeywordBefore(text, i);
+        InheritListKeyword(text, out, &m);
         out.push_back(std::move(m));
       }
       i = std::max(end, i + 1);
       continue;
     }
-    if (c != '#' && c != '!') {
+    // "＃12" (a full-width sign, as Chinese input methods type it) is "#12".
+    size_t sign = 1;
+    if (c == kFullWidthHash[0] && text.compare(i, kFullWidthHash.size(), kFullWidthHash) == 0) {
+      c = '#';
+      sign = kFullWidthHash.size();
+    } else if (c != '#' && c != '!') {
       ++i;
       continue;
     }
     // Read the token after the sign.
-    size_t j = i + 1;
+    size_t j = i + sign;
     while (j < text.size() && IsAsciiAlnum(static_cast<unsigned char>(text[j]))) ++j;
-    std::string_view token = text.substr(i + 1, j - i - 1);
+    std::string_view token = text.substr(i + sign, j - i - sign);
     // After the number any non-ASCII byte (CJK text or full-width punctuation: "#69，") ends it.
     bool next_ok = j >= text.size() || !(IsAsciiAlnum(static_cast<unsigned char>(text[j])) ||
                                          text[j] == '_' ||
@@ -267,7 +312,7 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
                                          (text[j] == '.' && j + 1 < text.size() &&
                                           std::isdigit(static_cast<unsigned char>(text[j + 1]))));
     if (token.empty() || !next_ok) {
-      i = j > i + 1 ? j : i + 1;
+      i = j > i + sign ? j : i + sign;
       continue;
     }
     bool digits = std::all_of(token.begin(), token.end(),
@@ -315,6 +360,7 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
     m.offset = start;
     m.text = std::string(original.substr(start, j - start));
     m.keyword = KeywordBefore(text, start);
+    InheritListKeyword(text, out, &m);
     out.push_back(std::move(m));
     i = j;
   }

@@ -127,10 +127,19 @@ Status Linker::CollectCloseAtMerge() {
                                                x + options_.close_window_s, &merged));
   if (static_cast<int>(closed.size()) >= options_.batch_close_min) {
     batch_close_ = true;
+    // A merge that names the issue is the exception: the platform closes
+    // every issue a merged PR names in its merge second, a batch by count.
+    std::vector<std::pair<UnixSeconds, Ref>> named;
+    for (const auto& row : merged) {
+      auto it = cands_.find(row.second.ToString());
+      if (it != cands_.end() && it->second.Explicit()) named.push_back(row);
+    }
     notes_.push_back("batch close: " + std::to_string(closed.size()) + " issues closed within " +
                      std::to_string(options_.batch_window_s) + " s of " + When(x) +
-                     "; a merge in that second is not evidence");
-    return Status::OK();
+                     (named.empty() ? "; a merge in that second is not evidence"
+                                    : "; only a merge that names the issue is evidence"));
+    if (named.empty()) return Status::OK();
+    merged = std::move(named);
   }
   close_competitors_ = merged.size();
   for (const auto& [t, ref] : merged) {

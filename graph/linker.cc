@@ -214,6 +214,20 @@ Status Linker::CollectBackports() {
     }
     for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, fix));
   }
+  // Then a release-branch PR that names the issue itself, merged after a
+  // main-line fix that names it too (both say they fix it), when nothing
+  // above made it a backport already.
+  for (const std::string& key : fixes) {
+    const Candidate& fix = cands_.at(key);
+    if (!fix.Explicit() || !fix.backport_of.empty()) continue;
+    std::vector<Ref> found;
+    for (const auto& [other_key, o] : cands_)
+      if (o.keep && o.merged() && o.Explicit() && o.backport_of.empty() &&
+          *o.info->pr.merged_at >= *fix.info->pr.merged_at && IsBackportOf(*o.info, *fix.info))
+        found.push_back(o.ref);
+    Candidate copy = fix;  // Cand() may rehash the map
+    for (const Ref& ref : found) FG_RETURN_IF_ERROR(AddBackport(ref, copy));
+  }
   return Status::OK();
 }
 
@@ -237,9 +251,18 @@ Status Linker::KeepOriginalsFixes() {
 }
 
 void Linker::Prune() {
-  bool explicit_fix = false;
-  for (auto& [key, c] : cands_)
+  bool explicit_fix = false, timed_explicit = false;
+  for (auto& [key, c] : cands_) {
     if (c.keep && c.backport_of.empty() && c.tier <= Tier::kB) explicit_fix = true;
+    if (c.keep && c.Explicit() && c.Has(EvidenceKind::kCloseAtMerge)) timed_explicit = true;
+  }
+  // A merge that names the issue explains its close: another merge in the
+  // same seconds with nothing but that timing is a coincidence.
+  if (timed_explicit) {
+    for (auto& [key, c] : cands_)
+      if (c.keep && c.backport_of.empty() && c.evidence.size() == 1 && c.Has(EvidenceKind::kCloseAtMerge))
+        c.keep = false;
+  }
   std::vector<Candidate*> implicit;
   for (auto& [key, c] : cands_) {
     if (!c.keep || !c.implicit_only || !c.backport_of.empty()) continue;

@@ -119,8 +119,16 @@ class Linker {
 
   // ---- Scoring (linker.cc).
   static bool IsRevert(std::string_view title) {
-    std::string t = text::Lower(text::StripTitleTags(title));
-    return t.rfind("revert", 0) == 0 || t.rfind("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */, 0) == 0;
+    auto starts = [](std::string_view t) {
+      return t.rfind("revert", 0) == 0 || t.rfind("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */, 0) == 0;
+    };
+    if (starts(text::Lower(text::StripTitleTags(title)))) return true;
+    // "[Revert] x", "【回退】x": the leading tag itself says so.
+    std::string raw = text::Lower(text::FoldWidth(title));
+    std::string_view v(raw);
+    while (!v.empty() && (v.front() == ' ' || v.front() == '[' || v.front() == '(')) v.remove_prefix(1);
+    if (v.rfind("\xE3\x80\x90" /* 【 */, 0) == 0) v.remove_prefix(3);
+    return starts(v);
   }
   // The PR title is the issue title, give or take a word (archive-style
   // issues filed after the change merged).

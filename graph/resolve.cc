@@ -267,6 +267,9 @@ void ComputeFlags(const IssueContext& ctx, const LinkerOptions& options, IssueLi
       if (*f->merged_at > *is.closed_at) continue;
       if (!last || *f->merged_at > *last) last = *f->merged_at;
     }
+    // A fix merged before the issue was filed could not close it earlier
+    // than the filing: the lag counts from whichever came later.
+    if (last && is.created_at && *is.created_at > *last) last = *is.created_at;
     if (last && *is.closed_at - *last > options.close_lag_days * kDay) flags.push_back(Flag::kCloseLag);
   }
   if (!out->false_leads.empty()) flags.push_back(Flag::kFalseLead);

@@ -129,13 +129,17 @@ bool DeclinesFix(std::string_view t) {
   static const text::CueSet kDeclines{
       "不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
       "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
-      "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained"};
+      "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained",
+      "won\xE2\x80\x99t fix" /* curly apostrophe */, "by design", "working as intended",
+      "works as intended", "works as designed", "设计如此"};
   return kDeclines.In(t);
 }
 
 bool SaysStale(std::string_view t) {
   static const text::CueSet kStale{
-      "stale", "长期无活动", "无更新", "无活动", "inactive", "no activity"};
+      "stale", "长期无活动", "无更新", "无活动", "inactive", "no activity",
+      // Only bots' comments are asked: "超过 30 天未回复，已自动关闭".
+      "未回复", "未响应", "未更新", "无回复", "no response", "not had recent activity"};
   return kStale.In(t);
 }
 

@@ -4,14 +4,18 @@
 // Recognised forms, resolved against the repository the text belongs to:
 //   #69, 关联 #69, PR#1127 / PR #12 / MR #12 (a pull request), !166,
 //   #I8XK2P (Gitee issue), Ascend/MindSpeed-Ops#69, owner/repo!12,
-//   issue and PR URLs of gitcode.com, gitee.com, github.com, atomgit.com.
+//   issue and PR URLs of gitcode.com, gitee.com, github.com, atomgit.com;
+//   a full-width sign "＃69" reads as "#69".
 // Not mentions: anything inside fenced (``` or ~~~) or inline (`...`) code,
 // "#12" glued to a word or a path ("v1.2#3", "a/b#3", "&#123;"), HTML colour
 // codes ("#2865E0"), version-like "#1.2.3", and URLs of other sites.
 //
 // Each mention records the keyword right before it: a closing keyword
 // (fix/fixes/fixed/close/closes/closed/resolve/resolves/resolved, 修复/解决/
-// 关闭/修正) or a relating one (关联/related/relates/ref/refs/see/参考/同/见).
+// 关闭/修正) or a relating one (关联/related/relates/ref/refs/see/参考/同/见),
+// past fillers such as ":", "(", "[", "issue", "问题", "了" ("fix(#12)",
+// "修复了 #12"). A mention that continues a list after one with a keyword
+// ("fixes #12, #13 and #14", "修复 #12、#13 和 #14") takes that keyword.
 //
 // Thread safety: pure functions.
 #pragma once
