@@ -242,16 +242,38 @@ void Normalize(TokenSet* set) {
 
 namespace {
 
+// Per ASCII byte, for AppendTokens: the byte lower-cased when it belongs to
+// a word (a-z, 0-9, '_' after folding A-Z), 0 for a separator; kNonAscii for
+// bytes 0x80 and up (decoded as UTF-8).
+constexpr unsigned char kNonAscii = 0xFF;
+constexpr std::array<unsigned char, 256> kWordByte = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if (c >= 0x80) {
+      t[c] = kNonAscii;
+    } else if (AsciiUpper(static_cast<char32_t>(c))) {
+      t[c] = static_cast<unsigned char>(c - 'A' + 'a');
+    } else if (AsciiAlnum(static_cast<char32_t>(c)) || c == '_') {
+      t[c] = static_cast<unsigned char>(c);
+    }
+  }
+  return t;
+}();
+
 // Appends the tokens of `s` to `out` (unsorted, with repeats). One pass over
-// the bytes: ASCII bytes are classified directly, other code points decoded
-// and folded as FoldWidth would fold them; a word's hash is built as its
-// bytes arrive (with the hash of all but its last byte kept, for a dropped
-// plural "s"), so no word is copied. Returns false when the last code point
-// was cut short by the end of `s` (a multi-byte lead too near the end): text
+// the bytes: runs of ASCII word bytes and of ASCII separators are consumed in
+// tight loops, other code points decoded and folded as FoldWidth would fold
+// them; a word's hash is built as its bytes arrive, so no word is copied (the
+// hash of all but its last byte, for a dropped plural "s", is recovered from
+// the whole word's by undoing the last FNV step: the prime is odd, so it has
+// an inverse modulo 2^64). Returns false when the last code point was cut
+// short by the end of `s` (a multi-byte lead too near the end): text
 // following `s` would then have been decoded into it.
 bool AppendTokens(std::string_view s, TokenSet* out) {
   constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
-  std::uint64_t h = kBasis, h_before_last = kBasis;  // FNV-1a of the word, and of all but its last byte
+  constexpr std::uint64_t kPrimeInverse = 0xce965057aff6957bull;
+  static_assert(kPrime * kPrimeInverse == 1, "the FNV prime's inverse modulo 2^64");
+  std::uint64_t h = kBasis;  // FNV-1a of the word
   size_t len = 0;
   bool letter = false;
   char head[6];            // the word's first bytes (stop words are at most 6 long)
@@ -262,12 +284,12 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
       std::uint64_t hash = h;
       size_t n = len;
       if (n > 3 && last == 's' && prev != 's') {
-        hash = h_before_last;
+        hash = (h * kPrimeInverse) ^ static_cast<unsigned char>(last);
         --n;
       }
       if (n > 6 || !IsStopWord(std::string_view(head, n))) out->push_back(hash);
     }
-    h = h_before_last = kBasis;
+    h = kBasis;
     len = 0;
     letter = false;
   };
@@ -284,7 +306,6 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     run.clear();
   };
   auto add = [&](char c) {
-    h_before_last = h;
     h = (h ^ static_cast<unsigned char>(c)) * kPrime;
     if (len < sizeof head) head[len] = c;
     ++len;
@@ -293,24 +314,45 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   };
   size_t i = 0;
   const size_t n = s.size();
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
   bool whole = true;
   while (i < n) {
-    unsigned char b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      ++i;
-      if (b >= 'A' && b <= 'Z') b = static_cast<unsigned char>(b - 'A' + 'a');
-      if ((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || b == '_') {
-        if (!run.empty()) flush_run();
-        letter |= b >= 'a';  // 'a'..'z' (and '_', which is below 'a')
-        add(static_cast<char>(b));
+    unsigned char w = kWordByte[p[i]];
+    if (w == 0) {
+      // ASCII separators: they end the word and the CJK run.
+      if (len) flush_word();
+      if (!run.empty()) flush_run();
+      do ++i;
+      while (i < n && kWordByte[p[i]] == 0);
+      continue;
+    }
+    if (w != kNonAscii) {
+      // ASCII word bytes (lower-cased), continuing the current word.
+      if (!run.empty()) flush_run();
+      std::uint64_t hh = h;
+      size_t j = i;
+      unsigned char any_letter = 0;
+      do {
+        hh = (hh ^ w) * kPrime;
+        if (len + (j - i) < sizeof head) head[len + (j - i)] = static_cast<char>(w);
+        any_letter |= static_cast<unsigned char>(w >= 'a');  // 'a'..'z' ('_' is below 'a')
+        ++j;
+      } while (j < n && (w = kWordByte[p[j]]) != 0 && w != kNonAscii);
+      h = hh;
+      len += j - i;
+      letter = letter || any_letter;
+      if (j - i >= 2) {
+        prev = static_cast<char>(kWordByte[p[j - 2]]);
       } else {
-        if (len) flush_word();
-        if (!run.empty()) flush_run();
+        prev = last;
       }
+      last = static_cast<char>(kWordByte[p[j - 1]]);
+      i = j;
       continue;
     }
     // Code points as FoldWidth(s) would give them (it re-encodes exactly
     // what Next decodes), folded here without the copy.
+    unsigned char b = p[i];
     if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
@@ -612,6 +654,20 @@ std::string_view FoldedAscii(std::string_view s, std::string* buf) {
 CueSet::CueSet(std::initializer_list<std::string_view> cues)
     : CueSet(std::vector<std::string_view>(cues.begin(), cues.end())) {}
 
+namespace {
+
+// ASCII A-Z lower-cased, every other byte as is.
+constexpr std::array<unsigned char, 256> kFoldByte = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = static_cast<unsigned char>(AsciiToLower(static_cast<char>(c)));
+  return t;
+}();
+
+// The bit of a cue's first three bytes in CueSet's 2^16-bit filter.
+inline std::uint32_t FilterBit(std::uint32_t head) { return (head * 0x9E3779B1u) >> 16; }
+
+}  // namespace
+
 CueSet::CueSet(const std::vector<std::string_view>& cues) {
   if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
   for (size_t i = 0; i < cues.size(); ++i) {
@@ -620,9 +676,24 @@ CueSet::CueSet(const std::vector<std::string_view>& cues) {
     c.folded = Lower(cues[i]);
     c.entry = static_cast<std::uint8_t>(i);
     c.letters = HasLetter(c.folded);
-    cues_.push_back(std::move(c));
+    if (c.folded.size() >= 3) {
+      const auto* f = reinterpret_cast<const unsigned char*>(c.folded.data());
+      c.head = std::uint32_t{f[0]} << 16 | std::uint32_t{f[1]} << 8 | f[2];
+      long_entries_ |= std::uint64_t{1} << c.entry;
+      long_.push_back(std::move(c));
+    } else {
+      cues_.push_back(std::move(c));
+    }
   }
   std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
+  std::stable_sort(long_.begin(), long_.end(), [](const Cue& a, const Cue& b) { return a.head < b.head; });
+  if (!long_.empty()) {
+    filter_.assign((size_t{1} << 16) / 64, 0);
+    for (const Cue& c : long_) {
+      std::uint32_t bit = FilterBit(c.head);
+      filter_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+    }
+  }
 }
 
 std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
@@ -644,6 +715,31 @@ std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
       found |= std::uint64_t{1} << c.entry;
       if (!all) return found;
     }
+  }
+  // The longer cues, in one pass over the folded bytes. Matching a cue
+  // without letters against the folded text is matching it against the text:
+  // folding turns letters into letters only.
+  const size_t n = h.size();
+  if (long_.empty() || n < 3) return found;
+  const auto* p = reinterpret_cast<const unsigned char*>(h.data());
+  std::uint32_t head = std::uint32_t{kFoldByte[p[0]]} << 8 | kFoldByte[p[1]];
+  for (size_t i = 0; i + 3 <= n; ++i) {
+    head = (head << 8 | kFoldByte[p[i + 2]]) & 0xFFFFFF;
+    std::uint32_t bit = FilterBit(head);
+    if (!(filter_[bit >> 6] >> (bit & 63) & 1)) continue;
+    auto c = std::lower_bound(long_.begin(), long_.end(), head,
+                              [](const Cue& x, std::uint32_t v) { return x.head < v; });
+    for (; c != long_.end() && c->head == head; ++c) {
+      size_t len = c->folded.size();
+      if (len > n - i || (found >> c->entry & 1)) continue;
+      const auto* want = reinterpret_cast<const unsigned char*>(c->folded.data());
+      size_t k = 3;
+      while (k < len && kFoldByte[p[i + k]] == want[k]) ++k;
+      if (k < len) continue;
+      found |= std::uint64_t{1} << c->entry;
+      if (!all) return found;
+    }
+    if ((found & long_entries_) == long_entries_) break;  // every longer cue found
   }
   return found;
 }

@@ -151,9 +151,13 @@ Clause ClauseAt(std::string_view s, size_t offset);
 // A fixed list of cue strings, searched for with ASCII case folded on both
 // sides: In(h) is true when any non-empty cue occurs in h (an empty cue never
 // matches), Count(h) the number of list entries that occur in h (at most 64 entries: more throw std::length_error, a
-// programming error). The cues are folded once, when the set is built, and
-// `h` at most once per call, only when a cue with an ASCII letter is looked
-// for and `h` has an upper-case letter; then each cue is one memmem.
+// programming error). The cues are folded once, when the set is built. Cues
+// of three bytes or more are all looked for in one pass over `h`, folding it
+// on the fly: each position's next three bytes are tested against a bit
+// filter of the cues' first three bytes, and only a hit is compared with the
+// cues starting so. Shorter cues are each one memmem (over `h` folded at most
+// once per call, when one of them has an ASCII letter and `h` an upper-case
+// letter).
 class CueSet {
  public:
   CueSet(std::initializer_list<std::string_view> cues);
@@ -168,8 +172,12 @@ class CueSet {
     std::string folded;
     std::uint8_t entry = 0;  // its index in the list
     bool letters = false;    // has an ASCII letter (folding the text matters)
+    std::uint32_t head = 0;  // the first three folded bytes (cues of three bytes or more)
   };
-  std::vector<Cue> cues_;  // those without letters first
+  std::vector<Cue> cues_;   // shorter than three bytes: those without letters first
+  std::vector<Cue> long_;   // three bytes or more, by head
+  std::vector<std::uint64_t> filter_;  // 2^16 bits: FilterBit(head) of each of long_
+  std::uint64_t long_entries_ = 0;     // the entries of long_ (for an early end of Count)
 };
 
 // ASCII lower-case copy.

@@ -443,5 +443,35 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
   EXPECT_THROW(CueSet{many}, std::length_error);
 }
 
+// Random cue lists (one to 64 entries, one to nine bytes, ASCII in both
+// cases, CJK, cues sharing their first bytes, repeats) against random texts
+// made of the same pieces: the one-pass search of the longer cues and the
+// memmem of the shorter ones answer as the naive folded search.
+TEST(Tokenise, CueSetAnswersAsAFoldedSearchOnRandomLists) {
+  static const std::vector<std::string> kPieces = {
+      "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
+      "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
+      "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+  std::mt19937_64 rng(30);
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::string> owned;
+    size_t n_cues = 1 + rng() % 64;
+    for (size_t k = 0; k < n_cues; ++k) {
+      std::string c;
+      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts) c += kPieces[rng() % kPieces.size()];
+      if (rng() % 4 == 0) c = c.substr(0, 1 + rng() % c.size());  // cut short, maybe inside a character
+      owned.push_back(c);
+    }
+    std::vector<std::string_view> cues(owned.begin(), owned.end());
+    CueSet set(cues);
+    for (int t = 0; t < 50; ++t) {
+      std::string h;
+      for (int k = static_cast<int>(rng() % 30); k > 0; --k) h += kPieces[rng() % kPieces.size()];
+      ASSERT_EQ(set.In(h), NaiveCount(h, cues) > 0) << h;
+      ASSERT_EQ(set.Count(h), NaiveCount(h, cues)) << h;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fixgraph::graph::text
