@@ -543,7 +543,12 @@ std::string Dump(const Store& store) {
     std::vector<MentionRecord> m;
     EXPECT_TRUE(store.MentionsOf(r, &m).ok());
     out += std::string(ref) + " mentioned by";
-    for (const MentionRecord& x : m) out += " " + x.source_item.ToString() + ":" + x.text;
+    for (const MentionRecord& x : m) {
+      out += ' ';
+      out += x.source_item.ToString();
+      out += ':';
+      out += x.text;
+    }
     auto raw = store.GetRaw(r);
     out += " raw=" + (raw.ok() ? *raw : std::string("-")) + "\n";
   }

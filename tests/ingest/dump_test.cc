@@ -483,12 +483,23 @@ std::string Contents(Store& store, const std::string& name, int n) {
       std::vector<MentionRecord> m;
       EXPECT_TRUE(store.MentionsOf(r, &m).ok());
       out += r.ToString() + ":";
-      for (const MentionRecord& x : m) out += " " + x.source_item.ToString() + "/" + x.source_id;
+      for (const MentionRecord& x : m) {
+        out += ' ';
+        out += x.source_item.ToString();
+        out += '/';
+        out += x.source_id;
+      }
       auto raw = store.GetRaw(r);
-      out += " " + (raw.ok() ? *raw : std::string("-"));
+      out += ' ';
+      out += raw.ok() ? *raw : std::string("-");
       std::vector<Comment> c;
       EXPECT_TRUE(store.ListComments(r, &c).ok());
-      for (const Comment& x : c) out += " c" + x.id + "=" + x.body;
+      for (const Comment& x : c) {
+        out += " c";
+        out += x.id;
+        out += '=';
+        out += x.body;
+      }
       std::vector<PlatformLink> l;
       EXPECT_TRUE(store.ListPlatformLinks(r, &l).ok());
       out += " links " + std::to_string(l.size()) + "\n";
