@@ -4,14 +4,19 @@
 #include <rocksdb/options.h>
 #include <rocksdb/perf_level.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <set>
 #include <unordered_map>
+
+#include <unistd.h>
 
 #include "record_codec.h"
 #include "store_keys.h"
@@ -19,6 +24,10 @@
 namespace fixgraph {
 namespace {
 
+// Folders of a bulk load's table files inside the store folder, until they
+// are ingested (Batch::StartBulkLoad). Leftovers of a crash are removed by
+// the next writable Open.
+constexpr const char* kBulkDirPrefix = "bulkload.";
 
 Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   if (s.ok()) return Status::OK();
@@ -263,6 +272,10 @@ struct Store::Impl {
   rocksdb::ColumnFamilyHandle* raw = nullptr;
   rocksdb::ColumnFamilyHandle* index = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  // The options the families were opened with: bulk loads write their table
+  // files with them (same table format, filters and compression).
+  rocksdb::Options options;
+  std::atomic<std::uint64_t> bulk_loads{0};  // names the bulk-load folders
 
   ~Impl() {
     if (db) {
@@ -440,7 +453,9 @@ struct Store::Batch::Impl {
   // and a bloom filter of the keys of that repository upserted so far.
   std::string new_repo;
   std::vector<std::uint64_t> put_filter;
-  static constexpr std::size_t kFilterBits = std::size_t{1} << 23;  // 1 MiB
+  // 8 MiB, three probes: a bulk load keeps a whole repository's writes staged,
+  // and each false positive would index all of them for the lookup (CatchUp).
+  static constexpr std::size_t kFilterBits = std::size_t{1} << 26;
 
   // Key tags of the records a repository import writes (not platform links:
   // an operate log may link an issue of another repository).
@@ -461,7 +476,7 @@ struct Store::Batch::Impl {
     std::uint64_t h2 = (h >> 32) | (h << 32);
     h2 = h2 * 0x9E3779B97F4A7C15ull;
     bool seen = true;
-    for (std::uint64_t bit : {h % kFilterBits, h2 % kFilterBits}) {
+    for (std::uint64_t bit : {h % kFilterBits, h2 % kFilterBits, (h + h2) % kFilterBits}) {
       std::uint64_t mask = std::uint64_t{1} << (bit % 64);
       if ((put_filter[bit / 64] & mask) == 0) seen = false;
       put_filter[bit / 64] |= mask;
@@ -493,6 +508,13 @@ struct Store::Batch::Impl {
       *found = true;
       return Status::OK();
     }
+    if (!bulk_files.empty()) {
+      FG_RETURN_IF_ERROR(SpilledGet(raw ? store->raw : store->items, key, scratch, found));
+      if (*found) {
+        *value = *scratch;
+        return Status::OK();
+      }
+    }
     rocksdb::Status s =
         store->db->Get(rocksdb::ReadOptions(), raw ? store->raw : store->items, key, scratch);
     *found = s.ok();
@@ -505,16 +527,16 @@ struct Store::Batch::Impl {
     Stage(store->raw, false, key, raw, Track::kRaw);
   }
 
-  // Hands the staged writes to `wb`, sorted by column family and key; writes
-  // to one key keep their order, so the outcome is the staged sequence's.
-  Status Fill(rocksdb::WriteBatch* wb) {
+  // The staged writes sorted by column family, key tag and key; writes to
+  // one key keep their order, so the outcome is the staged sequence's.
+  struct Entry {
+    std::uint64_t group;  // family id, then the key's tag byte
+    std::string_view key;
+    const Op* op;
+  };
+  std::vector<Entry> Sorted() const {
     // Most runs arrive sorted already (one file's elements, one record's index
     // rows): group by family and key tag, then sort only the groups that need it.
-    struct Entry {
-      std::uint64_t group;  // family id, then the key's tag byte
-      std::string_view key;
-      const Op* op;
-    };
     std::vector<Entry> order;
     order.reserve(ops.size());
     for (const Op& op : ops) {
@@ -530,7 +552,12 @@ struct Store::Batch::Impl {
       if (!std::is_sorted(first, last, by_key)) std::stable_sort(first, last, by_key);
       first = last;
     }
-    for (const Entry& e : order) {
+    return order;
+  }
+
+  // Hands the staged writes to `wb` in Sorted() order.
+  Status Fill(rocksdb::WriteBatch* wb) {
+    for (const Entry& e : Sorted()) {
       const Op& op = *e.op;
       rocksdb::Status s = op.del ? wb->Delete(op.cf, op.key)
                                  : wb->Put(op.cf, op.key, op.value);
@@ -546,6 +573,106 @@ struct Store::Batch::Impl {
     ops.clear();
     arena.Reset();
     bytes = 0;
+  }
+
+  // ---- Bulk load (Batch::StartBulkLoad, Store::IngestBulkLoad).
+  // Staged writes are kept past Write until they pass kBulkRunBytes; then
+  // they are sorted into table files (one per family and key tag: a new
+  // repository's files then overlap nothing in the store and can be placed
+  // in its last level) in `bulk_dir`, and the staging memory is reused. The
+  // files are added to the store by IngestBulkLoad, in the order written, so
+  // a later file's write of a key wins, as a later Write would.
+  static constexpr std::size_t kBulkRunBytes = std::size_t{256} << 20;
+  std::size_t bulk_run_bytes = kBulkRunBytes;
+  struct BulkFile {
+    rocksdb::ColumnFamilyHandle* cf;
+    std::string path;
+    std::string smallest, largest;
+    std::unique_ptr<rocksdb::SstFileReader> reader;  // opened by a lookup
+    std::unique_ptr<rocksdb::Iterator> it;
+  };
+  bool bulk = false;
+  std::string bulk_dir;  // created by the first spill
+  std::vector<BulkFile> bulk_files;
+  std::size_t bulk_runs = 0;
+
+  ~Impl() { RemoveBulkFiles(); }
+
+  void RemoveBulkFiles() {
+    for (BulkFile& f : bulk_files) {
+      f.it.reset();
+      f.reader.reset();
+    }
+    bulk_files.clear();
+    if (!bulk_dir.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(bulk_dir, ec);  // best effort; Open removes leftovers
+      bulk_dir.clear();
+    }
+    bulk_runs = 0;
+  }
+
+  // Writes the staged writes into table files and empties the staging area.
+  Status Spill() {
+    if (ops.empty()) return Status::OK();
+    if (bulk_dir.empty()) {
+      bulk_dir = store->dir + "/" + kBulkDirPrefix + std::to_string(::getpid()) + "." +
+                 std::to_string(store->bulk_loads.fetch_add(1));
+      std::error_code ec;
+      std::filesystem::create_directories(bulk_dir, ec);
+      if (ec) return Status::IOError("bulk load: cannot create " + bulk_dir + ": " + ec.message());
+    }
+    std::vector<Entry> order = Sorted();
+    rocksdb::EnvOptions env_options;
+    for (auto first = order.begin(); first != order.end();) {
+      auto last = first;
+      while (last != order.end() && last->group == first->group) ++last;
+      BulkFile file;
+      file.cf = first->op->cf;
+      file.path = bulk_dir + "/" + std::to_string(bulk_runs) + "-" + std::to_string(first->group) +
+                  ".sst";
+      rocksdb::SstFileWriter writer(env_options, store->options, file.cf);
+      FG_RETURN_IF_ERROR(FromRocks(writer.Open(file.path), "bulk load: " + file.path));
+      for (auto e = first; e != last; ++e) {
+        // Of several writes to one key the last counts (stable sort: staged order).
+        if (e + 1 != last && e[1].key == e->key) continue;
+        const Op& op = *e->op;
+        rocksdb::Status ws = op.del ? writer.Delete(op.key) : writer.Put(op.key, op.value);
+        FG_RETURN_IF_ERROR(FromRocks(ws, "bulk load: " + file.path));
+      }
+      file.smallest.assign(first->key);
+      file.largest.assign((last - 1)->key);
+      FG_RETURN_IF_ERROR(FromRocks(writer.Finish(), "bulk load: " + file.path));
+      bulk_files.push_back(std::move(file));
+      first = last;
+    }
+    ++bulk_runs;
+    Clear();
+    return Status::OK();
+  }
+
+  // The value of `key` in `cf` as the spilled files hold it (the newest file
+  // first). Only puts are looked for: the records upserts read are never
+  // deleted through a batch.
+  Status SpilledGet(rocksdb::ColumnFamilyHandle* cf, std::string_view key, std::string* value,
+                    bool* found) {
+    *found = false;
+    for (auto f = bulk_files.rbegin(); f != bulk_files.rend(); ++f) {
+      if (f->cf != cf || key < f->smallest || key > f->largest) continue;
+      if (!f->it) {
+        f->reader = std::make_unique<rocksdb::SstFileReader>(store->options);
+        FG_RETURN_IF_ERROR(FromRocks(f->reader->Open(f->path), "bulk load: " + f->path));
+        f->it.reset(f->reader->NewIterator(rocksdb::ReadOptions()));
+      }
+      f->it->Seek(rocksdb::Slice(key.data(), key.size()));
+      FG_RETURN_IF_ERROR(FromRocks(f->it->status(), "bulk load: " + f->path));
+      if (f->it->Valid() && f->it->key().ToStringView() == key) {
+        value->assign(f->it->value().data(), f->it->value().size());
+        *found = true;
+        return Status::OK();
+      }
+    }
+    return Status::OK();
   }
 
   // Puts `record` under its key (RowBuilder::Key).
@@ -654,6 +781,20 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
     return FromRocks(s, "cannot open store " + dir);
   }
   impl->db.reset(raw_db);
+  impl->options = rocksdb::Options(opts, cf_opts);
+  // Bulk loads write their table files uncompressed, like the memtable
+  // flushes they replace (level 0 above); compactions compress what they rewrite.
+  impl->options.compression = rocksdb::kNoCompression;
+  impl->options.compression_per_level.clear();
+  if (!options.read_only) {
+    // The table files of bulk loads a crash interrupted (never ingested).
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().filename().string().rfind(kBulkDirPrefix, 0) == 0) {
+        std::error_code rm;
+        fs::remove_all(it->path(), rm);
+      }
+    }
+  }
   impl->meta = impl->handles[0];
   impl->items = impl->handles[1];
   impl->raw = impl->handles[2];
@@ -685,6 +826,12 @@ std::unique_ptr<Store::Batch> Store::NewBatch() {
 
 Status Store::Write(Batch* batch, Durability durability) {
   if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  if (batch->impl_->bulk) {
+    Batch::Impl& b = *batch->impl_;
+    b.changed = 0;
+    if (b.bytes < b.bulk_run_bytes) return Status::OK();  // kept staged
+    return b.Spill();
+  }
   if (!batch->impl_->ops.empty()) {
     // The batch's WriteBatch is reused: its buffer (megabytes for an import
     // batch) is not mapped, faulted in and unmapped again for every commit.
@@ -710,6 +857,39 @@ Status Store::Write(Batch* batch, Durability durability) {
   }
   batch->impl_->Clear();
   batch->impl_->changed = 0;
+  return Status::OK();
+}
+
+Status Store::IngestBulkLoad(Batch* batch) {
+  if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
+  Batch::Impl& b = *batch->impl_;
+  if (!b.bulk) return Status::FailedPrecondition("IngestBulkLoad: the batch is not bulk loading");
+  FG_RETURN_IF_ERROR(b.Spill());
+  if (!b.bulk_files.empty()) {
+    std::vector<rocksdb::IngestExternalFileArg> args;
+    for (auto* cf : impl_->handles) {
+      rocksdb::IngestExternalFileArg arg;
+      arg.column_family = cf;
+      arg.options.move_files = true;         // hard links: no copy
+      arg.options.write_global_seqno = false;  // kept in the MANIFEST, the files stay unmodified
+      for (Batch::Impl::BulkFile& f : b.bulk_files) {
+        if (f.cf != cf) continue;
+        f.it.reset();
+        f.reader.reset();
+        arg.external_files.push_back(f.path);
+      }
+      if (!arg.external_files.empty()) args.push_back(std::move(arg));
+    }
+    rocksdb::Status s;
+    try {
+      s = impl_->db->IngestExternalFiles(args);
+    } catch (const std::exception& e) {
+      s = rocksdb::Status::IOError(e.what());
+    }
+    FG_RETURN_IF_ERROR(FromRocks(s, "bulk load: ingest"));
+  }
+  b.RemoveBulkFiles();
+  b.bulk = false;
   return Status::OK();
 }
 
@@ -984,6 +1164,19 @@ Status Store::Batch::ExpectNewRepository(const RepoRef& repo) {
   return Status::OK();
 }
 bool Store::Batch::ExpectsNewRepository() const { return !impl_->new_repo.empty(); }
+Status Store::Batch::StartBulkLoad(std::size_t run_bytes) {
+  if (impl_->store->read_only) return Status::FailedPrecondition("store is open read-only");
+  impl_->bulk = true;
+  impl_->bulk_run_bytes = run_bytes == 0 ? Impl::kBulkRunBytes : run_bytes;
+  return Status::OK();
+}
+void Store::Batch::AbortBulkLoad() {
+  if (!impl_->bulk) return;
+  impl_->Clear();
+  impl_->changed = 0;
+  impl_->RemoveBulkFiles();
+  impl_->bulk = false;
+}
 
 namespace {
 // Deletes of the index rows of the record `value` (under `key`) into `stage`.

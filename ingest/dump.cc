@@ -112,10 +112,19 @@ class WritingSink final {
         batch_(store->NewBatch()) {}
 
   // The marker is logged before any record is written, records are written
-  // unlogged (a bulk load), and the marker is removed, logged, only after the
-  // records are flushed to table files. A crash anywhere leaves the marker.
+  // unlogged, and the marker is removed, logged, only after the records are
+  // in table files. A crash anywhere leaves the marker.
   // Importing a repository the store does not hold yet: upserts need not read.
   Status Prepare() { return batch_->ExpectNewRepository(repo_.repo); }
+
+  // After Begin, for a new repository: the records go into table files that
+  // Finish adds to the store in one step (Store::IngestBulkLoad): no
+  // memtable, log or flush, and until then the store holds none of them.
+  Status StartBulkLoad() {
+    FG_RETURN_IF_ERROR(batch_->StartBulkLoad(options_.bulk_run_bytes));
+    bulk_ = true;
+    return Status::OK();
+  }
 
   Status Begin() {
     FG_RETURN_IF_ERROR(batch_->PutMeta(ImportMarkerKey(repo_.repo), "1"));
@@ -134,7 +143,13 @@ class WritingSink final {
       FG_RETURN_IF_ERROR(Done(batch_->PutPlatformLink(link)));
     links_.clear();
     FG_RETURN_IF_ERROR(Flush());
-    FG_RETURN_IF_ERROR(store_->Flush());
+    if (bulk_) {
+      FG_RETURN_IF_ERROR(store_->IngestBulkLoad(batch_.get())
+                             .WithContext("import " + repo_.repo.ToString()));
+      bulk_ = false;
+    } else {
+      FG_RETURN_IF_ERROR(store_->Flush());
+    }
     FG_RETURN_IF_ERROR(batch_->DeleteMeta(ImportMarkerKey(repo_.repo)));
     return store_->Write(batch_.get(), Store::Durability::kLogged);
   }
@@ -142,6 +157,12 @@ class WritingSink final {
   // After a failed walk of a new repository with deferred links: removes what
   // was written, so the store is as before Begin, marker included.
   Status Undo() {
+    if (bulk_) {  // nothing reached the store
+      batch_->AbortBulkLoad();
+      bulk_ = false;
+      FG_RETURN_IF_ERROR(batch_->DeleteMeta(ImportMarkerKey(repo_.repo)));
+      return store_->Write(batch_.get(), Store::Durability::kLogged);
+    }
     FG_RETURN_IF_ERROR(store_->Write(batch_.get(), Store::Durability::kUnlogged));
     FG_RETURN_IF_ERROR(store_->DeleteRepositoryRecords(repo_.repo, Store::Durability::kUnlogged));
     FG_RETURN_IF_ERROR(store_->Flush());
@@ -207,6 +228,7 @@ class WritingSink final {
   ImportProgress progress_;
   std::unique_ptr<Store::Batch> batch_;
   bool defer_links_ = false;
+  bool bulk_ = false;  // StartBulkLoad, until Finish or Undo
   std::vector<PlatformLink> links_;  // kept back by DeferLinks
   size_t pending_ = 0;
   size_t batches_ = 0;
@@ -737,8 +759,9 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   if (writer.new_repository()) {
     FG_RETURN_IF_ERROR(writer.Begin());
     // A repository the store does not hold: one pass that reads, maps and
-    // writes; on bad input what was written is deleted again (Undo), which
-    // leaves the store as it was.
+    // bulk-loads; on bad input nothing is ingested (Undo drops the files and
+    // the marker), which leaves the store as it was.
+    FG_RETURN_IF_ERROR(writer.StartBulkLoad());
     writer.DeferLinks();
     layout.keep = false;
     CountingSink count(&c);

@@ -15,6 +15,7 @@ namespace fixgraph {
 namespace {
 
 using testing::TempDir;
+using testing::WriteFile;
 
 constexpr UnixSeconds kT = 1789443356;  // 2026-09-15T03:35:56Z
 
@@ -497,6 +498,145 @@ TEST_F(StoreTest, NewRepositoryHintReportsWhetherItTookEffect) {
   auto c = store_->NewBatch();
   ASSERT_OK(c->ExpectNewRepository(Repo()));
   EXPECT_FALSE(c->ExpectsNewRepository());  // a file record is enough
+}
+
+// ---- Bulk load
+
+// The bulk-load folders inside the store folder.
+int BulkDirs(const std::string& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().rfind("bulkload.", 0) == 0) ++n;
+  return n;
+}
+
+// Fills the records of the default repository: a record put in one run and
+// changed in a later one (its old index rows must go, read back from the
+// spilled files), an unchanged re-put, and a payload replaced later.
+void FillRepository(Store* store, Store::Batch* b) {
+  ASSERT_OK(b->ExpectNewRepository(Repo()));
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "see #2", IssueState::kClosed, kT), "{\"n\":1}"));
+  ASSERT_OK(b->PutIssue(MakeIssue("2"), "{}"));
+  ASSERT_OK(store->Write(b));
+  ASSERT_OK(b->PutPull(MakePull(3, "fixes #2", PullState::kMerged, kT + 5), "{}"));
+  ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "2", "20", "dup of #1"), "{}"));
+  ASSERT_OK(b->PutCommit(MakeCommit(3, "abc", "fix #1"), "{}"));
+  ASSERT_OK(store->Write(b));
+  ASSERT_OK(b->PutIssue(MakeIssue("2"), "{}"));  // unchanged
+  EXPECT_EQ(b->changed(), 0);
+  ASSERT_OK(b->PutIssue(MakeIssue("1", "see #3"), "{\"n\":2}"));  // reopened, new mention
+  EXPECT_EQ(b->changed(), 1);
+  ASSERT_OK(b->PutPlatformLink({IssueRef("2"), PullRef(3), "pull_issues"}));
+  ASSERT_OK(store->Write(b));
+}
+
+// What a store holds of the default repository, as text.
+std::string Dump(const Store& store) {
+  std::string out;
+  RepoStats st = store.Stats(Repo()).value();
+  out += std::to_string(st.issues_open) + "/" + std::to_string(st.issues_closed) + "/" +
+         std::to_string(st.pulls_merged) + "/" + std::to_string(st.comments) + "/" +
+         std::to_string(st.commits) + "/" + std::to_string(st.platform_links) + "\n";
+  for (const char* ref : {"gitcode:Ascend/MindSpeed-Ops#1", "gitcode:Ascend/MindSpeed-Ops#2",
+                          "gitcode:Ascend/MindSpeed-Ops#3", "gitcode:Ascend/MindSpeed-Ops!3"}) {
+    Ref r = ParseRef(ref).value();
+    std::vector<MentionRecord> m;
+    EXPECT_TRUE(store.MentionsOf(r, &m).ok());
+    out += std::string(ref) + " mentioned by";
+    for (const MentionRecord& x : m) {
+      out += ' ';
+      out += x.source_item.ToString();
+      out += ':';
+      out += x.text;
+    }
+    auto raw = store.GetRaw(r);
+    out += " raw=" + (raw.ok() ? *raw : std::string("-")) + "\n";
+  }
+  std::vector<std::pair<UnixSeconds, Ref>> closed, merged;
+  EXPECT_TRUE(store.IssuesClosedBetween(Repo(), 0, kT * 2, &closed).ok());
+  EXPECT_TRUE(store.PullsMergedBetween(Repo(), 0, kT * 2, &merged).ok());
+  out += "closed " + std::to_string(closed.size()) + " merged " + std::to_string(merged.size());
+  return out;
+}
+
+// A bulk load spilled after every Write reads and ends like plain writes,
+// and the store shows none of it before the ingestion.
+TEST_F(StoreTest, BulkLoadEqualsPlainWritesAndIsInvisibleUntilIngested) {
+  TempDir other;
+  auto plain = MustOpen(other / "store");
+  ASSERT_NE(plain, nullptr);
+  {
+    auto b = plain->NewBatch();
+    ASSERT_NO_FATAL_FAILURE(FillRepository(plain.get(), b.get()));
+  }
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->StartBulkLoad(1));  // every Write spills a run
+  ASSERT_NO_FATAL_FAILURE(FillRepository(store_.get(), b.get()));
+  EXPECT_EQ(BulkDirs(dir_), 1);
+  EXPECT_TRUE(store_->GetIssue(IssueRef("1")).status().IsNotFound());
+  EXPECT_TRUE(Mentions(IssueRef("2")).empty());
+  ASSERT_OK(store_->IngestBulkLoad(b.get()));
+  EXPECT_EQ(BulkDirs(dir_), 0);
+  EXPECT_EQ(Dump(*store_), Dump(*plain));
+  EXPECT_EQ(store_->GetIssue(IssueRef("1")).value().state, IssueState::kOpen);
+  // The batch writes normally again.
+  ASSERT_OK(b->PutIssue(MakeIssue("9"), ""));
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_TRUE(store_->GetIssue(IssueRef("9")).ok());
+  // And the ingested data survives a reopen.
+  std::string before = Dump(*store_);
+  store_.reset();
+  store_ = MustOpen(dir_);
+  EXPECT_EQ(Dump(*store_), before);
+}
+
+// Without spills (everything staged until the ingestion) the result is the same.
+TEST_F(StoreTest, BulkLoadInOneRunEqualsPlainWrites) {
+  TempDir other;
+  auto plain = MustOpen(other / "store");
+  ASSERT_NE(plain, nullptr);
+  {
+    auto b = plain->NewBatch();
+    ASSERT_NO_FATAL_FAILURE(FillRepository(plain.get(), b.get()));
+  }
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->StartBulkLoad());
+  ASSERT_NO_FATAL_FAILURE(FillRepository(store_.get(), b.get()));
+  EXPECT_EQ(BulkDirs(dir_), 0);  // nothing spilled yet
+  ASSERT_OK(store_->IngestBulkLoad(b.get()));
+  EXPECT_EQ(Dump(*store_), Dump(*plain));
+}
+
+// An aborted bulk load (or a destroyed batch) leaves the store and its folder as they were.
+TEST_F(StoreTest, AbortedBulkLoadLeavesNothing) {
+  std::string empty = Dump(*store_);
+  {
+    auto b = store_->NewBatch();
+    ASSERT_OK(b->StartBulkLoad(1));
+    ASSERT_NO_FATAL_FAILURE(FillRepository(store_.get(), b.get()));
+    b->AbortBulkLoad();
+    EXPECT_EQ(BulkDirs(dir_), 0);
+    ASSERT_OK(store_->Write(b.get()));  // plain again, with nothing staged
+  }
+  {
+    auto b = store_->NewBatch();
+    ASSERT_OK(b->StartBulkLoad(1));
+    ASSERT_NO_FATAL_FAILURE(FillRepository(store_.get(), b.get()));
+    EXPECT_EQ(BulkDirs(dir_), 1);
+  }
+  EXPECT_EQ(BulkDirs(dir_), 0);
+  EXPECT_EQ(Dump(*store_), empty);
+}
+
+// Table files a crash left behind are deleted by the next writable open.
+TEST_F(StoreTest, OpenRemovesLeftoverBulkLoadFiles) {
+  WriteFile(dir_ + "/bulkload.123.0/0-1.sst", "partial");
+  store_.reset();
+  auto ro = MustOpen(dir_, /*read_only=*/true);
+  EXPECT_EQ(BulkDirs(dir_), 1);  // a reader leaves them alone
+  ro.reset();
+  store_ = MustOpen(dir_);
+  EXPECT_EQ(BulkDirs(dir_), 0);
 }
 
 // DeleteRepositoryRecords removes one repository's records, payloads and the

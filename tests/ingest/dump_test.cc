@@ -289,6 +289,7 @@ void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
   WriteFile(dir / ("dump2/gitcode/Ascend/a/" + relpath), content);
   ImportOptions o;
   o.batch_records = 7;  // several batches are written before the bad file
+  o.bulk_run_bytes = 1;  // and each is spilled into table files (dropped again)
   o.threads = 1;
   o.pipeline = pipeline;
   size_t batches = 0;
@@ -467,6 +468,77 @@ TEST(Dump, CountsJsonOffsetOfSyntaxError) {
   auto store = OpenStore(dir / "db");
   Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
   EXPECT_NE(s.message().find("issues.json: byte 21"), std::string::npos) << s.message();
+}
+
+// Everything a store holds of gitcode:Ascend/<name> (n issues and PRs), as text.
+std::string Contents(Store& store, const std::string& name, int n) {
+  RepoRef repo{Platform::kGitCode, "Ascend", name};
+  RepoStats st = StatsOf(store, "Ascend", name);
+  std::string out = std::to_string(st.issues_open) + " " + std::to_string(st.issues_closed) + " " +
+                    std::to_string(st.pulls_open) + " " + std::to_string(st.pulls_merged) + " " +
+                    std::to_string(st.comments) + " " + std::to_string(st.commits) + " " +
+                    std::to_string(st.files) + " " + std::to_string(st.platform_links) + "\n";
+  for (int i = 1; i <= n; ++i) {
+    for (const Ref& r : {Ref::Issue(repo, std::to_string(i)), Ref::Pull(repo, i)}) {
+      std::vector<MentionRecord> m;
+      EXPECT_TRUE(store.MentionsOf(r, &m).ok());
+      out += r.ToString() + ":";
+      for (const MentionRecord& x : m) {
+        out += ' ';
+        out += x.source_item.ToString();
+        out += '/';
+        out += x.source_id;
+      }
+      auto raw = store.GetRaw(r);
+      out += ' ';
+      out += raw.ok() ? *raw : std::string("-");
+      std::vector<Comment> c;
+      EXPECT_TRUE(store.ListComments(r, &c).ok());
+      for (const Comment& x : c) {
+        out += " c";
+        out += x.id;
+        out += '=';
+        out += x.body;
+      }
+      std::vector<PlatformLink> l;
+      EXPECT_TRUE(store.ListPlatformLinks(r, &l).ok());
+      out += " links " + std::to_string(l.size()) + "\n";
+    }
+  }
+  std::vector<std::pair<UnixSeconds, Ref>> closed, merged;
+  EXPECT_TRUE(store.IssuesClosedBetween(repo, 0, 4102444800, &closed).ok());
+  EXPECT_TRUE(store.PullsMergedBetween(repo, 0, 4102444800, &merged).ok());
+  return out + std::to_string(closed.size()) + " " + std::to_string(merged.size());
+}
+
+// A new repository bulk-loaded in many runs (table files of one batch each)
+// ends as one loaded in one run; a second import changes nothing.
+TEST(Dump, BulkLoadInManyRunsEqualsOneRun) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 40);
+  WriteRepo(dir / "dump", "Ascend", "b", 12);
+  auto one = OpenStore(dir / "one");
+  ASSERT_TRUE(ImportDump(one.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  auto many = OpenStore(dir / "many");
+  for (ImportOptions::Pipeline p : {ImportOptions::Pipeline::kOff, ImportOptions::Pipeline::kOn}) {
+    many.reset();
+    std::filesystem::remove_all(dir / "many");
+    many = OpenStore(dir / "many");
+    ImportOptions o;
+    o.batch_records = 9;
+    o.bulk_run_bytes = 1;
+    o.pipeline = p;
+    ImportCounts c;
+    ASSERT_TRUE(ImportDump(many.get(), dir / "dump", o, &c).ok());
+    EXPECT_EQ(c.issues, 52);
+    EXPECT_EQ(Contents(*many, "a", 40), Contents(*one, "a", 40));
+    EXPECT_EQ(Contents(*many, "b", 12), Contents(*one, "b", 12));
+  }
+  ImportCounts again;
+  ASSERT_TRUE(ImportDump(many.get(), dir / "dump", ImportOptions(), &again).ok());
+  EXPECT_EQ(again.changed, 0);
+  for (const auto& e : std::filesystem::directory_iterator(dir / "many"))
+    EXPECT_NE(e.path().filename().string().rfind("bulkload.", 0), 0u) << e.path();
 }
 
 // kill -9 in the middle of the write pass, then a rerun: exact counts. With one

@@ -12,7 +12,9 @@
 //   - platform links in both directions;
 //   - item states, for counts.
 //
-// Writes go through a WriteBatch, committed atomically. Upserts are
+// Writes go through a WriteBatch, committed atomically, or, for a bulk load
+// (Batch::StartBulkLoad), into sorted table files added to the store in one
+// atomic ingestion (Store::IngestBulkLoad). Upserts are
 // idempotent: writing a record equal to the stored one changes nothing.
 // Replacing a record removes the secondary keys of its old version.
 //
@@ -119,6 +121,11 @@ class Store {
 
   // Persists everything written so far (including kUnlogged writes) to table files.
   Status Flush();
+
+  // Adds everything a bulk-loading batch (Batch::StartBulkLoad) staged to the
+  // store in one atomic step: after an error or a crash before it returns the
+  // store holds none of it. The batch then writes normally again.
+  Status IngestBulkLoad(Batch* batch);
 
   // Deletes every repository, issue, PR, comment, commit, file and operate-log
   // record of `repo`, their raw payloads and the secondary keys they produced
@@ -247,6 +254,20 @@ class Store::Batch {
   // True when ExpectNewRepository found the store without records of its
   // repository (the hint took effect).
   bool ExpectsNewRepository() const;
+
+  // Bulk load, for filling a repository the store does not hold. From now on
+  // Store::Write does not apply this batch's writes: it keeps them staged
+  // and, once they pass `run_bytes` (0: 256 MiB; memory stays bounded), sorts them
+  // into table files in a folder inside the store folder, and empties the
+  // batch. Reads made while filling the batch still see every write staged
+  // or spilled. Nothing reaches the store until Store::IngestBulkLoad; the
+  // durability passed to Write does not matter. AbortBulkLoad (or destroying
+  // the batch) drops the staged writes and their files; files a crash leaves
+  // behind are deleted by the next writable Open. Meant for records of keys
+  // no other writer touches meanwhile: a key written by another batch between
+  // this batch's write and the ingestion is overwritten by the ingestion.
+  Status StartBulkLoad(std::size_t run_bytes = 0);
+  void AbortBulkLoad();
 
   // Records put since the last Write (unchanged records are not counted).
   std::int64_t changed() const;

@@ -10,14 +10,15 @@
 // ignored; an unknown platform *folder* is an error.
 //
 // Import of one repository is all or nothing for bad input. A repository the
-// store holds no record of is read, mapped and written in one pass; when bad
-// input turns up, what was written is deleted again
-// (Store::DeleteRepositoryRecords; platform links are kept back until the
-// whole repository has been read, so there are none to undo). A repository the
-// store already holds is read and mapped first (verify pass), and only when
-// all of it is good are the records written (write pass). Writes are committed
-// in batches of bounded size, so memory stays flat whatever the dump's size
-// (apart from the platform links kept back, one small record per link); an
+// store holds no record of is read, mapped and bulk-loaded in one pass: its
+// records are sorted into table files (runs of bounded size) that are added to
+// the store in one atomic step at the end (Store::IngestBulkLoad); when bad
+// input turns up, the files are dropped and the store never saw any of it
+// (platform links are kept back until the whole repository has been read). A
+// repository the store already holds is read and mapped first (verify pass),
+// and only when all of it is good are the records written (write pass), in
+// committed batches of bounded size. Memory stays flat whatever the dump's
+// size (apart from the platform links kept back, one small record per link); an
 // "import in progress" marker is written with the first batch and removed
 // with the last (or after an undo), so an interrupted import (kill -9) is
 // visible (InterruptedImports) and a rerun completes it. Upserts are
@@ -70,6 +71,11 @@ struct ImportProgress {
 struct ImportOptions {
   // Records per committed WriteBatch. Default: 4096.
   size_t batch_records = 4096;
+  // A repository the store does not hold is bulk-loaded (Store::Batch::
+  // StartBulkLoad): its records are sorted into table files of about this
+  // many staged bytes each and added to the store at the end in one step.
+  // 0: the store's default (256 MiB).
+  size_t bulk_run_bytes = 0;
   // Repositories imported at the same time (each by one thread). Default: the
   // number of cores, at most 4.
   size_t threads = 0;
