@@ -531,8 +531,10 @@ struct Store::Batch::Impl {
   // one key keep their order, so the outcome is the staged sequence's.
   struct Entry {
     std::uint64_t group;  // family id, then the key's tag byte
+    std::uint64_t head;   // the 8 key bytes after the group's common prefix, big-endian
     std::string_view key;
     const Op* op;
+    std::uint32_t seq;  // staged order
   };
   std::vector<Entry> Sorted() const {
     // Most runs arrive sorted already (one file's elements, one record's index
@@ -541,7 +543,8 @@ struct Store::Batch::Impl {
     order.reserve(ops.size());
     for (const Op& op : ops) {
       std::uint64_t tag = op.key.empty() ? 0 : static_cast<unsigned char>(op.key[0]);
-      order.push_back({(std::uint64_t{op.cf->GetID()} << 8) | tag, op.key, &op});
+      order.push_back({(std::uint64_t{op.cf->GetID()} << 8) | tag, 0, op.key, &op,
+                       static_cast<std::uint32_t>(order.size())});
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const Entry& a, const Entry& b) { return a.group < b.group; });
@@ -549,10 +552,38 @@ struct Store::Batch::Impl {
     for (auto first = order.begin(); first != order.end();) {
       auto last = first;
       while (last != order.end() && last->group == first->group) ++last;
-      if (!std::is_sorted(first, last, by_key)) std::stable_sort(first, last, by_key);
+      if (!std::is_sorted(first, last, by_key)) SortGroup(first, last);
       first = last;
     }
     return order;
+  }
+
+  // Sorts one group by key, equal keys in staged order (what a stable sort
+  // by key gives). The keys of a group share a prefix (tag, repository), so
+  // the comparisons start past it, with the next 8 bytes compared as one
+  // integer (zero-padded: where two heads differ, their order is the keys').
+  static void SortGroup(std::vector<Entry>::iterator first, std::vector<Entry>::iterator last) {
+    const std::string_view k0 = first->key;
+    size_t common = k0.size();
+    for (auto e = first + 1; e != last && common > 0; ++e) {
+      size_t n = std::min(common, e->key.size()), i = 0;
+      while (i < n && e->key[i] == k0[i]) ++i;
+      common = i;
+    }
+    for (auto e = first; e != last; ++e) {
+      std::uint64_t h = 0;
+      for (size_t i = 0; i < 8; ++i) {
+        size_t at = common + i;
+        h = (h << 8) | (at < e->key.size() ? static_cast<unsigned char>(e->key[at]) : 0u);
+      }
+      e->head = h;
+    }
+    std::sort(first, last, [common](const Entry& a, const Entry& b) {
+      if (a.head != b.head) return a.head < b.head;
+      int c = a.key.substr(common).compare(b.key.substr(common));
+      if (c != 0) return c < 0;
+      return a.seq < b.seq;
+    });
   }
 
   // Hands the staged writes to `wb` in Sorted() order.

@@ -429,6 +429,30 @@ TEST_F(StoreTest, ReopenInSameBatchAlsoLeavesTheIndex) {
   EXPECT_TRUE(Closed(kT - 1, kT + 1).empty());
 }
 
+// Keys staged out of order are sorted before they reach RocksDB; of several
+// writes to one key the last staged one wins, through a WriteBatch and
+// through a bulk load alike.
+TEST_F(StoreTest, LaterWriteOfAKeyWinsInAnUnsortedBatch) {
+  for (bool bulk : {false, true}) {
+    SCOPED_TRACE(bulk ? "bulk load" : "write batch");
+    auto b = store_->NewBatch();
+    if (bulk) ASSERT_OK(b->StartBulkLoad());
+    const std::string n5 = bulk ? "15" : "5";
+    ASSERT_OK(b->PutIssue(MakeIssue(n5, "", IssueState::kClosed, kT), "{\"v\":1}"));
+    ASSERT_OK(b->PutIssue(MakeIssue("3", "", IssueState::kClosed, kT + 1), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue("12"), ""));
+    ASSERT_OK(b->PutIssue(MakeIssue(n5), "{\"v\":2}"));
+    ASSERT_OK(store_->Write(b.get()));
+    if (bulk) ASSERT_OK(store_->IngestBulkLoad(b.get()));
+    auto raw = store_->GetRaw(IssueRef(n5));
+    ASSERT_TRUE(raw.ok());
+    EXPECT_EQ(*raw, "{\"v\":2}");
+    auto closed = Closed(kT - 1, kT + 2);
+    ASSERT_EQ(closed.size(), 1u);
+    EXPECT_EQ(closed[0].second, IssueRef("3"));
+  }
+}
+
 // ExpectNewRepository skips reads only for keys the batch never put: a record
 // put again after an earlier Write is still compared with the stored one.
 TEST_F(StoreTest, NewRepositoryHintStillSeesEarlierWritesOfTheBatch) {
