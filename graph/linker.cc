@@ -1,6 +1,7 @@
 // Linker: scoring, backports, pruning, resolution and flags; LinkIssue (see
 // linker.h). Evidence collection is in collect.cc.
 #include "fixgraph/graph/linker.h"
+#include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,9 +35,7 @@ std::string Excerpt(std::string_view s, size_t max_bytes) {
   std::string out;
   for (char c : s) out.push_back(c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
   if (out.size() <= max_bytes) return out;
-  size_t n = max_bytes;
-  while (n > 0 && (static_cast<unsigned char>(out[n]) & 0xC0) == 0x80) --n;
-  return out.substr(0, n) + "...";
+  return std::string(Utf8Prefix(out, max_bytes)) + "...";
 }
 
 double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, int strong_s) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "fixgraph/engine/utf8.h"
 #include "text.h"
 
 namespace fixgraph::graph::signals {
@@ -245,9 +246,7 @@ std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix
   }
   if (out.empty() && !body.empty()) {
     // One long sentence: cut at a character boundary.
-    size_t n = std::min(max_bytes, body.size());
-    while (n > 0 && n < body.size() && (static_cast<unsigned char>(body[n]) & 0xC0) == 0x80) --n;
-    out = std::string(Trim(body.substr(0, n)));
+    out = std::string(Trim(Utf8Prefix(body, max_bytes)));
   }
   return out;
 }

@@ -42,12 +42,7 @@ class TokenTable {
   }
   // The value slot of `token`, claimed if absent. The caller makes it
   // nonzero; at most the reserved number of tokens may be added.
-  V& Slot(std::uint64_t token) {
-    std::uint64_t i = Home(token);
-    while (values_[i] != V{} && keys_[i] != token) i = (i + 1) & mask_;
-    keys_[i] = token;
-    return values_[i];
-  }
+  V& Slot(std::uint64_t token) { return values_[SlotIndex(token)]; }
   // The index of `token`'s slot, claimed if absent (as Slot); its value is
   // then ValueAt(index) until the next Reserve.
   std::uint32_t SlotIndex(std::uint64_t token) {
@@ -72,11 +67,8 @@ class TokenTable {
   }
   // The value of `token`; V{} when it was never added.
   V Of(std::uint64_t token) const {
-    if (values_.empty()) return V{};
-    for (std::uint64_t i = Home(token);; i = (i + 1) & mask_) {
-      if (values_[i] == V{}) return V{};
-      if (keys_[i] == token) return values_[i];
-    }
+    std::int64_t i = IndexOf(token);
+    return i < 0 ? V{} : values_[static_cast<size_t>(i)];
   }
 
  private:

@@ -1,5 +1,6 @@
 // Searcher over the issue index (issue_index.h) and the KG fallback.
 #include "fixgraph/query/ask.h"
+#include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
 #include <atomic>
@@ -37,12 +38,6 @@ constexpr Xapian::doccount kCommonPartMinIssues = 1000;
 // than this share of the issues adds no title weight (ask_query.h,
 // RareTitleUnits), in an index of at least kCommonPartMinIssues issues.
 constexpr double kCommonTitleShare = 0.05;
-
-std::string Utf8Head(std::string_view s, size_t n) {
-  if (s.size() <= n) return std::string(s);
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return std::string(s.substr(0, n));
-}
 
 std::string RepoTerm(const std::string& repo) {
   std::string t = "R";
@@ -362,7 +357,7 @@ class XapianSearcher final : public Searcher {
       return Status::InvalidArgument("query is " + std::to_string(text.size()) + " bytes; at most " +
                                      std::to_string(kMaxQueryBytes) + " are accepted");
     AskResult result;
-    result.query = Utf8Head(text, kMaxQueryEcho);
+    result.query = std::string(Utf8Prefix(text, kMaxQueryEcho));
     result.searched = ExtractSignature(text);
     size_t limit = std::clamp<size_t>(options.limit, 1, 100);
     BuiltQuery built;

@@ -20,6 +20,7 @@
 
 #include "analyzer.h"
 #include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/utf8.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/query/ask.h"
 
@@ -42,12 +43,6 @@ constexpr unsigned kMaxIndexThreads = 8;
 // at 250-500, 1.15x at 50; a shard's commits stay cheap, its B-trees being small).
 constexpr size_t kRebuildCommitDocs = 50;
 
-// Cuts at a UTF-8 boundary at or before n bytes.
-std::string_view Head(std::string_view s, size_t n) {
-  if (s.size() <= n) return s;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n);
-}
 
 // Adds each term of analysed text to a document with wdf `wdf`; for a title,
 // once more under kTitlePrefix with wdf 1 (the title field of a query).
@@ -148,7 +143,7 @@ double ResolutionPrior(const graph::IssueLinks& links) {
 std::string ExtractPrAnswer(const std::string& title, const std::string& body) {
   std::vector<std::string> lines, doing;
   bool in_code = false;
-  std::string_view rest = Head(body, kMaxPrBodyBytes);
+  std::string_view rest = Utf8Prefix(body, kMaxPrBodyBytes);
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
     std::string line = Trimmed(rest.substr(0, nl));
@@ -222,7 +217,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   const graph::IssueLinks& links = in.links ? *in.links : unlinked;
   Xapian::Document doc;
   AddTitle(&doc, issue.title);
-  AddText(&doc, Head(issue.body, kMaxBodyBytes), kBodyWeight);
+  AddText(&doc, Utf8Prefix(issue.body, kMaxBodyBytes), kBodyWeight);
   for (const std::string& label : issue.labels) AddText(&doc, label, kCommentWeight);
 
   std::string answer, answer_source;
@@ -236,7 +231,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   for (const Comment& c : in.comments) {
     if (comment_bytes >= kMaxCommentsBytes) break;
     if (links.answer && c.id == links.answer->comment_id) continue;  // indexed as the answer
-    std::string_view text = Head(c.body, kMaxCommentBytes);
+    std::string_view text = Utf8Prefix(c.body, kMaxCommentBytes);
     comment_bytes += text.size();
     AddText(&doc, text, kCommentWeight);
   }
@@ -249,7 +244,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
     auto pr = store.GetPull(*pr_ref);
     if (!pr.ok()) continue;
     AddText(&doc, pr->title, kAnswerWeight);
-    AddText(&doc, Head(pr->body, kMaxPrBodyBytes), kCommentWeight);
+    AddText(&doc, Utf8Prefix(pr->body, kMaxPrBodyBytes), kCommentWeight);
     if (answer.empty() && f.tier <= graph::Tier::kC) {
       answer = ExtractPrAnswer(pr->title, pr->body);
       answer_source = "pr";
