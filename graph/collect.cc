@@ -167,9 +167,9 @@ Status Linker::CollectWindow() {
   std::span<const RunIndex::Timed> rows;
   FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &storage, &rows));
   // What the loop reads of each row, flat (the run index keeps it; rows read
-  // from the store get it here): row rows[i] is wrows->row(wbase + i). The
-  // rows are named below by their index in `rows`, so that the wide Timed
-  // rows are read only where a PullInfo must be loaded.
+  // from the store get it here): row rows[i] is wrows->row(wbase + i), its
+  // merge time times[i]. The rows are named below by their index in `rows`,
+  // so that the wide Timed rows are read only where a PullInfo must be loaded.
   const RunIndex::WindowRows* wrows = cache_->WindowRowsOf(is.repo);
   RunIndex::WindowRows local_rows;
   size_t wbase = 0;
@@ -180,7 +180,7 @@ Status Linker::CollectWindow() {
     wrows = &local_rows;
   }
   auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& { return wrows->row(wbase + i); };
-  auto time_at = [&](size_t i) { return wrows->Time(wbase + i); };
+  const std::span<const UnixSeconds> times = wrows->Times().subspan(wbase, rows.size());
   // The rows examined: all of them, or the max_window_candidates merged
   // nearest the close, nearest first (ties: earlier row first, as a stable
   // sort by distance gives), taking whole runs of one second at a time.
@@ -191,26 +191,21 @@ Status Linker::CollectWindow() {
   } else {
     UnixSeconds x = *is.closed_at;
     size_t k = options_.max_window_candidates;
-    size_t lo_i = 0, hi_i = rows.size();  // lower_bound of x over the times
-    while (lo_i < hi_i) {
-      size_t mid = lo_i + (hi_i - lo_i) / 2;
-      if (time_at(mid) < x) lo_i = mid + 1; else hi_i = mid;
-    }
-    size_t right = lo_i;
+    size_t right = std::lower_bound(times.begin(), times.end(), x) - times.begin();
     size_t left = right;  // rows [left, right) are taken or passed
     merged.reserve(k + 1);
     while (merged.size() < k && (left > 0 || right < rows.size())) {
-      bool take_left = left > 0 && (right == rows.size() || x - time_at(left - 1) <= time_at(right) - x);
+      bool take_left = left > 0 && (right == rows.size() || x - times[left - 1] <= times[right] - x);
       if (take_left) {
         size_t g = left - 1;
-        const UnixSeconds t = time_at(g);
-        while (g > 0 && time_at(g - 1) == t) --g;
+        const UnixSeconds t = times[g];
+        while (g > 0 && times[g - 1] == t) --g;
         for (size_t i = g; i < left; ++i) merged.push_back(static_cast<std::uint32_t>(i));
         left = g;
       } else {
         size_t e = right;
-        const UnixSeconds t = time_at(right);
-        while (e < rows.size() && time_at(e) == t) ++e;
+        const UnixSeconds t = times[right];
+        while (e < rows.size() && times[e] == t) ++e;
         for (size_t i = right; i < e; ++i) merged.push_back(static_cast<std::uint32_t>(i));
         right = e;
       }
@@ -333,7 +328,7 @@ Status Linker::CollectWindow() {
     const RunIndex::WindowRows::Row& row = row_at(merged[slot_i]);
     if (!row.info) continue;
     const PullInfo& info = *row.info;
-    UnixSeconds t = time_at(merged[slot_i]);
+    UnixSeconds t = times[merged[slot_i]];
     // A branch named after the issue before the issue existed is a coincidence.
     bool branch_time_ok = !row.has_created || row.created_at + 3600 >= *is.created_at;
     // The key bits first (BranchNamesIssue's own quick "not there").

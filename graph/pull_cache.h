@@ -168,9 +168,9 @@ class RunIndex {
     const Row& row(size_t i) const { return rows_[i]; }
     std::span<const std::uint64_t> Title(const Row& r) const { return {titles_.data() + r.title_begin, r.title_n}; }
     std::span<const std::uint64_t> Text(const Row& r) const { return {r.text, r.text_n}; }
-    // Row i's merge time (Timed::t), kept apart in one dense array so that
-    // the window's nearest-rows selection reads 8 bytes per row.
-    UnixSeconds Time(size_t i) const { return times_[i]; }
+    // The rows' merge times (Timed::t), kept apart in one dense array so
+    // that the window's nearest-rows selection reads 8 bytes per row.
+    std::span<const UnixSeconds> Times() const { return times_; }
     // The Row::base of a branch name; kNoBase when no row has it.
     std::uint32_t BaseOf(std::string_view branch) const;
 

@@ -43,7 +43,6 @@ constexpr unsigned kMaxIndexThreads = 8;
 // at 250-500, 1.15x at 50; a shard's commits stay cheap, its B-trees being small).
 constexpr size_t kRebuildCommitDocs = 50;
 
-
 // Adds each term of analysed text to a document with wdf `wdf`; for a title,
 // once more under kTitlePrefix with wdf 1 (the title field of a query).
 class DocSink final : public TermSink {

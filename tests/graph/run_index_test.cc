@@ -170,7 +170,7 @@ TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
         const RunIndex::WindowRows::Row& row = rowset->row(i);
         const PullInfo* info = rows[i].info.get();
         ASSERT_EQ(row.info, info);
-        EXPECT_EQ(rowset->Time(i), rows[i].t);
+        EXPECT_EQ(rowset->Times()[i], rows[i].t);
         if (!info) continue;
         std::span<const std::uint64_t> title = rowset->Title(row), text = rowset->Text(row);
         EXPECT_EQ(std::vector<std::uint64_t>(title.begin(), title.end()), info->title_tokens);
