@@ -1,4 +1,5 @@
 #include "log_signature.h"
+#include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -85,7 +86,7 @@ std::string Clean(std::string_view line) {
   static const std::regex kHex(R"(\b0x[0-9a-fA-F]{6,}\b)");
   static const std::regex kPath(R"((?:/[A-Za-z0-9_.+-]+){3,}/?)");
   static const std::regex kPid(R"(\b(?:pid|tid|PID|TID)[:=]?\s*\d+)");
-  std::string s(line.substr(0, 600));
+  std::string s(Utf8Prefix(line, 600));  // at a character boundary
   s = std::regex_replace(s, kTime, " ");
   s = std::regex_replace(s, kClock, " ");
   s = std::regex_replace(s, kHex, " ");
