@@ -153,6 +153,8 @@ std::string ExtractPrAnswer(const std::string& title, const std::string& body) {
     }
     if (in_code || IsBoilerplate(line)) continue;
     while (!line.empty() && (line[0] == '-' || line[0] == '*' || line[0] == ' ')) line.erase(0, 1);
+    // Bold markers inside the line ("**Fix Solution**：...") are decoration too.
+    for (size_t at; (at = line.find("**")) != std::string::npos;) line.erase(at, 2);
     if (line.empty()) continue;
     if (SaysWhatToDo(Normalize(line))) doing.push_back(line);
     lines.push_back(line);

@@ -487,5 +487,16 @@ TEST_F(AskTest, ConcurrentReadersWhileTheIndexChanges) {
   EXPECT_EQ(found.load(), 240);
 }
 
+TEST(PrAnswerTest, KeepsTheLinesThatSayWhatWasDoneWithoutMarkdownDecoration) {
+  std::string answer = ExtractPrAnswer(
+      "修复显存碎片", "fix #12\n\n**Root Cause**：初始化时反复申请显存。\n\n- **Fix Solution**：改为在 CPU 侧创建参数。\n");
+  EXPECT_EQ(answer.find("**"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("Fix Solution：改为在 CPU 侧创建参数。"), std::string::npos) << answer;
+}
+
+TEST(PrAnswerTest, FallsBackToTheTitleWhenTheBodyHasNothing) {
+  EXPECT_EQ(ExtractPrAnswer("fix scatter index check", ""), "fix scatter index check");
+}
+
 }  // namespace
 }  // namespace fixgraph::query::testing
