@@ -261,7 +261,7 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
                   "the symptom: words, an error line, an API name or code; '-' reads a pasted log from stdin")
       ->required();
   cmd->add_flag("--json", args->json_out, "print JSON (design.md s8)");
-  cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(CLI::Range(1, 100));
+  cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(WholeNumber(1, 100));
   cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)");
   cmd->add_flag("--no-docs", args->no_docs, "never consult the KG doc sources");
   cmd->callback([&ctx, args] { RunAsk(ctx, *args); });
@@ -273,7 +273,7 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   eval->group("");  // hidden: a development tool
   eval->add_option("--queries", *path, "JSON array of {\"q\", \"expect\": [ISSUE...]}")->required();
   eval->add_flag("--json", *json_out, "print JSON");
-  eval->add_option("--limit", *limit, "hits per query (default 10)")->check(CLI::Range(1, 100));
+  eval->add_option("--limit", *limit, "hits per query (default 10)")->check(WholeNumber(1, 100));
   eval->callback([&ctx, path, json_out, limit] { RunEvalAsk(ctx, *path, *json_out, *limit); });
 
   auto fresh = std::make_shared<bool>(false);

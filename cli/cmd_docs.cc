@@ -71,7 +71,7 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   search->add_option("TEXT", *text, "question, error line or name")->required();
   search->add_flag("--json", *json_out, "print JSON: {\"query\", \"docs\": [...]}");
   search->add_option("--limit", *limit, "at most N nodes (default 5)")
-      ->check(CLI::Range(1, 200));
+      ->check(WholeNumber(1, 200));
   search->callback([&ctx, text, json_out, limit] { RunDocsSearch(ctx, *text, *json_out, *limit); });
 }
 

@@ -204,9 +204,9 @@ void AddSyncCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--rate-limit", a->rate_limit,
                   "requests per minute, 0 = no limit (default: GitCode 50, others none)");
   cmd->add_option("--parallel", a->parallel, "concurrent detail requests (default 4)")
-      ->check(CLI::Range(1, 32));
+      ->check(WholeNumber(1, 32));
   cmd->add_option("--per-page", a->per_page, "items per list page (default 100)")
-      ->check(CLI::Range(1, 100));
+      ->check(WholeNumber(1, 100));
   cmd->add_option("--timeout", a->timeout_s, "seconds per request (default 60)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", a->json_out, "print a JSON summary");

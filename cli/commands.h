@@ -3,9 +3,29 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <string>
+
 #include "context.h"
 
 namespace fixgraph::cli {
+
+// Accepts a whole number from `lo` to `hi`; anything else is refused with a
+// message that says which ("--limit: expected a whole number from 1 to 100, got
+// abc"). CLI::Range alone reports a word as out of range.
+inline CLI::Validator WholeNumber(long long lo, long long hi) {
+  std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        long long v = 0;
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, v);
+        if (text.empty() || ec != std::errc() || ptr != end || v < lo || v > hi)
+          return "expected a whole number from " + range + ", got \"" + text + "\"";
+        return std::string();
+      },
+      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
 
 void AddImportCommand(CLI::App& app, Context& ctx);
 void AddDocsCommands(CLI::App& app, Context& ctx);

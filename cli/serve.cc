@@ -493,14 +493,14 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   auto options = std::make_shared<ServeOptions>();
   cmd->add_option("--listen", *listen, "HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks a free one)");
   cmd->add_option("--threads", options->threads, "worker threads (default 16)")
-      ->check(CLI::Range(1, 1024));
+      ->check(WholeNumber(1, 1024));
   cmd->add_option("--max-queue", options->max_queue,
                   "connections allowed to wait for a worker before requests get 503 (default 256)")
-      ->check(CLI::Range(0, 1000000));
+      ->check(WholeNumber(0, 1000000));
   cmd->add_option("--max-body", options->max_body, "largest request body in bytes (default 1 MiB)")
-      ->check(CLI::Range(1024, 64 * 1024 * 1024));
+      ->check(WholeNumber(1024, 64 * 1024 * 1024));
   cmd->add_option("--timeout", options->timeout_s, "socket read/write timeout in seconds (default 10)")
-      ->check(CLI::Range(1, 3600));
+      ->check(WholeNumber(1, 3600));
   cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }
 

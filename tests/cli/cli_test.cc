@@ -69,6 +69,19 @@ TEST(Cli, BadUsageExitsTwo) {
   EXPECT_EQ(RunCli({"import"}).code, 2);
 }
 
+TEST(Cli, NumericFlagsSayWhatTheyExpect) {
+  for (const char* bad : {"abc", "0", "101", "5x", "-3", ""}) {
+    Result r = RunCli({"ask", "--limit", bad, "EZ9999"});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("--limit: expected a whole number from 1 to 100, got \"" + std::string(bad) + "\""),
+              std::string::npos)
+        << r.err;
+  }
+  Result r = RunCli({"serve", "--threads", "many"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--threads: expected a whole number from 1 to 1024"), std::string::npos) << r.err;
+}
+
 TEST(Cli, ReadCommandsWithoutAStoreSayWhatToDo) {
   TempDir dir;
   Result r = RunCli({"--db", dir / "nothing", "stats"});
