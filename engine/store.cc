@@ -578,15 +578,23 @@ struct Store::Batch::Impl {
   std::vector<Entry> Sorted() const {
     // Most runs arrive sorted already (one file's elements, one record's index
     // rows): group by family and key tag, then sort only the groups that need it.
-    std::vector<Entry> order;
-    order.reserve(ops.size());
-    for (const Op& op : ops) {
+    // Grouping is a counting sort (groups are few: families x tags), which
+    // keeps staged order within a group as a stable sort would.
+    std::uint32_t max_cf = 0;
+    for (const Op& op : ops) max_cf = std::max(max_cf, op.cf->GetID());
+    auto group_of = [](const Op& op) {
       std::uint64_t tag = op.key.empty() ? 0 : static_cast<unsigned char>(op.key[0]);
-      order.push_back({(std::uint64_t{op.cf->GetID()} << 8) | tag, 0, op.key, &op,
-                       static_cast<std::uint32_t>(order.size())});
+      return (std::uint64_t{op.cf->GetID()} << 8) | tag;
+    };
+    std::vector<std::size_t> start((std::size_t{max_cf} + 1) * 256 + 1, 0);
+    for (const Op& op : ops) ++start[group_of(op) + 1];
+    for (std::size_t g = 1; g < start.size(); ++g) start[g] += start[g - 1];
+    std::vector<Entry> order(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      std::uint64_t group = group_of(op);
+      order[start[group]++] = {group, 0, op.key, &op, static_cast<std::uint32_t>(i)};
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Entry& a, const Entry& b) { return a.group < b.group; });
     auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
     for (auto first = order.begin(); first != order.end();) {
       auto last = first;
