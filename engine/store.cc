@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include <sys/mman.h>
@@ -575,7 +576,9 @@ struct Store::Batch::Impl {
     const Op* op;
     std::uint32_t seq;  // staged order
   };
-  std::vector<Entry> Sorted() const {
+  // The staged writes grouped by family and key tag, in staged order within a
+  // group; Sorted() also sorts each group by key.
+  std::vector<Entry> Grouped() const {
     // Most runs arrive sorted already (one file's elements, one record's index
     // rows): group by family and key tag, then sort only the groups that need it.
     // Grouping is a counting sort (groups are few: families x tags), which
@@ -595,14 +598,22 @@ struct Store::Batch::Impl {
       std::uint64_t group = group_of(op);
       order[start[group]++] = {group, 0, op.key, &op, static_cast<std::uint32_t>(i)};
     }
-    auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
+    return order;
+  }
+  std::vector<Entry> Sorted() const {
+    std::vector<Entry> order = Grouped();
     for (auto first = order.begin(); first != order.end();) {
       auto last = first;
       while (last != order.end() && last->group == first->group) ++last;
-      if (!std::is_sorted(first, last, by_key)) SortGroup(first, last);
+      SortGroupIfNeeded(first, last);
       first = last;
     }
     return order;
+  }
+  static void SortGroupIfNeeded(std::vector<Entry>::iterator first,
+                                std::vector<Entry>::iterator last) {
+    auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
+    if (!std::is_sorted(first, last, by_key)) SortGroup(first, last);
   }
 
   // Sorts one group by key, equal keys in staged order (what a stable sort
@@ -690,6 +701,28 @@ struct Store::Batch::Impl {
     bulk_runs = 0;
   }
 
+  // Sorts one group of Grouped() and writes it into the table file `file`
+  // of this run (bulk_runs).
+  Status WriteGroup(std::vector<Entry>::iterator first, std::vector<Entry>::iterator last,
+                    BulkFile* file) {
+    SortGroupIfNeeded(first, last);
+    file->cf = first->op->cf;
+    file->path = bulk_dir + "/" + std::to_string(bulk_runs) + "-" + std::to_string(first->group) +
+                 ".sst";
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), store->options, file->cf);
+    FG_RETURN_IF_ERROR(FromRocks(writer.Open(file->path), "bulk load: " + file->path));
+    for (auto e = first; e != last; ++e) {
+      // Of several writes to one key the last counts (staged order).
+      if (e + 1 != last && e[1].key == e->key) continue;
+      const Op& op = *e->op;
+      rocksdb::Status ws = op.del ? writer.Delete(op.key) : writer.Put(op.key, op.value);
+      FG_RETURN_IF_ERROR(FromRocks(ws, "bulk load: " + file->path));
+    }
+    file->smallest.assign(first->key);
+    file->largest.assign((last - 1)->key);
+    return FromRocks(writer.Finish(), "bulk load: " + file->path);
+  }
+
   // Writes the staged writes into table files and empties the staging area.
   Status Spill() {
     if (ops.empty()) return Status::OK();
@@ -700,29 +733,48 @@ struct Store::Batch::Impl {
       std::filesystem::create_directories(bulk_dir, ec);
       if (ec) return Status::IOError("bulk load: cannot create " + bulk_dir + ": " + ec.message());
     }
-    std::vector<Entry> order = Sorted();
-    rocksdb::EnvOptions env_options;
+    std::vector<Entry> order = Grouped();
+    struct Group {
+      std::vector<Entry>::iterator first, last;
+      Status status;
+    };
+    std::vector<Group> groups;
     for (auto first = order.begin(); first != order.end();) {
       auto last = first;
       while (last != order.end() && last->group == first->group) ++last;
-      BulkFile file;
-      file.cf = first->op->cf;
-      file.path = bulk_dir + "/" + std::to_string(bulk_runs) + "-" + std::to_string(first->group) +
-                  ".sst";
-      rocksdb::SstFileWriter writer(env_options, store->options, file.cf);
-      FG_RETURN_IF_ERROR(FromRocks(writer.Open(file.path), "bulk load: " + file.path));
-      for (auto e = first; e != last; ++e) {
-        // Of several writes to one key the last counts (stable sort: staged order).
-        if (e + 1 != last && e[1].key == e->key) continue;
-        const Op& op = *e->op;
-        rocksdb::Status ws = op.del ? writer.Delete(op.key) : writer.Put(op.key, op.value);
-        FG_RETURN_IF_ERROR(FromRocks(ws, "bulk load: " + file.path));
-      }
-      file.smallest.assign(first->key);
-      file.largest.assign((last - 1)->key);
-      FG_RETURN_IF_ERROR(FromRocks(writer.Finish(), "bulk load: " + file.path));
-      bulk_files.push_back(std::move(file));
+      groups.push_back({first, last, Status::OK()});
       first = last;
+    }
+    const std::size_t base = bulk_files.size();
+    bulk_files.resize(base + groups.size());
+    // Each group is sorted and written to its own file; two threads share the
+    // groups, largest first (the run's end is otherwise serial: with one
+    // repository importing, the other core would wait).
+    std::vector<std::size_t> by_size(groups.size());
+    for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
+    std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
+      return groups[a].last - groups[a].first > groups[b].last - groups[b].first;
+    });
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+      for (std::size_t n; (n = next.fetch_add(1)) < by_size.size();) {
+        std::size_t g = by_size[n];
+        groups[g].status = WriteGroup(groups[g].first, groups[g].last, &bulk_files[base + g]);
+      }
+    };
+    if (groups.size() > 1 && std::thread::hardware_concurrency() > 1) {
+      std::thread helper(work);
+      work();
+      helper.join();
+    } else {
+      work();
+    }
+    for (const Group& g : groups) {
+      if (!g.status.ok()) {
+        bulk_files.resize(base);  // the folder (and what was written) goes with RemoveBulkFiles
+        return g.status;
+      }
     }
     ++bulk_runs;
     Clear();
