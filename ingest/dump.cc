@@ -582,11 +582,10 @@ class RepoWalker {
   // The item folder listed by WalkItem, kept open while its files are read
   // (openat relative to it); closed when WalkItem returns.
   struct OpenDir {
-    DIR* dir = nullptr;
     int* fd;
     explicit OpenDir(int* fd_out) : fd(fd_out) { *fd = -1; }
     ~OpenDir() {
-      if (dir != nullptr) closedir(dir);
+      if (*fd >= 0) ::close(*fd);
       *fd = -1;
     }
   };
@@ -608,20 +607,22 @@ class RepoWalker {
       int fd = ::openat(items_fd_, item_path.c_str() + item_path.rfind('/') + 1,
                         O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
-      open_dir.dir = fdopendir(fd);
-      if (open_dir.dir == nullptr) {
-        int err = errno;
-        ::close(fd);
-        return Status::IOError(item.string() + ": " + std::strerror(err));
+      dir_fd_ = fd;  // closed by open_dir
+      // Listed with getdents64 itself: fdopendir would add an fstat and an
+      // fcntl per item folder.
+      alignas(8) char entries[4096];
+      for (;;) {
+        ssize_t got = ::getdents64(fd, entries, sizeof entries);
+        if (got < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
+        if (got == 0) break;
+        for (ssize_t at = 0; at < got;) {
+          const auto* e = reinterpret_cast<const struct dirent64*>(entries + at);
+          std::string_view file(e->d_name);
+          for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
+            if (file == kItemFiles[f]) present_ |= 1u << f;
+          at += e->d_reclen;
+        }
       }
-      errno = 0;
-      while (const dirent* e = readdir(open_dir.dir)) {
-        std::string_view file(e->d_name);
-        for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
-          if (file == kItemFiles[f]) present_ |= 1u << f;
-      }
-      if (errno != 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
-      dir_fd_ = dirfd(open_dir.dir);
       if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
