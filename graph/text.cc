@@ -518,15 +518,6 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
     s = buf;
   }
   const size_t n = s.size();
-  // The identifiers already taken, so that a repeat (patches name the same
-  // identifier many times) is dropped before it is copied: an open-addressing
-  // table of indexes (plus 1) into `out`, by the FNV hash of the lower-cased
-  // identifier. Only first takes are in it; path variants are not (a variant
-  // equal to another identifier is removed by the final sort and unique).
-  std::vector<std::uint32_t> taken;  // allocated at the first identifier
-  std::vector<std::uint64_t> taken_hash;  // per table entry: its hash (for growing)
-  std::vector<std::uint32_t> taken_index;  // per table entry: its index in `out`
-  auto home = [&](std::uint64_t h) { return (h * 0x9E3779B97F4A7C15ull) >> 40 & (taken.size() - 1); };
   size_t i = 0;
   while (i < n) {
     if (!IsIdentChar(s[i])) {
@@ -595,33 +586,6 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
       // "e.g", "torch.cuda": keep only module paths with an identifier part.
       size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
       if (parts < 2 || tok.size() < 8) continue;
-    }
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the lower-cased token
-    for (char c : tok) h = (h ^ static_cast<unsigned char>(AsciiToLower(c))) * 1099511628211ull;
-    if (taken.empty()) taken.assign(64, 0);
-    size_t slot = home(h);
-    bool repeat = false;
-    for (; taken[slot] != 0; slot = (slot + 1) & (taken.size() - 1)) {
-      const std::string& prior = out[taken[slot] - 1];
-      if (prior.size() != tok.size()) continue;
-      size_t p = 0;
-      while (p < tok.size() && AsciiToLower(tok[p]) == prior[p]) ++p;
-      if (p == tok.size()) {
-        repeat = true;
-        break;
-      }
-    }
-    if (repeat) continue;
-    taken[slot] = static_cast<std::uint32_t>(out.size() + 1);
-    taken_hash.push_back(h);
-    taken_index.push_back(static_cast<std::uint32_t>(out.size()));
-    if (2 * taken_hash.size() > taken.size()) {
-      taken.assign(2 * taken.size(), 0);
-      for (size_t e = 0; e < taken_hash.size(); ++e) {
-        size_t q = home(taken_hash[e]);
-        while (taken[q] != 0) q = (q + 1) & (taken.size() - 1);
-        taken[q] = taken_index[e] + 1;
-      }
     }
     std::string& id = out.emplace_back(tok);
     for (char& c : id) c = AsciiToLower(c);
