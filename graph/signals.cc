@@ -105,15 +105,19 @@ bool NamesVendorFix(std::string_view t) {
     while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
     if (digits >= 8) return true;
   }
-  static const text::CueSet kVendor{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"};
-  if (kVendor.In(t)) return true;
+  // The vendor cues (entries 0-4) and the fix cues of a CANN sentence
+  // (entries 5-8), found in one pass over `t`.
+  static const text::CueSet kVendorOrFixed{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix",
+                                           "已修复", "修复版本", "版本修复", "fixed in"};
+  constexpr std::uint64_t kVendorBits = 0x1F;
+  const std::uint64_t found = kVendorOrFixed.Found(t);
+  if (found & kVendorBits) return true;
   // Every sentence is a part of `t`, and no cue below holds a sentence's
   // delimiter: none names CANN, or a fix, when `t` does not.
-  if (l.find("cann") == std::string_view::npos) return false;
+  if ((found & ~kVendorBits) == 0 || l.find("cann") == std::string_view::npos) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
   static const text::CueSet kCann{"CANN"};
   static const text::CueSet kCannFixed{"已修复", "修复版本", "版本修复", "fixed in"};
-  if (!kCannFixed.In(t)) return false;
   for (std::string_view s : Sentences(t))
     if (kCann.In(s) && kCannFixed.In(s)) return true;
   return false;
