@@ -227,11 +227,25 @@ RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, 
   std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
   size_t total = 0;
   for (const Timed& row : rows) total += row.info ? ((*row.info).*keys).size() : 0;
-  pairs.reserve(total);
+  // Sorted by (key, position): placed first by the key's top bits (a
+  // counting sort, buckets of about 8 pairs), then each bucket sorted alone.
+  int bits = 1;
+  while (bits < 24 && (size_t{8} << bits) < total) ++bits;
+  const int shift = 64 - bits;
+  std::vector<std::uint32_t> bucket((size_t{1} << bits) + 1, 0);
   for (const Timed& row : rows)
     if (row.info)
-      for (std::uint64_t k : (*row.info).*keys) pairs.emplace_back(k, row.pos);
-  std::sort(pairs.begin(), pairs.end());
+      for (std::uint64_t k : (*row.info).*keys) ++bucket[(k >> shift) + 1];
+  for (size_t b = 1; b < bucket.size(); ++b) bucket[b] += bucket[b - 1];
+  pairs.resize(total);
+  {
+    std::vector<std::uint32_t> next(bucket.begin(), bucket.end() - 1);
+    for (const Timed& row : rows)
+      if (row.info)
+        for (std::uint64_t k : (*row.info).*keys) pairs[next[k >> shift]++] = {k, row.pos};
+  }
+  for (size_t b = 0; b + 1 < bucket.size(); ++b)
+    if (bucket[b + 1] - bucket[b] > 1) std::sort(pairs.begin() + bucket[b], pairs.begin() + bucket[b + 1]);
   KeyPostings post;
   size_t distinct = 0;
   for (size_t i = 0; i < pairs.size(); ++i) distinct += i == 0 || pairs[i].first != pairs[i - 1].first;

@@ -98,16 +98,23 @@ bool ClaimsVerified(std::string_view t) {
 }
 
 bool NamesVendorFix(std::string_view t) {
-  std::string l = text::Lower(t);
-  for (size_t p = l.find("dts"); p != std::string::npos; p = l.find("dts", p + 3)) {
+  std::string buf;
+  std::string_view l = text::FoldedAscii(t, &buf);  // text::Lower(t), copied only when it differs
+  for (size_t p = l.find("dts"); p != std::string_view::npos; p = l.find("dts", p + 3)) {
     size_t q = p + 3, digits = 0;
     while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
     if (digits >= 8) return true;
   }
-  static const text::CueSet kVendor{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix"};
-  if (kVendor.In(t)) return true;
-  // Every sentence is a part of `t`: none names CANN when `t` does not.
-  if (l.find("cann") == std::string::npos) return false;
+  // The vendor cues (entries 0-4) and the fix cues of a CANN sentence
+  // (entries 5-8), found in one pass over `t`.
+  static const text::CueSet kVendorOrFixed{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix",
+                                           "已修复", "修复版本", "版本修复", "fixed in"};
+  constexpr std::uint64_t kVendorBits = 0x1F;
+  const std::uint64_t found = kVendorOrFixed.Found(t);
+  if (found & kVendorBits) return true;
+  // Every sentence is a part of `t`, and no cue below holds a sentence's
+  // delimiter: none names CANN, or a fix, when `t` does not.
+  if ((found & ~kVendorBits) == 0 || l.find("cann") == std::string_view::npos) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
   static const text::CueSet kCann{"CANN"};
   static const text::CueSet kCannFixed{"已修复", "修复版本", "版本修复", "fixed in"};

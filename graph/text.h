@@ -156,6 +156,8 @@ class CueSet {
   explicit CueSet(const std::vector<std::string_view>& cues);
   bool In(std::string_view haystack) const { return Scan(haystack, false) != 0; }
   size_t Count(std::string_view haystack) const;
+  // Bit i set when the i-th cue of the list is in `haystack` (one pass).
+  std::uint64_t Found(std::string_view haystack) const { return Scan(haystack, true); }
 
  private:
   // Bits of the list entries found; with `all` false it stops at the first.

@@ -25,6 +25,11 @@ TEST(Signals, Claims) {
   EXPECT_TRUE(NamesVendorFix("This is fixed in CANN 8.2.RC1; please upgrade."));
   EXPECT_FALSE(NamesVendorFix("CANN 8.3.RC1，910B3"));
   EXPECT_FALSE(NamesVendorFix("DTS 跟踪"));
+  // CANN and the fix must be named in one sentence (split on newlines and 。).
+  EXPECT_TRUE(NamesVendorFix("升级说明。\nCANN 8.0.RC3 已修复此问题。谢谢"));
+  EXPECT_FALSE(NamesVendorFix("CANN 8.0.RC3 环境。另一个问题已修复"));
+  EXPECT_FALSE(NamesVendorFix("Upgraded CANN.\nThe bug is fixed in main"));
+  EXPECT_TRUE(NamesVendorFix("FIXED IN cann 8.2"));
   EXPECT_TRUE(NamesServiceSide("今天随平台版本发布后生效"));
   EXPECT_TRUE(NamesServiceSide("已为 mindsdk-referenceapps 开启"));
   EXPECT_FALSE(NamesServiceSide("两个后端都能复现"));

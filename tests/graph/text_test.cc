@@ -147,6 +147,11 @@ TEST(Text, Helpers) {
   const CueSet cues{"ROOT cause", "根因"};
   EXPECT_TRUE(cues.In("The Root Cause is X"));
   EXPECT_FALSE(cues.In("the root of it"));
+  // Found: one bit per list entry present, short and long cues alike.
+  const CueSet list{"ab", "海思", "fixed in", "zz"};
+  EXPECT_EQ(list.Found("AB and Fixed In 海思"), 0x7u);
+  EXPECT_EQ(list.Found("nothing here"), 0u);
+  EXPECT_EQ(list.Found("zz fixed in"), 0xCu);
   EXPECT_EQ(Lower("AbC"), "abc");
   EXPECT_EQ(VisibleLength("a b 中文"), 4u);
 }
