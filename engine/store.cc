@@ -314,8 +314,8 @@ struct Store::Impl {
 
   template <typename T>
   Status ScanRecords(const std::string& prefix, std::vector<T>* out) const {
-    return ForEachRecord<T>(prefix, [out](const T& rec) {
-      out->push_back(rec);
+    return ForEachRecord<T>(prefix, [out](T& rec) {
+      out->push_back(std::move(rec));
       return true;
     });
   }
@@ -1062,12 +1062,12 @@ Status Store::ListRepositories(std::vector<Repository>* out) const {
   return impl_->ScanRecords(TagPrefix(keys::kRepoTag, nullptr), out);
 }
 
-Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(const Issue&)>& fn) const {
+Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(Issue&)>& fn) const {
   return impl_->ForEachRecord<Issue>(TagPrefix(keys::kIssueTag, repo), fn);
 }
 
 Status Store::ForEachPull(const RepoRef* repo,
-                          const std::function<bool(const PullRequest&)>& fn) const {
+                          const std::function<bool(PullRequest&)>& fn) const {
   return impl_->ForEachRecord<PullRequest>(TagPrefix(keys::kPullTag, repo), fn);
 }
 
@@ -1378,7 +1378,7 @@ namespace {
 // repository: 'i' or 'p') is `parents` when set; the others are not decoded.
 template <typename T, typename Scanner>
 Status ForEachChild(const Scanner& scan, const std::string& prefix, std::optional<ParentKind> parents,
-                    const std::function<bool(const T&)>& fn) {
+                    const std::function<bool(T&)>& fn) {
   Status inner;
   char want = parents ? ParentTag(*parents) : 0;
   Status s = scan(prefix, [&](std::string_view key, std::string_view value) {
@@ -1396,7 +1396,7 @@ Status ForEachChild(const Scanner& scan, const std::string& prefix, std::optiona
 }
 }  // namespace
 
-Status Store::ForEachComment(const RepoRef* repo, const std::function<bool(const Comment&)>& fn,
+Status Store::ForEachComment(const RepoRef* repo, const std::function<bool(Comment&)>& fn,
                              std::optional<ParentKind> parents) const {
   auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
   return ForEachChild<Comment>(scan, TagPrefix(keys::kCommentTag, repo), parents, fn);
@@ -1410,18 +1410,18 @@ std::string Store::ScanOrderKey(const Ref& item) {
 }
 
 Status Store::ForEachOperateLog(const RepoRef* repo,
-                                const std::function<bool(const OperateLogEvent&)>& fn,
+                                const std::function<bool(OperateLogEvent&)>& fn,
                                 std::optional<ParentKind> parents) const {
   auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
   return ForEachChild<OperateLogEvent>(scan, TagPrefix(keys::kOplogTag, repo), parents, fn);
 }
 
-Status Store::ForEachFile(const RepoRef* repo, const std::function<bool(const FileChange&)>& fn) const {
+Status Store::ForEachFile(const RepoRef* repo, const std::function<bool(FileChange&)>& fn) const {
   return impl_->ForEachRecord<FileChange>(TagPrefix(keys::kFileTag, repo), fn);
 }
 
 Status Store::ForEachPlatformLink(const RepoRef* repo,
-                                  const std::function<bool(const PlatformLink&)>& fn) const {
+                                  const std::function<bool(PlatformLink&)>& fn) const {
   return impl_->ForEachRecord<PlatformLink>(TagPrefix(keys::kLinkTag, repo), fn);
 }
 
@@ -1430,7 +1430,7 @@ namespace {
 // Decodes every mention-index row under `prefix` for fn (Impl is Store::Impl).
 template <typename Impl>
 Status ScanMentions(const Impl& impl, const std::string& prefix,
-                    const std::function<bool(const MentionRecord&)>& fn) {
+                    const std::function<bool(MentionRecord&)>& fn) {
   Status inner;
   Status s = impl.Scan(impl.index, prefix, [&](std::string_view key, std::string_view value) {
     MentionRecord r;
@@ -1443,13 +1443,13 @@ Status ScanMentions(const Impl& impl, const std::string& prefix,
 
 }  // namespace
 
-Status Store::ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const {
+Status Store::ForEachMention(const std::function<bool(MentionRecord&)>& fn) const {
   // Rows are keyed r \0 target \0 ...; each value is the whole row (record_codec.h).
   return ScanMentions(*impl_, std::string(1, keys::kMentionIndexTag) + keys::kSep, fn);
 }
 
 Status Store::ForEachIssueMention(const RepoRef& repo,
-                                  const std::function<bool(const MentionRecord&)>& fn) const {
+                                  const std::function<bool(MentionRecord&)>& fn) const {
   // An issue target's text is "<repo>#<number>": the '#' ends the repository
   // name, so "a/b#" never matches "a/bc#...".
   return ScanMentions(*impl_, keys::Join(keys::kMentionIndexTag, {repo.ToString() + "#"}), fn);

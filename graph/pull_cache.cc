@@ -112,12 +112,13 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     index->all_repos_ = false;
     index->repo_ = *repo;
   }
-  FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](const Issue& is) {
+  // The scans lend each decoded record: what the index keeps is moved in.
+  FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](Issue& is) {
     Ref ref = is.ref();
     if (is.state == IssueState::kClosed && is.closed_at)
       index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
     index->issue_refs_.push_back(ref);
-    index->issue_map_[ref.ToString()].issue = is;
+    index->issue_map_[ref.ToString()].issue = std::move(is);
     return true;
   }));
   // The issues' comments, operate logs and platform links, one scan each.
@@ -133,26 +134,26 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     }
     return last;
   };
-  FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](const Comment& c) {
-    if (IssueData* d = parent(c.parent())) d->comments.push_back(c);
+  FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](Comment& c) {
+    if (IssueData* d = parent(c.parent())) d->comments.push_back(std::move(c));
     return true;
   }, ParentKind::kIssue));
-  FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](const OperateLogEvent& e) {
-    if (IssueData* d = parent(e.parent())) d->oplog.push_back(e);
+  FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](OperateLogEvent& e) {
+    if (IssueData* d = parent(e.parent())) d->oplog.push_back(std::move(e));
     return true;
   }, ParentKind::kIssue));
   // Keyed (and so listed) by the issue's repository and number.
-  FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](const PlatformLink& l) {
-    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number))) d->links.push_back(l);
+  FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](PlatformLink& l) {
+    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number))) d->links.push_back(std::move(l));
     return true;
   }));
-  FG_RETURN_IF_ERROR(store.ForEachMention([&](const MentionRecord& m) {
-    if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(m);
+  FG_RETURN_IF_ERROR(store.ForEachMention([&](MentionRecord& m) {
+    if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(std::move(m));
     return true;
   }));
   std::vector<PullRequest> prs;
-  FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](const PullRequest& pr) {
-    prs.push_back(pr);
+  FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](PullRequest& pr) {
+    prs.push_back(std::move(pr));
     return true;
   }));
   // Files of merged PRs (the others are never compared), one scan.
@@ -165,7 +166,7 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   RepoRef last_repo;
   std::int64_t last_number = 0;
   std::vector<FileChange>* last_slot = nullptr;
-  FG_RETURN_IF_ERROR(store.ForEachFile(repo, [&](const FileChange& f) {
+  FG_RETURN_IF_ERROR(store.ForEachFile(repo, [&](FileChange& f) {
     if (!have_last || f.pr_number != last_number || f.repo != last_repo) {
       auto it = pr_slot.find(Ref::Pull(f.repo, f.pr_number).ToString());
       last_slot = it == pr_slot.end() ? nullptr : &files[it->second];
@@ -173,7 +174,7 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
       last_repo = f.repo;
       last_number = f.pr_number;
     }
-    if (last_slot) last_slot->push_back(f);
+    if (last_slot) last_slot->push_back(std::move(f));
     return true;
   }));
   // Features and files, in parallel: each thread fills its own slots.

@@ -308,6 +308,38 @@ TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
   EXPECT_EQ(rows.count(Ref::Issue(longer, "2").ToString()), 0u);
 }
 
+// The scans lend each record to the callback: moving from it keeps the
+// record whole, and the next record is decoded afresh (nothing of a
+// moved-from record leaks into the next).
+TEST_F(StoreScanTest, CallbacksMayMoveTheRecordsOut) {
+  std::vector<Comment> moved, copied;
+  ASSERT_TRUE(store_->ForEachComment(nullptr, [&](Comment& c) {
+    copied.push_back(c);
+    moved.push_back(std::move(c));
+    return true;
+  }).ok());
+  ASSERT_EQ(moved.size(), 24u);
+  EXPECT_EQ(Dump(moved), Dump(copied));
+  std::vector<Issue> issues;
+  ASSERT_TRUE(store_->ForEachIssue(nullptr, [&](Issue& is) {
+    issues.push_back(std::move(is));
+    return true;
+  }).ok());
+  ASSERT_EQ(issues.size(), 6u);
+  for (const Issue& is : issues) {
+    auto stored = store_->GetIssue(is.ref());
+    ASSERT_TRUE(stored.ok()) << stored.status().ToString();
+    EXPECT_EQ(is.title, stored->title);
+    EXPECT_EQ(is.body, stored->body);
+  }
+  std::vector<MentionRecord> rows;
+  ASSERT_TRUE(store_->ForEachMention([&](MentionRecord& m) {
+    rows.push_back(std::move(m));
+    return true;
+  }).ok());
+  for (const MentionRecord& m : rows) EXPECT_FALSE(m.target.repo.name.empty());
+}
+
 TEST_F(StoreScanTest, StopsWhenTheCallbackSaysSo) {
   int n = 0;
   ASSERT_TRUE(store_->ForEachComment(nullptr, [&](const Comment&) { return ++n < 2; }).ok());

@@ -144,9 +144,11 @@ class Store {
 
   Status ListRepositories(std::vector<Repository>* out) const;
   // Calls fn for every issue (of one repository when repo is set) in number
-  // order; stops early when fn returns false.
-  Status ForEachIssue(const RepoRef* repo, const std::function<bool(const Issue&)>& fn) const;
-  Status ForEachPull(const RepoRef* repo, const std::function<bool(const PullRequest&)>& fn) const;
+  // order; stops early when fn returns false. Here and in the bulk scans
+  // below, fn gets a record decoded for it alone: it may move from it (the
+  // scan never reads it again) instead of copying what it keeps.
+  Status ForEachIssue(const RepoRef* repo, const std::function<bool(Issue&)>& fn) const;
+  Status ForEachPull(const RepoRef* repo, const std::function<bool(PullRequest&)>& fn) const;
 
   Status ListComments(const Ref& parent, std::vector<Comment>* out) const;
   Status ListCommits(const Ref& pull, std::vector<Commit>* out) const;
@@ -189,24 +191,24 @@ class Store {
   // them; fn returning false stops the scan.
   // Comments (as ListComments, parent by parent); of issues only or PRs
   // only when `parents` is set (the others are skipped undecoded).
-  Status ForEachComment(const RepoRef* repo, const std::function<bool(const Comment&)>& fn,
+  Status ForEachComment(const RepoRef* repo, const std::function<bool(Comment&)>& fn,
                         std::optional<ParentKind> parents = std::nullopt) const;
   // Operate-log events (as ListOperateLog), filtered the same way.
   Status ForEachOperateLog(const RepoRef* repo,
-                           const std::function<bool(const OperateLogEvent&)>& fn,
+                           const std::function<bool(OperateLogEvent&)>& fn,
                            std::optional<ParentKind> parents = std::nullopt) const;
   // Changed files of PRs (as ListFiles).
-  Status ForEachFile(const RepoRef* repo, const std::function<bool(const FileChange&)>& fn) const;
+  Status ForEachFile(const RepoRef* repo, const std::function<bool(FileChange&)>& fn) const;
   // Platform links, keyed by issue (as ListPlatformLinks of an issue).
   Status ForEachPlatformLink(const RepoRef* repo,
-                             const std::function<bool(const PlatformLink&)>& fn) const;
+                             const std::function<bool(PlatformLink&)>& fn) const;
   // Every row of the mention index, grouped by target in the order MentionsOf
   // gives them (all repositories: targets may be anywhere).
-  Status ForEachMention(const std::function<bool(const MentionRecord&)>& fn) const;
+  Status ForEachMention(const std::function<bool(MentionRecord&)>& fn) const;
   // The rows whose target is an issue of `repo`, grouped by target the same
   // way: one seek for the repository instead of a MentionsOf per issue.
   Status ForEachIssueMention(const RepoRef& repo,
-                             const std::function<bool(const MentionRecord&)>& fn) const;
+                             const std::function<bool(MentionRecord&)>& fn) const;
 
   // ForEachIssue, ForEachPull, ForEachDerived (one kind) and the comment,
   // operate-log, file and platform-link scans visit items (or parents) of one
