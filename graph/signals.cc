@@ -115,11 +115,11 @@ bool NamesVendorFix(std::string_view t) {
   // Every sentence is a part of `t`, and no cue below holds a sentence's
   // delimiter: none names CANN, or a fix, when `t` does not.
   if ((found & ~kVendorBits) == 0 || l.find("cann") == std::string_view::npos) return false;
-  // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1".
+  // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1": a sentence
+  // naming CANN and a fix cue (no vendor cue is in any sentence by now).
   static const text::CueSet kCann{"CANN"};
-  static const text::CueSet kCannFixed{"已修复", "修复版本", "版本修复", "fixed in"};
   for (std::string_view s : Sentences(t))
-    if (kCann.In(s) && kCannFixed.In(s)) return true;
+    if (kCann.In(s) && (kVendorOrFixed.Found(s) & ~kVendorBits) != 0) return true;
   return false;
 }
 
