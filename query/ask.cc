@@ -224,6 +224,30 @@ struct PriorTable {
   std::vector<float> levels;  // the distinct priors, ascending (empty: too many)
   std::vector<std::vector<Xapian::docid>> at_least;  // [i]: docids with prior >= levels[i] (i >= 1)
   float max = 0;
+  // The dead documents (issue_index.h, kDeadKey) by docid: true for a dead
+  // one; empty when there are none (a rebuilt index).
+  std::vector<bool> dead;
+  Xapian::doccount dead_count = 0;
+
+  bool Dead(Xapian::docid did) const { return did < dead.size() && dead[did]; }
+  // The live documents of `db` (its document count includes the dead ones).
+  Xapian::doccount Live(const Xapian::Database& db) const {
+    const Xapian::doccount all = db.get_doccount();
+    return all > dead_count ? all - dead_count : 0;
+  }
+
+  // False when the dead set cannot be read.
+  bool LoadDead(const Xapian::Database& db) {
+    std::vector<std::uint32_t> dids;
+    dead.clear();
+    dead_count = 0;
+    if (!DecodeDocids(db.get_metadata(kDeadKey), &dids)) return false;
+    if (dids.empty()) return true;
+    dead.assign(std::max<size_t>(dids.back(), prior.size()) + 1, false);
+    for (std::uint32_t d : dids) dead[d] = true;
+    dead_count = static_cast<Xapian::doccount>(dids.size());
+    return true;
+  }
 
   void Load(const Xapian::Database& db) {
     prior.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
@@ -324,6 +348,18 @@ class PriorSource final : public Xapian::PostingSource {
   double step_ = 0;
 };
 
+// Keeps the live documents of a candidate pass (issue_index.h: a dead
+// document's terms stay in the posting lists until the next rebuild). Used
+// only when the index has dead documents.
+class LiveDecider final : public Xapian::MatchDecider {
+ public:
+  explicit LiveDecider(const PriorTable& table) : table_(table) {}
+  bool operator()(const Xapian::Document& doc) const override { return !table_.Dead(doc.get_docid()); }
+
+ private:
+  const PriorTable& table_;
+};
+
 class XapianSearcher final : public Searcher {
  public:
   XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs)
@@ -405,13 +441,16 @@ class XapianSearcher final : public Searcher {
   // The prior table of `db`'s revision: the one the last handle loaded when
   // it is of the same database and revision, else read now. One table serves
   // every handle on a revision (a handle keeps its own until it reloads).
-  std::shared_ptr<const PriorTable> SharedPriors(const Xapian::Database& db) {
+  StatusOr<std::shared_ptr<const PriorTable>> SharedPriors(const Xapian::Database& db) {
     const std::string uuid = db.get_uuid();
     const Xapian::rev rev = db.get_revision();
     std::lock_guard<std::mutex> lock(priors_mu_);
     if (priors_ == nullptr || priors_uuid_ != uuid || priors_rev_ != rev) {
       auto table = std::make_shared<PriorTable>();
       table->Load(db);
+      if (!table->LoadDead(db))
+        return Status::Corruption("issue index " + IssueIndexDir(db_dir_) + ": unreadable dead document set (" +
+                                  kDeadKey + "): rebuild it with `fixgraph index-ask`");
       priors_ = std::move(table);
       priors_uuid_ = uuid;
       priors_rev_ = rev;
@@ -435,10 +474,13 @@ class XapianSearcher final : public Searcher {
           h.opened = now;
         }
         if (h.priors_stale || h.priors == nullptr) {
-          h.priors = SharedPriors(h.db);
+          auto priors = SharedPriors(h.db);
+          if (!priors.ok()) return priors.status();
+          h.priors = std::move(*priors);
           h.priors_stale = false;
         }
-        const Xapian::doccount issues = h.db.get_doccount();
+        // The live issues (the document count includes dead documents).
+        const Xapian::doccount issues = h.priors->Live(h.db);
         const double common = kCommonPartShare * static_cast<double>(issues);
         CommonPart is_common;
         if (issues >= kCommonPartMinIssues)
@@ -466,6 +508,8 @@ class XapianSearcher final : public Searcher {
     Xapian::Database& db = h.db;
     const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
+    LiveDecider live(*h.priors);
+    const Xapian::MatchDecider* decider = h.priors->dead_count > 0 ? &live : nullptr;
     auto filtered = [&](Xapian::Query q) {
       if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
       return q;
@@ -491,7 +535,7 @@ class XapianSearcher final : public Searcher {
       PriorSource best(*h.priors);
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
       enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
-      Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit));
+      Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
       for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
     }
     if (ranked.size() < limit) {
@@ -507,7 +551,7 @@ class XapianSearcher final : public Searcher {
       auto run = [&](const Xapian::Query& units, const Xapian::Query& title) {
         enquire.set_query(
             filtered(title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title)));
-        return enquire.get_mset(0, wanted);
+        return enquire.get_mset(0, wanted, 0, nullptr, decider);
       };
       // Conjunctive first: when at least `limit` issues hold every unit of
       // the query (identifiers whole), the candidates are among them: an AND
@@ -518,7 +562,7 @@ class XapianSearcher final : public Searcher {
       Xapian::MSet mset;
       if (!built.all.empty()) mset = run(built.all, built.title_any);
       if (mset.size() < limit) {
-        const Xapian::doccount issues = db.get_doccount();
+        const Xapian::doccount issues = h.priors->Live(db);
         Xapian::Query title = built.title_any;
         if (issues >= kCommonPartMinIssues)
           title = RareTitleUnits(

@@ -13,6 +13,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -112,6 +113,47 @@ bool SaysWhatToDo(const std::string& lower) {
 }  // namespace
 
 std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-issues"; }
+
+std::string EncodeDocids(const std::vector<std::uint32_t>& sorted) {
+  std::string out;
+  out.reserve(sorted.size() * 2);
+  std::uint32_t last = 0;
+  for (std::uint32_t did : sorted) {
+    std::uint32_t gap = did - last;
+    last = did;
+    while (gap >= 0x80) {
+      out.push_back(static_cast<char>((gap & 0x7f) | 0x80));
+      gap >>= 7;
+    }
+    out.push_back(static_cast<char>(gap));
+  }
+  return out;
+}
+
+bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out) {
+  out->clear();
+  std::uint64_t last = 0;
+  for (size_t i = 0; i < text.size();) {
+    std::uint64_t gap = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (i >= text.size() || shift > 28) {
+        out->clear();
+        return false;
+      }
+      const auto byte = static_cast<unsigned char>(text[i++]);
+      gap |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+    }
+    // Docids start at 1 and ascend strictly.
+    if (gap == 0 || last + gap > 0xffffffffu) {
+      out->clear();
+      return false;
+    }
+    last += gap;
+    out->push_back(static_cast<std::uint32_t>(last));
+  }
+  return true;
+}
 
 double ResolutionPrior(const graph::IssueLinks& links) {
   using graph::Resolution;
@@ -272,36 +314,31 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   return doc;
 }
 
-// Writes the document of `ref` (`doc`), or removes the issue's document when
-// it is no longer in the store. `fresh`: the database had no documents when
-// this write began, so each issue is new and add_document saves the lookup of
-// its id term.
-Status Put(Xapian::WritableDatabase& db, const Ref& ref, StatusOr<Xapian::Document>& doc,
-           bool fresh) {
+// Adds the document of `ref` (`doc`) to a database being written from
+// nothing (a shard: no earlier document of the issue to replace); an issue
+// not in the store (NotFound) adds nothing.
+Status Put(Xapian::WritableDatabase& db, const Ref& ref, StatusOr<Xapian::Document>& doc) {
   if (!doc.ok()) {
     if (!doc.status().IsNotFound()) return doc.status().WithContext("indexing " + ref.ToString());
-    if (!fresh) db.delete_document(IdTerm(ref));
     return Status::OK();
   }
-  if (fresh) {
-    db.add_document(*doc);
-  } else {
-    db.replace_document(IdTerm(ref), *doc);
-  }
+  db.add_document(*doc);
   return Status::OK();
 }
 
-Status Put(Xapian::WritableDatabase& db, const Store& store, const Ref& ref) {
-  StatusOr<Xapian::Document> doc = Status::NotFound("");
+// The document of `ref` read from the store (the incremental path); nullopt
+// when the issue is no longer in the store.
+StatusOr<std::optional<Xapian::Document>> ReadDocument(const Store& store, const Ref& ref) {
   auto issue = store.GetIssue(ref);
-  if (issue.ok()) {
-    auto in = ReadInput(store, std::move(*issue));
-    if (!in.ok()) return in.status().WithContext("indexing " + ref.ToString());
-    doc = BuildDocument(store, *in);
-  } else if (!issue.status().IsNotFound()) {
+  if (!issue.ok()) {
+    if (issue.status().IsNotFound()) return std::optional<Xapian::Document>();
     return issue.status().WithContext("indexing " + ref.ToString());
   }
-  return Put(db, ref, doc, false);
+  auto in = ReadInput(store, std::move(*issue));
+  if (!in.ok()) return in.status().WithContext("indexing " + ref.ToString());
+  StatusOr<Xapian::Document> doc = BuildDocument(store, *in);
+  if (!doc.ok()) return doc.status().WithContext("indexing " + ref.ToString());
+  return std::optional<Xapian::Document>(std::move(*doc));
 }
 
 // Threads that write shards during a rebuild: $FIXGRAPH_INDEX_THREADS, else
@@ -324,11 +361,11 @@ std::string ShardDir(const std::string& work, size_t n) {
 // at `dir`, committing every kRebuildCommitDocs documents.
 Status WriteShard(const Store& store, const std::vector<IssueInput>& issues, const std::string& dir) {
   try {
-    Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
+    Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
     size_t since_commit = 0;
     for (const IssueInput& in : issues) {
       StatusOr<Xapian::Document> doc = BuildDocument(store, in);
-      FG_RETURN_IF_ERROR(Put(db, in.issue.ref(), doc, true));
+      FG_RETURN_IF_ERROR(Put(db, in.issue.ref(), doc));
       if (++since_commit >= kRebuildCommitDocs) {
         db.commit();
         since_commit = 0;
@@ -637,7 +674,7 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   std::error_code ec;
   std::filesystem::create_directories(db_dir, ec);
   // The live index's write lock, held until the swap, keeps other writers out.
-  Xapian::WritableDatabase lock(live, Xapian::DB_CREATE_OR_OPEN);
+  Xapian::WritableDatabase lock(live, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
   const Xapian::rev live_revision = lock.get_revision();
   std::filesystem::remove_all(work, ec);  // a rebuild that died midway
   if (ec) return Status::IOError("removing " + work + ": " + ec.message());
@@ -661,7 +698,9 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
     all.compact(built, Xapian::DBCOMPACT_MULTIPASS);
   }
   {
-    Xapian::WritableDatabase out(built, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_SYNC);
+    // Compacted from shards without a termlist table, it has none either:
+    // opened without DB_NO_TERMLIST, Xapian would insist on one.
+    Xapian::WritableDatabase out(built, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
     out.set_metadata("fixgraph:schema", kIssueIndexSchema);
     // Readers notice a new index by a revision unlike the one they hold:
     // number this one past the live index's.
@@ -678,6 +717,68 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   cleanup();  // the old index (after the swap) and the shards
   FG_RETURN_IF_ERROR(swapped);
   return SyncFiles(db_dir);  // the exchanged directory entries
+}
+
+// The dead set of `db` (kDeadKey); Corruption when it cannot be read.
+StatusOr<std::vector<std::uint32_t>> ReadDead(const Xapian::Database& db) {
+  std::vector<std::uint32_t> dead;
+  if (!DecodeDocids(db.get_metadata(kDeadKey), &dead))
+    return Status::Corruption("issue index: unreadable dead document set (" + std::string(kDeadKey) + ")");
+  return dead;
+}
+
+// The incremental update of an index of this layout (issue_index.h): each
+// issue of `issues` gets a new document (none when it left the store) and its
+// live document, if any, is tombstoned, all in one commit. False, with nothing
+// written, when the dead set would reach kDeadShare of the documents and
+// kDeadFloor (or could not be read): the caller rebuilds.
+StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, const std::vector<Ref>& issues) {
+  auto dead = ReadDead(db);
+  if (!dead.ok()) return false;  // a rebuild starts over without one
+  // Each issue once, in the order given.
+  std::vector<Ref> refs;
+  {
+    std::vector<Ref> seen;
+    for (const Ref& ref : issues) {
+      if (ref.kind != RefKind::kIssue) continue;
+      auto at = std::lower_bound(seen.begin(), seen.end(), ref);
+      if (at != seen.end() && *at == ref) continue;
+      seen.insert(at, ref);
+      refs.push_back(ref);
+    }
+  }
+  // The live documents of the issues: the docids of their id terms not yet dead.
+  std::vector<std::uint32_t> killed;
+  for (const Ref& ref : refs) {
+    const std::string id = IdTerm(ref);
+    for (auto it = db.postlist_begin(id); it != db.postlist_end(id); ++it)
+      if (!std::binary_search(dead->begin(), dead->end(), *it)) killed.push_back(*it);
+  }
+  std::sort(killed.begin(), killed.end());
+  killed.erase(std::unique(killed.begin(), killed.end()), killed.end());
+  if (!killed.empty()) {
+    const size_t after = dead->size() + killed.size();
+    if (after >= kDeadFloor && static_cast<double>(after) >= kDeadShare * static_cast<double>(db.get_doccount()))
+      return false;
+  }
+  // Every document is built before the first write: an error leaves the
+  // index as it was.
+  std::vector<Xapian::Document> docs;
+  for (const Ref& ref : refs) {
+    auto doc = ReadDocument(store, ref);
+    if (!doc.ok()) return doc.status();
+    if (*doc) docs.push_back(std::move(**doc));
+  }
+  std::vector<std::uint32_t> merged;
+  merged.reserve(dead->size() + killed.size());
+  std::merge(dead->begin(), dead->end(), killed.begin(), killed.end(), std::back_inserter(merged));
+  // A transaction: should a write fail, closing the database cancels it
+  // (outside one, it would commit what was written).
+  db.begin_transaction();
+  for (const Xapian::Document& doc : docs) db.add_document(doc);
+  if (!killed.empty()) db.set_metadata(kDeadKey, EncodeDocids(merged));
+  db.commit_transaction();
+  return true;
 }
 
 }  // namespace
@@ -698,14 +799,14 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std
     {
       std::error_code ec;
       std::filesystem::create_directories(db_dir, ec);
-      Xapian::WritableDatabase db(IssueIndexDir(db_dir), Xapian::DB_CREATE_OR_OPEN);
+      // DB_NO_TERMLIST: an index of this layout has no termlist table (one of
+      // an older layout may: it is rebuilt below).
+      Xapian::WritableDatabase db(IssueIndexDir(db_dir), Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
       if (db.get_metadata("fixgraph:schema") == kIssueIndexSchema) {
-        for (const Ref& ref : issues) {
-          if (ref.kind != RefKind::kIssue) continue;
-          FG_RETURN_IF_ERROR(Put(db, store, ref));
-        }
-        db.commit();
-        return Status::OK();
+        StatusOr<bool> updated = UpdateInPlace(db, store, issues);
+        if (!updated.ok()) return updated.status();
+        if (*updated) return Status::OK();
+        // Too many dead documents: nothing was written; rebuild.
       }
     }
     return Rebuild(store, db_dir, kShardIssues);

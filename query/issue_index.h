@@ -14,11 +14,36 @@
 //   data     JSON of the hit's display fields, so ask reads nothing else:
 //            {"issue", "title", "state", "resolution", "answer", "answer_source",
 //             "fixes": [FixLink JSON...], "url", "prior"}
-//   metadata "fixgraph:schema" = kIssueIndexSchema
+//   metadata "fixgraph:schema" = kIssueIndexSchema;
+//            kDeadKey = the dead documents (below), absent when there are none
+//
+// No termlist table (Xapian::DB_NO_TERMLIST): nothing reads a document's terms
+// (ask reads posting lists, the prior value stream and document data), and
+// writing the termlist was a sixth of the build (zlib compresses every
+// termlist entry). Without it Xapian can neither delete nor replace a
+// document, so an update never does:
+//   - an issue that changed gets a new document (add_document), and its old
+//     docid is tombstoned: added to the dead set, kDeadKey, sorted docids
+//     written by EncodeDocids, in the same commit as the new documents
+//     (atomic: a reader sees both or neither); an issue gone from the store
+//     is only tombstoned. The live document of an issue is the one docid of
+//     its "Q" id term that is not dead.
+//   - readers (ask.cc) load the dead set once per index revision and never
+//     return a dead document (a match decider on every candidate pass, only
+//     when the set is not empty).
+//   - term statistics (term frequencies, document count, average length)
+//     count the dead documents too until the next rebuild: inexact, like
+//     Lucene's before a merge; ask's own thresholds use the live count.
+//   - once an update would bring the dead set to kDeadShare of the documents
+//     and at least kDeadFloor, the update rebuilds the index instead (a
+//     rebuild has no dead documents).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,11 +52,14 @@
 
 namespace fixgraph::query {
 
-// "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
+// "4": no termlist table, dead documents in kDeadKey (above); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
 // prior became a weight, ask.cc PriorSource), and no CJK bigram across a
 // Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
 // refused by Searcher::Open.
-inline constexpr const char* kIssueIndexSchema = "3";
+inline constexpr const char* kIssueIndexSchema = "4";
+inline constexpr const char* kDeadKey = "fixgraph:dead";
+inline constexpr double kDeadShare = 0.1;
+inline constexpr size_t kDeadFloor = 64;
 inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
 inline constexpr unsigned kTitleWeight = 6;
@@ -46,11 +74,12 @@ std::string IssueIndexDir(const std::string& db_dir);
 // store scans running beside the issue scan on threads of their own (the
 // three visit issues in the same order, Store::ScanOrderKey; fix PRs are still
 // read one by one), are cut into runs of `shard_issues`, each written to a
-// shard database of its own by one of $FIXGRAPH_INDEX_THREADS writers (default:
+// shard database of its own (no termlist table, like the index) by one of $FIXGRAPH_INDEX_THREADS writers (default:
 // the hardware's threads, at most 8), so document building and Xapian's writing
 // both run in parallel and every shard's B-trees stay small; the shards are
 // compacted in run order into one database whose docids are consecutive in scan
-// order (the same documents and docids a single writer would give); that
+// order (the same documents and docids a single writer would give; no dead
+// documents); that
 // database replaces <db_dir>/index-issues in one directory exchange. Readers of
 // the old index keep reading it until they reopen (its revision is numbered past
 // the old one's, so a reopen notices; its files are fsynced before the exchange).
@@ -58,6 +87,12 @@ std::string IssueIndexDir(const std::string& db_dir);
 // RebuildIssueIndex (ask.h) uses kShardIssues.
 inline constexpr size_t kShardIssues = 2048;
 Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues);
+
+// The dead set's encoding: sorted, distinct docids as the varint (7 bits a
+// byte, low first) of each one's distance from the one before (from 0).
+std::string EncodeDocids(const std::vector<std::uint32_t>& sorted);
+// False (and `out` empty) when `text` is not such an encoding.
+bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out);
 
 // How much a hit deserves to rank up for its resolution and strongest fix:
 // 1.0 fixed with a tier A fix ... 0.1 open with nothing.

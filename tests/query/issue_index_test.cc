@@ -109,6 +109,148 @@ TEST_F(AskTest, UpdateAddsChangesAndRemovesIncrementally) {
   ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("999")}).ok());
 }
 
+// The dead set of the issue index under `db_dir` (issue_index.h, kDeadKey).
+std::vector<std::uint32_t> DeadSet(const std::string& db_dir) {
+  Xapian::Database db(IssueIndexDir(db_dir));
+  std::vector<std::uint32_t> dead;
+  EXPECT_TRUE(DecodeDocids(db.get_metadata(kDeadKey), &dead));
+  return dead;
+}
+
+// How many hits of `query` (limit 100) are `issue`.
+int HitsOf(Searcher& searcher, const std::string& query, const Ref& issue) {
+  AskOptions all;
+  all.limit = 100;
+  auto r = searcher.Ask(query, all);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok()) return -1;
+  int n = 0;
+  for (const AskHit& h : r->hits) n += h.issue == issue ? 1 : 0;
+  return n;
+}
+
+TEST_F(AskTest, UpdatedIssueIsFoundOnceByItsNewTextOnly) {
+  // The index has no termlist, so an update adds the new document and
+  // tombstones the old one: the old one must never be a hit again, in the
+  // title pass (a query of two units and more) or the BM25 pass, and the new
+  // one must be a hit exactly once however often the issue changed.
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  ASSERT_EQ(HitsOf(*searcher, "segmentation fault", IssueRef("2")), 1);
+  ASSERT_EQ(HitsOf(*searcher, "EZ9999", IssueRef("2")), 1);
+  EXPECT_TRUE(DeadSet(db_.path()).empty());
+  for (int round = 0; round < 3; ++round) {
+    AddIssue("2", "Bus error in aclnnSoftmaxGrad", "stack overflow in the grad kernel", "2026-03-03T10:00:00Z");
+    Commit();
+    Status s = UpdateIssueIndex(*store_, db_.path(), {IssueRef("2"), IssueRef("2")});
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_TRUE(searcher->Reopen().ok());
+    EXPECT_EQ(DeadSet(db_.path()).size(), static_cast<size_t>(round + 1));
+    auto fresh = OpenSearcher();
+    ASSERT_NE(fresh, nullptr);
+    for (Searcher* reader : {searcher.get(), fresh.get()}) {
+      EXPECT_EQ(HitsOf(*reader, "segmentation fault", IssueRef("2")), 0) << round;
+      EXPECT_EQ(HitsOf(*reader, "EZ9999", IssueRef("2")), 0) << round;
+      EXPECT_EQ(HitsOf(*reader, "bus error aclnnSoftmaxGrad", IssueRef("2")), 1) << round;
+      EXPECT_EQ(HitsOf(*reader, "aclnnSoftmaxGrad", IssueRef("2")), 1) << round;
+      EXPECT_EQ(HitsOf(*reader, "stack overflow", IssueRef("2")), 1) << round;
+    }
+  }
+  // The other issues are untouched.
+  EXPECT_EQ(HitsOf(*searcher, "下载链接打不开", IssueRef("3")), 1);
+  EXPECT_FALSE(std::filesystem::exists(IssueIndexDir(db_.path()) + "/termlist.glass"));
+}
+
+TEST_F(AskTest, IssueGoneFromTheStoreIsGoneFromTheIndex) {
+  AddCorpus();
+  const RepoRef other{Platform::kGitee, "x", "y"};
+  AddRepository(other, "master");
+  AddIssue("I9", "zebra crossing kernel", "zebra", "2026-03-01T10:00:00Z", "", "someone", &other);
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  const Ref gone = Ref::Issue(other, "I9");
+  ASSERT_EQ(HitsOf(*searcher, "zebra", gone), 1);
+  ASSERT_TRUE(store_->DeleteRepositoryRecords(other, Store::Durability::kLogged).ok());
+  Status s = UpdateIssueIndex(*store_, db_.path(), {gone});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_TRUE(searcher->Reopen().ok());
+  auto r = searcher->Ask("zebra crossing", AskOptions());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->hits.empty()) << Refs(*r).front();
+  EXPECT_EQ(DeadSet(db_.path()).size(), 1u);
+  // Gone twice is still one tombstone.
+  ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {gone}).ok());
+  EXPECT_EQ(DeadSet(db_.path()).size(), 1u);
+}
+
+TEST_F(AskTest, ManyUpdatesRebuildTheIndexAndClearTheDeadSet) {
+  constexpr int kIssues = 100;
+  auto word = [](int i, const char* tag) {
+    std::string w = tag;
+    w += std::to_string(i);
+    w += "x";
+    return w;
+  };
+  for (int i = 1; i <= kIssues; ++i)
+    AddIssue(std::to_string(i), "kernel crash " + word(i, "old"), "core dumped", "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  const std::string dir = IssueIndexDir(db_.path());
+  EXPECT_FALSE(std::filesystem::exists(dir + "/termlist.glass"));
+  auto update = [&](int from, int to) {
+    std::vector<Ref> refs;
+    for (int i = from; i <= to; ++i) {
+      AddIssue(std::to_string(i), "kernel crash " + word(i, "new"), "core dumped", "2026-03-01T10:00:00Z");
+      refs.push_back(IssueRef(std::to_string(i)));
+    }
+    Commit();
+    Status s = UpdateIssueIndex(*store_, db_.path(), refs);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  };
+  // Below kDeadFloor: tombstones.
+  const int first = 10;
+  update(1, first);
+  EXPECT_EQ(DeadSet(db_.path()).size(), static_cast<size_t>(first));
+  EXPECT_EQ(Xapian::Database(dir).get_doccount(), static_cast<Xapian::doccount>(kIssues + first));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/termlist.glass"));
+  // Past kDeadFloor and kDeadShare of the documents: a rebuild, which has none.
+  static_assert(first + kDeadFloor <= kIssues);
+  update(first + 1, first + static_cast<int>(kDeadFloor));
+  EXPECT_TRUE(DeadSet(db_.path()).empty());
+  EXPECT_TRUE(Xapian::Database(dir).get_metadata(kDeadKey).empty());
+  EXPECT_EQ(Xapian::Database(dir).get_doccount(), static_cast<Xapian::doccount>(kIssues));
+  EXPECT_EQ(Xapian::Database(dir).get_lastdocid(), static_cast<Xapian::docid>(kIssues));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/termlist.glass"));
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (int i : {1, first, first + 1, first + static_cast<int>(kDeadFloor), kIssues}) {
+    const bool changed = i <= first + static_cast<int>(kDeadFloor);
+    EXPECT_EQ(HitsOf(*searcher, word(i, "new"), IssueRef(std::to_string(i))), changed ? 1 : 0) << i;
+    EXPECT_EQ(HitsOf(*searcher, word(i, "old"), IssueRef(std::to_string(i))), changed ? 0 : 1) << i;
+  }
+  // The rebuilt index takes tombstones again.
+  update(kIssues, kIssues);
+  EXPECT_EQ(DeadSet(db_.path()), std::vector<std::uint32_t>{static_cast<std::uint32_t>(kIssues)});
+}
+
+TEST(DeadSetTest, DocidsRoundTripAndGarbageIsRefused) {
+  std::vector<std::uint32_t> dids = {1, 2, 127, 128, 129, 16383, 16384, 2097152, 0xffffffffu};
+  std::string text = EncodeDocids(dids);
+  std::vector<std::uint32_t> back;
+  ASSERT_TRUE(DecodeDocids(text, &back));
+  EXPECT_EQ(back, dids);
+  EXPECT_TRUE(DecodeDocids("", &back));
+  EXPECT_TRUE(back.empty());
+  EXPECT_FALSE(DecodeDocids(std::string("\x80", 1), &back));                      // cut short
+  EXPECT_FALSE(DecodeDocids(std::string("\x01\x00", 2), &back));                  // not ascending
+  EXPECT_FALSE(DecodeDocids(std::string("\xff\xff\xff\xff\x7f", 5), &back));  // past 32 bits
+  EXPECT_TRUE(back.empty());
+}
+
 TEST_F(AskTest, RepoFilter) {
   AddCorpus();
   RepoRef other{Platform::kGitee, "x", "y"};
@@ -180,30 +322,38 @@ TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
 }
 
 // Every document of an index, by docid: data, values, terms with wdf, length.
+// Read from the posting lists and value streams: the index has no termlist
+// table (issue_index.h), which Document::termlist_begin and values_begin need.
 std::vector<std::string> DumpIndex(const std::string& dir) {
   Xapian::Database db(dir);
   std::vector<std::string> out;
   out.push_back("docs " + std::to_string(db.get_doccount()) + " last " + std::to_string(db.get_lastdocid()) +
                 " length " + std::to_string(db.get_total_length()) + " schema " +
                 db.get_metadata("fixgraph:schema"));
+  std::vector<std::string> docs(db.get_lastdocid() + 1);
   for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) {
     Xapian::Document doc = db.get_document(did);
-    std::string d = std::to_string(did) + " " + doc.get_data() + " len " + std::to_string(db.get_doclength(did));
-    // Appended piece by piece (GCC 12 warns falsely on " v" + an rvalue string).
-    for (auto v = doc.values_begin(); v != doc.values_end(); ++v) {
+    docs[did] = std::to_string(did) + " " + doc.get_data() + " len " + std::to_string(db.get_doclength(did));
+  }
+  // Appended piece by piece (GCC 12 warns falsely on " v" + an rvalue string).
+  for (Xapian::valueno slot = 0; slot < 16; ++slot)
+    for (auto v = db.valuestream_begin(slot); v != db.valuestream_end(slot); ++v) {
+      std::string& d = docs.at(v.get_docid());
       d += " v";
-      d += std::to_string(v.get_valueno());
+      d += std::to_string(slot);
       d += "=";
       d += *v;
     }
-    for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+  for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
+    for (auto p = db.postlist_begin(*t); p != db.postlist_end(*t); ++p) {
+      std::string& d = docs.at(*p);
       d += " ";
       d += *t;
       d += ":";
-      d += std::to_string(t.get_wdf());
+      d += std::to_string(p.get_wdf());
     }
-    out.push_back(std::move(d));
   }
+  for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) out.push_back(std::move(docs[did]));
   for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t)
     out.push_back(*t + " tf " + std::to_string(t.get_termfreq()) + " cf " + std::to_string(db.get_collection_freq(*t)));
   return out;
@@ -318,7 +468,7 @@ TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   ASSERT_EQ(refs.size(), 3u + 12u + 1u);
   {
     std::filesystem::create_directories(updated);
-    Xapian::WritableDatabase db(IssueIndexDir(updated), Xapian::DB_CREATE_OR_OPEN);
+    Xapian::WritableDatabase db(IssueIndexDir(updated), Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
     db.set_metadata("fixgraph:schema", kIssueIndexSchema);
     db.commit();
   }
@@ -435,7 +585,7 @@ TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   AddCorpus();
   LinkAndIndex();
   {
-    Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN);
+    Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN | Xapian::DB_NO_TERMLIST);
     w.set_metadata("fixgraph:schema", "2");  // the layout before this one
     w.commit();
   }
