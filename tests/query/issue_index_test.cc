@@ -585,14 +585,22 @@ TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   AddCorpus();
   LinkAndIndex();
   {
-    Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN | Xapian::DB_NO_TERMLIST);
-    w.set_metadata("fixgraph:schema", "2");  // the layout before this one
+    // An index of layout 3, which had a termlist table like any Xapian
+    // database written without DB_NO_TERMLIST.
+    std::filesystem::remove_all(IssueIndexDir(db_.path()));
+    Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_CREATE);
+    Xapian::Document doc;
+    doc.add_term("oldlayoutword");
+    doc.add_boolean_term("Q" + IssueRef("3").ToString());
+    w.add_document(doc);
+    w.set_metadata("fixgraph:schema", "3");
     w.commit();
   }
+  ASSERT_TRUE(std::filesystem::exists(IssueIndexDir(db_.path()) + "/termlist.glass"));
   auto s = Searcher::Open(db_.path());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), Status::Code::kFailedPrecondition) << s.status().ToString();
-  EXPECT_NE(s.status().message().find("layout 2"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("layout 3"), std::string::npos) << s.status().message();
   EXPECT_NE(s.status().message().find("fixgraph link"), std::string::npos) << s.status().message();
   // Any update (import, sync, link) rebuilds an index of another layout.
   ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("1")}).ok());
@@ -602,6 +610,8 @@ TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   ASSERT_TRUE(r.ok());
   ASSERT_FALSE(r->hits.empty());
   EXPECT_EQ(r->hits[0].issue, IssueRef("3"));
+  EXPECT_FALSE(std::filesystem::exists(IssueIndexDir(db_.path()) + "/termlist.glass"));
+  EXPECT_EQ(Xapian::Database(IssueIndexDir(db_.path())).get_doccount(), 3u);
 }
 
 TEST_F(AskTest, NoIndexIsAClearError) {
