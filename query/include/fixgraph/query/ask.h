@@ -108,7 +108,7 @@ class Searcher {
 // an issue no longer in the store is removed. Creates the index if missing.
 // Adds new documents and tombstones the old ones (the index has no termlist
 // table, query/issue_index.h); rebuilds instead once a tenth of the documents
-// would be dead, and rebuilds an index of another layout.
+// (and at least 64) would be dead, and rebuilds an index of another layout.
 Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
                         const std::vector<Ref>& issues);
 // Rebuilds the whole index from the store (after `link`, or on schema change):
