@@ -670,21 +670,43 @@ inline std::uint32_t FilterBit(std::uint32_t head) { return (head * 0x9E3779B1u)
 
 CueSet::CueSet(const std::vector<std::string_view>& cues) {
   if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
-  for (size_t i = 0; i < cues.size(); ++i) {
-    if (cues[i].empty()) continue;  // an empty cue never matches
-    Cue c;
-    c.folded = Lower(cues[i]);
-    c.entry = static_cast<std::uint8_t>(i);
-    c.letters = HasLetter(c.folded);
-    if (c.folded.size() >= 3) {
-      const auto* f = reinterpret_cast<const unsigned char*>(c.folded.data());
-      c.head = std::uint32_t{f[0]} << 16 | std::uint32_t{f[1]} << 8 | f[2];
-      long_entries_ |= std::uint64_t{1} << c.entry;
-      long_.push_back(std::move(c));
+  for (size_t i = 0; i < cues.size(); ++i) Add(cues[i], std::uint64_t{1} << i);
+  Seal();
+}
+
+CueSet::CueSet(const std::vector<Grouped>& cues) {
+  std::vector<std::pair<std::string, std::uint64_t>> merged;  // a cue named in several groups once
+  for (const Grouped& g : cues) {
+    if (g.group >= 64) throw std::length_error("text::CueSet: a group above 63");
+    std::string folded = Lower(g.cue);
+    auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == folded; });
+    if (it == merged.end()) {
+      merged.emplace_back(std::move(folded), std::uint64_t{1} << g.group);
     } else {
-      cues_.push_back(std::move(c));
+      it->second |= std::uint64_t{1} << g.group;
     }
   }
+  for (const auto& [cue, bits] : merged) Add(cue, bits);
+  Seal();
+}
+
+void CueSet::Add(std::string_view cue, std::uint64_t bits) {
+  if (cue.empty()) return;  // an empty cue never matches
+  Cue c;
+  c.folded = Lower(cue);
+  c.bits = bits;
+  c.letters = HasLetter(c.folded);
+  if (c.folded.size() >= 3) {
+    const auto* f = reinterpret_cast<const unsigned char*>(c.folded.data());
+    c.head = std::uint32_t{f[0]} << 16 | std::uint32_t{f[1]} << 8 | f[2];
+    long_entries_ |= c.bits;
+    long_.push_back(std::move(c));
+  } else {
+    cues_.push_back(std::move(c));
+  }
+}
+
+void CueSet::Seal() {
   std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
   std::stable_sort(long_.begin(), long_.end(), [](const Cue& a, const Cue& b) { return a.head < b.head; });
   if (!long_.empty()) {
@@ -711,8 +733,9 @@ std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
       }
       hay = folded;
     }
+    if ((found & c.bits) == c.bits) continue;  // nothing new to learn from it
     if (memmem(hay.data(), hay.size(), c.folded.data(), c.folded.size()) != nullptr) {
-      found |= std::uint64_t{1} << c.entry;
+      found |= c.bits;
       if (!all) return found;
     }
   }
@@ -731,12 +754,12 @@ std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
                               [](const Cue& x, std::uint32_t v) { return x.head < v; });
     for (; c != long_.end() && c->head == head; ++c) {
       size_t len = c->folded.size();
-      if (len > n - i || (found >> c->entry & 1)) continue;
+      if (len > n - i || (found & c->bits) == c->bits) continue;
       const auto* want = reinterpret_cast<const unsigned char*>(c->folded.data());
       size_t k = 3;
       while (k < len && kFoldByte[p[i + k]] == want[k]) ++k;
       if (k < len) continue;
-      found |= std::uint64_t{1} << c->entry;
+      found |= c->bits;
       if (!all) return found;
     }
     if ((found & long_entries_) == long_entries_) break;  // every longer cue found

@@ -475,3 +475,49 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearchOnRandomLists) {
 
 }  // namespace
 }  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// A grouped CueSet (more than 64 cues, in up to 64 groups, a cue in several
+// groups, repeated cues): bit g of Found is set exactly when some cue of
+// group g is in the text, as the naive folded search finds it.
+TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
+  static const std::vector<std::string> kPieces = {
+      "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
+      "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
+      "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+  std::mt19937_64 rng(41);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> owned;
+    std::vector<unsigned> groups;
+    size_t n_cues = 1 + rng() % 120;
+    unsigned n_groups = 1 + static_cast<unsigned>(rng() % 64);
+    for (size_t k = 0; k < n_cues; ++k) {
+      std::string c;
+      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts) c += kPieces[rng() % kPieces.size()];
+      if (rng() % 4 == 0) c = c.substr(0, 1 + rng() % c.size());
+      if (rng() % 8 == 0) c.clear();  // an empty cue never matches
+      owned.push_back(c);
+      groups.push_back(static_cast<unsigned>(rng() % n_groups));
+    }
+    std::vector<CueSet::Grouped> list;
+    for (size_t k = 0; k < owned.size(); ++k) list.push_back({owned[k], groups[k]});
+    CueSet set(list);
+    for (int t = 0; t < 50; ++t) {
+      std::string h;
+      for (int k = static_cast<int>(rng() % 30); k > 0; --k) h += kPieces[rng() % kPieces.size()];
+      std::uint64_t want = 0;
+      for (size_t k = 0; k < owned.size(); ++k)
+        if (NaiveCount(h, {owned[k]}) > 0) want |= std::uint64_t{1} << groups[k];
+      ASSERT_EQ(set.Found(h), want) << h;
+      ASSERT_EQ(set.In(h), want != 0) << h;
+    }
+  }
+  EXPECT_THROW(CueSet(std::vector<CueSet::Grouped>{{"x", 64}}), std::length_error);
+  EXPECT_EQ(CueSet(std::vector<CueSet::Grouped>{{"已修复", 0}, {"已修复", 5}, {"FIX", 2}}).Found("已修复 fix"),
+            std::uint64_t{0x25});
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
