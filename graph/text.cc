@@ -278,7 +278,9 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   bool letter = false;
   char head[6];            // the word's first bytes (stop words are at most 6 long)
   char last = 0, prev = 0;  // its last two bytes
-  std::vector<char32_t> run;
+  // The current CJK run: one buffer per thread, kept across calls.
+  static thread_local std::vector<char32_t> run;
+  run.clear();
   auto flush_word = [&] {
     if (len >= 2 && letter) {
       std::uint64_t hash = h;
@@ -375,20 +377,32 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   return whole;
 }
 
+// The tokens are gathered in one buffer per thread, kept across calls, and
+// the set returned is one exact-size copy of the sorted, unique ones.
+TokenSet& TokenScratch() {
+  static thread_local TokenSet scratch;
+  scratch.clear();
+  return scratch;
+}
+
+TokenSet NormalizedCopy(TokenSet* scratch) {
+  Normalize(scratch);
+  return TokenSet(scratch->begin(), scratch->end());
+}
+
 }  // namespace
 
 TokenSet Tokens(std::string_view s) {
-  TokenSet out;
+  TokenSet& out = TokenScratch();
   AppendTokens(s, &out);
-  Normalize(&out);
-  return out;
+  return NormalizedCopy(&out);
 }
 
 TokenSet TokensOfLines(std::span<const std::string_view> parts) {
   // A newline ends every word and CJK run, so each part's tokens are its own,
   // unless a part's last code point was cut short (invalid UTF-8): then the
   // joined text, tokenised whole.
-  TokenSet out;
+  TokenSet& out = TokenScratch();
   for (size_t k = 0; k < parts.size(); ++k) {
     if (!AppendTokens(parts[k], &out) && k + 1 < parts.size()) {
       std::string joined;
@@ -399,8 +413,7 @@ TokenSet TokensOfLines(std::span<const std::string_view> parts) {
       return Tokens(joined);
     }
   }
-  Normalize(&out);
-  return out;
+  return NormalizedCopy(&out);
 }
 
 TokenSet TokensOfLines(std::initializer_list<std::string_view> parts) {
