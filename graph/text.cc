@@ -199,6 +199,24 @@ std::string FoldWidth(std::string_view s) {
       i = ascii;
       if (i == s.size()) break;
     }
+    // Well-formed three-byte sequences (most CJK text) other than the
+    // full-width forms and the ideographic space re-encode as themselves:
+    // copied a run at a time.
+    size_t same = i;
+    while (same + 3 <= s.size()) {
+      const auto b0 = static_cast<unsigned char>(s[same]), b1 = static_cast<unsigned char>(s[same + 1]),
+                 b2 = static_cast<unsigned char>(s[same + 2]);
+      if ((b0 & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
+      if (b0 == 0xE0 && b1 < 0xA0) break;                                   // overlong
+      if (b0 == 0xEF && (b1 == 0xBC || (b1 == 0xBD && b2 <= 0x9E))) break;  // U+FF00..U+FF5E
+      if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x80) break;                    // U+3000
+      same += 3;
+    }
+    if (same > i) {
+      out.append(s.data() + i, same - i);
+      i = same;
+      continue;
+    }
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';

@@ -521,3 +521,45 @@ TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
 
 }  // namespace
 }  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// FoldWidth the slow way: every code point decoded (as the tokeniser decodes
+// them, invalid bytes one at a time) and encoded again.
+std::string FoldWidthSlowly(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + n > s.size()) n = 1;
+    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += n;
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    AppendUtf8(&out, cp);
+  }
+  return out;
+}
+
+// The run-at-a-time copies of FoldWidth give what decoding and encoding every
+// code point gives, on valid and invalid UTF-8 alike.
+TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
+  static const std::vector<std::string> kPieces = {
+      "a", "Z", " ", "中", "文", "。", "，", "\xEF\xBC\xA1" /* Ａ */, "\xEF\xBD\x9E" /* ～ */,
+      "\xEF\xBD\x9F" /* ｟ */, "\xEF\xBC\x80", "\xE3\x80\x80" /* U+3000 */, "\xE3\x80\x81" /* 、 */,
+      "\xE0\x80\x80" /* overlong */, "\xE0\xA0\x80", "\xED\xA0\x80" /* surrogate */, "\xE4", "\xB8",
+      "\xE4\xB8", "\xC3\xA9" /* é */, "\xF0\x9F\x98\x80" /* emoji */, "\xFF", "\xE4\x41\x42"};
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
+  }
+  EXPECT_EQ(FoldWidth("中\xEF\xBC\xA1文\xE3\x80\x80x"), "中A文 x");
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
