@@ -28,17 +28,30 @@ BulkHeap::BulkHeap(std::size_t reserve) {
   // the pad), then advise it before anything touches it.
   // (Through a volatile pointer: the compiler may drop a malloc whose block
   // is only freed.)
+  const std::uintptr_t before = Break();
   void* volatile p = std::malloc(kMmapThreshold / 2);
   std::free(p);
+  if (Break() < before + reserve / 2) {
+    // The break did not move (no room, strict overcommit, a heap that is not
+    // contiguous): glibc's defaults again, nothing advised.
+    Restore();
+    active_ = false;
+    return;
+  }
   Update();
 }
 
 BulkHeap::~BulkHeap() {
+  if (active_) Restore();
+}
+
+void BulkHeap::Restore() {
   ::mallopt(M_TOP_PAD, kDefaultPad);
   ::mallopt(M_MMAP_THRESHOLD, kDefaultPad);
 }
 
 void BulkHeap::Update() {
+  if (!active_) return;
   std::uintptr_t end = Break() & ~(kHugePage - 1);
   if (end <= advised_end_) return;
   // A hint: failure (no THP in this kernel) only costs speed.

@@ -9,8 +9,10 @@
 // come from the advised heap), and the heap from the current break to the
 // reserve's end carries MADV_HUGEPAGE. Update() advises what the heap grew by
 // since. On destruction the two settings go back to glibc's defaults (128 KiB;
-// the mmap threshold then stays fixed). Only the main arena (the main thread)
-// is prepared: linking threads use arenas of their own.
+// the mmap threshold then stays fixed); so they do at once when the break
+// cannot grow by the reserve (strict overcommit, no room), and the BulkHeap
+// then does nothing (active() is false). Only the main arena (the main
+// thread) is prepared: linking threads use arenas of their own.
 //
 // Thread safety: construct, update and destroy on one thread; mallopt itself
 // is safe while other threads allocate. Failures only cost speed.
@@ -34,8 +36,13 @@ class BulkHeap {
   // The end of the advised range (for tests).
   std::uintptr_t advised_end() const { return advised_end_; }
 
+  // False when the heap could not be reserved (the settings were undone).
+  bool active() const { return active_; }
+
  private:
+  static void Restore();
   std::uintptr_t advised_end_ = 0;
+  bool active_ = true;
 };
 
 }  // namespace fixgraph::graph

@@ -42,6 +42,7 @@ TEST(BulkHeap, ReservesTheHeapAheadAndAdvisesHugePages) {
   const std::uintptr_t before = Break();
   {
     BulkHeap heap(std::size_t{64} << 20);
+    ASSERT_TRUE(heap.active());
     const std::uintptr_t after = Break();
     // Grown by the reserve at once (less what the top of the heap had free).
     EXPECT_GE(after - before, std::uintptr_t{63} << 20);

@@ -563,3 +563,34 @@ TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
 
 }  // namespace
 }  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// ForMentions the slow way: a byte at a time over the folded text.
+std::string ForMentionsSlowly(std::string_view input) {
+  std::string s = FoldWidthSlowly(input), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out.push_back(s[i]);
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+      out.push_back(' ');
+  }
+  return out;
+}
+
+TEST(Tokenise, ForMentionsAsAByteAtATime) {
+  static const std::vector<std::string> kPieces = {"#", "43", "a", "Z", " ", "!", "同", "的", "，",
+                                                   "\xEF\xBC\x83" /* ＃ */, "\xEF\xBC\x94" /* ４ */,
+                                                   "\xC3\xA9", "\xE4", "\xB8", "\xFF", "_", "x1"};
+  std::mt19937_64 rng(91);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(ForMentions(s), ForMentionsSlowly(s)) << s;
+  }
+  EXPECT_EQ(ForMentions("同 #43，见#12的"), "同 #43,见#12 的");  // ， folded, a space before 的
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
