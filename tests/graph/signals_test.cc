@@ -120,6 +120,10 @@ TEST(Signals, CommentCuesAreThePredicatesInOneScan) {
   EXPECT_EQ(CommentCues("已为你开启"), kCueNamesServiceSide);
   EXPECT_EQ(CommentCues("ROOT CAUSE found; dts2025030506797"), kCueRootCause | kCueNamesVendorFix);
   EXPECT_EQ(CommentCues("麻烦提供 profiling。"), 0);
+  EXPECT_EQ(CommentCues("dts12345678"), kCueNamesVendorFix);  // eight digits, at the very end
+  EXPECT_EQ(CommentCues("DTS1234567"), 0);                    // seven
+  EXPECT_TRUE(NamesVendorFix("dTs12345678"));
+  EXPECT_FALSE(NamesVendorFix("DTS 12345678"));
   static const std::vector<std::string> kPieces = {
       "已修复", "修复版本", "CANN", "cann ", "。", "\n", "Fixed In", " is fixed", "海思", "问题单",
       "DTS", "20250305", "0679", "平台侧", "已为", "开启", "won't fix", "不修复", "验证通过", "根因",
