@@ -83,9 +83,22 @@ StatusOr<Platform> ParsePlatform(std::string_view name) {
                                  "\" (expected gitcode, gitee or github)");
 }
 
-std::string RepoRef::ToString() const {
-  return std::string(PlatformName(platform)) + ":" + owner + "/" + name;
+namespace {
+
+// "platform:owner/name" and then `tail` (a kind mark and a number), in one
+// allocation.
+std::string RepoString(const RepoRef& r, char mark = 0, std::string_view number = {}) {
+  std::string_view platform = PlatformName(r.platform);
+  std::string out;
+  out.reserve(platform.size() + 1 + r.owner.size() + 1 + r.name.size() + (mark ? 1 + number.size() : 0));
+  out.append(platform).append(1, ':').append(r.owner).append(1, '/').append(r.name);
+  if (mark) out.append(1, mark).append(number);
+  return out;
 }
+
+}  // namespace
+
+std::string RepoRef::ToString() const { return RepoString(*this); }
 
 std::int64_t Ref::pull_number() const {
   std::int64_t n = 0;
@@ -96,8 +109,8 @@ std::int64_t Ref::pull_number() const {
 std::string Ref::ToString() const {
   switch (kind) {
     case RefKind::kRepo: return repo.ToString();
-    case RefKind::kIssue: return repo.ToString() + "#" + number;
-    case RefKind::kPull: return repo.ToString() + "!" + number;
+    case RefKind::kIssue: return RepoString(repo, '#', number);
+    case RefKind::kPull: return RepoString(repo, '!', number);
     case RefKind::kDoc: return "doc:" + number;
   }
   return {};

@@ -178,25 +178,42 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   c.title_tokens = text::Tokens(c.normalized_title);
   c.title_identifiers = text::Identifiers(c.normalized_title, false);
   c.text_tokens = text::TokensOfLines({c.normalized_title, c.issue.body});
-  std::string ident_text = c.issue.title + "\n" + c.issue.body;
+  // Sized first: one allocation for each string and list below.
+  size_t ident_size = c.issue.title.size() + 1 + c.issue.body.size();
+  std::vector<bool> human(c.comments.size());
+  for (size_t i = 0; i < c.comments.size(); ++i) {
+    human[i] = !signals::IsBot(c.comments[i].author);
+    if (human[i]) ident_size += 1 + c.comments[i].body.size();
+  }
+  std::string ident_text;
+  ident_text.reserve(ident_size);
+  ident_text.append(c.issue.title).append(1, '\n').append(c.issue.body);
   if (!c.issue.author.login.empty()) c.participants.insert(c.issue.author.login);
-  for (const Comment& cm : c.comments) {
-    if (signals::IsBot(cm.author)) continue;
+  for (size_t i = 0; i < c.comments.size(); ++i) {
+    if (!human[i]) continue;
+    const Comment& cm = c.comments[i];
     if (!cm.author.login.empty()) c.participants.insert(cm.author.login);
     ident_text += '\n';
     ident_text += cm.body;
   }
   c.identifiers = text::Identifiers(ident_text);
+  c.ident_key_lists.reserve(c.identifiers.size());
+  size_t all_keys = 0;
   for (const std::string& id : c.identifiers) {
     std::string_view v(id);
-    text::TokenSet keys{text::Hash(v)};
+    text::TokenSet keys;
+    keys.reserve(1 + static_cast<size_t>(std::count(v.begin(), v.end(), '/')));
+    keys.push_back(text::Hash(v));
     for (size_t p = v.find('/'); p != std::string_view::npos; p = v.find('/', p + 1))
       keys.push_back(text::Hash(v.substr(p + 1)));
     text::Normalize(&keys);
-    c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
+    all_keys += keys.size();
     c.ident_key_lists.push_back(std::move(keys));
   }
+  c.ident_keys.reserve(all_keys);
+  for (const text::TokenSet& keys : c.ident_key_lists) c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
   text::Normalize(&c.ident_keys);
+  c.id_shapes.reserve(c.identifiers.size());
   for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
   c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "bulk_heap.h"
 #include "features.h"
 #include "link_codec.h"
 #include "text.h"
@@ -82,7 +83,8 @@ std::vector<std::string> FixKeys(const IssueLinks& l) {
 // time; this thread writes them in issue order.
 // `run` (may be null) holds the PRs and issues in memory.
 Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
-                    const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats) {
+                    const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats,
+                    BulkHeap* heap = nullptr) {
   unsigned threads = LinkThreads(options);
   std::vector<std::unique_ptr<PullCache>> caches;
   for (unsigned t = 0; t < threads; ++t)
@@ -136,6 +138,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
     if (end == issues.size()) FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
+    if (heap) heap->Update();
   }
   if (issues.empty()) {
     auto batch = store->NewBatch();
@@ -188,8 +191,10 @@ void LinkStats::Add(const IssueLinks& l) {
 
 Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
   auto start = std::chrono::steady_clock::now();
+  BulkHeap heap;  // outlives the run index
   // Every issue and PR of the scope, with the PR features, read once.
   FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
+  heap.Update();
   const std::vector<Ref>& issues = run->issues();
   ReverseIndex reverse(*store);
   // Forget earlier results in scope: stale issue records and reverse rows.
@@ -208,7 +213,7 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
   }
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
   FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse,
-                                  /*read_old=*/repo != nullptr, stats));
+                                  /*read_old=*/repo != nullptr, stats, &heap));
   if (stats)
     stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Status::OK();
@@ -290,12 +295,16 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
               LinkStats* stats, std::vector<Ref>* relinked) {
   auto start = std::chrono::steady_clock::now();
   FG_ASSIGN_OR_RETURN(std::vector<Ref> issues, AffectedIssues(*store, touched, options));
+  std::optional<BulkHeap> heap;  // outlives the run index
   std::unique_ptr<RunIndex> run;
   if (issues.size() >= kRunIndexMinIssues) {
+    heap.emplace();
     FG_ASSIGN_OR_RETURN(run, RunIndex::Build(*store, nullptr, LinkThreads(options)));
+    heap->Update();
   }
   ReverseIndex reverse(*store);
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats));
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats,
+                                  heap ? &*heap : nullptr));
   if (relinked) *relinked = issues;
   if (stats)
     stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -78,15 +78,43 @@ std::optional<Answer> PickAnswer(const IssueContext& ctx) {
   return std::nullopt;
 }
 
+// The human comments made while the issue was open, each with what it says
+// (signals::CommentCues: one scan of its body for every cue list Resolve asks).
+class HumanCues {
+ public:
+  explicit HumanCues(const IssueContext& ctx) : comments_(HumanComments(ctx)) {
+    cues_.reserve(comments_.size());
+    for (const Comment* c : comments_) cues_.push_back(signals::CommentCues(c->body));
+  }
+  size_t size() const { return comments_.size(); }
+  const Comment* comment(size_t i) const { return comments_[i]; }
+  std::uint8_t cues(size_t i) const { return cues_[i]; }
+
+ private:
+  std::vector<const Comment*> comments_;
+  std::vector<std::uint8_t> cues_;
+};
+
+// The last human comment saying `cue`.
+const Comment* LastHuman(const IssueContext& ctx, const HumanCues& human, bool non_author_only,
+                         std::uint8_t cue) {
+  const Comment* found = nullptr;
+  for (size_t i = 0; i < human.size(); ++i) {
+    const Comment* c = human.comment(i);
+    if (non_author_only && IsAuthor(*c, ctx)) continue;
+    if (human.cues(i) & cue) found = c;
+  }
+  return found;
+}
+
 // The best explanation of a fix made elsewhere: among the comments naming a
 // vendor fix, a fix or a root cause, the one with the most answer cues.
-const Comment* BestFixExplanation(const IssueContext& ctx) {
+const Comment* BestFixExplanation(const IssueContext& ctx, const HumanCues& human) {
   const Comment* best = nullptr;
   int best_score = -1;
-  for (const Comment* c : HumanComments(ctx)) {
-    static const text::CueSet kRootCause{"根因", "root cause"};
-    if (!signals::NamesVendorFix(c->body) && !signals::ClaimsFix(c->body) &&
-        !kRootCause.In(c->body))
+  for (size_t i = 0; i < human.size(); ++i) {
+    const Comment* c = human.comment(i);
+    if (!(human.cues(i) & (signals::kCueNamesVendorFix | signals::kCueClaimsFix | signals::kCueRootCause)))
       continue;
     int score = signals::AnswerScore(c->body) + (IsAuthor(*c, ctx) ? 0 : 2);
     if (score >= best_score) {
@@ -95,39 +123,6 @@ const Comment* BestFixExplanation(const IssueContext& ctx) {
     }
   }
   return best;
-}
-
-// The human comments made while the issue was open, each with its body
-// ASCII-lower-cased once (the cue predicates fold ASCII case themselves, so
-// they answer the same on it; a body without upper case is not copied).
-class HumanBodies {
- public:
-  explicit HumanBodies(const IssueContext& ctx) : comments_(HumanComments(ctx)) {
-    copies_.reserve(comments_.size());
-    for (const Comment* c : comments_) {
-      copies_.emplace_back();
-      folded_.push_back(text::FoldedAscii(c->body, &copies_.back()));
-    }
-  }
-  size_t size() const { return comments_.size(); }
-  const Comment* comment(size_t i) const { return comments_[i]; }
-  std::string_view folded(size_t i) const { return folded_[i]; }
-
- private:
-  std::vector<const Comment*> comments_;
-  std::vector<std::string> copies_;  // reserved: views into it stay valid
-  std::vector<std::string_view> folded_;
-};
-
-template <typename Pred>
-const Comment* LastHuman(const IssueContext& ctx, const HumanBodies& human, bool non_author_only, Pred pred) {
-  const Comment* found = nullptr;
-  for (size_t i = 0; i < human.size(); ++i) {
-    const Comment* c = human.comment(i);
-    if (non_author_only && IsAuthor(*c, ctx)) continue;
-    if (pred(human.folded(i))) found = c;
-  }
-  return found;
 }
 
 }  // namespace
@@ -161,15 +156,15 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool resolved_label = has_label(signals::IsResolvedLabel);
   bool wontfix = has_label(signals::IsWontfixLabel) || signals::IsWontfixLabel(is.state_detail);
   bool stale = has_label(signals::IsStaleLabel) || facts.batch_close;
-  HumanBodies human(ctx);
-  const Comment* decline = LastHuman(ctx, human, true, signals::DeclinesFix);
+  HumanCues human(ctx);
+  const Comment* decline = LastHuman(ctx, human, true, signals::kCueDeclinesFix);
   wontfix = wontfix || decline != nullptr;
   for (const Comment& c : ctx.comments)
     if (signals::IsBot(c.author) && signals::SaysStale(c.body)) stale = true;
-  const Comment* fix_claim = LastHuman(ctx, human, true, signals::ClaimsFix);
-  const Comment* vendor = LastHuman(ctx, human, false, signals::NamesVendorFix);
-  const Comment* service = LastHuman(ctx, human, true, signals::NamesServiceSide);
-  const Comment* verified = LastHuman(ctx, human, false, signals::ClaimsVerified);
+  const Comment* fix_claim = LastHuman(ctx, human, true, signals::kCueClaimsFix);
+  const Comment* vendor = LastHuman(ctx, human, false, signals::kCueNamesVendorFix);
+  const Comment* service = LastHuman(ctx, human, true, signals::kCueNamesServiceSide);
+  const Comment* verified = LastHuman(ctx, human, false, signals::kCueClaimsVerified);
   bool any_fix_word = fix_claim || verified;
 
   bool explicit_here = false, implicit_here = false, weak_here = false, elsewhere = false;
@@ -191,7 +186,7 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     r = Resolution::kFixed;
   } else if (elsewhere) {
     r = Resolution::kFixedElsewhere;
-    if (const Comment* c = BestFixExplanation(ctx)) answer = MakeAnswer(*c, vendor ? "vendor_fix" : "maintainer");
+    if (const Comment* c = BestFixExplanation(ctx, human)) answer = MakeAnswer(*c, vendor ? "vendor_fix" : "maintainer");
   } else if (wontfix) {
     r = Resolution::kWontfix;
     if (decline) answer = MakeAnswer(*decline, "decline");
@@ -204,7 +199,7 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     r = Resolution::kFixed;
   } else if (vendor && any_fix_word) {
     r = Resolution::kFixedElsewhere;
-    answer = MakeAnswer(*BestFixExplanation(ctx), "vendor_fix");
+    answer = MakeAnswer(*BestFixExplanation(ctx, human), "vendor_fix");
   } else if (service) {
     r = Resolution::kFixedElsewhere;
     answer = MakeAnswer(*service, "maintainer");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <vector>
 
 #include "fixgraph/engine/utf8.h"
@@ -55,6 +56,99 @@ std::vector<std::string_view> Sentences(std::string_view body) {
   return out;
 }
 
+template <size_t N>
+std::vector<std::string_view> ListOf(const std::string_view (&cues)[N]) {
+  return std::vector<std::string_view>(std::begin(cues), std::end(cues));
+}
+
+constexpr std::string_view kFixClaimCues[] = {
+    "已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
+    "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
+    "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
+    "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by", "been resolved",
+    "been merged", "is resolved"};
+
+constexpr std::string_view kVerifiedCues[] = {
+    "验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
+    "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
+    "confirmed fixed", "regression passed"};
+
+// The vendor cues (the first kVendorCueCount) and the fix cues of a CANN
+// sentence (the rest).
+constexpr std::string_view kVendorOrFixedCues[] = {
+    "海思", "CANN 侧", "CANN侧", "问题单", "vendor fix", "已修复", "修复版本", "版本修复", "fixed in"};
+constexpr size_t kVendorCueCount = 5;
+constexpr std::uint64_t kVendorBits = (std::uint64_t{1} << kVendorCueCount) - 1;
+
+const text::CueSet& VendorOrFixedCues() {
+  static const text::CueSet k(ListOf(kVendorOrFixedCues));
+  return k;
+}
+
+constexpr std::string_view kServiceSideCues[] = {
+    "平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
+    "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
+    "server-side", "service side", "backend service"};
+
+constexpr std::string_view kDeclineCues[] = {
+    "不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
+    "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
+    "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained",
+    "won\xE2\x80\x99t fix" /* curly apostrophe */, "by design", "working as intended",
+    "works as intended", "works as designed", "设计如此"};
+
+constexpr std::string_view kRootCauseCues[] = {"根因", "root cause"};
+
+// True when `t` holds `w` (lower-case ASCII) at `p`, ASCII case folded.
+bool FoldedAt(std::string_view t, size_t p, std::string_view w) {
+  if (p + w.size() > t.size()) return false;
+  for (size_t k = 0; k < w.size(); ++k) {
+    char c = t[p + k];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != w[k]) return false;
+  }
+  return true;
+}
+
+bool HasFolded(std::string_view t, std::string_view w) {
+  for (size_t p = 0; p + w.size() <= t.size(); ++p)
+    if (FoldedAt(t, p, w)) return true;
+  return false;
+}
+
+// "DTS2025030506797": "dts" (any case) and eight digits or more.
+bool HasDtsNumber(std::string_view t) {
+  for (size_t p = 0; p + 3 <= t.size(); ++p) {
+    if (!FoldedAt(t, p, "dts")) continue;
+    size_t q = p + 3, digits = 0;
+    while (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q]))) ++q, ++digits;
+    if (digits >= 8) return true;
+  }
+  return false;
+}
+
+// "已为 X 开启".
+bool OpensFor(std::string_view t) {
+  size_t p = t.find("已为");
+  return p != std::string_view::npos && t.find("开启", p) != std::string_view::npos;
+}
+
+// NamesVendorFix past the DTS numbers, from `found` =
+// VendorOrFixedCues().Found(t) (only whether a vendor cue and whether a fix
+// cue were found matters).
+bool VendorFromCues(std::string_view t, std::uint64_t found) {
+  if (found & kVendorBits) return true;
+  // Every sentence is a part of `t`, and no cue below holds a sentence's
+  // delimiter: none names CANN, or a fix, when `t` does not.
+  if ((found & ~kVendorBits) == 0 || !HasFolded(t, "cann")) return false;
+  // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1": a sentence
+  // naming CANN and a fix cue (no vendor cue is in any sentence by now).
+  static const text::CueSet kCann{"CANN"};
+  for (std::string_view s : Sentences(t))
+    if (kCann.In(s) && (VendorOrFixedCues().Found(s) & ~kVendorBits) != 0) return true;
+  return false;
+}
+
 const text::CueSet& ActionCues() {
   static const text::CueSet k{
       "建议", "请", "需要", "可以", "改为", "改成", "使用", "设置", "加上", "添加",
@@ -80,67 +174,63 @@ bool IsBot(const User& u) {
 }
 
 bool ClaimsFix(std::string_view t) {
-  static const text::CueSet kFixClaims{
-      "已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
-      "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
-      "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
-      "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by", "been resolved",
-      "been merged", "is resolved"};
-  return kFixClaims.In(t);
+  static const text::CueSet k(ListOf(kFixClaimCues));
+  return k.In(t);
 }
 
 bool ClaimsVerified(std::string_view t) {
-  static const text::CueSet kVerified{
-      "验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
-      "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
-      "confirmed fixed", "regression passed"};
-  return kVerified.In(t);
+  static const text::CueSet k(ListOf(kVerifiedCues));
+  return k.In(t);
 }
 
 bool NamesVendorFix(std::string_view t) {
-  std::string buf;
-  std::string_view l = text::FoldedAscii(t, &buf);  // text::Lower(t), copied only when it differs
-  for (size_t p = l.find("dts"); p != std::string_view::npos; p = l.find("dts", p + 3)) {
-    size_t q = p + 3, digits = 0;
-    while (q < l.size() && std::isdigit(static_cast<unsigned char>(l[q]))) ++q, ++digits;
-    if (digits >= 8) return true;
-  }
-  // The vendor cues (entries 0-4) and the fix cues of a CANN sentence
-  // (entries 5-8), found in one pass over `t`.
-  static const text::CueSet kVendorOrFixed{"海思", "CANN 侧", "CANN侧", "问题单", "vendor fix",
-                                           "已修复", "修复版本", "版本修复", "fixed in"};
-  constexpr std::uint64_t kVendorBits = 0x1F;
-  const std::uint64_t found = kVendorOrFixed.Found(t);
-  if (found & kVendorBits) return true;
-  // Every sentence is a part of `t`, and no cue below holds a sentence's
-  // delimiter: none names CANN, or a fix, when `t` does not.
-  if ((found & ~kVendorBits) == 0 || l.find("cann") == std::string_view::npos) return false;
-  // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1": a sentence
-  // naming CANN and a fix cue (no vendor cue is in any sentence by now).
-  static const text::CueSet kCann{"CANN"};
-  for (std::string_view s : Sentences(t))
-    if (kCann.In(s) && (kVendorOrFixed.Found(s) & ~kVendorBits) != 0) return true;
-  return false;
+  return HasDtsNumber(t) || VendorFromCues(t, VendorOrFixedCues().Found(t));
 }
 
 bool NamesServiceSide(std::string_view t) {
-  static const text::CueSet kServiceSide{
-      "平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
-      "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
-      "server-side", "service side", "backend service"};
-  if (kServiceSide.In(t)) return true;
-  size_t p = t.find("已为");
-  return p != std::string_view::npos && t.find("开启", p) != std::string_view::npos;
+  static const text::CueSet k(ListOf(kServiceSideCues));
+  return k.In(t) || OpensFor(t);
 }
 
 bool DeclinesFix(std::string_view t) {
-  static const text::CueSet kDeclines{
-      "不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
-      "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
-      "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained",
-      "won\xE2\x80\x99t fix" /* curly apostrophe */, "by design", "working as intended",
-      "works as intended", "works as designed", "设计如此"};
-  return kDeclines.In(t);
+  static const text::CueSet k(ListOf(kDeclineCues));
+  return k.In(t);
+}
+
+std::uint8_t CommentCues(std::string_view t) {
+  // Every cue of the five lists and the root-cause list in one grouped set
+  // (a cue in two lists, such as "已修复", in both groups).
+  enum Group : unsigned { kDecline, kFixClaim, kVerified, kVendor, kService, kRoot, kCannFix };
+  static const text::CueSet kAll = [] {
+    std::vector<text::CueSet::Grouped> g;
+    for (std::string_view c : kDeclineCues) g.push_back({c, kDecline});
+    for (std::string_view c : kFixClaimCues) g.push_back({c, kFixClaim});
+    for (std::string_view c : kVerifiedCues) g.push_back({c, kVerified});
+    for (size_t i = 0; i < std::size(kVendorOrFixedCues); ++i)
+      g.push_back({kVendorOrFixedCues[i], i < kVendorCueCount ? kVendor : kCannFix});
+    for (std::string_view c : kServiceSideCues) g.push_back({c, kService});
+    for (std::string_view c : kRootCauseCues) g.push_back({c, kRoot});
+    return text::CueSet(g);
+  }();
+  const std::uint64_t f = kAll.Found(t);
+  auto has = [&](Group g) { return (f >> g & 1) != 0; };
+  std::uint8_t out = 0;
+  if (has(kDecline)) out |= kCueDeclinesFix;
+  if (has(kFixClaim)) out |= kCueClaimsFix;
+  if (has(kVerified)) out |= kCueClaimsVerified;
+  if (has(kService) || OpensFor(t)) out |= kCueNamesServiceSide;
+  if (has(kRoot)) out |= kCueRootCause;
+  // The bits VendorFromCues reads of VendorOrFixedCues().Found(t): its
+  // entries 0-4 (vendor) and 5-8 (fix cues of a CANN sentence).
+  const std::uint64_t vendor_bits =
+      (has(kVendor) ? std::uint64_t{1} : 0) | (has(kCannFix) ? std::uint64_t{1} << kVendorCueCount : 0);
+  if (HasDtsNumber(t) || VendorFromCues(t, vendor_bits)) out |= kCueNamesVendorFix;
+  return out;
+}
+
+bool NamesRootCause(std::string_view t) {
+  static const text::CueSet k(ListOf(kRootCauseCues));
+  return k.In(t);
 }
 
 bool SaysStale(std::string_view t) {

@@ -5,6 +5,7 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,19 @@ bool ClaimsVerified(std::string_view text);
 bool NamesVendorFix(std::string_view text);
 // A service-side change: "平台侧", "服务端", "随平台版本", "已上线", "已为 X 开启", ...
 bool NamesServiceSide(std::string_view text);
+// "根因", "root cause".
+bool NamesRootCause(std::string_view text);
+// What Resolve asks of each human comment, from one scan of its text: each
+// bit is set exactly when its predicate above answers true for `text`.
+enum CommentCue : std::uint8_t {
+  kCueDeclinesFix = 1,
+  kCueClaimsFix = 2,
+  kCueClaimsVerified = 4,
+  kCueNamesVendorFix = 8,
+  kCueNamesServiceSide = 16,
+  kCueRootCause = 32,
+};
+std::uint8_t CommentCues(std::string_view text);
 // "不修复", "不再维护", "停止维护", "暂不支持", "won't fix", "by design", ...
 bool DeclinesFix(std::string_view text);
 // "stale", "长期无活动", "无更新", "inactive", "超过 30 天未回复" (asked of bots' comments).

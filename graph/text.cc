@@ -199,6 +199,24 @@ std::string FoldWidth(std::string_view s) {
       i = ascii;
       if (i == s.size()) break;
     }
+    // Well-formed three-byte sequences (most CJK text) other than the
+    // full-width forms and the ideographic space re-encode as themselves:
+    // copied a run at a time.
+    size_t same = i;
+    while (same + 3 <= s.size()) {
+      const auto b0 = static_cast<unsigned char>(s[same]), b1 = static_cast<unsigned char>(s[same + 1]),
+                 b2 = static_cast<unsigned char>(s[same + 2]);
+      if ((b0 & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
+      if (b0 == 0xE0 && b1 < 0xA0) break;                                   // overlong
+      if (b0 == 0xEF && (b1 == 0xBC || (b1 == 0xBD && b2 <= 0x9E))) break;  // U+FF00..U+FF5E
+      if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x80) break;                    // U+3000
+      same += 3;
+    }
+    if (same > i) {
+      out.append(s.data() + i, same - i);
+      i = same;
+      continue;
+    }
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
@@ -278,7 +296,9 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   bool letter = false;
   char head[6];            // the word's first bytes (stop words are at most 6 long)
   char last = 0, prev = 0;  // its last two bytes
-  std::vector<char32_t> run;
+  // The current CJK run: one buffer per thread, kept across calls.
+  static thread_local std::vector<char32_t> run;
+  run.clear();
   auto flush_word = [&] {
     if (len >= 2 && letter) {
       std::uint64_t hash = h;
@@ -375,20 +395,32 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   return whole;
 }
 
+// The tokens are gathered in one buffer per thread, kept across calls, and
+// the set returned is one exact-size copy of the sorted, unique ones.
+TokenSet& TokenScratch() {
+  static thread_local TokenSet scratch;
+  scratch.clear();
+  return scratch;
+}
+
+TokenSet NormalizedCopy(TokenSet* scratch) {
+  Normalize(scratch);
+  return TokenSet(scratch->begin(), scratch->end());
+}
+
 }  // namespace
 
 TokenSet Tokens(std::string_view s) {
-  TokenSet out;
+  TokenSet& out = TokenScratch();
   AppendTokens(s, &out);
-  Normalize(&out);
-  return out;
+  return NormalizedCopy(&out);
 }
 
 TokenSet TokensOfLines(std::span<const std::string_view> parts) {
   // A newline ends every word and CJK run, so each part's tokens are its own,
   // unless a part's last code point was cut short (invalid UTF-8): then the
   // joined text, tokenised whole.
-  TokenSet out;
+  TokenSet& out = TokenScratch();
   for (size_t k = 0; k < parts.size(); ++k) {
     if (!AppendTokens(parts[k], &out) && k + 1 < parts.size()) {
       std::string joined;
@@ -399,8 +431,7 @@ TokenSet TokensOfLines(std::span<const std::string_view> parts) {
       return Tokens(joined);
     }
   }
-  Normalize(&out);
-  return out;
+  return NormalizedCopy(&out);
 }
 
 TokenSet TokensOfLines(std::initializer_list<std::string_view> parts) {
@@ -479,13 +510,18 @@ std::string ForMentions(std::string_view input) {
   std::string s = FoldWidth(input);
   std::string out;
   out.reserve(s.size() + 16);
-  for (size_t i = 0; i < s.size(); ++i) {
+  // Copied a span at a time, a space put after each ASCII letter or digit
+  // that a multi-byte lead follows.
+  size_t start = 0;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (static_cast<unsigned char>(s[i + 1]) < 0xC0) continue;
     unsigned char c = static_cast<unsigned char>(s[i]);
-    out.push_back(s[i]);
-    if (c < 0x80 && AsciiAlnum(c) && i + 1 < s.size() &&
-        static_cast<unsigned char>(s[i + 1]) >= 0xC0)
-      out.push_back(' ');
+    if (c >= 0x80 || !AsciiAlnum(c)) continue;
+    out.append(s, start, i + 1 - start);
+    out.push_back(' ');
+    start = i + 1;
   }
+  out.append(s, start, std::string::npos);
   return out;
 }
 
@@ -670,21 +706,43 @@ inline std::uint32_t FilterBit(std::uint32_t head) { return (head * 0x9E3779B1u)
 
 CueSet::CueSet(const std::vector<std::string_view>& cues) {
   if (cues.size() > 64) throw std::length_error("text::CueSet: more than 64 cues");
-  for (size_t i = 0; i < cues.size(); ++i) {
-    if (cues[i].empty()) continue;  // an empty cue never matches
-    Cue c;
-    c.folded = Lower(cues[i]);
-    c.entry = static_cast<std::uint8_t>(i);
-    c.letters = HasLetter(c.folded);
-    if (c.folded.size() >= 3) {
-      const auto* f = reinterpret_cast<const unsigned char*>(c.folded.data());
-      c.head = std::uint32_t{f[0]} << 16 | std::uint32_t{f[1]} << 8 | f[2];
-      long_entries_ |= std::uint64_t{1} << c.entry;
-      long_.push_back(std::move(c));
+  for (size_t i = 0; i < cues.size(); ++i) Add(cues[i], std::uint64_t{1} << i);
+  Seal();
+}
+
+CueSet::CueSet(const std::vector<Grouped>& cues) {
+  std::vector<std::pair<std::string, std::uint64_t>> merged;  // a cue named in several groups once
+  for (const Grouped& g : cues) {
+    if (g.group >= 64) throw std::length_error("text::CueSet: a group above 63");
+    std::string folded = Lower(g.cue);
+    auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == folded; });
+    if (it == merged.end()) {
+      merged.emplace_back(std::move(folded), std::uint64_t{1} << g.group);
     } else {
-      cues_.push_back(std::move(c));
+      it->second |= std::uint64_t{1} << g.group;
     }
   }
+  for (const auto& [cue, bits] : merged) Add(cue, bits);
+  Seal();
+}
+
+void CueSet::Add(std::string_view cue, std::uint64_t bits) {
+  if (cue.empty()) return;  // an empty cue never matches
+  Cue c;
+  c.folded = Lower(cue);
+  c.bits = bits;
+  c.letters = HasLetter(c.folded);
+  if (c.folded.size() >= 3) {
+    const auto* f = reinterpret_cast<const unsigned char*>(c.folded.data());
+    c.head = std::uint32_t{f[0]} << 16 | std::uint32_t{f[1]} << 8 | f[2];
+    long_entries_ |= c.bits;
+    long_.push_back(std::move(c));
+  } else {
+    cues_.push_back(std::move(c));
+  }
+}
+
+void CueSet::Seal() {
   std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
   std::stable_sort(long_.begin(), long_.end(), [](const Cue& a, const Cue& b) { return a.head < b.head; });
   if (!long_.empty()) {
@@ -711,8 +769,9 @@ std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
       }
       hay = folded;
     }
+    if ((found & c.bits) == c.bits) continue;  // nothing new to learn from it
     if (memmem(hay.data(), hay.size(), c.folded.data(), c.folded.size()) != nullptr) {
-      found |= std::uint64_t{1} << c.entry;
+      found |= c.bits;
       if (!all) return found;
     }
   }
@@ -731,12 +790,12 @@ std::uint64_t CueSet::Scan(std::string_view h, bool all) const {
                               [](const Cue& x, std::uint32_t v) { return x.head < v; });
     for (; c != long_.end() && c->head == head; ++c) {
       size_t len = c->folded.size();
-      if (len > n - i || (found >> c->entry & 1)) continue;
+      if (len > n - i || (found & c->bits) == c->bits) continue;
       const auto* want = reinterpret_cast<const unsigned char*>(c->folded.data());
       size_t k = 3;
       while (k < len && kFoldByte[p[i + k]] == want[k]) ++k;
       if (k < len) continue;
-      found |= std::uint64_t{1} << c->entry;
+      found |= c->bits;
       if (!all) return found;
     }
     if ((found & long_entries_) == long_entries_) break;  // every longer cue found

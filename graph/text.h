@@ -150,10 +150,19 @@ Clause ClauseAt(std::string_view s, size_t offset);
 // cues starting so. Shorter cues are each one memmem (over `h` folded at most
 // once per call, when one of them has an ASCII letter and `h` an upper-case
 // letter).
+//
+// A grouped set (built from (cue, group) pairs) answers for groups instead:
+// bit g of Found(h) is set when any cue of group g (0-63) occurs in h; it may
+// hold any number of cues, and one cue may stand in several groups.
 class CueSet {
  public:
   CueSet(std::initializer_list<std::string_view> cues);
   explicit CueSet(const std::vector<std::string_view>& cues);
+  struct Grouped {
+    std::string_view cue;
+    unsigned group = 0;  // 0-63 (larger throw std::length_error)
+  };
+  explicit CueSet(const std::vector<Grouped>& cues);
   bool In(std::string_view haystack) const { return Scan(haystack, false) != 0; }
   size_t Count(std::string_view haystack) const;
   // Bit i set when the i-th cue of the list is in `haystack` (one pass).
@@ -162,16 +171,18 @@ class CueSet {
  private:
   // Bits of the list entries found; with `all` false it stops at the first.
   std::uint64_t Scan(std::string_view haystack, bool all) const;
+  void Add(std::string_view cue, std::uint64_t bits);
+  void Seal();
   struct Cue {
     std::string folded;
-    std::uint8_t entry = 0;  // its index in the list
+    std::uint64_t bits = 0;  // the bit of its list entry (or of its groups)
     bool letters = false;    // has an ASCII letter (folding the text matters)
     std::uint32_t head = 0;  // the first three folded bytes (cues of three bytes or more)
   };
   std::vector<Cue> cues_;   // shorter than three bytes: those without letters first
   std::vector<Cue> long_;   // three bytes or more, by head
   std::vector<std::uint64_t> filter_;  // 2^16 bits: FilterBit(head) of each of long_
-  std::uint64_t long_entries_ = 0;     // the entries of long_ (for an early end of Count)
+  std::uint64_t long_entries_ = 0;     // the bits of long_ (for an early end of Count)
 };
 
 // ASCII lower-case copy.

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
 namespace fixgraph::graph::signals {
 namespace {
 
@@ -92,6 +96,44 @@ TEST(ExtractAnswerMarkdown, BoldMarkersAreDroppedNotHalved) {
   EXPECT_EQ(a.find("**"), std::string::npos) << a;
   EXPECT_NE(a.find("Root Cause：显存碎片"), std::string::npos) << a;
   EXPECT_NE(a.find("改为 CPU 侧 empty"), std::string::npos) << a;
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::signals
+
+namespace fixgraph::graph::signals {
+namespace {
+
+// CommentCues answers each predicate Resolve asks, from one scan.
+std::uint8_t CuesOneByOne(std::string_view t) {
+  return (DeclinesFix(t) ? kCueDeclinesFix : 0) | (ClaimsFix(t) ? kCueClaimsFix : 0) |
+         (ClaimsVerified(t) ? kCueClaimsVerified : 0) | (NamesVendorFix(t) ? kCueNamesVendorFix : 0) |
+         (NamesServiceSide(t) ? kCueNamesServiceSide : 0) | (NamesRootCause(t) ? kCueRootCause : 0);
+}
+
+TEST(Signals, CommentCuesAreThePredicatesInOneScan) {
+  EXPECT_EQ(CommentCues("已修复，关闭。"), kCueClaimsFix | kCueClaimsVerified);
+  EXPECT_EQ(CommentCues("This is fixed in CANN 8.2.RC1; please upgrade."),
+            kCueClaimsFix | kCueClaimsVerified | kCueNamesVendorFix);
+  EXPECT_EQ(CommentCues("Won't fix: works AS designed"), kCueDeclinesFix);
+  EXPECT_EQ(CommentCues("已为你开启，平台侧处理"), kCueNamesServiceSide);
+  EXPECT_EQ(CommentCues("已为你开启"), kCueNamesServiceSide);
+  EXPECT_EQ(CommentCues("ROOT CAUSE found; dts2025030506797"), kCueRootCause | kCueNamesVendorFix);
+  EXPECT_EQ(CommentCues("麻烦提供 profiling。"), 0);
+  EXPECT_EQ(CommentCues("dts12345678"), kCueNamesVendorFix);  // eight digits, at the very end
+  EXPECT_EQ(CommentCues("DTS1234567"), 0);                    // seven
+  EXPECT_TRUE(NamesVendorFix("dTs12345678"));
+  EXPECT_FALSE(NamesVendorFix("DTS 12345678"));
+  static const std::vector<std::string> kPieces = {
+      "已修复", "修复版本", "CANN", "cann ", "。", "\n", "Fixed In", " is fixed", "海思", "问题单",
+      "DTS", "20250305", "0679", "平台侧", "已为", "开启", "won't fix", "不修复", "验证通过", "根因",
+      "Root Cause", "已解决", "server-side", "By Design", "x", " ", "版本修复", "CANN 侧", "已", "修"};
+  std::mt19937_64 rng(12);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    for (int k = static_cast<int>(rng() % 10); k > 0; --k) t += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(CommentCues(t), CuesOneByOne(t)) << t;
+  }
 }
 
 }  // namespace

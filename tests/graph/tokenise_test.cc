@@ -475,3 +475,122 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearchOnRandomLists) {
 
 }  // namespace
 }  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// A grouped CueSet (more than 64 cues, in up to 64 groups, a cue in several
+// groups, repeated cues): bit g of Found is set exactly when some cue of
+// group g is in the text, as the naive folded search finds it.
+TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
+  static const std::vector<std::string> kPieces = {
+      "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
+      "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
+      "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+  std::mt19937_64 rng(41);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> owned;
+    std::vector<unsigned> groups;
+    size_t n_cues = 1 + rng() % 120;
+    unsigned n_groups = 1 + static_cast<unsigned>(rng() % 64);
+    for (size_t k = 0; k < n_cues; ++k) {
+      std::string c;
+      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts) c += kPieces[rng() % kPieces.size()];
+      if (rng() % 4 == 0) c = c.substr(0, 1 + rng() % c.size());
+      if (rng() % 8 == 0) c.clear();  // an empty cue never matches
+      owned.push_back(c);
+      groups.push_back(static_cast<unsigned>(rng() % n_groups));
+    }
+    std::vector<CueSet::Grouped> list;
+    for (size_t k = 0; k < owned.size(); ++k) list.push_back({owned[k], groups[k]});
+    CueSet set(list);
+    for (int t = 0; t < 50; ++t) {
+      std::string h;
+      for (int k = static_cast<int>(rng() % 30); k > 0; --k) h += kPieces[rng() % kPieces.size()];
+      std::uint64_t want = 0;
+      for (size_t k = 0; k < owned.size(); ++k)
+        if (NaiveCount(h, {owned[k]}) > 0) want |= std::uint64_t{1} << groups[k];
+      ASSERT_EQ(set.Found(h), want) << h;
+      ASSERT_EQ(set.In(h), want != 0) << h;
+    }
+  }
+  EXPECT_THROW(CueSet(std::vector<CueSet::Grouped>{{"x", 64}}), std::length_error);
+  EXPECT_EQ(CueSet(std::vector<CueSet::Grouped>{{"已修复", 0}, {"已修复", 5}, {"FIX", 2}}).Found("已修复 fix"),
+            std::uint64_t{0x25});
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// FoldWidth the slow way: every code point decoded (as the tokeniser decodes
+// them, invalid bytes one at a time) and encoded again.
+std::string FoldWidthSlowly(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + n > s.size()) n = 1;
+    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += n;
+    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+    if (cp == 0x3000) cp = ' ';
+    AppendUtf8(&out, cp);
+  }
+  return out;
+}
+
+// The run-at-a-time copies of FoldWidth give what decoding and encoding every
+// code point gives, on valid and invalid UTF-8 alike.
+TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
+  static const std::vector<std::string> kPieces = {
+      "a", "Z", " ", "中", "文", "。", "，", "\xEF\xBC\xA1" /* Ａ */, "\xEF\xBD\x9E" /* ～ */,
+      "\xEF\xBD\x9F" /* ｟ */, "\xEF\xBC\x80", "\xE3\x80\x80" /* U+3000 */, "\xE3\x80\x81" /* 、 */,
+      "\xE0\x80\x80" /* overlong */, "\xE0\xA0\x80", "\xED\xA0\x80" /* surrogate */, "\xE4", "\xB8",
+      "\xE4\xB8", "\xC3\xA9" /* é */, "\xF0\x9F\x98\x80" /* emoji */, "\xFF", "\xE4\x41\x42"};
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
+  }
+  EXPECT_EQ(FoldWidth("中\xEF\xBC\xA1文\xE3\x80\x80x"), "中A文 x");
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
+
+namespace fixgraph::graph::text {
+namespace {
+
+// ForMentions the slow way: a byte at a time over the folded text.
+std::string ForMentionsSlowly(std::string_view input) {
+  std::string s = FoldWidthSlowly(input), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out.push_back(s[i]);
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+      out.push_back(' ');
+  }
+  return out;
+}
+
+TEST(Tokenise, ForMentionsAsAByteAtATime) {
+  static const std::vector<std::string> kPieces = {"#", "43", "a", "Z", " ", "!", "同", "的", "，",
+                                                   "\xEF\xBC\x83" /* ＃ */, "\xEF\xBC\x94" /* ４ */,
+                                                   "\xC3\xA9", "\xE4", "\xB8", "\xFF", "_", "x1"};
+  std::mt19937_64 rng(91);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(ForMentions(s), ForMentionsSlowly(s)) << s;
+  }
+  EXPECT_EQ(ForMentions("同 #43，见#12的"), "同 #43,见#12 的");  // ， folded, a space before 的
+}
+
+}  // namespace
+}  // namespace fixgraph::graph::text
