@@ -48,13 +48,13 @@ std::string RepoTerm(const std::string& repo) {
 double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 // The ranking score: relevance scaled by the issue's resolution prior (its
-// value slot, equal to the "prior" of the document data).
+// value slot kPriorSlot).
 double HitScore(double relevance, double prior) {
   prior = std::clamp(prior, 0.0, 1.0);
   return Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
 }
 
-// The stored document data (issue_index.h) is one JSON object written by
+// The stored hit fields (value slot kHitSlot, issue_index.h) are one JSON object written by
 // nlohmann's dump. RawFields splits its top level into keys and the raw text
 // of their values, so a hit can copy its fixes as stored instead of decoding
 // and re-encoding them. Checks the structure (one object; strings closed;
@@ -151,10 +151,10 @@ bool RawString(const std::vector<RawField>& fields, std::string_view key, std::s
   return true;
 }
 
-// A hit from its stored document data. `decode_fixes`: also decode the fixes
+// A hit from its stored fields (kHitSlot). `decode_fixes`: also decode the fixes
 // (AskHit::fixes); else they stay JSON text (AskHit::fixes_json).
 StatusOr<AskHit> HitFromData(const std::string& data, double score, bool decode_fixes) {
-  const Status corrupt = Status::Corruption("issue index: unreadable document data");
+  const Status corrupt = Status::Corruption("issue index: unreadable hit fields");
   std::vector<RawField> fields;
   if (!RawFields(data, &fields)) return corrupt;
   AskHit hit;
@@ -547,7 +547,7 @@ class XapianSearcher final : public Searcher {
     if (ranked.size() > limit) ranked.resize(limit);
     std::vector<AskHit> hits;
     for (const Candidate& c : ranked) {
-      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_data(), c.score, decode_fixes);
+      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_value(kHitSlot), c.score, decode_fixes);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }

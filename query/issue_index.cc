@@ -261,9 +261,8 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
                {"answer", answer},
                {"answer_source", answer_source},
                {"fixes", std::move(fixes)},
-               {"url", url},
-               {"prior", prior}};
-  doc.set_data(data.dump(-1, ' ', false, json::error_handler_t::replace));
+               {"url", url}};
+  doc.add_value(kHitSlot, data.dump(-1, ' ', false, json::error_handler_t::replace));
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
   std::string id = IdTerm(ref);
   std::string repo = "R" + ref.repo.ToString();

@@ -11,9 +11,12 @@
 //            nothing else: every term is one a query (ask_query.h) or an
 //            update (the id) reads
 //   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
-//   data     JSON of the hit's display fields, so ask reads nothing else:
+//   value 1  JSON of the hit's display fields, so ask reads nothing else:
 //            {"issue", "title", "state", "resolution", "answer", "answer_source",
-//             "fixes": [FixLink JSON...], "url", "prior"}
+//             "fixes": [FixLink JSON...], "url"} (a value, not the document
+//            data: glass stores values uncompressed, the data zlib-compressed,
+//            a deflate per document at the build and an inflate per hit)
+//   data     none
 //   metadata "fixgraph:schema" = kIssueIndexSchema
 #pragma once
 
@@ -27,13 +30,15 @@
 
 namespace fixgraph::query {
 
-// "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
+// "4": the hit's display fields in value slot kHitSlot, not in the document
+// data, and without "prior" (value slot kPriorSlot holds it); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
 // prior became a weight, ask.cc PriorSource), and no CJK bigram across a
 // Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
 // refused by Searcher::Open.
-inline constexpr const char* kIssueIndexSchema = "3";
+inline constexpr const char* kIssueIndexSchema = "4";
 inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
+inline constexpr unsigned kHitSlot = 1;
 inline constexpr unsigned kTitleWeight = 6;
 inline constexpr unsigned kBodyWeight = 3;
 inline constexpr unsigned kAnswerWeight = 2;

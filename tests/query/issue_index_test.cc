@@ -264,6 +264,24 @@ TEST_F(AskTest, IndexHoldsOnlyTermsThatQueriesOrUpdatesRead) {
   EXPECT_EQ(repos, 1u);
 }
 
+TEST_F(AskTest, HitFieldsAreAValueNotDocumentData) {
+  // Glass deflates every document's data (and inflates it per hit); values
+  // are stored as written. The hit fields live in kHitSlot, the data is empty,
+  // and the prior is not repeated there (kPriorSlot holds it).
+  AddCorpus();
+  LinkAndIndex();
+  Xapian::Database db(IssueIndexDir(db_.path()));
+  ASSERT_GT(db.get_doccount(), 0u);
+  for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) {
+    Xapian::Document doc = db.get_document(did);
+    EXPECT_EQ(doc.get_data(), "") << did;
+    nlohmann::json fields = nlohmann::json::parse(doc.get_value(kHitSlot), nullptr, false);
+    ASSERT_TRUE(fields.is_object()) << did;
+    EXPECT_TRUE(fields.contains("issue")) << did;
+    EXPECT_FALSE(fields.contains("prior")) << did;
+  }
+}
+
 TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   // A rebuild takes each issue's links and comments from two scans beside the
   // issue scan; an incremental update reads them per issue. Both must give the
@@ -436,13 +454,13 @@ TEST_F(AskTest, IndexOfAnOlderLayoutIsRefusedThenRebuilt) {
   LinkAndIndex();
   {
     Xapian::WritableDatabase w(IssueIndexDir(db_.path()), Xapian::DB_OPEN);
-    w.set_metadata("fixgraph:schema", "2");  // the layout before this one
+    w.set_metadata("fixgraph:schema", "3");  // the layout before this one
     w.commit();
   }
   auto s = Searcher::Open(db_.path());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), Status::Code::kFailedPrecondition) << s.status().ToString();
-  EXPECT_NE(s.status().message().find("layout 2"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("layout 3"), std::string::npos) << s.status().message();
   EXPECT_NE(s.status().message().find("fixgraph link"), std::string::npos) << s.status().message();
   // Any update (import, sync, link) rebuilds an index of another layout.
   ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("1")}).ok());
