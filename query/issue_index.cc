@@ -43,36 +43,102 @@ constexpr unsigned kMaxIndexThreads = 8;
 // at 250-500, 1.15x at 50; a shard's commits stay cheap, its B-trees being small).
 constexpr size_t kRebuildCommitDocs = 50;
 
-// Adds each term of analysed text to a document with wdf `wdf`; for a title,
-// once more under kTitlePrefix with wdf 1 (the title field of a query).
-class DocSink final : public TermSink {
+// The distinct terms of one document with their summed wdf, in the order
+// they first occurred: Xapian's Document::add_term is a std::map lookup per
+// call, so a document's terms are counted here (an open-addressing table whose
+// buffers are reused from document to document) and each distinct term is
+// added once, with the wdf its occurrences add up to (the same document).
+class TermCounts {
  public:
-  DocSink(Xapian::Document* doc, unsigned wdf, bool title) : doc_(doc), wdf_(wdf), title_(title) {}
-  void Add(std::string_view text, std::uint32_t, TermKind) override {
-    term_.assign(text);
-    doc_->add_term(term_, wdf_);
-    if (!title_) return;
-    term_.assign(kTitlePrefix);
-    term_.append(text);
-    doc_->add_term(term_, 1);
+  void Clear() {
+    for (std::uint32_t s : used_) slots_[s].len = 0;
+    used_.clear();
+    bytes_.clear();
+  }
+
+  void Add(std::string_view term, std::uint32_t wdf) {
+    if (term.empty()) return;  // never produced by the analyzer; kept out of the table's "empty" mark
+    if ((used_.size() + 1) * 2 > slots_.size()) Grow();
+    const size_t hash = std::hash<std::string_view>()(term);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.len == 0) {
+        slot = {static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(term.size()), wdf, hash};
+        bytes_.append(term);
+        used_.push_back(static_cast<std::uint32_t>(i));
+        return;
+      }
+      if (slot.hash == hash && slot.len == term.size() && bytes_.compare(slot.off, slot.len, term) == 0) {
+        slot.wdf += wdf;
+        return;
+      }
+    }
+  }
+
+  // Adds every term to `doc` with its summed wdf.
+  void AddTo(Xapian::Document* doc) {
+    for (std::uint32_t s : used_) {
+      const Slot& slot = slots_[s];
+      term_.assign(bytes_, slot.off, slot.len);
+      doc->add_term(term_, slot.wdf);
+    }
   }
 
  private:
-  Xapian::Document* doc_;
+  struct Slot {
+    std::uint32_t off = 0, len = 0;  // in bytes_; len 0: empty
+    std::uint32_t wdf = 0;
+    size_t hash = 0;
+  };
+
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(old.size() * 2, 1024), Slot());
+    const size_t mask = slots_.size() - 1;
+    for (std::uint32_t& s : used_) {
+      size_t i = old[s].hash & mask;
+      while (slots_[i].len != 0) i = (i + 1) & mask;
+      slots_[i] = old[s];
+      s = static_cast<std::uint32_t>(i);
+    }
+  }
+
+  std::vector<Slot> slots_;         // a power of two, at most half used
+  std::vector<std::uint32_t> used_;  // the used slots, in order of first occurrence
+  std::string bytes_;               // the terms' bytes
+  std::string term_;                // AddTo's
+};
+
+// Counts each term of analysed text with wdf `wdf`; for a title, once more
+// under kTitlePrefix with wdf 1 (the title field of a query).
+class DocSink final : public TermSink {
+ public:
+  DocSink(TermCounts* terms, unsigned wdf, bool title) : terms_(terms), wdf_(wdf), title_(title) {}
+  void Add(std::string_view text, std::uint32_t, TermKind) override {
+    terms_->Add(text, wdf_);
+    if (!title_) return;
+    term_.assign(kTitlePrefix);
+    term_.append(text);
+    terms_->Add(term_, 1);
+  }
+
+ private:
+  TermCounts* terms_;
   unsigned wdf_;
   bool title_;
   std::string term_;
 };
 
-void AddText(Xapian::Document* doc, std::string_view text, unsigned weight) {
-  DocSink sink(doc, weight, false);
+void AddText(TermCounts* terms, std::string_view text, unsigned weight) {
+  DocSink sink(terms, weight, false);
   AnalyzeTo(text, &sink);
 }
 
 // The title: its terms at kTitleWeight in the shared term space, and once more
 // under kTitlePrefix (wdf 1 per occurrence) for the title field of a query.
-void AddTitle(Xapian::Document* doc, std::string_view title) {
-  DocSink sink(doc, kTitleWeight, true);
+void AddTitle(TermCounts* terms, std::string_view title) {
+  DocSink sink(terms, kTitleWeight, true);
   AnalyzeTo(title, &sink);
 }
 
@@ -216,17 +282,19 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
                                                            : graph::Resolution::kUnknown;
   }
   const graph::IssueLinks& links = in.links ? *in.links : unlinked;
-  Xapian::Document doc;
-  AddTitle(&doc, issue.title);
-  AddText(&doc, Utf8Prefix(issue.body, kMaxBodyBytes), kBodyWeight);
-  for (const std::string& label : issue.labels) AddText(&doc, label, kCommentWeight);
+  // One table per thread, reused by every document it builds.
+  thread_local TermCounts terms;
+  terms.Clear();
+  AddTitle(&terms, issue.title);
+  AddText(&terms, Utf8Prefix(issue.body, kMaxBodyBytes), kBodyWeight);
+  for (const std::string& label : issue.labels) AddText(&terms, label, kCommentWeight);
 
   std::string answer, answer_source;
   if (links.answer && !links.answer->text.empty()) {
     answer = links.answer->text;
     answer_source = "comment";
   }
-  AddText(&doc, answer, kAnswerWeight);
+  AddText(&terms, answer, kAnswerWeight);
 
   size_t comment_bytes = 0;
   for (const Comment& c : in.comments) {
@@ -234,7 +302,7 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
     if (links.answer && c.id == links.answer->comment_id) continue;  // indexed as the answer
     std::string_view text = Utf8Prefix(c.body, kMaxCommentBytes);
     comment_bytes += text.size();
-    AddText(&doc, text, kCommentWeight);
+    AddText(&terms, text, kCommentWeight);
   }
 
   json fixes = json::array();
@@ -244,14 +312,16 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
     if (!f.in_store || !pr_ref.ok() || pr_ref->kind != RefKind::kPull) continue;
     auto pr = store.GetPull(*pr_ref);
     if (!pr.ok()) continue;
-    AddText(&doc, pr->title, kAnswerWeight);
-    AddText(&doc, Utf8Prefix(pr->body, kMaxPrBodyBytes), kCommentWeight);
+    AddText(&terms, pr->title, kAnswerWeight);
+    AddText(&terms, Utf8Prefix(pr->body, kMaxPrBodyBytes), kCommentWeight);
     if (answer.empty() && f.tier <= graph::Tier::kC) {
       answer = ExtractPrAnswer(pr->title, pr->body);
       answer_source = "pr";
     }
   }
 
+  Xapian::Document doc;
+  terms.AddTo(&doc);
   double prior = ResolutionPrior(links);
   std::string url = issue.html_url.empty() ? WebUrl(ref) : issue.html_url;
   json data = {{"issue", ref.ToString()},
