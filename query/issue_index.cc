@@ -179,6 +179,107 @@ bool SaysWhatToDo(const std::string& lower) {
 
 std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-issues"; }
 
+namespace {
+
+// True when `s` is valid UTF-8 (RFC 3629: no overlong forms, no surrogates,
+// nothing above U+10FFFF), which JSON output keeps as it is.
+bool ValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t n;
+    char32_t cp, min;
+    if ((c & 0xE0) == 0xC0) {
+      n = 1, cp = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2, cp = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3, cp = c & 0x07, min = 0x10000;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      const unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// Appends `s`, its invalid UTF-8 replaced as JSON output (nlohmann's dump
+// with error_handler_t::replace) replaces it, with its length before it.
+void AppendField(std::string* out, std::string_view s) {
+  std::string replaced;
+  if (!ValidUtf8(s)) {
+    json text = json::parse(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+    replaced = text.get<std::string>();
+    s = replaced;
+  }
+  for (size_t n = s.size(); ; n >>= 7) {
+    if (n < 0x80) {
+      out->push_back(static_cast<char>(n));
+      break;
+    }
+    out->push_back(static_cast<char>(0x80 | (n & 0x7F)));
+  }
+  out->append(s);
+}
+
+bool ReadField(std::string_view* in, std::string* out) {
+  size_t n = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    if (in->empty() || shift > 28) return false;
+    const unsigned char b = static_cast<unsigned char>(in->front());
+    in->remove_prefix(1);
+    n |= static_cast<size_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  if (n > in->size()) return false;
+  out->assign(in->substr(0, n));
+  in->remove_prefix(n);
+  return true;
+}
+
+}  // namespace
+
+std::string EncodeHitFields(const HitFields& f) {
+  std::string out;
+  out.reserve(16 + f.issue.size() + f.title.size() + f.state.size() + f.resolution.size() + f.answer.size() +
+              f.answer_source.size() + f.fixes.size() + f.url.size());
+  AppendField(&out, f.issue);
+  AppendField(&out, f.title);
+  AppendField(&out, f.state);
+  AppendField(&out, f.resolution);
+  AppendField(&out, f.answer);
+  AppendField(&out, f.answer_source);
+  AppendField(&out, f.fixes);
+  auto ref = ParseRef(f.issue);
+  AppendField(&out, ref.ok() && f.url == WebUrl(*ref) ? std::string_view() : std::string_view(f.url));
+  return out;
+}
+
+bool DecodeHitFields(std::string_view value, HitFields* f) {
+  if (!ReadField(&value, &f->issue) || !ReadField(&value, &f->title) || !ReadField(&value, &f->state) ||
+      !ReadField(&value, &f->resolution) || !ReadField(&value, &f->answer) ||
+      !ReadField(&value, &f->answer_source) || !ReadField(&value, &f->fixes) || !ReadField(&value, &f->url) ||
+      !value.empty())
+    return false;
+  if (f->url.empty()) {
+    auto ref = ParseRef(f->issue);
+    if (!ref.ok()) return false;
+    f->url = WebUrl(*ref);
+  }
+  return true;
+}
+
 double ResolutionPrior(const graph::IssueLinks& links) {
   using graph::Resolution;
   double tier = 0;
@@ -323,16 +424,16 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   Xapian::Document doc;
   terms.AddTo(&doc);
   double prior = ResolutionPrior(links);
-  std::string url = issue.html_url.empty() ? WebUrl(ref) : issue.html_url;
-  json data = {{"issue", ref.ToString()},
-               {"title", issue.title},
-               {"state", issue.state == IssueState::kOpen ? "open" : "closed"},
-               {"resolution", graph::ResolutionName(links.resolution)},
-               {"answer", answer},
-               {"answer_source", answer_source},
-               {"fixes", std::move(fixes)},
-               {"url", url}};
-  doc.add_value(kHitSlot, data.dump(-1, ' ', false, json::error_handler_t::replace));
+  HitFields hit;
+  hit.issue = ref.ToString();
+  hit.title = issue.title;
+  hit.state = issue.state == IssueState::kOpen ? "open" : "closed";
+  hit.resolution = graph::ResolutionName(links.resolution);
+  hit.answer = std::move(answer);
+  hit.answer_source = std::move(answer_source);
+  hit.fixes = fixes.dump(-1, ' ', false, json::error_handler_t::replace);
+  hit.url = issue.html_url.empty() ? WebUrl(ref) : issue.html_url;
+  doc.add_value(kHitSlot, EncodeHitFields(hit));
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
   std::string id = IdTerm(ref);
   std::string repo = "R" + ref.repo.ToString();
