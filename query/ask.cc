@@ -48,166 +48,54 @@ std::string RepoTerm(const std::string& repo) {
 double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 // The ranking score: relevance scaled by the issue's resolution prior (its
-// value slot, equal to the "prior" of the document data).
+// value slot kPriorSlot).
 double HitScore(double relevance, double prior) {
   prior = std::clamp(prior, 0.0, 1.0);
   return Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
 }
 
-// The stored document data (issue_index.h) is one JSON object written by
-// nlohmann's dump. RawFields splits its top level into keys and the raw text
-// of their values, so a hit can copy its fixes as stored instead of decoding
-// and re-encoding them. Checks the structure (one object; strings closed;
-// brackets balanced), not the values.
-size_t SkipString(std::string_view t, size_t i) {  // t[i] == '"'; returns the index after the closing quote
-  for (++i; i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      ++i;
-    } else if (t[i] == '"') {
-      return i + 1;
-    }
-  }
-  return std::string_view::npos;
-}
-
-size_t SkipSpace(std::string_view t, size_t i) {
-  while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
-  return i;
-}
-
-size_t SkipValue(std::string_view t, size_t i) {  // returns the index after the value, or npos
-  if (i >= t.size()) return std::string_view::npos;
-  if (t[i] == '"') return SkipString(t, i);
-  if (t[i] == '{' || t[i] == '[') {
-    std::string open;  // the brackets still open, innermost last
-    while (i < t.size()) {
-      char c = t[i];
-      if (c == '"') {
-        i = SkipString(t, i);
-        if (i == std::string_view::npos) return i;
-        continue;
-      }
-      if (c == '{' || c == '[') {
-        open.push_back(c);
-      } else if (c == '}' || c == ']') {
-        if (open.empty() || open.back() != (c == '}' ? '{' : '[')) return std::string_view::npos;
-        open.pop_back();
-        if (open.empty()) return i + 1;
-      }
-      ++i;
-    }
-    return std::string_view::npos;
-  }
-  size_t start = i;
-  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && t[i] != ' ' && t[i] != '\n' &&
-         t[i] != '\r' && t[i] != '\t')
-    ++i;
-  return i > start ? i : std::string_view::npos;
-}
-
-using RawField = std::pair<std::string_view, std::string_view>;  // key (as written, no quotes), value text
-
-bool RawFields(std::string_view t, std::vector<RawField>* out) {
-  out->clear();
-  size_t i = SkipSpace(t, 0);
-  if (i >= t.size() || t[i] != '{') return false;
-  i = SkipSpace(t, i + 1);
-  if (i < t.size() && t[i] == '}') return SkipSpace(t, i + 1) == t.size();
-  while (i < t.size()) {
-    if (t[i] != '"') return false;
-    size_t key_end = SkipString(t, i);
-    if (key_end == std::string_view::npos) return false;
-    std::string_view key = t.substr(i + 1, key_end - i - 2);
-    i = SkipSpace(t, key_end);
-    if (i >= t.size() || t[i] != ':') return false;
-    i = SkipSpace(t, i + 1);
-    size_t value_end = SkipValue(t, i);
-    if (value_end == std::string_view::npos) return false;
-    out->emplace_back(key, t.substr(i, value_end - i));
-    i = SkipSpace(t, value_end);
-    if (i >= t.size()) return false;
-    if (t[i] == '}') return SkipSpace(t, i + 1) == t.size();
-    if (t[i] != ',') return false;
-    i = SkipSpace(t, i + 1);
-  }
-  return false;
-}
-
-// The string value of a raw field ("" when absent); false when it is not a string.
-bool RawString(const std::vector<RawField>& fields, std::string_view key, std::string* out) {
-  out->clear();
-  for (const RawField& f : fields) {
-    if (f.first != key) continue;
-    if (f.second.empty() || f.second.front() != '"') return false;
-    if (f.second.find('\\') == std::string_view::npos) {  // nothing escaped: the bytes between the quotes
-      out->assign(f.second.substr(1, f.second.size() - 2));
-      return true;
-    }
-    json j = json::parse(f.second, nullptr, false);
-    if (!j.is_string()) return false;
-    *out = j.get<std::string>();
-    return true;
-  }
-  return true;
-}
-
-// A hit from its stored document data. `decode_fixes`: also decode the fixes
-// (AskHit::fixes); else they stay JSON text (AskHit::fixes_json).
-StatusOr<AskHit> HitFromData(const std::string& data, double score, bool decode_fixes) {
-  const Status corrupt = Status::Corruption("issue index: unreadable document data");
-  std::vector<RawField> fields;
-  if (!RawFields(data, &fields)) return corrupt;
+// A hit from its stored fields (value slot kHitSlot, issue_index.h,
+// EncodeHitFields). `decode_fixes`: also decode the fixes (AskHit::fixes);
+// else they stay JSON text (AskHit::fixes_json).
+StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_fixes) {
+  HitFields fields;
+  if (!DecodeHitFields(value, &fields)) return Status::Corruption("issue index: unreadable hit fields");
+  if (fields.fixes.empty() || fields.fixes.front() != '[')
+    return Status::Corruption("issue index document: fixes: expected an array");
   AskHit hit;
-  hit.fixes_json = "[]";
-  std::string issue, state, resolution;
-  if (!RawString(fields, "issue", &issue) || !RawString(fields, "state", &state) ||
-      !RawString(fields, "resolution", &resolution) || !RawString(fields, "title", &hit.title) ||
-      !RawString(fields, "answer", &hit.answer) || !RawString(fields, "answer_source", &hit.answer_source) ||
-      !RawString(fields, "url", &hit.url))
-    return corrupt;
-  for (const RawField& f : fields) {
-    if (f.first == "fixes") {
-      if (f.second.front() != '[') return Status::Corruption("issue index document: fixes: expected an array");
-      hit.fixes_json.assign(f.second);
-    }
-  }
-  hit.state = state;
+  hit.title = std::move(fields.title);
+  hit.answer = std::move(fields.answer);
+  hit.answer_source = std::move(fields.answer_source);
+  hit.url = std::move(fields.url);
+  hit.state = fields.state;
   if (decode_fixes) {
     // The strict decoder of graph/ checks every field of every fix.
-    json j = json::parse(data, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return corrupt;
-    json links = {{"issue", issue},
-                  {"state", state.empty() ? "open" : state},
-                  {"resolution", resolution.empty() ? "unknown" : resolution},
-                  {"fixes", j.contains("fixes") ? std::move(j["fixes"]) : json::array()},
-                  {"flags", j.contains("flags") ? std::move(j["flags"]) : json::array()}};
+    json fixes = json::parse(fields.fixes, nullptr, false);
+    if (fixes.is_discarded() || !fixes.is_array())
+      return Status::Corruption("issue index document: fixes: expected an array");
+    json links = {{"issue", fields.issue},
+                  {"state", fields.state.empty() ? "open" : fields.state},
+                  {"resolution", fields.resolution.empty() ? "unknown" : fields.resolution},
+                  {"fixes", std::move(fixes)},
+                  {"flags", json::array()}};
     graph::IssueLinks decoded;
     FG_RETURN_IF_ERROR(graph::FromJson(links, &decoded).WithContext("issue index document"));
     hit.issue = decoded.issue;
     hit.resolution = decoded.resolution;
     hit.fixes = std::move(decoded.fixes);
-    hit.flags = std::move(decoded.flags);
   } else {
-    auto ref = ParseRef(issue);
+    auto ref = ParseRef(fields.issue);
     if (!ref.ok() || ref->kind != RefKind::kIssue)
-      return Status::Corruption("issue index document: issue: expected an issue reference, got '" + issue + "'");
+      return Status::Corruption("issue index document: issue: expected an issue reference, got '" + fields.issue +
+                                "'");
     hit.issue = *ref;
-    if (!state.empty() && state != "open" && state != "closed")
-      return Status::Corruption("issue index document: state: '" + state + "'");
-    auto res = graph::ParseResolution(resolution.empty() ? "unknown" : resolution);
+    if (!fields.state.empty() && fields.state != "open" && fields.state != "closed")
+      return Status::Corruption("issue index document: state: '" + fields.state + "'");
+    auto res = graph::ParseResolution(fields.resolution.empty() ? "unknown" : fields.resolution);
     if (!res.ok()) return Status::Corruption("issue index document: " + res.status().message());
     hit.resolution = *res;
-    for (const RawField& f : fields) {
-      if (f.first != "flags") continue;
-      json flags = json::parse(f.second, nullptr, false);
-      if (!flags.is_array()) return Status::Corruption("issue index document: flags: expected an array");
-      for (const json& name : flags) {
-        auto flag = graph::ParseFlag(name.is_string() ? name.get<std::string>() : std::string());
-        if (!flag.ok()) return Status::Corruption("issue index document: " + flag.status().message());
-        hit.flags.push_back(*flag);
-      }
-    }
   }
+  hit.fixes_json = std::move(fields.fixes);
   hit.score = score;
   return hit;
 }
@@ -591,7 +479,8 @@ class XapianSearcher final : public Searcher {
     if (ranked.size() > limit) ranked.resize(limit);
     std::vector<AskHit> hits;
     for (const Candidate& c : ranked) {
-      auto hit = HitFromData(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_data(), c.score, decode_fixes);
+      auto hit = HitFromValue(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_value(kHitSlot), c.score,
+                              decode_fixes);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }

@@ -11,14 +11,16 @@
 //            nothing else: every term is one a query (ask_query.h) or an
 //            update (the id) reads
 //   value 0  prior in [0, 1] from resolution and fix tier (sortable_serialise)
-//   data     JSON of the hit's display fields, so ask reads nothing else:
-//            {"issue", "title", "state", "resolution", "answer", "answer_source",
-//             "fixes": [FixLink JSON...], "url", "prior"}
+//   value 1  the hit's display fields (EncodeHitFields), so ask reads nothing
+//            else (a value, not the document data: glass stores values as
+//            written, the data zlib-compressed: a deflate per document at the
+//            build and an inflate per hit)
+//   data     none
 //   metadata "fixgraph:schema" = kIssueIndexSchema;
 //            kDeadKey = the dead documents (below), absent when there are none
 //
 // No termlist table (Xapian::DB_NO_TERMLIST): nothing reads a document's terms
-// (ask reads posting lists, the prior value stream and document data), and
+// (ask reads posting lists and the two value slots), and
 // writing the termlist was a sixth of the build (zlib compresses every
 // termlist entry). Without it Xapian can neither delete nor replace a
 // document, so an update never does:
@@ -52,7 +54,9 @@
 
 namespace fixgraph::query {
 
-// "4": no termlist table, dead documents in kDeadKey (above); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
+// "4": no termlist table, dead documents in kDeadKey (above), and the hit's
+// display fields in value slot kHitSlot (EncodeHitFields), not as JSON in the
+// document data (nor its "prior": kPriorSlot holds it); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
 // prior became a weight, ask.cc PriorSource), and no CJK bigram across a
 // Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
 // refused by Searcher::Open.
@@ -62,12 +66,33 @@ inline constexpr double kDeadShare = 0.1;
 inline constexpr size_t kDeadFloor = 64;
 inline constexpr const char* kTitlePrefix = "S";
 inline constexpr unsigned kPriorSlot = 0;
+inline constexpr unsigned kHitSlot = 1;
 inline constexpr unsigned kTitleWeight = 6;
 inline constexpr unsigned kBodyWeight = 3;
 inline constexpr unsigned kAnswerWeight = 2;
 inline constexpr unsigned kCommentWeight = 1;
 
 std::string IssueIndexDir(const std::string& db_dir);
+
+// What a hit shows of an issue, as stored in value slot kHitSlot: each field
+// in this order as its length (7-bit groups, low first, the high bit set on
+// all but the last) and its bytes. Strings are valid UTF-8 (the encoder
+// replaces invalid bytes with U+FFFD as JSON output would); `fixes` is the
+// JSON array of the shown fixes (graph::ToJson); `url` is stored empty when
+// it is WebUrl(issue), and decoded as such.
+struct HitFields {
+  std::string issue;  // Ref::ToString
+  std::string title;
+  std::string state;       // "open" or "closed"
+  std::string resolution;  // graph::ResolutionName
+  std::string answer;
+  std::string answer_source;  // "comment", "pr" or ""
+  std::string fixes = "[]";
+  std::string url;
+};
+std::string EncodeHitFields(const HitFields& fields);
+// False when `value` is not a whole encoding (corrupt).
+bool DecodeHitFields(std::string_view value, HitFields* fields);
 
 // A rebuild writes a new index beside the live one and swaps it in: the store's
 // issues, in scan order, each joined with its links and comments from two

@@ -414,6 +414,70 @@ TEST_F(AskTest, IndexHoldsOnlyTermsThatQueriesOrUpdatesRead) {
   EXPECT_EQ(repos, 1u);
 }
 
+TEST_F(AskTest, HitFieldsAreAValueNotDocumentData) {
+  // Glass deflates every document's data (and inflates it per hit); values
+  // are stored as written. The hit fields live in kHitSlot, the data is empty.
+  AddCorpus();
+  LinkAndIndex();
+  Xapian::Database db(IssueIndexDir(db_.path()));
+  ASSERT_GT(db.get_doccount(), 0u);
+  for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) {
+    Xapian::Document doc = db.get_document(did);
+    EXPECT_EQ(doc.get_data(), "") << did;
+    HitFields fields;
+    ASSERT_TRUE(DecodeHitFields(doc.get_value(kHitSlot), &fields)) << did;
+    EXPECT_TRUE(ParseRef(fields.issue).ok()) << did;
+    EXPECT_TRUE(fields.state == "open" || fields.state == "closed") << did;
+    EXPECT_EQ(fields.fixes.front(), '[') << did;
+  }
+}
+
+TEST(HitFieldsTest, RoundTripsDerivesTheWebUrlAndReplacesInvalidUtf8) {
+  const Ref seven = Ref::Issue(RepoRef{Platform::kGitCode, "o", "r"}, "7");
+  HitFields in;
+  in.issue = seven.ToString();
+  in.title = std::string("npu \"error\"\n") + std::string(200, 'x') + "\xe6\x8a\xa5\xe9\x94\x99";
+  in.state = "closed";
+  in.resolution = "fixed";
+  in.answer = "set HCCL_CONNECT_TIMEOUT";
+  in.answer_source = "comment";
+  in.fixes = R"([{"pr":"x"}])";
+  in.url = WebUrl(seven);
+  const std::string value = EncodeHitFields(in);
+  // The URL a reference gives is not stored; the title's length takes two bytes.
+  EXPECT_EQ(value.find("https://"), std::string::npos);
+  HitFields out;
+  ASSERT_TRUE(DecodeHitFields(value, &out));
+  EXPECT_EQ(out.issue, in.issue);
+  EXPECT_EQ(out.title, in.title);
+  EXPECT_EQ(out.state, in.state);
+  EXPECT_EQ(out.resolution, in.resolution);
+  EXPECT_EQ(out.answer, in.answer);
+  EXPECT_EQ(out.answer_source, in.answer_source);
+  EXPECT_EQ(out.fixes, in.fixes);
+  EXPECT_EQ(out.url, in.url);
+  // Any other URL is stored.
+  in.url = "https://example.com/x/7";
+  ASSERT_TRUE(DecodeHitFields(EncodeHitFields(in), &out));
+  EXPECT_EQ(out.url, in.url);
+  // Invalid UTF-8 (a lone continuation byte, a truncated sequence, an
+  // overlong form, a surrogate) becomes U+FFFD, as JSON output has it.
+  for (const std::string bad : {"a\x80" "b", "a\xe6\x8a", "\xc0\xaf", "\xed\xa0\x80"}) {
+    in.answer = bad;
+    ASSERT_TRUE(DecodeHitFields(EncodeHitFields(in), &out));
+    const std::string expected =
+        nlohmann::json::parse(nlohmann::json(bad).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            .get<std::string>();
+    EXPECT_EQ(out.answer, expected);
+    EXPECT_NE(out.answer.find("\xef\xbf\xbd"), std::string::npos);
+  }
+  // Truncated or trailing bytes: corrupt.
+  const std::string good = EncodeHitFields(in);
+  EXPECT_FALSE(DecodeHitFields(good.substr(0, good.size() - 1), &out));
+  EXPECT_FALSE(DecodeHitFields(good + "x", &out));
+  EXPECT_FALSE(DecodeHitFields("", &out));
+}
+
 TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   // A rebuild takes each issue's links and comments from two scans beside the
   // issue scan; an incremental update reads them per issue. Both must give the
