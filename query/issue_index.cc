@@ -1,5 +1,7 @@
 #include "issue_index.h"
 
+#include "fixgraph/engine/byte_codec.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -47,6 +49,9 @@ constexpr unsigned kMaxIndexThreads = 8;
 // tell 200 from 500 (an earlier measurement, in time, found the walk
 // dominating at 500), so 200.
 constexpr size_t kRebuildCommitDocs = 200;
+// The first byte of the two encodings (engine/byte_codec.h) this index stores.
+constexpr char kHitFieldsTag = 'H';
+constexpr char kDeadSetTag = 'D';
 
 // The distinct terms of one document with their summed wdf, in the order
 // they first occurred: Xapian's Document::add_term is a std::map lookup per
@@ -206,41 +211,34 @@ std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-i
 
 std::string EncodeDocids(const std::vector<std::uint32_t>& sorted) {
   std::string out;
-  out.reserve(sorted.size() * 2);
+  if (sorted.empty()) return out;
+  ByteWriter w(&out, kDeadSetTag);
   std::uint32_t last = 0;
   for (std::uint32_t did : sorted) {
-    std::uint32_t gap = did - last;
+    w.Varint(did - last);
     last = did;
-    while (gap >= 0x80) {
-      out.push_back(static_cast<char>((gap & 0x7f) | 0x80));
-      gap >>= 7;
-    }
-    out.push_back(static_cast<char>(gap));
   }
   return out;
 }
 
 bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out) {
   out->clear();
+  if (text.empty()) return true;
+  ByteReader r(text, kDeadSetTag, "dead document set");
   std::uint64_t last = 0;
-  for (size_t i = 0; i < text.size();) {
-    std::uint64_t gap = 0;
-    for (unsigned shift = 0;; shift += 7) {
-      if (i >= text.size() || shift > 28) {
-        out->clear();
-        return false;
-      }
-      const auto byte = static_cast<unsigned char>(text[i++]);
-      gap |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if (byte < 0x80) break;
-    }
-    // Docids start at 1 and ascend strictly.
+  while (!r.AtEnd()) {
+    const std::uint64_t gap = r.Varint();
+    // Docids start at 1 and ascend strictly (a bad read gives 0 too).
     if (gap == 0 || last + gap > 0xffffffffu) {
       out->clear();
       return false;
     }
     last += gap;
     out->push_back(static_cast<std::uint32_t>(last));
+  }
+  if (!r.Finish().ok()) {
+    out->clear();
+    return false;
   }
   return true;
 }
@@ -280,64 +278,33 @@ bool ValidUtf8(std::string_view s) {
   return true;
 }
 
-// Appends `s`, its invalid UTF-8 replaced as JSON output (nlohmann's dump
-// with error_handler_t::replace) replaces it, with its length before it.
-void AppendField(std::string* out, std::string_view s) {
-  std::string replaced;
-  if (!ValidUtf8(s)) {
-    json text = json::parse(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
-    replaced = text.get<std::string>();
-    s = replaced;
-  }
-  for (size_t n = s.size(); ; n >>= 7) {
-    if (n < 0x80) {
-      out->push_back(static_cast<char>(n));
-      break;
-    }
-    out->push_back(static_cast<char>(0x80 | (n & 0x7F)));
-  }
-  out->append(s);
-}
-
-bool ReadField(std::string_view* in, std::string* out) {
-  size_t n = 0;
-  for (unsigned shift = 0;; shift += 7) {
-    if (in->empty() || shift > 28) return false;
-    const unsigned char b = static_cast<unsigned char>(in->front());
-    in->remove_prefix(1);
-    n |= static_cast<size_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) break;
-  }
-  if (n > in->size()) return false;
-  out->assign(in->substr(0, n));
-  in->remove_prefix(n);
-  return true;
+// `s`, its invalid UTF-8 replaced as JSON output (nlohmann's dump with
+// error_handler_t::replace) replaces it.
+std::string_view AsJsonWould(std::string_view s, std::string* replaced) {
+  if (ValidUtf8(s)) return s;
+  json text = json::parse(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+  *replaced = text.get<std::string>();
+  return *replaced;
 }
 
 }  // namespace
 
 std::string EncodeHitFields(const HitFields& f) {
-  std::string out;
-  out.reserve(16 + f.issue.size() + f.title.size() + f.state.size() + f.resolution.size() + f.answer.size() +
-              f.answer_source.size() + f.fixes.size() + f.url.size());
-  AppendField(&out, f.issue);
-  AppendField(&out, f.title);
-  AppendField(&out, f.state);
-  AppendField(&out, f.resolution);
-  AppendField(&out, f.answer);
-  AppendField(&out, f.answer_source);
-  AppendField(&out, f.fixes);
+  std::string out, replaced;
+  ByteWriter w(&out, kHitFieldsTag);
+  for (const std::string* field : {&f.issue, &f.title, &f.state, &f.resolution, &f.answer, &f.answer_source, &f.fixes})
+    w.Str(AsJsonWould(*field, &replaced));
   auto ref = ParseRef(f.issue);
-  AppendField(&out, ref.ok() && f.url == WebUrl(*ref) ? std::string_view() : std::string_view(f.url));
+  w.Str(ref.ok() && f.url == WebUrl(*ref) ? std::string_view() : AsJsonWould(f.url, &replaced));
   return out;
 }
 
 bool DecodeHitFields(std::string_view value, HitFields* f) {
-  if (!ReadField(&value, &f->issue) || !ReadField(&value, &f->title) || !ReadField(&value, &f->state) ||
-      !ReadField(&value, &f->resolution) || !ReadField(&value, &f->answer) ||
-      !ReadField(&value, &f->answer_source) || !ReadField(&value, &f->fixes) || !ReadField(&value, &f->url) ||
-      !value.empty())
-    return false;
+  ByteReader r(value, kHitFieldsTag, "hit fields");
+  for (std::string* field : {&f->issue, &f->title, &f->state, &f->resolution, &f->answer, &f->answer_source,
+                             &f->fixes, &f->url})
+    r.Str(field);
+  if (!r.Finish().ok()) return false;
   if (f->url.empty()) {
     auto ref = ParseRef(f->issue);
     if (!ref.ok()) return false;

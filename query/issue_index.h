@@ -74,9 +74,9 @@ inline constexpr unsigned kCommentWeight = 1;
 
 std::string IssueIndexDir(const std::string& db_dir);
 
-// What a hit shows of an issue, as stored in value slot kHitSlot: each field
-// in this order as its length (7-bit groups, low first, the high bit set on
-// all but the last) and its bytes. Strings are valid UTF-8 (the encoder
+// What a hit shows of an issue, as stored in value slot kHitSlot: a ByteWriter
+// record (engine/byte_codec.h, type byte 'H') of the fields in this order, each
+// a string (a varint length and its bytes). Strings are valid UTF-8 (the encoder
 // replaces invalid bytes with U+FFFD as JSON output would); `fixes` is the
 // JSON array of the shown fixes (graph::ToJson); `url` is stored empty when
 // it is WebUrl(issue), and decoded as such.
@@ -113,8 +113,9 @@ bool DecodeHitFields(std::string_view value, HitFields* fields);
 inline constexpr size_t kShardIssues = 2048;
 Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues);
 
-// The dead set's encoding: sorted, distinct docids as the varint (7 bits a
-// byte, low first) of each one's distance from the one before (from 0).
+// The dead set's encoding: empty for no docids, else a ByteWriter record
+// (engine/byte_codec.h, type byte 'D') of sorted, distinct docids, each as the
+// varint of its distance from the one before (from 0).
 std::string EncodeDocids(const std::vector<std::uint32_t>& sorted);
 // False (and `out` empty) when `text` is not such an encoding.
 bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out);

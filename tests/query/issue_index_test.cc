@@ -245,9 +245,12 @@ TEST(DeadSetTest, DocidsRoundTripAndGarbageIsRefused) {
   EXPECT_EQ(back, dids);
   EXPECT_TRUE(DecodeDocids("", &back));
   EXPECT_TRUE(back.empty());
-  EXPECT_FALSE(DecodeDocids(std::string("\x80", 1), &back));                      // cut short
-  EXPECT_FALSE(DecodeDocids(std::string("\x01\x00", 2), &back));                  // not ascending
-  EXPECT_FALSE(DecodeDocids(std::string("\xff\xff\xff\xff\x7f", 5), &back));  // past 32 bits
+  EXPECT_EQ(EncodeDocids({}), "");
+  EXPECT_EQ(text[0], 'D');
+  EXPECT_FALSE(DecodeDocids(std::string("D\x80", 2), &back));                      // cut short
+  EXPECT_FALSE(DecodeDocids(std::string("D\x01\x00", 3), &back));                 // not ascending
+  EXPECT_FALSE(DecodeDocids(std::string("D\xff\xff\xff\xff\x7f", 6), &back));  // past 32 bits
+  EXPECT_FALSE(DecodeDocids(std::string("\x01\x02", 2), &back));                  // no type byte
   EXPECT_TRUE(back.empty());
 }
 

@@ -176,6 +176,8 @@ class ByteReader {
     if (b > max) Bad();
     *e = static_cast<E>(b);
   }
+  // True once every byte is read (or after an error).
+  bool AtEnd() const { return p_ == end_; }
   Status Finish() {
     if (ok_ && p_ != end_) ok_ = false;
     if (ok_) return Status::OK();
