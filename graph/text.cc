@@ -543,15 +543,27 @@ bool IsGenericFileName(std::string_view basename) {
   return std::find(kGeneric.begin(), kGeneric.end(), b) != kGeneric.end();
 }
 
-std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
-  std::vector<std::string> out;
+void IdentifierBuffer::Clear() {
+  chars_.clear();
+  entries_.clear();
+  sorted_.clear();
+}
+
+void IdentifierBuffer::Push(size_t begin) {
+  Entry e{0, begin, chars_.size() - begin};
+  const size_t m = std::min<size_t>(e.size, 8);
+  for (size_t k = 0; k < m; ++k)
+    e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  entries_.push_back(e);
+}
+
+void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
   // The text with full-width forms folded and URLs blanked: the input itself
   // when it has neither (no non-ASCII byte, no "http").
-  std::string buf;
   std::string_view s = input;
   if (!AllAscii(input) || memmem(input.data(), input.size(), "http", 4) != nullptr) {
-    buf = WithoutUrls(FoldWidth(input));
-    s = buf;
+    folded_ = WithoutUrls(FoldWidth(input));
+    s = folded_;
   }
   const size_t n = s.size();
   size_t i = 0;
@@ -623,18 +635,49 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
       size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
       if (parts < 2 || tok.size() < 8) continue;
     }
-    std::string& id = out.emplace_back(tok);
-    for (char& c : id) c = AsciiToLower(c);
+    const size_t begin = chars_.size();
+    chars_.resize(begin + tok.size());
+    char* id = chars_.data() + begin;
+    for (size_t p = 0; p < tok.size(); ++p) id[p] = AsciiToLower(tok[p]);
+    Push(begin);
     if (dotted && !slash && path_variants) {
-      std::string path = id;
-      std::replace(path.begin(), path.end(), '.', '/');
-      out.push_back(std::move(path));
+      const size_t path = chars_.size();
+      chars_.resize(path + tok.size());
+      char* to = chars_.data() + path;
+      const char* from = chars_.data() + begin;
+      for (size_t p = 0; p < tok.size(); ++p) to[p] = from[p] == '.' ? '/' : from[p];
+      Push(path);
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
+
+std::span<const std::string_view> IdentifierBuffer::Sorted() {
+  // Ordered by the prefix keys, then (on a tie) by the whole strings: the
+  // order of the strings, as identifiers hold no NUL byte.
+  const char* chars = chars_.data();
+  std::sort(entries_.begin(), entries_.end(), [chars](const Entry& a, const Entry& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return std::string_view(chars + a.begin, a.size) < std::string_view(chars + b.begin, b.size);
+  });
+  sorted_.clear();
+  sorted_.reserve(entries_.size());
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    const Entry& e = entries_[k];
+    std::string_view v(chars + e.begin, e.size);
+    if (k > 0 && e.prefix == entries_[k - 1].prefix && v == sorted_.back()) continue;
+    sorted_.push_back(v);
+  }
+  return sorted_;
+}
+
+std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
+  static thread_local IdentifierBuffer buf;
+  buf.Clear();
+  buf.Add(input, path_variants);
+  std::span<const std::string_view> ids = buf.Sorted();
+  return std::vector<std::string>(ids.begin(), ids.end());
+}
+
 
 Clause ClauseAt(std::string_view s, size_t offset) {
   static constexpr std::array<std::string_view, 9> kDelims = {

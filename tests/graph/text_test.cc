@@ -112,6 +112,35 @@ TEST(Text, IdentifiersAreCodeLikeTokens) {
   EXPECT_EQ(no_paths, (std::vector<std::string>{"vllm_mindspore.entrypoints"}));
 }
 
+TEST(Text, IdentifiersAreSortedAndUnique) {
+  // Ties on the 8-byte sort prefix ("fused_ad..."), a repeat in another case,
+  // a prefix of another identifier, and a dotted path's path variant.
+  auto ids = Identifiers(
+      "fused_adamw_step Fused_Adam fused_adam_v2 fused_adam FusedAdam aa_b "
+      "torch_npu.utils.stream fused_adamw_step");
+  EXPECT_EQ(ids, (std::vector<std::string>{"aa_b", "fused_adam", "fused_adam_v2", "fused_adamw_step",
+                                           "fusedadam", "torch_npu.utils.stream",
+                                           "torch_npu/utils/stream"}));
+}
+
+TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
+  const std::string a = "grouped_linear.py and CheckValidation, see fused_adam_v2";
+  const std::string b = "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width folded
+  IdentifierBuffer buf;
+  buf.Add("stale_identifier_before_clear");
+  buf.Clear();
+  buf.Add(a, false);
+  buf.Add(b, false);
+  std::span<const std::string_view> got = buf.Sorted();
+  std::vector<std::string> want = Identifiers(a, false);
+  for (const std::string& id : Identifiers(b, false)) want.push_back(id);
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  EXPECT_EQ(std::vector<std::string>(got.begin(), got.end()), want);
+  EXPECT_EQ(want, (std::vector<std::string>{"checkvalidation", "fused_adam", "fused_adam_v2",
+                                            "grouped_linear.py"}));
+}
+
 TEST(Text, PathHelpers) {
   EXPECT_TRUE(IsPathLike("a/b"));
   EXPECT_TRUE(IsPathLike("fused_adam.py"));
