@@ -123,6 +123,22 @@ TEST(Text, IdentifiersAreSortedAndUnique) {
                                            "torch_npu/utils/stream"}));
 }
 
+TEST(Text, IdentifiersFoundWhereverTheirMarkFalls) {
+  // The scan finds a token from its marked byte ('_', '.', '/', '-', an upper
+  // case letter), 16 bytes at a time: every offset of the token and of its
+  // mark against those steps gives the same identifiers.
+  for (size_t pad = 0; pad < 40; ++pad) {
+    const std::string word(pad, 'q');
+    EXPECT_EQ(Identifiers(word + "_tail"), (std::vector<std::string>{word + "_tail"})) << pad;
+    const std::string text = std::string(pad, ' ') + "plain words fused_adam 中文 CheckValidation x.y " +
+                             word + "tail.py lowercaseonlywordsherexx";
+    std::vector<std::string> want = {"checkvalidation", "fused_adam", word + "tail.py"};
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(Identifiers(text), want) << pad;
+  }
+  EXPECT_TRUE(Identifiers(std::string(100, 'a') + " " + std::string(50, '9')).empty());
+}
+
 TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
   const std::string a = "grouped_linear.py and CheckValidation, see fused_adam_v2";
   const std::string b = "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width folded
