@@ -124,6 +124,26 @@ constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
 }();
 bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
 
+// True when "http" occurs in `s` (memmem's answer), 16 positions a step
+// where SSE2 is there.
+bool HasHttp(std::string_view s) {
+  const char* d = s.data();
+  const size_t n = s.size();
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i h = _mm_set1_epi8('h'), t = _mm_set1_epi8('t'), p = _mm_set1_epi8('p');
+  for (; i + 19 <= n; i += 16) {
+    const __m128i at = _mm_and_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), h),
+                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 1)), t)),
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 2)), t),
+                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 3)), p)));
+    if (_mm_movemask_epi8(at) != 0) return true;
+  }
+#endif
+  return memmem(d + i, n - i, "http", 4) != nullptr;
+}
+
 // The first position in [i, n) of a marked byte (kMarked), else n: 16 bytes
 // at a time where SSE2 is there (always on x86-64).
 size_t NextMarked(const char* d, size_t i, size_t n) {
@@ -590,7 +610,7 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
   // The text with full-width forms folded and URLs blanked: the input itself
   // when it has neither (no non-ASCII byte, no "http").
   std::string_view s = input;
-  if (!AllAscii(input) || memmem(input.data(), input.size(), "http", 4) != nullptr) {
+  if (!AllAscii(input) || HasHttp(input)) {
     folded_ = WithoutUrls(FoldWidth(input));
     s = folded_;
   }

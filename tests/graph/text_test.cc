@@ -139,6 +139,17 @@ TEST(Text, IdentifiersFoundWhereverTheirMarkFalls) {
   EXPECT_TRUE(Identifiers(std::string(100, 'a') + " " + std::string(50, '9')).empty());
 }
 
+TEST(Text, UrlsBlankedWhereverTheyFall) {
+  // ASCII text is searched for "http" 16 positions a step: a URL at any
+  // offset is blanked, its path not read as a file.
+  for (size_t pad = 0; pad < 40; ++pad) {
+    const std::string text = std::string(pad, ' ') + "see https://x.io/a/b_c.py and fused_adam";
+    EXPECT_EQ(Identifiers(text), (std::vector<std::string>{"fused_adam"})) << pad;
+    EXPECT_EQ(Identifiers(std::string(pad, 'x') + " http://q/load_me.py"), std::vector<std::string>{}) << pad;
+  }
+  EXPECT_EQ(Identifiers("htt://q/load_me.py"), (std::vector<std::string>{"q/load_me.py"}));
+}
+
 TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
   const std::string a = "grouped_linear.py and CheckValidation, see fused_adam_v2";
   const std::string b = "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width folded
