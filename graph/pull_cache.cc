@@ -28,24 +28,22 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
 void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   std::vector<std::string_view> patches;  // tokenised as the patches joined by newlines, one after each
   patches.reserve(files.size() + 1);
-  std::vector<std::string> idents;  // of every patch, sorted and made unique before the set is built
+  // The identifiers of every patch, made one sorted set at the end.
+  static thread_local text::IdentifierBuffer idents;
+  idents.Clear();
   for (const FileChange& f : files) {
     info->files.push_back(text::Lower(f.filename));
     if (!f.previous_filename.empty()) info->files.push_back(text::Lower(f.previous_filename));
-    std::vector<std::string> ids = text::Identifiers(f.patch, /*path_variants=*/false);
-    if (idents.empty()) {
-      idents = std::move(ids);
-    } else {
-      idents.insert(idents.end(), std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
-    }
+    idents.Add(f.patch, /*path_variants=*/false);
     patches.push_back(f.patch);
   }
   patches.push_back(std::string_view());
-  if (files.size() > 1) {
-    std::sort(idents.begin(), idents.end());
-    idents.erase(std::unique(idents.begin(), idents.end()), idents.end());
+  std::span<const std::string_view> sorted = idents.Sorted();
+  info->patch_ident_hashes.reserve(sorted.size());
+  for (std::string_view id : sorted) {
+    info->patch_idents.emplace_hint(info->patch_idents.end(), id);
+    info->patch_ident_hashes.push_back(text::Hash(id));
   }
-  for (std::string& id : idents) info->patch_idents.emplace_hint(info->patch_idents.end(), std::move(id));
   info->patch_tokens = text::TokensOfLines(patches);
   for (const std::string& f : info->files) info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   for (const std::string& f : info->files) {
@@ -68,7 +66,6 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   }
   info->tail_keys = TailKeysOf(info->files);
   info->tail_keys_set = true;
-  for (const std::string& id : info->patch_idents) info->patch_ident_hashes.push_back(text::Hash(id));
   text::Normalize(&info->patch_ident_hashes);
   info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(), info->patch_ident_hashes.end());
   text::Normalize(&info->match_keys);

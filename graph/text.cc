@@ -8,6 +8,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace fixgraph::graph::text {
 namespace {
 
@@ -119,6 +123,51 @@ constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
   return t;
 }();
 bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
+
+// True when "http" occurs in `s` (memmem's answer), 16 positions a step
+// where SSE2 is there.
+bool HasHttp(std::string_view s) {
+  const char* d = s.data();
+  const size_t n = s.size();
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i h = _mm_set1_epi8('h'), t = _mm_set1_epi8('t'), p = _mm_set1_epi8('p');
+  for (; i + 19 <= n; i += 16) {
+    const __m128i at = _mm_and_si128(
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), h),
+                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 1)), t)),
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 2)), t),
+                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 3)), p)));
+    if (_mm_movemask_epi8(at) != 0) return true;
+  }
+#endif
+  return memmem(d + i, n - i, "http", 4) != nullptr;
+}
+
+// The first position in [i, n) of a marked byte (kMarked), else n: 16 bytes
+// at a time where SSE2 is there (always on x86-64).
+size_t NextMarked(const char* d, size_t i, size_t n) {
+#if defined(__SSE2__)
+  // A byte x is in [lo, lo + len) when x + (0x80 - lo), as a signed byte, is
+  // below -128 + len.
+  const __m128i upper_bias = _mm_set1_epi8(static_cast<char>(0x80 - 'A'));
+  const __m128i upper_limit = _mm_set1_epi8(static_cast<char>(-128 + 26));    // 'A'..'Z'
+  const __m128i punct_bias = _mm_set1_epi8(static_cast<char>(0x80 - '-'));
+  const __m128i punct_limit = _mm_set1_epi8(static_cast<char>(-128 + 3));     // '-', '.', '/'
+  const __m128i underscore = _mm_set1_epi8('_');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, upper_bias), upper_limit);
+    const __m128i punct = _mm_cmplt_epi8(_mm_add_epi8(v, punct_bias), punct_limit);
+    const __m128i under = _mm_cmpeq_epi8(v, underscore);
+    const unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(upper, punct), under)));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && !(kIdentClass[static_cast<unsigned char>(d[i])] & kMarked)) ++i;
+  return i;
+}
 
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
@@ -543,31 +592,44 @@ bool IsGenericFileName(std::string_view basename) {
   return std::find(kGeneric.begin(), kGeneric.end(), b) != kGeneric.end();
 }
 
-std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
-  std::vector<std::string> out;
+void IdentifierBuffer::Clear() {
+  chars_.clear();
+  entries_.clear();
+  sorted_.clear();
+}
+
+void IdentifierBuffer::Push(size_t begin) {
+  Entry e{0, begin, chars_.size() - begin};
+  const size_t m = std::min<size_t>(e.size, 8);
+  for (size_t k = 0; k < m; ++k)
+    e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  entries_.push_back(e);
+}
+
+void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
   // The text with full-width forms folded and URLs blanked: the input itself
   // when it has neither (no non-ASCII byte, no "http").
-  std::string buf;
   std::string_view s = input;
-  if (!AllAscii(input) || memmem(input.data(), input.size(), "http", 4) != nullptr) {
-    buf = WithoutUrls(FoldWidth(input));
-    s = buf;
+  if (!AllAscii(input) || HasHttp(input)) {
+    folded_ = WithoutUrls(FoldWidth(input));
+    s = folded_;
   }
   const size_t n = s.size();
+  const char* d = s.data();
+  // Tokens are the maximal runs of identifier characters. A plain word (lower
+  // case and digits only) is never an identifier, so only the tokens holding a
+  // marked byte are looked at: found from that byte, the words between never
+  // read one at a time. No token starts before i (0, or just past a token).
   size_t i = 0;
   while (i < n) {
-    if (!IsIdentChar(s[i])) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    std::uint8_t classes = 0;
-    for (std::uint8_t c; j < n && (c = kIdentClass[static_cast<unsigned char>(s[j])]) != 0; ++j)
-      classes |= c;
-    std::string_view tok(s.data() + i, j - i);
+    const size_t m = NextMarked(d, i, n);
+    if (m == n) break;
+    size_t start = m;
+    while (start > i && IsIdentChar(d[start - 1])) --start;
+    size_t j = m + 1;
+    while (j < n && IsIdentChar(d[j])) ++j;
+    std::string_view tok(d + start, j - start);
     i = j;
-    // A plain word (lower case and digits only) is never an identifier.
-    if (!(classes & kMarked)) continue;
     // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
     // version (an environment line), not what the issue is about.
     size_t k = j;
@@ -623,18 +685,49 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
       size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
       if (parts < 2 || tok.size() < 8) continue;
     }
-    std::string& id = out.emplace_back(tok);
-    for (char& c : id) c = AsciiToLower(c);
+    const size_t begin = chars_.size();
+    chars_.resize(begin + tok.size());
+    char* id = chars_.data() + begin;
+    for (size_t p = 0; p < tok.size(); ++p) id[p] = AsciiToLower(tok[p]);
+    Push(begin);
     if (dotted && !slash && path_variants) {
-      std::string path = id;
-      std::replace(path.begin(), path.end(), '.', '/');
-      out.push_back(std::move(path));
+      const size_t path = chars_.size();
+      chars_.resize(path + tok.size());
+      char* to = chars_.data() + path;
+      const char* from = chars_.data() + begin;
+      for (size_t p = 0; p < tok.size(); ++p) to[p] = from[p] == '.' ? '/' : from[p];
+      Push(path);
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
+
+std::span<const std::string_view> IdentifierBuffer::Sorted() {
+  // Ordered by the prefix keys, then (on a tie) by the whole strings: the
+  // order of the strings, as identifiers hold no NUL byte.
+  const char* chars = chars_.data();
+  std::sort(entries_.begin(), entries_.end(), [chars](const Entry& a, const Entry& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return std::string_view(chars + a.begin, a.size) < std::string_view(chars + b.begin, b.size);
+  });
+  sorted_.clear();
+  sorted_.reserve(entries_.size());
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    const Entry& e = entries_[k];
+    std::string_view v(chars + e.begin, e.size);
+    if (k > 0 && e.prefix == entries_[k - 1].prefix && v == sorted_.back()) continue;
+    sorted_.push_back(v);
+  }
+  return sorted_;
+}
+
+std::vector<std::string> Identifiers(std::string_view input, bool path_variants) {
+  static thread_local IdentifierBuffer buf;
+  buf.Clear();
+  buf.Add(input, path_variants);
+  std::span<const std::string_view> ids = buf.Sorted();
+  return std::vector<std::string>(ids.begin(), ids.end());
+}
+
 
 Clause ClauseAt(std::string_view s, size_t offset) {
   static constexpr std::array<std::string_view, 9> kDelims = {

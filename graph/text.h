@@ -118,6 +118,35 @@ std::string ForMentions(std::string_view s);
 // `path_variants`: also give dotted module paths as paths (to match files).
 std::vector<std::string> Identifiers(std::string_view s, bool path_variants = true);
 
+// Identifiers' work without a std::string per identifier: the lower-cased
+// identifiers of one or more texts laid end to end in one reusable buffer,
+// sorted as small entries (an 8-byte prefix key first). Identifiers(s, v)
+// equals a fresh buffer's Add(s, v) then Sorted(), as strings; adding several
+// texts gives the union of their identifiers. Not thread-safe: one per thread.
+class IdentifierBuffer {
+ public:
+  // Forgets every identifier (keeps the memory).
+  void Clear();
+  // Adds the identifiers of `s`, as Identifiers(s, path_variants) finds them.
+  void Add(std::string_view s, bool path_variants = true);
+  // The identifiers added since Clear, sorted and without repeats: views into
+  // this buffer, valid until the next Add or Clear.
+  std::span<const std::string_view> Sorted();
+
+ private:
+  struct Entry {
+    std::uint64_t prefix;  // the first 8 bytes, big-endian, zero-padded
+    size_t begin;          // in chars_
+    size_t size;
+  };
+  void Push(size_t begin);
+
+  std::string chars_;
+  std::string folded_;  // the input with full-width forms folded and URLs blanked
+  std::vector<Entry> entries_;
+  std::vector<std::string_view> sorted_;
+};
+
 // True for an identifier that is only CamelCase (no '_', '.', '/', '-'):
 // product names ("MindSpore") look the same, so these weigh less.
 bool IsCamelOnly(std::string_view id);

@@ -112,6 +112,62 @@ TEST(Text, IdentifiersAreCodeLikeTokens) {
   EXPECT_EQ(no_paths, (std::vector<std::string>{"vllm_mindspore.entrypoints"}));
 }
 
+TEST(Text, IdentifiersAreSortedAndUnique) {
+  // Ties on the 8-byte sort prefix ("fused_ad..."), a repeat in another case,
+  // a prefix of another identifier, and a dotted path's path variant.
+  auto ids = Identifiers(
+      "fused_adamw_step Fused_Adam fused_adam_v2 fused_adam FusedAdam aa_b "
+      "torch_npu.utils.stream fused_adamw_step");
+  EXPECT_EQ(ids, (std::vector<std::string>{"aa_b", "fused_adam", "fused_adam_v2", "fused_adamw_step",
+                                           "fusedadam", "torch_npu.utils.stream",
+                                           "torch_npu/utils/stream"}));
+}
+
+TEST(Text, IdentifiersFoundWhereverTheirMarkFalls) {
+  // The scan finds a token from its marked byte ('_', '.', '/', '-', an upper
+  // case letter), 16 bytes at a time: every offset of the token and of its
+  // mark against those steps gives the same identifiers.
+  for (size_t pad = 0; pad < 40; ++pad) {
+    const std::string word(pad, 'q');
+    EXPECT_EQ(Identifiers(word + "_tail"), (std::vector<std::string>{word + "_tail"})) << pad;
+    const std::string text = std::string(pad, ' ') + "plain words fused_adam 中文 CheckValidation x.y " +
+                             word + "tail.py lowercaseonlywordsherexx";
+    std::vector<std::string> want = {"checkvalidation", "fused_adam", word + "tail.py"};
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(Identifiers(text), want) << pad;
+  }
+  EXPECT_TRUE(Identifiers(std::string(100, 'a') + " " + std::string(50, '9')).empty());
+}
+
+TEST(Text, UrlsBlankedWhereverTheyFall) {
+  // ASCII text is searched for "http" 16 positions a step: a URL at any
+  // offset is blanked, its path not read as a file.
+  for (size_t pad = 0; pad < 40; ++pad) {
+    const std::string text = std::string(pad, ' ') + "see https://x.io/a/b_c.py and fused_adam";
+    EXPECT_EQ(Identifiers(text), (std::vector<std::string>{"fused_adam"})) << pad;
+    EXPECT_EQ(Identifiers(std::string(pad, 'x') + " http://q/load_me.py"), std::vector<std::string>{}) << pad;
+  }
+  EXPECT_EQ(Identifiers("htt://q/load_me.py"), (std::vector<std::string>{"q/load_me.py"}));
+}
+
+TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
+  const std::string a = "grouped_linear.py and CheckValidation, see fused_adam_v2";
+  const std::string b = "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width folded
+  IdentifierBuffer buf;
+  buf.Add("stale_identifier_before_clear");
+  buf.Clear();
+  buf.Add(a, false);
+  buf.Add(b, false);
+  std::span<const std::string_view> got = buf.Sorted();
+  std::vector<std::string> want = Identifiers(a, false);
+  for (const std::string& id : Identifiers(b, false)) want.push_back(id);
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  EXPECT_EQ(std::vector<std::string>(got.begin(), got.end()), want);
+  EXPECT_EQ(want, (std::vector<std::string>{"checkvalidation", "fused_adam", "fused_adam_v2",
+                                            "grouped_linear.py"}));
+}
+
 TEST(Text, PathHelpers) {
   EXPECT_TRUE(IsPathLike("a/b"));
   EXPECT_TRUE(IsPathLike("fused_adam.py"));
