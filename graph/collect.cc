@@ -76,12 +76,12 @@ Status Linker::CollectComments() {
   const Issue& is = ctx_.issue;
   for (const Comment& comment : ctx_.comments) {
     if (signals::IsBot(comment.author)) continue;
-    Comment cm = comment;
-    cm.body = text::ForMentions(comment.body);
-    for (const Mention& m : FindMentions(cm.body, is.repo)) {
+    const Comment& cm = comment;
+    const std::string body = text::ForMentions(comment.body);
+    for (const Mention& m : FindMentions(body, is.repo)) {
       if (m.target == is.ref()) continue;
       if (m.target.kind == RefKind::kIssue &&
-          signals::SaysDuplicateOf(cm.body, m.offset, m.text.size())) {
+          signals::SaysDuplicateOf(body, m.offset, m.text.size())) {
         if (!duplicate_of_) {
           if (cache_->IssueExists(m.target).ok() || m.target.repo != is.repo) duplicate_of_ = m.target;
         }
@@ -89,7 +89,7 @@ Status Linker::CollectComments() {
       }
       FG_ASSIGN_OR_RETURN(std::optional<Ref> pull, AsPull(m.target));
       if (!pull) continue;
-      signals::PullRole role = signals::ClassifyPullMention(cm.body, m.offset, m.text.size());
+      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size());
       if (role == signals::PullRole::kIntroduced) {
         notes_.push_back(Short(*pull) + " is named in comment " + cm.id +
                          " as the change that introduced the problem");
@@ -105,10 +105,10 @@ Status Linker::CollectComments() {
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(*pull));
       c->referenced = true;
       if (m.mirror_host) c->mirror = true;
-      text::Clause cl = text::ClauseAt(cm.body, m.offset);
+      text::Clause cl = text::ClauseAt(body, m.offset);
       c->Add(EvidenceKind::kCommentRef,
              "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) +
-                 "): \"" + Excerpt(std::string_view(cm.body).substr(cl.begin, cl.end - cl.begin), 160) +
+                 "): \"" + Excerpt(std::string_view(body).substr(cl.begin, cl.end - cl.begin), 160) +
                  "\"");
     }
   }

@@ -163,16 +163,13 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   IssueContext c;
   FG_ASSIGN_OR_RETURN(c.issue, cache->GetIssue(ref));
   c.default_branch = cache->DefaultBranch(ref.repo);
-  FG_RETURN_IF_ERROR(cache->IssueComments(ref, &c.comments));
-  std::stable_sort(c.comments.begin(), c.comments.end(), [](const Comment& a, const Comment& b) {
-    return a.created_at.value_or(0) < b.created_at.value_or(0);
-  });
-  FG_RETURN_IF_ERROR(cache->IssueOperateLog(ref, &c.oplog));
-  std::vector<PlatformLink> links;
-  FG_RETURN_IF_ERROR(cache->IssuePlatformLinks(ref, &links));
-  for (PlatformLink& l : links)
-    if (l.issue == ref) c.platform_links.push_back(std::move(l));
-  FG_RETURN_IF_ERROR(cache->MentionsOf(ref, &c.mentioned_by));
+  PullCache::IssueRowsView rows;
+  FG_RETURN_IF_ERROR(cache->IssueRowsOf(ref, &rows));
+  c.comments = rows.comments;
+  c.oplog = rows.oplog;
+  c.platform_links = rows.platform_links;
+  c.mentioned_by = rows.mentioned_by;
+  c.rows_owned = std::move(rows.owned);
 
   c.normalized_title = text::StripTitleTags(c.issue.title);
   c.title_tokens = text::Tokens(c.normalized_title);

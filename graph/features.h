@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
@@ -52,10 +53,13 @@ struct IdShape {
 struct IssueContext {
   Issue issue;
   std::string default_branch;
-  std::vector<Comment> comments;  // by creation time
-  std::vector<OperateLogEvent> oplog;
-  std::vector<PlatformLink> platform_links;
-  std::vector<MentionRecord> mentioned_by;
+  // Views of the issue's rows (PullCache::IssueRowsOf): into the RunIndex
+  // when it covers the issue, else into `rows_owned`. Valid while both live.
+  std::span<const Comment> comments;  // by creation time
+  std::span<const OperateLogEvent> oplog;
+  std::span<const PlatformLink> platform_links;
+  std::span<const MentionRecord> mentioned_by;
+  std::shared_ptr<const void> rows_owned;  // shared: copies of the context stay valid
   std::string normalized_title;
   text::TokenSet title_tokens;
   text::TokenSet text_tokens;            // title and body

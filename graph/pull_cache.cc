@@ -445,29 +445,6 @@ Status PullCache::IssueExists(const Ref& issue) {
   return is.ok() ? Status::OK() : is.status();
 }
 
-template <typename T>
-Status PullCache::IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
-                            Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
-    if (const RunIndex::IssueData* d = run_->FindIssueData(issue.ToString()))
-      out->insert(out->end(), (d->*rows).begin(), (d->*rows).end());
-    return Status::OK();
-  }
-  return (store_.*list)(issue, out);
-}
-
-Status PullCache::IssueComments(const Ref& issue, std::vector<Comment>* out) {
-  return IssueRows(issue, &RunIndex::IssueData::comments, &Store::ListComments, out);
-}
-
-Status PullCache::IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out) {
-  return IssueRows(issue, &RunIndex::IssueData::oplog, &Store::ListOperateLog, out);
-}
-
-Status PullCache::IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out) {
-  return IssueRows(issue, &RunIndex::IssueData::links, &Store::ListPlatformLinks, out);
-}
-
 Status PullCache::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) {
   if (run_ && run_->Covers(target.repo)) {
     if (const std::vector<MentionRecord>* v = run_->FindMentions(target.ToString()))
@@ -475,6 +452,71 @@ Status PullCache::MentionsOf(const Ref& target, std::vector<MentionRecord>* out)
     return Status::OK();
   }
   return store_.MentionsOf(target, out);
+}
+
+namespace {
+
+// The rows of an IssueRowsView that are not the run index's own.
+struct OwnedIssueRows {
+  std::vector<Comment> comments;
+  std::vector<OperateLogEvent> oplog;
+  std::vector<PlatformLink> links;
+  std::vector<MentionRecord> mentions;
+};
+
+bool ByCreation(const Comment& a, const Comment& b) { return a.created_at.value_or(0) < b.created_at.value_or(0); }
+
+}  // namespace
+
+Status PullCache::IssueRowsOf(const Ref& issue, IssueRowsView* out) {
+  *out = IssueRowsView();
+  std::shared_ptr<OwnedIssueRows> owned;
+  auto own = [&]() -> OwnedIssueRows& {
+    if (!owned) owned = std::make_shared<OwnedIssueRows>();
+    return *owned;
+  };
+  std::span<const Comment> comments;
+  std::span<const PlatformLink> links;
+  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+    std::string key = issue.ToString();
+    if (const RunIndex::IssueData* d = run_->FindIssueData(key)) {
+      comments = d->comments;
+      out->oplog = d->oplog;
+      links = d->links;
+    }
+    if (const std::vector<MentionRecord>* m = run_->FindMentions(key)) out->mentioned_by = *m;
+  } else {
+    OwnedIssueRows& o = own();
+    FG_RETURN_IF_ERROR(store_.ListComments(issue, &o.comments));
+    FG_RETURN_IF_ERROR(store_.ListOperateLog(issue, &o.oplog));
+    FG_RETURN_IF_ERROR(store_.ListPlatformLinks(issue, &o.links));
+    FG_RETURN_IF_ERROR(MentionsOf(issue, &o.mentions));
+    comments = o.comments;
+    out->oplog = o.oplog;
+    links = o.links;
+    out->mentioned_by = o.mentions;
+  }
+  // Comments usually come in time order already: copy only to re-order.
+  if (!std::is_sorted(comments.begin(), comments.end(), ByCreation)) {
+    OwnedIssueRows& o = own();
+    if (o.comments.empty()) o.comments.assign(comments.begin(), comments.end());
+    std::stable_sort(o.comments.begin(), o.comments.end(), ByCreation);
+    comments = o.comments;
+  }
+  out->comments = comments;
+  // Links are listed under their issue: copy only when one names another.
+  if (std::all_of(links.begin(), links.end(), [&](const PlatformLink& l) { return l.issue == issue; })) {
+    out->platform_links = links;
+  } else {
+    std::vector<PlatformLink> kept;
+    for (const PlatformLink& l : links)
+      if (l.issue == issue) kept.push_back(l);
+    OwnedIssueRows& o = own();
+    o.links = std::move(kept);
+    out->platform_links = o.links;
+  }
+  out->owned = std::move(owned);
+  return Status::OK();
 }
 
 Status PullCache::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,

@@ -223,12 +223,22 @@ class PullCache {
   StatusOr<Issue> GetIssue(const Ref& issue);
   // OK when the issue exists, NotFound when not.
   Status IssueExists(const Ref& issue);
-  // As Store::ListComments, ListOperateLog and ListPlatformLinks of an issue.
-  Status IssueComments(const Ref& issue, std::vector<Comment>* out);
-  Status IssueOperateLog(const Ref& issue, std::vector<OperateLogEvent>* out);
-  Status IssuePlatformLinks(const Ref& issue, std::vector<PlatformLink>* out);
   // As Store::MentionsOf.
   Status MentionsOf(const Ref& target, std::vector<MentionRecord>* out);
+  // What the linker reads of an issue's rows, without copying them when the
+  // run index covers the issue: its comments stably sorted by creation time,
+  // operate log, platform links whose issue is this one, and the mention rows
+  // naming it (as Store::ListComments, ListOperateLog,
+  // ListPlatformLinks and MentionsOf give them). The views point into the
+  // run index, or into `owned` (set only when some view needs its own rows).
+  struct IssueRowsView {
+    std::span<const Comment> comments;
+    std::span<const OperateLogEvent> oplog;
+    std::span<const PlatformLink> platform_links;
+    std::span<const MentionRecord> mentioned_by;
+    std::shared_ptr<const void> owned;
+  };
+  Status IssueRowsOf(const Ref& issue, IssueRowsView* out);
   // As Store::PullsMergedBetween and Store::IssuesClosedBetween.
   Status PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
   Status IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out);
@@ -255,12 +265,6 @@ class PullCache {
   const Store& store() const { return store_; }
 
  private:
-  // One of the issue's row lists: from the run index when it covers the
-  // issue (`rows` of its IssueData), else from the store (`list`).
-  template <typename T>
-  Status IssueRows(const Ref& issue, std::vector<T> RunIndex::IssueData::*rows,
-                   Status (Store::*list)(const Ref&, std::vector<T>*) const, std::vector<T>* out);
-
   const Store& store_;
   size_t capacity_;
   const RunIndex* run_;

@@ -1,6 +1,7 @@
 #include "resolve.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "signals.h"
 #include "text.h"
@@ -156,16 +157,32 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool resolved_label = has_label(signals::IsResolvedLabel);
   bool wontfix = has_label(signals::IsWontfixLabel) || signals::IsWontfixLabel(is.state_detail);
   bool stale = has_label(signals::IsStaleLabel) || facts.batch_close;
-  HumanCues human(ctx);
-  const Comment* decline = LastHuman(ctx, human, true, signals::kCueDeclinesFix);
-  wontfix = wontfix || decline != nullptr;
   for (const Comment& c : ctx.comments)
     if (signals::IsBot(c.author) && signals::SaysStale(c.body)) stale = true;
-  const Comment* fix_claim = LastHuman(ctx, human, true, signals::kCueClaimsFix);
-  const Comment* vendor = LastHuman(ctx, human, false, signals::kCueNamesVendorFix);
-  const Comment* service = LastHuman(ctx, human, true, signals::kCueNamesServiceSide);
-  const Comment* verified = LastHuman(ctx, human, false, signals::kCueClaimsVerified);
-  bool any_fix_word = fix_claim || verified;
+  // What the human comments say, scanned only when a branch below asks (open
+  // issues, duplicates and issues fixed here by an explicit link never do).
+  struct Said {
+    explicit Said(const IssueContext& ctx) : human(ctx) {
+      decline = LastHuman(ctx, human, true, signals::kCueDeclinesFix);
+      fix_claim = LastHuman(ctx, human, true, signals::kCueClaimsFix);
+      vendor = LastHuman(ctx, human, false, signals::kCueNamesVendorFix);
+      service = LastHuman(ctx, human, true, signals::kCueNamesServiceSide);
+      verified = LastHuman(ctx, human, false, signals::kCueClaimsVerified);
+      any_fix_word = fix_claim || verified;
+    }
+    HumanCues human;
+    const Comment* decline;
+    const Comment* fix_claim;
+    const Comment* vendor;
+    const Comment* service;
+    const Comment* verified;
+    bool any_fix_word;
+  };
+  std::optional<Said> said_storage;
+  auto said = [&]() -> const Said& {
+    if (!said_storage) said_storage.emplace(ctx);
+    return *said_storage;
+  };
 
   bool explicit_here = false, implicit_here = false, weak_here = false, elsewhere = false;
   for (const FixLink& f : out->fixes) {
@@ -186,34 +203,35 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     r = Resolution::kFixed;
   } else if (elsewhere) {
     r = Resolution::kFixedElsewhere;
-    if (const Comment* c = BestFixExplanation(ctx, human)) answer = MakeAnswer(*c, vendor ? "vendor_fix" : "maintainer");
-  } else if (wontfix) {
+    if (const Comment* c = BestFixExplanation(ctx, said().human))
+      answer = MakeAnswer(*c, said().vendor ? "vendor_fix" : "maintainer");
+  } else if (wontfix || said().decline) {
     r = Resolution::kWontfix;
-    if (decline) answer = MakeAnswer(*decline, "decline");
+    if (said().decline) answer = MakeAnswer(*said().decline, "decline");
   } else if (stale) {
     r = Resolution::kStale;
     answer = PickAnswer(ctx);
   } else if (implicit_here) {
     r = Resolution::kFixed;
-  } else if (weak_here && (any_fix_word || resolved_label)) {
+  } else if (weak_here && (said().any_fix_word || resolved_label)) {
     r = Resolution::kFixed;
-  } else if (vendor && any_fix_word) {
+  } else if (said().vendor && said().any_fix_word) {
     r = Resolution::kFixedElsewhere;
-    answer = MakeAnswer(*BestFixExplanation(ctx, human), "vendor_fix");
-  } else if (service) {
+    answer = MakeAnswer(*BestFixExplanation(ctx, said().human), "vendor_fix");
+  } else if (said().service) {
     r = Resolution::kFixedElsewhere;
-    answer = MakeAnswer(*service, "maintainer");
-  } else if ((fix_claim || resolved_label) && facts.participant_change && facts.participant_change()) {
+    answer = MakeAnswer(*said().service, "maintainer");
+  } else if ((said().fix_claim || resolved_label) && facts.participant_change && facts.participant_change()) {
     r = Resolution::kFixed;
   } else if (auto a = PickAnswer(ctx)) {
     r = Resolution::kAnswered;
     answer = std::move(a);
-  } else if (fix_claim || !out->evidence.empty()) {
+  } else if (said().fix_claim || !out->evidence.empty()) {
     r = Resolution::kFixedElsewhere;
-    if (fix_claim) answer = MakeAnswer(*fix_claim, "maintainer");
+    if (said().fix_claim) answer = MakeAnswer(*said().fix_claim, "maintainer");
   }
   if (r == Resolution::kFixedElsewhere && !answer) {
-    if (verified) answer = MakeAnswer(*verified, "verification");
+    if (said().verified) answer = MakeAnswer(*said().verified, "verification");
   }
   if (r != Resolution::kFixed && r != Resolution::kDuplicate && r != Resolution::kOpen) {
     // Inferred links only stand when the issue was fixed here.

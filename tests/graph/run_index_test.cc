@@ -104,6 +104,55 @@ TEST_F(RunIndexDemo, PullsComeWithFeaturesAndFiles) {
   EXPECT_TRUE(cache.IssueExists(Ref::Issue(repos.front().ref, "987654321")).IsNotFound());
 }
 
+// IssueRowsOf gives the same rows from the run index as from the store, and
+// views the run index's own rows (no per-issue copy) when they need no re-ordering.
+TEST_F(RunIndexDemo, IssueRowsViewTheRunIndexAndMatchTheStore) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  PullCache indexed(*store_, 16, run->get());
+  PullCache direct(*store_, 16);
+  auto by_time = [](const Comment& a, const Comment& b) { return a.created_at.value_or(0) < b.created_at.value_or(0); };
+  size_t comments = 0, mentions = 0, shared = 0;
+  for (const Ref& ref : (*run)->issues()) {
+    PullCache::IssueRowsView a, b;
+    ASSERT_TRUE(indexed.IssueRowsOf(ref, &a).ok());
+    ASSERT_TRUE(direct.IssueRowsOf(ref, &b).ok());
+    EXPECT_NE(b.owned, nullptr);  // read from the store: owned rows
+    ASSERT_EQ(a.comments.size(), b.comments.size()) << ref.ToString();
+    for (size_t i = 0; i < a.comments.size(); ++i) {
+      EXPECT_EQ(a.comments[i].id, b.comments[i].id) << ref.ToString();
+      EXPECT_EQ(a.comments[i].body, b.comments[i].body);
+    }
+    EXPECT_TRUE(std::is_sorted(a.comments.begin(), a.comments.end(), by_time));
+    ASSERT_EQ(a.oplog.size(), b.oplog.size());
+    for (size_t i = 0; i < a.oplog.size(); ++i) EXPECT_EQ(a.oplog[i].content, b.oplog[i].content);
+    ASSERT_EQ(a.platform_links.size(), b.platform_links.size());
+    for (size_t i = 0; i < a.platform_links.size(); ++i) {
+      EXPECT_EQ(a.platform_links[i].issue, ref);
+      EXPECT_EQ(a.platform_links[i].pull, b.platform_links[i].pull);
+    }
+    ASSERT_EQ(a.mentioned_by.size(), b.mentioned_by.size());
+    for (size_t i = 0; i < a.mentioned_by.size(); ++i) {
+      EXPECT_EQ(a.mentioned_by[i].source_item, b.mentioned_by[i].source_item);
+      EXPECT_EQ(a.mentioned_by[i].text, b.mentioned_by[i].text);
+    }
+    comments += a.comments.size();
+    mentions += a.mentioned_by.size();
+    const RunIndex::IssueData* d = (*run)->FindIssueData(ref.ToString());
+    ASSERT_NE(d, nullptr);
+    if (std::is_sorted(d->comments.begin(), d->comments.end(), by_time) && !d->comments.empty()) {
+      EXPECT_EQ(a.comments.data(), d->comments.data()) << ref.ToString();  // a view, not a copy
+      if (!a.owned) ++shared;
+    }
+    if (!d->oplog.empty()) {
+      EXPECT_EQ(a.oplog.data(), d->oplog.data());
+    }
+  }
+  EXPECT_GT(comments, 0u);
+  EXPECT_GT(mentions, 0u);
+  EXPECT_GT(shared, 0u);
+}
+
 TEST_F(RunIndexDemo, KeyPostingsListExactlyTheRowsHoldingAKey) {
   auto run = RunIndex::Build(*store_, nullptr, 1);
   ASSERT_TRUE(run.ok()) << run.status().ToString();
