@@ -443,15 +443,19 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
   EXPECT_THROW(CueSet{many}, std::length_error);
 }
 
+// Pieces of cues and texts for the random CueSet tests: ASCII in both cases,
+// CJK, cues sharing their first bytes, lone UTF-8 lead and continuation bytes.
+const std::vector<std::string> kCuePieces = {
+    "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
+    "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
+    "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+
 // Random cue lists (one to 64 entries, one to nine bytes, ASCII in both
 // cases, CJK, cues sharing their first bytes, repeats) against random texts
 // made of the same pieces: the one-pass search of the longer cues and the
 // memmem of the shorter ones answer as the naive folded search.
 TEST(Tokenise, CueSetAnswersAsAFoldedSearchOnRandomLists) {
-  static const std::vector<std::string> kPieces = {
-      "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
-      "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
-      "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+  const std::vector<std::string>& kPieces = kCuePieces;
   std::mt19937_64 rng(30);
   for (int round = 0; round < 400; ++round) {
     std::vector<std::string> owned;
@@ -483,10 +487,7 @@ namespace {
 // groups, repeated cues): bit g of Found is set exactly when some cue of
 // group g is in the text, as the naive folded search finds it.
 TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
-  static const std::vector<std::string> kPieces = {
-      "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
-      "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
-      "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+  const std::vector<std::string>& kPieces = kCuePieces;
   std::mt19937_64 rng(41);
   for (int round = 0; round < 300; ++round) {
     std::vector<std::string> owned;
