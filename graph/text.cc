@@ -728,7 +728,6 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
   return std::vector<std::string>(ids.begin(), ids.end());
 }
 
-
 Clause ClauseAt(std::string_view s, size_t offset) {
   static constexpr std::array<std::string_view, 9> kDelims = {
       "\n", "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x9B" /* ； */, ";", "\xEF\xBC\x81" /* ！ */,
