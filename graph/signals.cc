@@ -110,12 +110,6 @@ bool FoldedAt(std::string_view t, size_t p, std::string_view w) {
   return true;
 }
 
-bool HasFolded(std::string_view t, std::string_view w) {
-  for (size_t p = 0; p + w.size() <= t.size(); ++p)
-    if (FoldedAt(t, p, w)) return true;
-  return false;
-}
-
 // "DTS2025030506797": "dts" (any case) and eight digits or more.
 bool HasDtsNumber(std::string_view t) {
   for (size_t p = 0; p + 3 <= t.size(); ++p) {
@@ -140,10 +134,10 @@ bool VendorFromCues(std::string_view t, std::uint64_t found) {
   if (found & kVendorBits) return true;
   // Every sentence is a part of `t`, and no cue below holds a sentence's
   // delimiter: none names CANN, or a fix, when `t` does not.
-  if ((found & ~kVendorBits) == 0 || !HasFolded(t, "cann")) return false;
+  static const text::CueSet kCann{"CANN"};
+  if ((found & ~kVendorBits) == 0 || !kCann.In(t)) return false;
   // "CANN 8.0.RC3 已修复此问题", "This is fixed in CANN 8.2.RC1": a sentence
   // naming CANN and a fix cue (no vendor cue is in any sentence by now).
-  static const text::CueSet kCann{"CANN"};
   for (std::string_view s : Sentences(t))
     if (kCann.In(s) && (VendorOrFixedCues().Found(s) & ~kVendorBits) != 0) return true;
   return false;
