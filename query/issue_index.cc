@@ -18,6 +18,7 @@
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <xapian.h>
 
@@ -897,16 +898,13 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, c
   auto dead = ReadDead(db);
   if (!dead.ok()) return false;  // a rebuild starts over without one
   // Each issue once, in the order given.
+  // (A set: an import may change tens of thousands of issues, and inserting
+  // into a sorted vector would move half of it each time.)
   std::vector<Ref> refs;
   {
-    std::vector<Ref> seen;
-    for (const Ref& ref : issues) {
-      if (ref.kind != RefKind::kIssue) continue;
-      auto at = std::lower_bound(seen.begin(), seen.end(), ref);
-      if (at != seen.end() && *at == ref) continue;
-      seen.insert(at, ref);
-      refs.push_back(ref);
-    }
+    std::set<Ref> seen;
+    for (const Ref& ref : issues)
+      if (ref.kind == RefKind::kIssue && seen.insert(ref).second) refs.push_back(ref);
   }
   // The live documents of the issues: the docids of their id terms not yet dead.
   std::vector<std::uint32_t> killed;
