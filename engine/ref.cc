@@ -85,8 +85,8 @@ StatusOr<Platform> ParsePlatform(std::string_view name) {
 
 namespace {
 
-// "platform:owner/name" and then `tail` (a kind mark and a number), in one
-// allocation.
+// "platform:owner/name", then `mark` and `number` when `mark` is set ('#' or
+// '!'), in one allocation.
 std::string RepoString(const RepoRef& r, char mark = 0, std::string_view number = {}) {
   std::string_view platform = PlatformName(r.platform);
   std::string out;
