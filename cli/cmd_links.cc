@@ -33,7 +33,8 @@ json StatsJson(const graph::LinkStats& s) {
   return {{"issues", s.issues},      {"issues_with_fixes", s.issues_with_fixes},
           {"fixes", s.fixes},        {"by_tier", s.by_tier},
           {"by_resolution", s.by_resolution}, {"by_flag", s.by_flag},
-          {"seconds", s.seconds}};
+          {"seconds", s.seconds},
+          {"phases", {{"load", s.load_seconds}, {"compute", s.compute_seconds}, {"write", s.write_seconds}}}};
 }
 
 void PrintStats(std::ostream& out, const graph::LinkStats& s) {

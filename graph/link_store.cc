@@ -82,9 +82,19 @@ std::vector<std::string> FixKeys(const IssueLinks& l) {
 // are computed by worker threads, one block of options.batch_issues at a
 // time; this thread writes them in issue order.
 // `run` (may be null) holds the PRs and issues in memory.
+double SecondsSince(std::chrono::steady_clock::time_point* mark) {
+  auto now = std::chrono::steady_clock::now();
+  double s = std::chrono::duration<double>(now - *mark).count();
+  *mark = now;
+  return s;
+}
+
 Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
                     const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats,
                     BulkHeap* heap = nullptr) {
+  LinkStats scratch;
+  if (!stats) stats = &scratch;
+  auto mark = std::chrono::steady_clock::now();
   unsigned threads = LinkThreads(options);
   std::vector<std::unique_ptr<PullCache>> caches;
   for (unsigned t = 0; t < threads; ++t)
@@ -105,6 +115,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
       for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
       for (std::thread& th : pool) th.join();
     }
+    stats->compute_seconds += SecondsSince(&mark);
     auto batch = store->NewBatch();
     std::string value;
     for (size_t i = start; i < end; ++i) {
@@ -131,7 +142,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
           FG_ASSIGN_OR_RETURN(auto* set, reverse->Of(pr));
           set->insert(ref.ToString());
         }
-        if (stats) stats->Add(*links);
+        stats->Add(*links);
       }
       ++done;
     }
@@ -139,11 +150,13 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
     if (heap) heap->Update();
+    stats->write_seconds += SecondsSince(&mark);
   }
   if (issues.empty()) {
     auto batch = store->NewBatch();
     FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
+    stats->write_seconds += SecondsSince(&mark);
   }
   return Status::OK();
 }
@@ -212,6 +225,8 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
                                              }));
   }
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  if (stats)
+    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse,
                                   /*read_old=*/repo != nullptr, stats, &heap));
   if (stats)
@@ -302,6 +317,8 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
     FG_ASSIGN_OR_RETURN(run, RunIndex::Build(*store, nullptr, LinkThreads(options)));
     heap->Update();
   }
+  if (stats)
+    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ReverseIndex reverse(*store);
   FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats,
                                   heap ? &*heap : nullptr));

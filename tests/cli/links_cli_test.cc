@@ -89,6 +89,14 @@ TEST_F(LinksCli, LinkGraphEval) {
   json stats = json::parse(out);
   EXPECT_EQ(stats["issues"], 2);
   EXPECT_EQ(stats["by_tier"]["A"], 1);
+  // Where the time went: reading, computing, writing; together at most the whole.
+  double phases = 0;
+  for (const char* p : {"load", "compute", "write"}) {
+    ASSERT_TRUE(stats["phases"][p].is_number()) << p << ": " << out;
+    EXPECT_GT(stats["phases"][p].get<double>(), 0) << p;
+    phases += stats["phases"][p].get<double>();
+  }
+  EXPECT_LE(phases, stats["seconds"].get<double>());
 
   ASSERT_EQ(RunCli({"--db", db_, "graph", "--dot"}, &out, &err), 0) << err;
   EXPECT_NE(out.find("graph"), std::string::npos);

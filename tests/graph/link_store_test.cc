@@ -31,6 +31,10 @@ TEST_F(LinkStoreTest, LinkAllStoresEveryIssue) {
   EXPECT_EQ(stats_.issues_with_fixes, 1);
   EXPECT_EQ(stats_.by_tier["B"], 1);
   EXPECT_EQ(stats_.by_resolution["open"], 1);
+  EXPECT_GT(stats_.load_seconds, 0);
+  EXPECT_GT(stats_.compute_seconds, 0);
+  EXPECT_GT(stats_.write_seconds, 0);
+  EXPECT_LE(stats_.load_seconds + stats_.compute_seconds + stats_.write_seconds, stats_.seconds);
   auto stored = ReadLinks(*store_, IssueRef("1"));
   ASSERT_TRUE(stored.ok()) << stored.status().ToString();
   auto fresh = LinkIssue(*store_, IssueRef("1"), options_);

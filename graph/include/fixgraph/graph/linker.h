@@ -90,7 +90,13 @@ struct LinkStats {
   std::map<std::string, std::int64_t> by_tier;        // "A" -> count of fix links
   std::map<std::string, std::int64_t> by_resolution;  // "fixed" -> count of issues
   std::map<std::string, std::int64_t> by_flag;        // "close_lag" -> count of issues
-  double seconds = 0;
+  double seconds = 0;  // wall time of the whole run
+  // Where `seconds` went: finding the issues and reading them and the PRs
+  // into memory; computing the links (worker threads); writing them (link
+  // records and the reverse index).
+  double load_seconds = 0;
+  double compute_seconds = 0;
+  double write_seconds = 0;
 
   void Add(const IssueLinks& links);
 };
