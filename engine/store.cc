@@ -1455,4 +1455,35 @@ Status Store::ForEachIssueMention(const RepoRef& repo,
   return ScanMentions(*impl_, keys::Join(keys::kMentionIndexTag, {repo.ToString() + "#"}), fn);
 }
 
+Status Store::ForEachMentionIn(const RepoRef& repo,
+                               const std::function<bool(MentionRecord&)>& fn) const {
+  bool go_on = true;
+  auto until_stop = [&](MentionRecord& m) { return go_on = fn(m); };
+  FG_RETURN_IF_ERROR(ForEachIssueMention(repo, until_stop));
+  if (!go_on) return Status::OK();
+  // A PR target's text is "<repo>!<number>" (the '!' ends the name likewise).
+  return ScanMentions(*impl_, keys::Join(keys::kMentionIndexTag, {repo.ToString() + "!"}), fn);
+}
+
+Status Store::ListIssueRepositories(std::vector<RepoRef>* out) const {
+  const std::string prefix = TagPrefix(keys::kIssueTag, nullptr);
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->items));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
+    std::string_view rest = it->key().ToStringView().substr(prefix.size());
+    size_t end = rest.find(keys::kSep);
+    if (end == std::string_view::npos)
+      return Status::Corruption("issue key without a number: " + std::string(it->key().ToStringView()));
+    std::string_view text = rest.substr(0, end);
+    auto ref = ParseRef(text);
+    if (!ref.ok() || ref->kind != RefKind::kRepo)
+      return Status::Corruption("issue key names no repository: " + std::string(text));
+    out->push_back(ref->repo);
+    // Past every key of this repository: its issue keys all continue with kSep.
+    std::string next = prefix;
+    next.append(text).push_back(static_cast<char>(keys::kSep + 1));
+    it->Seek(next);
+  }
+  return FromRocks(it->status(), "scan");
+}
+
 }  // namespace fixgraph

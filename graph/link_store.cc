@@ -78,7 +78,8 @@ std::vector<std::string> FixKeys(const IssueLinks& l) {
   return out;
 }
 
-// Links `issues`, writes the results and updates the reverse index. Links
+// Links `issues`, writes the results and updates the reverse index in memory
+// (the caller writes it). Links
 // are computed by worker threads, one block of options.batch_issues at a
 // time; this thread writes them in issue order.
 // `run` (may be null) holds the PRs and issues in memory.
@@ -146,16 +147,9 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
       }
       ++done;
     }
-    if (end == issues.size()) FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
     if (heap) heap->Update();
-    stats->write_seconds += SecondsSince(&mark);
-  }
-  if (issues.empty()) {
-    auto batch = store->NewBatch();
-    FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
-    FG_RETURN_IF_ERROR(store->Write(batch.get()));
     stats->write_seconds += SecondsSince(&mark);
   }
   return Status::OK();
@@ -191,6 +185,31 @@ Status AddClosedBetween(const Store& store, const RepoRef& repo, UnixSeconds fro
   return Status::OK();
 }
 
+// Links the issues of one repository (or of all when `repo` is null) with a
+// run index of that scope; deletes the link records of its issues that are
+// gone. `reverse` collects the PR -> issues rows (written by the caller).
+Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options,
+                 ReverseIndex* reverse, LinkStats* stats) {
+  auto start = std::chrono::steady_clock::now();
+  BulkHeap heap;  // outlives the run index
+  // Every issue and PR of the scope, with the PR features, read once.
+  FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
+  heap.Update();
+  const std::vector<Ref>& issues = run->issues();
+  // Forget earlier results in scope: stale issue records.
+  auto batch = store->NewBatch();
+  std::set<Ref> present(issues.begin(), issues.end());
+  FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string&) {
+    if (!present.count(item)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
+    return true;
+  }));
+  FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  if (stats)
+    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return LinkAndStore(store, issues, options, run.get(), reverse,
+                      /*read_old=*/repo != nullptr, stats, &heap);
+}
+
 }  // namespace
 
 void LinkStats::Add(const IssueLinks& l) {
@@ -204,33 +223,41 @@ void LinkStats::Add(const IssueLinks& l) {
 
 Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
   auto start = std::chrono::steady_clock::now();
-  BulkHeap heap;  // outlives the run index
-  // Every issue and PR of the scope, with the PR features, read once.
-  FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
-  heap.Update();
-  const std::vector<Ref>& issues = run->issues();
   ReverseIndex reverse(*store);
-  // Forget earlier results in scope: stale issue records and reverse rows.
-  auto batch = store->NewBatch();
-  std::set<Ref> present(issues.begin(), issues.end());
-  FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string&) {
-    if (!present.count(item)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
-    return true;
-  }));
-  if (!repo) {
+  if (repo) {
+    FG_RETURN_IF_ERROR(LinkScope(store, repo, options, &reverse, stats));
+  } else {
+    // Every PR's reverse row is rewritten from what this run links.
     FG_RETURN_IF_ERROR(store->ForEachDerived(kPullLinksKind, nullptr,
                                              [&](const Ref& item, const std::string&) {
                                                reverse.MarkEmpty(item.ToString());
                                                return true;
                                              }));
+    // One repository at a time: only its issues and PRs are held in memory
+    // (references into other repositories are read from the store, as a
+    // `link --repo` run reads them), so a run's memory is that of the
+    // largest repository, not of the store.
+    std::vector<RepoRef> repos;
+    FG_RETURN_IF_ERROR(store->ListIssueRepositories(&repos));
+    for (const RepoRef& r : repos) FG_RETURN_IF_ERROR(LinkScope(store, &r, options, &reverse, stats));
+    // Link records of repositories without issues now.
+    std::set<RepoRef> linked(repos.begin(), repos.end());
+    auto batch = store->NewBatch();
+    FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, nullptr, [&](const Ref& item, const std::string&) {
+      if (!linked.count(item.repo)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
+      return true;
+    }));
+    FG_RETURN_IF_ERROR(store->Write(batch.get()));
   }
+  auto mark = std::chrono::steady_clock::now();
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(reverse.Write(batch.get()));
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
-  if (stats)
-    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse,
-                                  /*read_old=*/repo != nullptr, stats, &heap));
-  if (stats)
-    stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (stats) {
+    auto now = std::chrono::steady_clock::now();
+    stats->write_seconds += std::chrono::duration<double>(now - mark).count();
+    stats->seconds += std::chrono::duration<double>(now - start).count();
+  }
   return Status::OK();
 }
 
@@ -322,9 +349,16 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
   ReverseIndex reverse(*store);
   FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats,
                                   heap ? &*heap : nullptr));
+  auto mark = std::chrono::steady_clock::now();
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(reverse.Write(batch.get()));
+  FG_RETURN_IF_ERROR(store->Write(batch.get()));
   if (relinked) *relinked = issues;
-  if (stats)
-    stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (stats) {
+    auto now = std::chrono::steady_clock::now();
+    stats->write_seconds += std::chrono::duration<double>(now - mark).count();
+    stats->seconds += std::chrono::duration<double>(now - start).count();
+  }
   return Status::OK();
 }
 

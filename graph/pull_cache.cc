@@ -144,10 +144,11 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number))) d->links.push_back(std::move(l));
     return true;
   }));
-  FG_RETURN_IF_ERROR(store.ForEachMention([&](MentionRecord& m) {
+  auto keep_mention = [&](MentionRecord& m) {
     if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(std::move(m));
     return true;
-  }));
+  };
+  FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention) : store.ForEachMention(keep_mention));
   std::vector<PullRequest> prs;
   FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](PullRequest& pr) {
     prs.push_back(std::move(pr));

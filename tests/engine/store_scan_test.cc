@@ -308,6 +308,70 @@ TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
   EXPECT_EQ(rows.count(Ref::Issue(longer, "2").ToString()), 0u);
 }
 
+TEST_F(StoreScanTest, MentionsInOneRepositoryNameItsIssuesAndPulls) {
+  // alpha-2's issue names alpha's issue #2, alpha's PR !10 and its own #2.
+  RepoRef longer = Repo("alpha-2");
+  auto b = store_->NewBatch();
+  Issue is;
+  is.repo = longer;
+  is.number = "2";
+  is.title = "x";
+  is.body = "like Ascend/alpha#2, Ascend/alpha!10 and #2";
+  ASSERT_TRUE(b->PutIssue(is, "").ok());
+  ASSERT_TRUE(store_->Write(b.get()).ok());
+
+  // Every row of ForEachMention whose target is in alpha, and no other.
+  std::map<std::string, std::vector<MentionRecord>> want, got;
+  ASSERT_TRUE(store_->ForEachMention([&](const MentionRecord& m) {
+    if (m.target.repo == a_) want[m.target.ToString()].push_back(m);
+    return true;
+  }).ok());
+  ASSERT_TRUE(store_->ForEachMentionIn(a_, [&](const MentionRecord& m) {
+    got[m.target.ToString()].push_back(m);
+    return true;
+  }).ok());
+  EXPECT_TRUE(want.count(Ref::Pull(a_, 10).ToString()));
+  EXPECT_TRUE(want.count(Ref::Issue(a_, "2").ToString()));
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [target, rows] : want) {
+    ASSERT_EQ(got[target].size(), rows.size()) << target;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(got[target][i].source_item, rows[i].source_item) << target;
+      EXPECT_EQ(got[target][i].text, rows[i].text) << target;
+    }
+  }
+  // The callback stops the scan.
+  int seen = 0;
+  ASSERT_TRUE(store_->ForEachMentionIn(a_, [&](const MentionRecord&) { return ++seen < 2; }).ok());
+  EXPECT_EQ(seen, 2);
+}
+
+TEST_F(StoreScanTest, IssueRepositoriesAreListedOnceEach) {
+  // A repository whose name extends alpha's, and one with PRs only.
+  auto b = store_->NewBatch();
+  Issue is;
+  is.repo = Repo("alpha-2");
+  is.number = "5";
+  is.title = "x";
+  ASSERT_TRUE(b->PutIssue(is, "").ok());
+  PullRequest pr;
+  pr.repo = Repo("gamma");
+  pr.number = 1;
+  pr.title = "y";
+  ASSERT_TRUE(b->PutPull(pr, "").ok());
+  ASSERT_TRUE(store_->Write(b.get()).ok());
+  std::vector<RepoRef> repos;
+  ASSERT_TRUE(store_->ListIssueRepositories(&repos).ok());
+  EXPECT_EQ(repos, (std::vector<RepoRef>{a_, Repo("alpha-2"), b_}));
+
+  TempDir empty_dir;
+  auto empty = Store::Open(empty_dir.path(), StoreOptions());
+  ASSERT_TRUE(empty.ok());
+  repos.clear();
+  ASSERT_TRUE((*empty)->ListIssueRepositories(&repos).ok());
+  EXPECT_TRUE(repos.empty());
+}
+
 // The scans lend each record to the callback: moving from it keeps the
 // record whole, and the next record is decoded afresh (nothing of a
 // moved-from record leaks into the next).

@@ -160,5 +160,46 @@ TEST_F(LinkStoreTest, LinkAllOfOneRepositoryLeavesOthersAlone) {
   EXPECT_TRUE(store_->GetDerived(kPullLinksKind, PullRef(10)).ok());  // untouched
 }
 
+// LinkAll over every repository links them one at a time: a fix in another
+// repository is read from the store then, and must give what linking each
+// issue alone gives; link records of repositories left without issues go.
+TEST_F(LinkStoreTest, LinkAllAcrossRepositoriesMatchesLinkingEachIssue) {
+  RepoRef other{Platform::kGitCode, "o", "s"};
+  RepoRef gone{Platform::kGitCode, "gone", "x"};
+  batch_ = store_->NewBatch();
+  AddRepository(other, "main");
+  AddIssue("5", "crash in the add op", "", "2026-06-01T00:00:00Z", "2026-06-03T10:00:00Z",
+           "reporter", &other);
+  AddPull(20, "fix the add op", "Fixes o/s#5", "2026-06-02T00:00:00Z", "2026-06-03T10:00:00Z");
+  AddComment(Ref::Issue(other, "5"), "77", "dev", "same as o/r#3", "2026-06-02T01:00:00Z");
+  IssueLinks stale;
+  stale.issue = Ref::Issue(gone, "1");
+  std::string value;
+  EncodeLinks(stale, &value);
+  ASSERT_TRUE(batch_->PutDerived(kLinksKind, stale.issue, value).ok());
+  Commit();
+
+  LinkStats stats;
+  ASSERT_TRUE(LinkAll(store_.get(), options_, &stats).ok());
+  EXPECT_EQ(stats.issues, 4);
+  for (const Ref& issue : {IssueRef("1"), IssueRef("2"), IssueRef("3"), Ref::Issue(other, "5")}) {
+    auto stored = ReadLinks(*store_, issue);
+    ASSERT_TRUE(stored.ok()) << issue.ToString() << ": " << stored.status().ToString();
+    auto fresh = LinkIssue(*store_, issue, options_);
+    ASSERT_TRUE(fresh.ok());
+    EXPECT_EQ(ToJson(*stored), ToJson(*fresh)) << issue.ToString();
+  }
+  auto cross = ReadLinks(*store_, Ref::Issue(other, "5"));
+  ASSERT_TRUE(cross.ok());
+  ASSERT_EQ(cross->fixes.size(), 1u) << ToJson(*cross).dump();
+  EXPECT_EQ(cross->fixes[0].pr, PullRef(20).ToString());
+  auto rev = store_->GetDerived(kPullLinksKind, PullRef(20));
+  ASSERT_TRUE(rev.ok());
+  std::set<std::string> linked;
+  ASSERT_TRUE(DecodePullLinks(*rev, &linked).ok());
+  EXPECT_EQ(linked, (std::set<std::string>{"gitcode:o/s#5"}));
+  EXPECT_TRUE(ReadLinks(*store_, stale.issue).status().IsNotFound());
+}
+
 }  // namespace
 }  // namespace fixgraph::graph

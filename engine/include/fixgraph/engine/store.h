@@ -209,6 +209,13 @@ class Store {
   // way: one seek for the repository instead of a MentionsOf per issue.
   Status ForEachIssueMention(const RepoRef& repo,
                              const std::function<bool(MentionRecord&)>& fn) const;
+  // The rows whose target is an issue or a PR of `repo`: the issue targets
+  // (as ForEachIssueMention), then the PR targets, each grouped by target.
+  Status ForEachMentionIn(const RepoRef& repo,
+                          const std::function<bool(MentionRecord&)>& fn) const;
+  // The repositories that hold at least one issue, in key order (one seek
+  // per repository, not a scan of the issues).
+  Status ListIssueRepositories(std::vector<RepoRef>* out) const;
 
   // ForEachIssue, ForEachPull, ForEachDerived (one kind) and the comment,
   // operate-log, file and platform-link scans visit items (or parents) of one
