@@ -188,13 +188,15 @@ Status AddClosedBetween(const Store& store, const RepoRef& repo, UnixSeconds fro
 // Links the issues of one repository (or of all when `repo` is null) with a
 // run index of that scope; deletes the link records of its issues that are
 // gone. `reverse` collects the PR -> issues rows (written by the caller).
+// `heap` outlives the run index (and, across repositories, keeps what one
+// repository's index freed for the next instead of returning it to the
+// kernel, which would fault it in afresh).
 Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options,
-                 ReverseIndex* reverse, LinkStats* stats) {
+                 ReverseIndex* reverse, LinkStats* stats, BulkHeap* heap) {
   auto start = std::chrono::steady_clock::now();
-  BulkHeap heap;  // outlives the run index
   // Every issue and PR of the scope, with the PR features, read once.
   FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
-  heap.Update();
+  heap->Update();
   const std::vector<Ref>& issues = run->issues();
   // Forget earlier results in scope: stale issue records.
   auto batch = store->NewBatch();
@@ -207,7 +209,7 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
   if (stats)
     stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return LinkAndStore(store, issues, options, run.get(), reverse,
-                      /*read_old=*/repo != nullptr, stats, &heap);
+                      /*read_old=*/repo != nullptr, stats, heap);
 }
 
 }  // namespace
@@ -223,9 +225,10 @@ void LinkStats::Add(const IssueLinks& l) {
 
 Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
   auto start = std::chrono::steady_clock::now();
+  BulkHeap heap;
   ReverseIndex reverse(*store);
   if (repo) {
-    FG_RETURN_IF_ERROR(LinkScope(store, repo, options, &reverse, stats));
+    FG_RETURN_IF_ERROR(LinkScope(store, repo, options, &reverse, stats, &heap));
   } else {
     // Every PR's reverse row is rewritten from what this run links.
     FG_RETURN_IF_ERROR(store->ForEachDerived(kPullLinksKind, nullptr,
@@ -239,7 +242,7 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
     // largest repository, not of the store.
     std::vector<RepoRef> repos;
     FG_RETURN_IF_ERROR(store->ListIssueRepositories(&repos));
-    for (const RepoRef& r : repos) FG_RETURN_IF_ERROR(LinkScope(store, &r, options, &reverse, stats));
+    for (const RepoRef& r : repos) FG_RETURN_IF_ERROR(LinkScope(store, &r, options, &reverse, stats, &heap));
     // Link records of repositories without issues now.
     std::set<RepoRef> linked(repos.begin(), repos.end());
     auto batch = store->NewBatch();
