@@ -1465,25 +1465,40 @@ Status Store::ForEachMentionIn(const RepoRef& repo,
   return ScanMentions(*impl_, keys::Join(keys::kMentionIndexTag, {repo.ToString() + "!"}), fn);
 }
 
-Status Store::ListIssueRepositories(std::vector<RepoRef>* out) const {
-  const std::string prefix = TagPrefix(keys::kIssueTag, nullptr);
-  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->items));
+namespace {
+
+// The repositories named right after `prefix` in the keys of `cf` (keys
+// prefix <repo> \0 ...), each once, in key order: one seek per repository.
+// (Impl is Store::Impl.)
+template <typename Impl>
+Status ListRepositoriesAfter(const Impl& impl, rocksdb::ColumnFamilyHandle* cf,
+                             const std::string& prefix, std::vector<RepoRef>* out) {
+  std::unique_ptr<rocksdb::Iterator> it(impl.db->NewIterator(rocksdb::ReadOptions(), cf));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
     std::string_view rest = it->key().ToStringView().substr(prefix.size());
     size_t end = rest.find(keys::kSep);
-    if (end == std::string_view::npos)
-      return Status::Corruption("issue key without a number: " + std::string(it->key().ToStringView()));
     std::string_view text = rest.substr(0, end);
     auto ref = ParseRef(text);
-    if (!ref.ok() || ref->kind != RefKind::kRepo)
-      return Status::Corruption("issue key names no repository: " + std::string(text));
+    if (end == std::string_view::npos || !ref.ok() || ref->kind != RefKind::kRepo)
+      return Status::Corruption("store key names no repository where one belongs: " +
+                                std::string(it->key().ToStringView().substr(0, 120)));
     out->push_back(ref->repo);
-    // Past every key of this repository: its issue keys all continue with kSep.
+    // Past every key of this repository: they all continue with kSep.
     std::string next = prefix;
     next.append(text).push_back(static_cast<char>(keys::kSep + 1));
     it->Seek(next);
   }
   return FromRocks(it->status(), "scan");
+}
+
+}  // namespace
+
+Status Store::ListIssueRepositories(std::vector<RepoRef>* out) const {
+  return ListRepositoriesAfter(*impl_, impl_->items, TagPrefix(keys::kIssueTag, nullptr), out);
+}
+
+Status Store::ListDerivedRepositories(const std::string& kind, std::vector<RepoRef>* out) const {
+  return ListRepositoriesAfter(*impl_, impl_->items, keys::Prefix(keys::kDerivedTag, {kind}), out);
 }
 
 }  // namespace fixgraph

@@ -187,11 +187,13 @@ Status AddClosedBetween(const Store& store, const RepoRef& repo, UnixSeconds fro
 
 // Links the issues of one repository (or of all when `repo` is null) with a
 // run index of that scope; deletes the link records of its issues that are
-// gone. `reverse` collects the PR -> issues rows (written by the caller).
+// gone. `reverse` collects the PR -> issues rows (written by the caller);
+// `read_old`: whether the issues' earlier links may still be in it (a run
+// over every repository starts every PR's row empty instead).
 // `heap` outlives the run index (and, across repositories, keeps what one
 // repository's index freed for the next instead of returning it to the
 // kernel, which would fault it in afresh).
-Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options,
+Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options, bool read_old,
                  ReverseIndex* reverse, LinkStats* stats, BulkHeap* heap) {
   auto start = std::chrono::steady_clock::now();
   // Every issue and PR of the scope, with the PR features, read once.
@@ -208,8 +210,7 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
   if (stats)
     stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return LinkAndStore(store, issues, options, run.get(), reverse,
-                      /*read_old=*/repo != nullptr, stats, heap);
+  return LinkAndStore(store, issues, options, run.get(), reverse, read_old, stats, heap);
 }
 
 }  // namespace
@@ -228,7 +229,7 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
   BulkHeap heap;
   ReverseIndex reverse(*store);
   if (repo) {
-    FG_RETURN_IF_ERROR(LinkScope(store, repo, options, &reverse, stats, &heap));
+    FG_RETURN_IF_ERROR(LinkScope(store, repo, options, /*read_old=*/true, &reverse, stats, &heap));
   } else {
     // Every PR's reverse row is rewritten from what this run links.
     FG_RETURN_IF_ERROR(store->ForEachDerived(kPullLinksKind, nullptr,
@@ -242,14 +243,20 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
     // largest repository, not of the store.
     std::vector<RepoRef> repos;
     FG_RETURN_IF_ERROR(store->ListIssueRepositories(&repos));
-    for (const RepoRef& r : repos) FG_RETURN_IF_ERROR(LinkScope(store, &r, options, &reverse, stats, &heap));
+    for (const RepoRef& r : repos)
+      FG_RETURN_IF_ERROR(LinkScope(store, &r, options, /*read_old=*/false, &reverse, stats, &heap));
     // Link records of repositories without issues now.
+    std::vector<RepoRef> with_links;
+    FG_RETURN_IF_ERROR(store->ListDerivedRepositories(kLinksKind, &with_links));
     std::set<RepoRef> linked(repos.begin(), repos.end());
     auto batch = store->NewBatch();
-    FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, nullptr, [&](const Ref& item, const std::string&) {
-      if (!linked.count(item.repo)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
-      return true;
-    }));
+    for (const RepoRef& r : with_links) {
+      if (linked.count(r)) continue;
+      FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, &r, [&](const Ref& item, const std::string&) {
+        batch->DeleteDerived(kLinksKind, item).IgnoreError();
+        return true;
+      }));
+    }
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
   }
   auto mark = std::chrono::steady_clock::now();

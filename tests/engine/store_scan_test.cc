@@ -363,6 +363,16 @@ TEST_F(StoreScanTest, IssueRepositoriesAreListedOnceEach) {
   std::vector<RepoRef> repos;
   ASSERT_TRUE(store_->ListIssueRepositories(&repos).ok());
   EXPECT_EQ(repos, (std::vector<RepoRef>{a_, Repo("alpha-2"), b_}));
+  // Derived records of one kind, likewise (another kind's are not listed).
+  b = store_->NewBatch();
+  ASSERT_TRUE(b->PutDerived("links", Ref::Issue(Repo("gamma"), "1"), "x").ok());
+  ASSERT_TRUE(b->PutDerived("links", Ref::Issue(Repo("gamma"), "2"), "x").ok());
+  ASSERT_TRUE(b->PutDerived("links", Ref::Issue(a_, "2"), "x").ok());
+  ASSERT_TRUE(b->PutDerived("other", Ref::Issue(b_, "2"), "x").ok());
+  ASSERT_TRUE(store_->Write(b.get()).ok());
+  repos.clear();
+  ASSERT_TRUE(store_->ListDerivedRepositories("links", &repos).ok());
+  EXPECT_EQ(repos, (std::vector<RepoRef>{a_, Repo("gamma")}));
 
   TempDir empty_dir;
   auto empty = Store::Open(empty_dir.path(), StoreOptions());

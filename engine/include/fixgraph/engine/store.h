@@ -216,6 +216,8 @@ class Store {
   // The repositories that hold at least one issue, in key order (one seek
   // per repository, not a scan of the issues).
   Status ListIssueRepositories(std::vector<RepoRef>* out) const;
+  // Likewise, the repositories with at least one derived record of `kind`.
+  Status ListDerivedRepositories(const std::string& kind, std::vector<RepoRef>* out) const;
 
   // ForEachIssue, ForEachPull, ForEachDerived (one kind) and the comment,
   // operate-log, file and platform-link scans visit items (or parents) of one
