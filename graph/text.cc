@@ -67,30 +67,13 @@ std::uint64_t HashCjk(const char32_t* cps, size_t n) {
   return h;
 }
 
-// The stop words, by length: a word is looked up among those of its own
-// length only (IsStopWord).
-bool IsStopWord(std::string_view w) {
-  static constexpr std::string_view k2[] = {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by",
-                                            "at", "as", "it", "do", "if", "we", "pr", "mr"};
-  static constexpr std::string_view k3[] = {"the", "for", "and", "are", "not", "can", "but", "you", "bug"};
-  static constexpr std::string_view k4[] = {"with", "when", "this", "that", "from", "into", "does", "will"};
-  static constexpr std::string_view k5[] = {"after", "issue"};
-  static constexpr std::string_view k6[] = {"before", "should", "please"};
-  auto in = [w](const auto& list) {
-    for (std::string_view x : list)
-      if (std::memcmp(x.data(), w.data(), w.size()) == 0) return true;
-    return false;
-  };
-  switch (w.size()) {
-    case 2: return in(k2);
-    case 3: return in(k3);
-    case 4: return in(k4);
-    case 5: return in(k5);
-    case 6: return in(k6);
-    default: return false;
-  }
-}
-
+// The stop words (at most 6 bytes long: AppendTokens tests only words that
+// short).
+constexpr std::string_view kStopWords[] = {
+    "an",   "to",   "of",   "in",   "on",   "or",    "is",    "no",     "be",     "by",
+    "at",   "as",   "it",   "do",   "if",   "we",    "pr",    "mr",     "the",    "for",
+    "and",  "are",  "not",  "can",  "but",  "you",   "bug",   "with",   "when",   "this",
+    "that", "from", "into", "does", "will", "after", "issue", "before", "should", "please"};
 
 bool AllAscii(std::string_view s) {
   unsigned char any = 0;
@@ -327,19 +310,167 @@ constexpr std::array<unsigned char, 256> kWordByte = [] {
   return t;
 }();
 
-// Appends the tokens of `s` to `out` (unsorted, with repeats). One pass over
-// the bytes: runs of ASCII word bytes and of ASCII separators are consumed in
-// tight loops, other code points decoded and folded as FoldWidth would fold
-// them; a word's hash is built as its bytes arrive, so no word is copied (the
-// hash of all but its last byte, for a dropped plural "s", is recovered from
-// the whole word's by undoing the last FNV step: the prime is odd, so it has
-// an inverse modulo 2^64). Returns false when the last code point was cut
+// FNV-1a (as Hash) of a string known at compile time.
+constexpr std::uint64_t ConstHash(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h;
+}
+
+// The stop words (kStopWords) as an open-addressing table of their hashes
+// (slot: the hash's top seven bits), each with its bytes packed into an
+// integer (little-endian, zero-padded: stop words are at most 6 bytes long
+// and hold no NUL byte), so a word is tested with one probe or two and, on a
+// hash hit, one integer comparison.
+struct StopSlot {
+  std::uint64_t hash = 0, packed = 0;
+};
+constexpr std::uint64_t Packed(std::string_view w) {
+  std::uint64_t v = 0;
+  for (size_t k = 0; k < w.size(); ++k) v |= std::uint64_t{static_cast<unsigned char>(w[k])} << (8 * k);
+  return v;
+}
+constexpr std::array<StopSlot, 128> kStopTable = [] {
+  std::array<StopSlot, 128> t{};
+  for (std::string_view w : kStopWords) {
+    const std::uint64_t h = ConstHash(w);
+    size_t i = h >> 57;
+    while (t[i].hash != 0) i = (i + 1) & 127;
+    t[i] = {h, Packed(w)};
+  }
+  return t;
+}();
+// A 1024-bit filter of the stop words' hashes (bit: the top ten bits): most
+// words are ruled out with one bit test, before any probe of kStopTable.
+constexpr std::array<std::uint64_t, 16> kStopFilter = [] {
+  std::array<std::uint64_t, 16> f{};
+  for (std::string_view w : kStopWords) {
+    const std::uint64_t bit = ConstHash(w) >> 54;
+    f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  }
+  return f;
+}();
+// True when the word of hash `hash` is a stop word; `packed` gives its bytes
+// packed as Packed does (called only on a hash hit).
+template <typename F>
+inline bool IsStopHash(std::uint64_t hash, F packed) {
+  const std::uint64_t bit = hash >> 54;
+  if (!(kStopFilter[bit >> 6] >> (bit & 63) & 1)) return false;
+  for (size_t i = hash >> 57;; i = (i + 1) & 127) {
+    if (kStopTable[i].hash == 0) return false;
+    if (kStopTable[i].hash == hash) return kStopTable[i].packed == packed();
+  }
+}
+
+// Bit maps of a text's bytes, 64 bytes a block, for AppendTokens: which
+// bytes are ASCII word bytes (A-Z, a-z, 0-9, '_'), which of them letters,
+// which are 0x80 and up. Bits past the end are clear (as for NUL bytes, which
+// are separators). One per thread, kept across calls.
+struct ByteBlock {
+  std::uint64_t word, alpha, high;
+};
+
+void ClassifyBlock(const unsigned char* p, ByteBlock* b) {
+#if defined(__SSE2__)
+  const __m128i alpha_bias = _mm_set1_epi8(static_cast<char>(0x80 - 'a'));
+  const __m128i alpha_limit = _mm_set1_epi8(static_cast<char>(-128 + 26));  // 'a'..'z' after | 0x20
+  const __m128i digit_bias = _mm_set1_epi8(static_cast<char>(0x80 - '0'));
+  const __m128i digit_limit = _mm_set1_epi8(static_cast<char>(-128 + 10));  // '0'..'9'
+  const __m128i case_bit = _mm_set1_epi8(0x20);
+  const __m128i underscore = _mm_set1_epi8('_');
+  std::uint64_t word = 0, alpha = 0, high = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const __m128i a = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), alpha_bias), alpha_limit);
+    const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(v, digit_bias), digit_limit);
+    const __m128i w = _mm_or_si128(_mm_or_si128(a, d), _mm_cmpeq_epi8(v, underscore));
+    const unsigned shift = 16 * static_cast<unsigned>(k);
+    word |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(w))} << shift;
+    alpha |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(a))} << shift;
+    high |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(v))} << shift;
+  }
+  *b = {word, alpha, high};
+#else
+  *b = {0, 0, 0};
+  for (int k = 0; k < 64; ++k) {
+    const unsigned char w = kWordByte[p[k]];
+    if (w == kNonAscii) b->high |= std::uint64_t{1} << k;
+    else if (w != 0) b->word |= std::uint64_t{1} << k;
+    if (AsciiLower(w)) b->alpha |= std::uint64_t{1} << k;
+  }
+#endif
+}
+
+// The blocks of `n` bytes at `p`: n / 64 + 1 of them (the last one partly or
+// wholly past the end).
+const ByteBlock* ClassifyText(const unsigned char* p, size_t n) {
+  static thread_local std::vector<ByteBlock> blocks;
+  const size_t full = n / 64;
+  blocks.resize(full + 1);
+  for (size_t k = 0; k < full; ++k) ClassifyBlock(p + 64 * k, &blocks[k]);
+  unsigned char tail[64] = {};
+  if (n > 64 * full) std::memcpy(tail, p + 64 * full, n - 64 * full);
+  ClassifyBlock(tail, &blocks[full]);
+  return blocks.data();
+}
+
+// Appends the tokens of `s` to `out` (unsorted, with repeats). The bytes are
+// classified 64 at a time (ClassifyText), so runs of ASCII word bytes and of
+// ASCII separators are found from bit maps, never a byte at a time; a word
+// that is one such run between separators (most words) is hashed and tested
+// in one go, other code points are decoded and folded as FoldWidth would
+// fold them. A word's hash is built as its bytes arrive, so no word is copied
+// (the hash of all but its last byte, for a dropped plural "s", is recovered
+// from the whole word's by undoing the last FNV step: the prime is odd, so it
+// has an inverse modulo 2^64). Returns false when the last code point was cut
 // short by the end of `s` (a multi-byte lead too near the end): text
 // following `s` would then have been decoded into it.
 bool AppendTokens(std::string_view s, TokenSet* out) {
   constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
   constexpr std::uint64_t kPrimeInverse = 0xce965057aff6957bull;
   static_assert(kPrime * kPrimeInverse == 1, "the FNV prime's inverse modulo 2^64");
+  const size_t n = s.size();
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const ByteBlock* blocks = ClassifyText(p, n);
+  // The first position at or after i that is not an ASCII separator (n when
+  // none is).
+  auto next_non_separator = [blocks, n](size_t i) {
+    size_t k = i >> 6;
+    std::uint64_t m = (blocks[k].word | blocks[k].high) >> (i & 63);
+    while (m == 0) {
+      if (++k > n >> 6) return n;
+      i = k << 6;
+      m = blocks[k].word | blocks[k].high;
+    }
+    return i + static_cast<size_t>(__builtin_ctzll(m));  // below n: the bits past the end are clear
+  };
+  // The first position after i that is not an ASCII word byte (at most n:
+  // the bits past the end are clear).
+  auto word_end = [blocks](size_t i) {
+    ++i;
+    size_t k = i >> 6;
+    std::uint64_t m = ~blocks[k].word >> (i & 63);
+    while (m == 0) {
+      i = ++k << 6;
+      m = ~blocks[k].word;
+    }
+    return i + static_cast<size_t>(__builtin_ctzll(m));
+  };
+  // True when a letter is in [i, j) (i < j).
+  auto any_letter = [blocks](size_t i, size_t j) {
+    if ((i & 63) + (j - i) <= 64)  // within one block: the bits of [i, j) shifted to the top
+      return (blocks[i >> 6].alpha >> (i & 63) << (64 - (j - i))) != 0;
+    for (size_t k = i >> 6; k << 6 < j; ++k) {
+      std::uint64_t m = blocks[k].alpha;
+      if (k == i >> 6) m &= ~std::uint64_t{0} << (i & 63);
+      if (j - (k << 6) < 64) m &= (std::uint64_t{1} << (j - (k << 6))) - 1;
+      if (m != 0) return true;
+    }
+    return false;
+  };
+
+  // A word that runs into or out of folded code points, kept as its bytes
+  // arrive.
   std::uint64_t h = kBasis;  // FNV-1a of the word
   size_t len = 0;
   bool letter = false;
@@ -351,12 +482,12 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   auto flush_word = [&] {
     if (len >= 2 && letter) {
       std::uint64_t hash = h;
-      size_t n = len;
-      if (n > 3 && last == 's' && prev != 's') {
+      size_t m = len;
+      if (m > 3 && last == 's' && prev != 's') {
         hash = (h * kPrimeInverse) ^ static_cast<unsigned char>(last);
-        --n;
+        --m;
       }
-      if (n > 6 || !IsStopWord(std::string_view(head, n))) out->push_back(hash);
+      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head, m)); })) out->push_back(hash);
     }
     h = kBasis;
     len = 0;
@@ -382,39 +513,48 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     last = c;
   };
   size_t i = 0;
-  const size_t n = s.size();
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
   bool whole = true;
   while (i < n) {
-    unsigned char w = kWordByte[p[i]];
+    const unsigned char w = kWordByte[p[i]];
     if (w == 0) {
       // ASCII separators: they end the word and the CJK run.
       if (len) flush_word();
       if (!run.empty()) flush_run();
-      do ++i;
-      while (i < n && kWordByte[p[i]] == 0);
+      i = next_non_separator(i + 1);
       continue;
     }
     if (w != kNonAscii) {
-      // ASCII word bytes (lower-cased), continuing the current word.
+      // ASCII word bytes (lower-cased).
       if (!run.empty()) flush_run();
-      std::uint64_t hh = h;
-      size_t j = i;
-      unsigned char any_letter = 0;
-      do {
-        hh = (hh ^ w) * kPrime;
-        if (len + (j - i) < sizeof head) head[len + (j - i)] = static_cast<char>(w);
-        any_letter |= static_cast<unsigned char>(w >= 'a');  // 'a'..'z' ('_' is below 'a')
-        ++j;
-      } while (j < n && (w = kWordByte[p[j]]) != 0 && w != kNonAscii);
-      h = hh;
-      len += j - i;
-      letter = letter || any_letter;
-      if (j - i >= 2) {
-        prev = static_cast<char>(kWordByte[p[j - 2]]);
-      } else {
-        prev = last;
+      const size_t j = word_end(i);
+      if (len == 0 && (j == n || kWordByte[p[j]] == 0)) {
+        // A whole word: hashed, its plural dropped and tested here.
+        size_t m = j - i;
+        if (m >= 2 && any_letter(i, j)) {
+          std::uint64_t hash = kBasis;
+          for (size_t k = i; k < j; ++k) hash = (hash ^ kWordByte[p[k]]) * kPrime;
+          if (m > 3 && kWordByte[p[j - 1]] == 's' && kWordByte[p[j - 2]] != 's') {
+            hash = (hash * kPrimeInverse) ^ 's';
+            --m;
+          }
+          if (m > 6 || !IsStopHash(hash, [&] {
+                std::uint64_t v = 0;
+                for (size_t k = 0; k < m; ++k) v |= std::uint64_t{kWordByte[p[i + k]]} << (8 * k);
+                return v;
+              }))
+            out->push_back(hash);
+        }
+        i = j < n ? next_non_separator(j + 1) : n;  // past the separator that ends it
+        continue;
       }
+      // A word continued by (or continuing) a folded code point.
+      std::uint64_t hh = h;
+      for (size_t k = i; k < j; ++k) hh = (hh ^ kWordByte[p[k]]) * kPrime;
+      h = hh;
+      for (size_t k = i; len + (k - i) < sizeof head && k < j; ++k) head[len + (k - i)] = static_cast<char>(kWordByte[p[k]]);
+      len += j - i;
+      letter = letter || any_letter(i, j);
+      prev = j - i >= 2 ? static_cast<char>(kWordByte[p[j - 2]]) : last;
       last = static_cast<char>(kWordByte[p[j - 1]]);
       i = j;
       continue;

@@ -85,6 +85,60 @@ TEST(Text, TokensFoldWidthThemselves) {
   EXPECT_TRUE(Has(Tokens("\xEF\xBC\xA6\xEF\xBC\xA9\xEF\xBC\xB8" "ED"), "fixed"));  // "ＦＩＸED"
 }
 
+// Tokens classifies its bytes 64 at a time: a word, a separator run and a
+// CJK run at every offset around those steps, long words (past a whole block)
+// included, give the same tokens as at the start.
+TEST(Text, TokensWhereverTheyFallAgainstTheBlocks) {
+  std::string word70;
+  for (int k = 0; k < 70; ++k) word70 += static_cast<char>('a' + k % 26);
+  for (size_t pad = 0; pad < 140; ++pad) {
+    for (const std::string& body : {std::string("Fused_Adam  kernels x 12 the 修复问题 Ｆix"), "ab" + word70 + "S",
+                                    std::string("word\xEF\xBC\xA1") + word70 + " 的缺陷 " + word70 + "ss"}) {
+      const std::string sep = pad % 3 == 0 ? " " : pad % 3 == 1 ? "\t\n" : "， ";
+      EXPECT_EQ(Tokens(std::string(pad, ' ') + body), Tokens(body)) << pad;
+      EXPECT_EQ(Tokens(std::string(pad, '-') + sep + body + sep), Tokens(body)) << pad;
+      // After a word of `pad` letters: that word's token joins them.
+      TokenSet want = Tokens(body);
+      if (pad >= 2) want.push_back(Hash(std::string(pad, 'q')));
+      Normalize(&want);
+      EXPECT_EQ(Tokens(std::string(pad, 'q') + sep + body), want) << pad;
+    }
+  }
+  TokenSet want{Hash("fused_adam"), Hash("kernel")};
+  Normalize(&want);
+  EXPECT_EQ(Tokens("fused_adam kernels x 12"), want);
+}
+
+// Every stop word is dropped in any case, with a plural "s" (when longer than
+// three bytes) and in full width; words that only look like them are kept.
+// ("this" and "does" lose their "s" as plurals first: they are kept as "thi"
+// and "doe".)
+TEST(Text, StopWordsDropped) {
+  for (std::string s : {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by", "at", "as", "it", "do", "if",
+                        "we", "pr", "mr", "the", "for", "and", "are", "not", "can", "but", "you", "bug", "with",
+                        "when", "that", "from", "into", "will", "after", "issue", "before", "should", "please"}) {
+    std::string upper = s, full_width = "\xEF\xBC";
+    upper[0] = static_cast<char>(upper[0] - 'a' + 'A');
+    full_width += static_cast<char>(0xA1 + (s[0] - 'a'));  // Ａ..Ｚ
+    full_width += s.substr(1);
+    EXPECT_TRUE(Tokens(s).empty()) << s;
+    EXPECT_TRUE(Tokens(upper).empty()) << s;
+    EXPECT_TRUE(Tokens(full_width).empty()) << s;
+    EXPECT_TRUE(Tokens(std::string(60, ' ') + upper + " " + s).empty()) << s;
+    if (s.size() >= 3) {
+      EXPECT_TRUE(Tokens(s + "s").empty()) << s;
+    }
+    std::string longer = s + "x", prefixed = "x" + s, underscored = s + "_";
+    EXPECT_EQ(Tokens(longer), TokenSet{Hash(longer)}) << s;
+    EXPECT_EQ(Tokens(prefixed), TokenSet{Hash(prefixed)}) << s;
+    EXPECT_EQ(Tokens(underscored), TokenSet{Hash(underscored)}) << s;
+  }
+  EXPECT_EQ(Tokens("this"), TokenSet{Hash("thi")});
+  EXPECT_EQ(Tokens("th"), TokenSet{Hash("th")});
+  EXPECT_TRUE(Tokens("issues").empty());
+  EXPECT_TRUE(Tokens("pleases").empty());
+}
+
 TEST(Text, StripTitleTags) {
   EXPECT_EQ(StripTitleTags("[release/v2.17] FusedAdam 支持 DTensor"), "FusedAdam 支持 DTensor");
   EXPECT_EQ(StripTitleTags("【社区任务】使用 Triton"), "使用 Triton");

@@ -381,6 +381,17 @@ TEST(Tokenise, SameAsReferenceOnRandomTexts) {
   for (int i = 0; i < 20000; ++i) ExpectSame(RandomText(rng, i % 2 == 1));
 }
 
+TEST(Tokenise, SameAsReferenceOnLongTexts) {
+  // Texts of several 64-byte blocks (AppendTokens classifies its bytes 64 at
+  // a time): words and separator runs across every block boundary.
+  std::mt19937_64 rng(20261201);
+  for (int i = 0; i < 400; ++i) {
+    std::string s;
+    while (s.size() < 64 * (1 + rng() % 8)) s += RandomText(rng, i % 2 == 1);
+    ExpectSame(s);
+  }
+}
+
 TEST(Tokenise, SameAsReferenceOnTextsCutAtAnyByte) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 2000; ++i) {
