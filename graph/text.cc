@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -93,8 +94,11 @@ constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<
 constexpr bool IsIdentByte(unsigned char c) { return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-'; }
 // Per byte: kIdent for identifier characters, plus kMarked for those that
 // can make a token an identifier (an upper-case letter for CamelCase, '_',
-// '/', '.', '-'): a token without any is a plain word.
-constexpr std::uint8_t kIdent = 1, kMarked = 2;
+// '/', '.', '-'): a token without any is a plain word. The other bits tell
+// which identifier character it is, so a token's classes are the OR of its
+// bytes' entries.
+constexpr std::uint8_t kIdent = 1, kMarked = 2, kLowerBit = 4, kUpperBit = 8, kUnderscoreBit = 16, kSlashBit = 32,
+                       kDotBit = 64, kHyphenBit = 128;
 constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -102,10 +106,15 @@ constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
     t[c] = kIdent;
     if (AsciiUpper(static_cast<char32_t>(c)) || c == '_' || c == '/' || c == '.' || c == '-')
       t[c] |= kMarked;
+    if (AsciiLower(static_cast<char32_t>(c))) t[c] |= kLowerBit;
+    if (AsciiUpper(static_cast<char32_t>(c))) t[c] |= kUpperBit;
+    if (c == '_') t[c] |= kUnderscoreBit;
+    if (c == '/') t[c] |= kSlashBit;
+    if (c == '.') t[c] |= kDotBit;
+    if (c == '-') t[c] |= kHyphenBit;
   }
   return t;
 }();
-bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
 
 // True when "http" occurs in `s` (memmem's answer), 16 positions a step
 // where SSE2 is there.
@@ -152,6 +161,20 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
   return i;
 }
 
+// The first position in [i, n) of a byte 0x80 or above, else n: 16 bytes at
+// a time where SSE2 is there.
+size_t NextNonAscii(const char* d, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    const unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && static_cast<unsigned char>(d[i]) < 0x80) ++i;
+  return i;
+}
+
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
@@ -166,28 +189,38 @@ bool LooksLikeVersion(std::string_view s) {
 }
 
 bool HasFileExtension(std::string_view s) {
-  std::string_view base = Basename(s);
-  size_t dot = base.rfind('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= base.size()) return false;
-  std::string_view ext = base.substr(dot + 1);
+  // The last '.' of the basename, looked for from the end: an extension is
+  // at most five bytes long, so at most six bytes are read.
+  const size_t n = s.size();
+  size_t end = n;  // the last '.' is at end - 1
+  while (end > 0 && n - end < 6 && s[end - 1] != '.' && s[end - 1] != '/') --end;
+  if (end == 0 || n - end > 5 || s[end - 1] != '.') return false;
+  const size_t dot = end - 1;
+  if (dot == 0 || s[dot - 1] == '/' || dot + 1 >= n) return false;  // ".bashrc", "a."
+  std::string_view ext = s.substr(dot + 1);
   if (ext.size() > 5) return false;
-  char buf[5];
-  for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
-  std::string_view e(buf, ext.size());
-  // The known extensions, looked up among those of the same length.
-  auto in = [e](std::initializer_list<std::string_view> list) {
-    for (std::string_view x : list)
-      if (x == e) return true;
-    return false;
-  };
-  switch (e.size()) {
-    case 1: return in({"c", "h"});
-    case 2: return in({"py", "cc", "cu", "md", "sh", "js", "ts", "go", "rs", "so", "mk", "in"});
-    case 3: return in({"cpp", "hpp", "rst", "txt", "yml", "cfg", "ini", "whl", "xml", "pyi", "bat", "sql"});
-    case 4: return in({"yaml", "json", "toml", "java", "html"});
-    case 5: return in({"proto", "cmake", "ipynb"});
-    default: return false;
-  }
+  // The extension lower-cased and packed into an integer (little-endian,
+  // zero-padded; its length in the top byte), looked up among the known ones.
+  std::uint64_t key = std::uint64_t{ext.size()} << 56;
+  for (size_t i = 0; i < ext.size(); ++i)
+    key |= std::uint64_t{static_cast<unsigned char>(AsciiToLower(ext[i]))} << (8 * i);
+  static constexpr auto kKnown = [] {
+    constexpr std::string_view kExtensions[] = {
+        "c",    "h",    "py",   "cc",   "cu",   "md",   "sh",    "js",    "ts",    "go",  "rs",  "so",
+        "mk",   "in",   "cpp",  "hpp",  "rst",  "txt",  "yml",   "cfg",   "ini",   "whl", "xml", "pyi",
+        "bat",  "sql",  "yaml", "json", "toml", "java", "html",  "proto", "cmake", "ipynb"};
+    std::array<std::uint64_t, std::size(kExtensions)> keys{};
+    for (size_t k = 0; k < keys.size(); ++k) {
+      std::uint64_t v = std::uint64_t{kExtensions[k].size()} << 56;
+      for (size_t i = 0; i < kExtensions[k].size(); ++i)
+        v |= std::uint64_t{static_cast<unsigned char>(kExtensions[k][i])} << (8 * i);
+      keys[k] = v;
+    }
+    return keys;
+  }();
+  for (std::uint64_t k : kKnown)
+    if (k == key) return true;
+  return false;
 }
 
 // Blanks out http(s) URLs so their paths are not read as file paths.
@@ -224,8 +257,7 @@ std::string FoldWidth(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     // ASCII bytes decode and encode as themselves: copied a run at a time.
-    size_t ascii = i;
-    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+    const size_t ascii = NextNonAscii(s.data(), i, s.size());
     if (ascii > i) {
       out.append(s.data() + i, ascii - i);
       i = ascii;
@@ -740,9 +772,14 @@ void IdentifierBuffer::Clear() {
 
 void IdentifierBuffer::Push(size_t begin) {
   Entry e{0, begin, chars_.size() - begin};
-  const size_t m = std::min<size_t>(e.size, 8);
-  for (size_t k = 0; k < m; ++k)
-    e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  if (e.size >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, chars_.data() + begin, 8);
+    e.prefix = std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;  // the first byte on top
+  } else {
+    for (size_t k = 0; k < e.size; ++k)
+      e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  }
   entries_.push_back(e);
 }
 
@@ -764,10 +801,13 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
   while (i < n) {
     const size_t m = NextMarked(d, i, n);
     if (m == n) break;
+    // The token's bounds and the OR of its bytes' classes in one pass.
+    const auto* u = reinterpret_cast<const unsigned char*>(d);
+    unsigned classes = kIdentClass[u[m]];
     size_t start = m;
-    while (start > i && IsIdentChar(d[start - 1])) --start;
+    for (unsigned c; start > i && (c = kIdentClass[u[start - 1]]) != 0; --start) classes |= c;
     size_t j = m + 1;
-    while (j < n && IsIdentChar(d[j])) ++j;
+    for (unsigned c; j < n && (c = kIdentClass[u[j]]) != 0; ++j) classes |= c;
     std::string_view tok(d + start, j - start);
     i = j;
     // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
@@ -778,30 +818,26 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
         (std::isdigit(static_cast<unsigned char>(s[k])) ||
          ((s[k] == 'v' || s[k] == 'V') && k + 1 < n && std::isdigit(static_cast<unsigned char>(s[k + 1])))))
       continue;
+    const size_t untrimmed = tok.size();
     while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
       tok.remove_prefix(1);
     while (!tok.empty() && (tok.back() == '.' || tok.back() == '/' || tok.back() == '-'))
       tok.remove_suffix(1);
     if (tok.size() < 4) continue;
-    // The token's character classes in one pass (what HasLetter, find and
-    // IsCamel tell).
-    bool letter = false, underscore = false, slash = false, dot = false, hyphen = false, camel = false;
-    for (size_t p = 0; p < tok.size(); ++p) {
-      char c = tok[p];
-      if (AsciiLower(c)) {
-        letter = true;
-      } else if (AsciiUpper(c)) {
-        letter = true;
-        if (p > 0 && (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
+    if (tok.size() != untrimmed) {  // the classes of what is left
+      classes = 0;
+      for (char c : tok) classes |= kIdentClass[static_cast<unsigned char>(c)];
+    }
+    // The token's character classes (what HasLetter, find and IsCamel tell):
+    // CamelCase is looked for only when it has both cases.
+    bool letter = (classes & (kLowerBit | kUpperBit)) != 0, underscore = (classes & kUnderscoreBit) != 0,
+         slash = (classes & kSlashBit) != 0, dot = (classes & kDotBit) != 0, hyphen = (classes & kHyphenBit) != 0,
+         camel = false;
+    if ((classes & (kLowerBit | kUpperBit)) == (kLowerBit | kUpperBit)) {
+      for (size_t p = 1; p < tok.size() && !camel; ++p) {
+        if (AsciiUpper(tok[p]) &&
+            (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
           camel = true;
-      } else if (c == '_') {
-        underscore = true;
-      } else if (c == '/') {
-        slash = true;
-      } else if (c == '.') {
-        dot = true;
-      } else if (c == '-') {
-        hyphen = true;
       }
     }
     if (!letter || LooksLikeVersion(tok)) continue;

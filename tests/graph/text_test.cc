@@ -223,6 +223,17 @@ TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
 }
 
 TEST(Text, PathHelpers) {
+  // File extensions: known ones of one to five bytes, any case, after a
+  // basename that does not start with the dot.
+  for (const char* yes : {"a.py", "a.c", "dir.d/x.md", "x.ipynb", "A.PY", "fused_adam.Proto", "a/b.c/x.cmake",
+                          "setup.cfg", "x.tar.json"}) {
+    EXPECT_TRUE(IsPathLike(yes)) << yes;
+  }
+  for (const char* no : {".py", "a.", "x.ipynbb", "x.pyy", "xpy", "x.unknown", "py", "abc.d", "x..py.", "a.b.x"}) {
+    EXPECT_FALSE(IsPathLike(no)) << no;
+  }
+  EXPECT_TRUE(IsPathLike("a/.py"));  // a '/' is enough
+  EXPECT_TRUE(IsPathLike("a.b.c"));  // the last dot counts
   EXPECT_TRUE(IsPathLike("a/b"));
   EXPECT_TRUE(IsPathLike("fused_adam.py"));
   EXPECT_FALSE(IsPathLike("fused_adam"));
