@@ -508,9 +508,12 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   bool letter = false;
   char head[6];            // the word's first bytes (stop words are at most 6 long)
   char last = 0, prev = 0;  // its last two bytes
-  // The current CJK run: one buffer per thread, kept across calls.
-  static thread_local std::vector<char32_t> run;
-  run.clear();
+  // The current CJK run: its length, first and last code points. Its bigrams
+  // are hashed as its characters arrive; a lone character (a unigram) when
+  // it ends.
+  size_t run = 0;
+  char32_t run_first = 0, run_last = 0;
+  bool last_stop = false;  // run_last is a stop character
   auto flush_word = [&] {
     if (len >= 2 && letter) {
       std::uint64_t hash = h;
@@ -525,17 +528,23 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     len = 0;
     letter = false;
   };
-  auto flush_run = [&] {
-    // A lone character is a unigram; otherwise every bigram without a stop
-    // character (the hashes of their UTF-8 bytes, as Hash gives them).
-    if (run.size() == 1 && !IsStopChar(run[0])) out->push_back(HashCjk(run.data(), 1));
-    bool stop = !run.empty() && IsStopChar(run[0]);
-    for (size_t k = 0; k + 1 < run.size(); ++k) {
-      bool next_stop = IsStopChar(run[k + 1]);
-      if (!stop && !next_stop) out->push_back(HashCjk(&run[k], 2));
-      stop = next_stop;
+  // A lone character is a unigram; otherwise every bigram without a stop
+  // character (the hashes of their UTF-8 bytes, as Hash gives them).
+  auto add_cjk = [&](char32_t cp) {
+    const bool stop = IsStopChar(cp);
+    if (run == 0) {
+      run_first = cp;
+    } else if (!stop && !last_stop) {
+      const char32_t pair[2] = {run_last, cp};
+      out->push_back(HashCjk(pair, 2));
     }
-    run.clear();
+    ++run;
+    run_last = cp;
+    last_stop = stop;
+  };
+  auto flush_run = [&] {
+    if (run == 1 && !last_stop) out->push_back(HashCjk(&run_first, 1));
+    run = 0;
   };
   auto add = [&](char c) {
     h = (h ^ static_cast<unsigned char>(c)) * kPrime;
@@ -551,13 +560,13 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     if (w == 0) {
       // ASCII separators: they end the word and the CJK run.
       if (len) flush_word();
-      if (!run.empty()) flush_run();
+      if (run) flush_run();
       i = next_non_separator(i + 1);
       continue;
     }
     if (w != kNonAscii) {
       // ASCII word bytes (lower-cased).
-      if (!run.empty()) flush_run();
+      if (run) flush_run();
       const size_t j = word_end(i);
       if (len == 0 && (j == n || kWordByte[p[j]] == 0)) {
         // A whole word: hashed, its plural dropped and tested here.
@@ -593,19 +602,26 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     }
     // Code points as FoldWidth(s) would give them (it re-encodes exactly
     // what Next decodes), folded here without the copy.
-    unsigned char b = p[i];
-    if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
-    char32_t cp = Next(s, &i);
+    const unsigned char b = p[i];
+    char32_t cp;
+    if ((b >> 4) == 0xE && i + 3 <= n) {
+      // A three-byte lead (most CJK text): decoded here as Next decodes it.
+      cp = static_cast<char32_t>((b & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F));
+      i += 3;
+    } else {
+      if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
+      cp = Next(s, &i);
+    }
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
-      if (!run.empty()) flush_run();
+      if (run) flush_run();
       char c = static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp);
       letter |= AsciiLower(static_cast<unsigned char>(c));
       add(c);
     } else if (IsCjk(cp)) {
       flush_word();
-      run.push_back(cp);
+      add_cjk(cp);
     } else {
       flush_word();
       flush_run();
