@@ -175,6 +175,27 @@ size_t NextNonAscii(const char* d, size_t i, size_t n) {
   return i;
 }
 
+// True when the 15 bytes at d are five three-byte sequences that FoldWidth
+// copies as they are (leads E1..EE, two continuation bytes each, none the
+// ideographic space E3 80 80); E0 and EF leads are left to its byte checks.
+// Reads 16 bytes; always false without SSE2.
+bool FiveSameSequences(const char* d) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d));
+  const unsigned lead = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(
+      _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(0x80 - 0xE1))), _mm_set1_epi8(static_cast<char>(-128 + 14)))));
+  const unsigned cont = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))));  // 80..BF
+  constexpr unsigned kLeads = 0x1249, kConts = 0x6DB6;  // bytes 0, 3, 6, 9, 12; the others below 15
+  if ((lead & kLeads) != kLeads || (cont & kConts) != kConts) return false;
+  const unsigned e3 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xE3)))));
+  const unsigned x80 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0x80)))));
+  return (e3 & (x80 >> 1) & (x80 >> 2) & kLeads) == 0;
+#else
+  (void)d;
+  return false;
+#endif
+}
+
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
@@ -254,22 +275,22 @@ std::string FoldWidth(std::string_view s) {
   if (AllAscii(s)) return std::string(s);  // nothing to fold
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    // ASCII bytes decode and encode as themselves: copied a run at a time.
-    const size_t ascii = NextNonAscii(s.data(), i, s.size());
-    if (ascii > i) {
-      out.append(s.data() + i, ascii - i);
-      i = ascii;
-      if (i == s.size()) break;
-    }
-    // Well-formed three-byte sequences (most CJK text) other than the
-    // full-width forms and the ideographic space re-encode as themselves:
-    // copied a run at a time.
+  // ASCII bytes and well-formed three-byte sequences (most CJK text) other
+  // than the full-width forms and the ideographic space decode and re-encode
+  // as themselves: they are skipped over and copied in one piece (from
+  // `copied`) when a code point that changes, or the end, is reached.
+  const char* d = s.data();
+  const size_t n = s.size();
+  size_t i = 0, copied = 0;
+  while (i < n) {
+    i = NextNonAscii(d, i, n);
+    if (i == n) break;
     size_t same = i;
-    while (same + 3 <= s.size()) {
-      const auto b0 = static_cast<unsigned char>(s[same]), b1 = static_cast<unsigned char>(s[same + 1]),
-                 b2 = static_cast<unsigned char>(s[same + 2]);
+    for (;;) {
+      while (same + 16 <= n && FiveSameSequences(d + same)) same += 15;
+      if (same + 3 > n) break;
+      const auto b0 = static_cast<unsigned char>(d[same]), b1 = static_cast<unsigned char>(d[same + 1]),
+                 b2 = static_cast<unsigned char>(d[same + 2]);
       if ((b0 & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
       if (b0 == 0xE0 && b1 < 0xA0) break;                                   // overlong
       if (b0 == 0xEF && (b1 == 0xBC || (b1 == 0xBD && b2 <= 0x9E))) break;  // U+FF00..U+FF5E
@@ -277,15 +298,17 @@ std::string FoldWidth(std::string_view s) {
       same += 3;
     }
     if (same > i) {
-      out.append(s.data() + i, same - i);
       i = same;
       continue;
     }
+    out.append(d + copied, i - copied);
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     AppendUtf8(&out, cp);
+    copied = i;
   }
+  out.append(d + copied, n - copied);
   return out;
 }
 

@@ -571,6 +571,17 @@ TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
     ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
   }
   EXPECT_EQ(FoldWidth("中\xEF\xBC\xA1文\xE3\x80\x80x"), "中A文 x");
+  // Long CJK runs (copied 15 bytes a step where SSE2 is there) with one odd
+  // piece at every character position, after every ASCII offset.
+  for (size_t pad = 0; pad < 16; ++pad) {
+    for (size_t at = 0; at < 24; ++at) {
+      for (const std::string& odd : kPieces) {
+        std::string s(pad, 'x');
+        for (size_t k = 0; k < 24; ++k) s += k == at ? odd : (k % 2 ? "文" : "中");
+        ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
+      }
+    }
+  }
 }
 
 }  // namespace
