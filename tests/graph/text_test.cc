@@ -2,6 +2,9 @@
 #include "../../graph/text.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -258,6 +261,53 @@ TEST(Text, ClauseAt) {
   at = s.find("!11");
   c = ClauseAt(s, at);
   EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "问题由 !11 引入");
+}
+
+// ClauseAt as it was written first: every delimiter compared at every byte.
+Clause ClauseAtSlowly(std::string_view s, size_t offset) {
+  static constexpr std::array<std::string_view, 9> kDelims = {
+      "\n", "\xE3\x80\x82", "\xEF\xBC\x9B", ";", "\xEF\xBC\x81", "\xEF\xBC\x9F", "!", "?", "\r"};
+  Clause c{0, s.size()};
+  offset = std::min(offset, s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t len = 0;
+    for (std::string_view d : kDelims) {
+      if (s.compare(i, d.size(), d) != 0) continue;
+      if ((d == "!" || d == "?") && i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])))
+        continue;
+      len = d.size();
+      break;
+    }
+    if (len == 0) {
+      ++i;
+      continue;
+    }
+    if (i + len <= offset) {
+      c.begin = i + len;
+    } else if (i >= offset) {
+      c.end = i;
+      break;
+    }
+    i += len;
+  }
+  return c;
+}
+
+TEST(Text, ClauseAtAsComparingEveryDelimiter) {
+  static const std::vector<std::string> kPieces = {
+      "a", "修复", " ", "\n", "\r", ";", "!", "?", "!12", "?x", "! ", "\xE3\x80\x82", "\xEF\xBC\x9B",
+      "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xE3\x80", "\xEF\xBC", "\xEF\xBC\x8C", "\xE3\x80\x81", "\xEF", "#12"};
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 3000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 14); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    for (size_t at = 0; at <= s.size() + 1; ++at) {
+      const Clause want = ClauseAtSlowly(s, at), got = ClauseAt(s, at);
+      ASSERT_EQ(got.begin, want.begin) << s << " @" << at;
+      ASSERT_EQ(got.end, want.end) << s << " @" << at;
+    }
+  }
 }
 
 TEST(Text, Helpers) {
