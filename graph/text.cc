@@ -196,6 +196,21 @@ bool FiveSameSequences(const char* d) {
 #endif
 }
 
+// The first position in [i, n) of a byte 0xC0 or above (a multi-byte
+// lead), else n (or i when i > n): 16 bytes at a time where SSE2 is there.
+size_t NextLead(const char* d, size_t i, size_t n) {
+#if defined(__SSE2__)
+  const __m128i top = _mm_set1_epi8(static_cast<char>(0xC0));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top), top)));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && static_cast<unsigned char>(d[i]) < 0xC0) ++i;
+  return i;
+}
+
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
@@ -782,20 +797,23 @@ std::string ForMentions(std::string_view input) {
   // ASCII text has nothing to fold and no non-ASCII byte to separate.
   if (AllAscii(input)) return std::string(input);
   std::string s = FoldWidth(input);
-  std::string out;
-  out.reserve(s.size() + 16);
   // Copied a span at a time, a space put after each ASCII letter or digit
-  // that a multi-byte lead follows.
+  // that a multi-byte lead follows (the leads found 16 bytes a step); the
+  // folded text itself when there is none.
+  const char* d = s.data();
+  const size_t n = s.size();
+  std::string out;
   size_t start = 0;
-  for (size_t i = 0; i + 1 < s.size(); ++i) {
-    if (static_cast<unsigned char>(s[i + 1]) < 0xC0) continue;
-    unsigned char c = static_cast<unsigned char>(s[i]);
+  for (size_t i = NextLead(d, 1, n); i < n; i = NextLead(d, i + 1, n)) {
+    const auto c = static_cast<unsigned char>(d[i - 1]);
     if (c >= 0x80 || !AsciiAlnum(c)) continue;
-    out.append(s, start, i + 1 - start);
+    if (start == 0) out.reserve(n + 16);
+    out.append(d + start, i - start);
     out.push_back(' ');
-    start = i + 1;
+    start = i;
   }
-  out.append(s, start, std::string::npos);
+  if (start == 0) return s;
+  out.append(d + start, n - start);
   return out;
 }
 
