@@ -68,8 +68,8 @@ std::uint64_t HashCjk(const char32_t* cps, size_t n) {
   return h;
 }
 
-// The stop words (at most 6 bytes long: AppendTokens tests only words that
-// short).
+// The stop words (none longer than 6 bytes: AppendTokens tests only words of
+// at most 6).
 constexpr std::string_view kStopWords[] = {
     "an",   "to",   "of",   "in",   "on",   "or",    "is",    "no",     "be",     "by",
     "at",   "as",   "it",   "do",   "if",   "we",    "pr",    "mr",     "the",    "for",
