@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -67,30 +68,13 @@ std::uint64_t HashCjk(const char32_t* cps, size_t n) {
   return h;
 }
 
-// The stop words, by length: a word is looked up among those of its own
-// length only (IsStopWord).
-bool IsStopWord(std::string_view w) {
-  static constexpr std::string_view k2[] = {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by",
-                                            "at", "as", "it", "do", "if", "we", "pr", "mr"};
-  static constexpr std::string_view k3[] = {"the", "for", "and", "are", "not", "can", "but", "you", "bug"};
-  static constexpr std::string_view k4[] = {"with", "when", "this", "that", "from", "into", "does", "will"};
-  static constexpr std::string_view k5[] = {"after", "issue"};
-  static constexpr std::string_view k6[] = {"before", "should", "please"};
-  auto in = [w](const auto& list) {
-    for (std::string_view x : list)
-      if (std::memcmp(x.data(), w.data(), w.size()) == 0) return true;
-    return false;
-  };
-  switch (w.size()) {
-    case 2: return in(k2);
-    case 3: return in(k3);
-    case 4: return in(k4);
-    case 5: return in(k5);
-    case 6: return in(k6);
-    default: return false;
-  }
-}
-
+// The stop words (none longer than 6 bytes: AppendTokens tests only words of
+// at most 6).
+constexpr std::string_view kStopWords[] = {
+    "an",   "to",   "of",   "in",   "on",   "or",    "is",    "no",     "be",     "by",
+    "at",   "as",   "it",   "do",   "if",   "we",    "pr",    "mr",     "the",    "for",
+    "and",  "are",  "not",  "can",  "but",  "you",   "bug",   "with",   "when",   "this",
+    "that", "from", "into", "does", "will", "after", "issue", "before", "should", "please"};
 
 bool AllAscii(std::string_view s) {
   unsigned char any = 0;
@@ -110,8 +94,11 @@ constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<
 constexpr bool IsIdentByte(unsigned char c) { return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-'; }
 // Per byte: kIdent for identifier characters, plus kMarked for those that
 // can make a token an identifier (an upper-case letter for CamelCase, '_',
-// '/', '.', '-'): a token without any is a plain word.
-constexpr std::uint8_t kIdent = 1, kMarked = 2;
+// '/', '.', '-'): a token without any is a plain word. The other bits tell
+// which identifier character it is, so a token's classes are the OR of its
+// bytes' entries.
+constexpr std::uint8_t kIdent = 1, kMarked = 2, kLowerBit = 4, kUpperBit = 8, kUnderscoreBit = 16, kSlashBit = 32,
+                       kDotBit = 64, kHyphenBit = 128;
 constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -119,10 +106,15 @@ constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
     t[c] = kIdent;
     if (AsciiUpper(static_cast<char32_t>(c)) || c == '_' || c == '/' || c == '.' || c == '-')
       t[c] |= kMarked;
+    if (AsciiLower(static_cast<char32_t>(c))) t[c] |= kLowerBit;
+    if (AsciiUpper(static_cast<char32_t>(c))) t[c] |= kUpperBit;
+    if (c == '_') t[c] |= kUnderscoreBit;
+    if (c == '/') t[c] |= kSlashBit;
+    if (c == '.') t[c] |= kDotBit;
+    if (c == '-') t[c] |= kHyphenBit;
   }
   return t;
 }();
-bool IsIdentChar(char c) { return kIdentClass[static_cast<unsigned char>(c)] != 0; }
 
 // True when "http" occurs in `s` (memmem's answer), 16 positions a step
 // where SSE2 is there.
@@ -169,6 +161,56 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
   return i;
 }
 
+// The first position in [i, n) of a byte 0x80 or above, else n: 16 bytes at
+// a time where SSE2 is there.
+size_t NextNonAscii(const char* d, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    const unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && static_cast<unsigned char>(d[i]) < 0x80) ++i;
+  return i;
+}
+
+// True when the 15 bytes at d are five three-byte sequences that FoldWidth
+// copies as they are (leads E1..EE, two continuation bytes each, none the
+// ideographic space E3 80 80); E0 and EF leads are left to its byte checks.
+// Reads 16 bytes; always false without SSE2.
+bool FiveSameSequences(const char* d) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d));
+  const unsigned lead = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(
+      _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(0x80 - 0xE1))), _mm_set1_epi8(static_cast<char>(-128 + 14)))));
+  const unsigned cont = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))));  // 80..BF
+  constexpr unsigned kLeads = 0x1249, kConts = 0x6DB6;  // bytes 0, 3, 6, 9, 12; the others below 15
+  if ((lead & kLeads) != kLeads || (cont & kConts) != kConts) return false;
+  const unsigned e3 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xE3)))));
+  const unsigned x80 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0x80)))));
+  return (e3 & (x80 >> 1) & (x80 >> 2) & kLeads) == 0;
+#else
+  (void)d;
+  return false;
+#endif
+}
+
+// The first position in [i, n) of a byte 0xC0 or above (a multi-byte
+// lead), else n (or i when i > n): 16 bytes at a time where SSE2 is there.
+size_t NextLead(const char* d, size_t i, size_t n) {
+#if defined(__SSE2__)
+  const __m128i top = _mm_set1_epi8(static_cast<char>(0xC0));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top), top)));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && static_cast<unsigned char>(d[i]) < 0xC0) ++i;
+  return i;
+}
+
 bool HasLetter(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
@@ -183,28 +225,38 @@ bool LooksLikeVersion(std::string_view s) {
 }
 
 bool HasFileExtension(std::string_view s) {
-  std::string_view base = Basename(s);
-  size_t dot = base.rfind('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= base.size()) return false;
-  std::string_view ext = base.substr(dot + 1);
+  // The last '.' of the basename, looked for from the end: an extension is
+  // at most five bytes long, so at most six bytes are read.
+  const size_t n = s.size();
+  size_t end = n;  // the last '.' is at end - 1
+  while (end > 0 && n - end < 6 && s[end - 1] != '.' && s[end - 1] != '/') --end;
+  if (end == 0 || n - end > 5 || s[end - 1] != '.') return false;
+  const size_t dot = end - 1;
+  if (dot == 0 || s[dot - 1] == '/' || dot + 1 >= n) return false;  // ".bashrc", "a."
+  std::string_view ext = s.substr(dot + 1);
   if (ext.size() > 5) return false;
-  char buf[5];
-  for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
-  std::string_view e(buf, ext.size());
-  // The known extensions, looked up among those of the same length.
-  auto in = [e](std::initializer_list<std::string_view> list) {
-    for (std::string_view x : list)
-      if (x == e) return true;
-    return false;
-  };
-  switch (e.size()) {
-    case 1: return in({"c", "h"});
-    case 2: return in({"py", "cc", "cu", "md", "sh", "js", "ts", "go", "rs", "so", "mk", "in"});
-    case 3: return in({"cpp", "hpp", "rst", "txt", "yml", "cfg", "ini", "whl", "xml", "pyi", "bat", "sql"});
-    case 4: return in({"yaml", "json", "toml", "java", "html"});
-    case 5: return in({"proto", "cmake", "ipynb"});
-    default: return false;
-  }
+  // The extension lower-cased and packed into an integer (little-endian,
+  // zero-padded; its length in the top byte), looked up among the known ones.
+  std::uint64_t key = std::uint64_t{ext.size()} << 56;
+  for (size_t i = 0; i < ext.size(); ++i)
+    key |= std::uint64_t{static_cast<unsigned char>(AsciiToLower(ext[i]))} << (8 * i);
+  static constexpr auto kKnown = [] {
+    constexpr std::string_view kExtensions[] = {
+        "c",    "h",    "py",   "cc",   "cu",   "md",   "sh",    "js",    "ts",    "go",  "rs",  "so",
+        "mk",   "in",   "cpp",  "hpp",  "rst",  "txt",  "yml",   "cfg",   "ini",   "whl", "xml", "pyi",
+        "bat",  "sql",  "yaml", "json", "toml", "java", "html",  "proto", "cmake", "ipynb"};
+    std::array<std::uint64_t, std::size(kExtensions)> keys{};
+    for (size_t k = 0; k < keys.size(); ++k) {
+      std::uint64_t v = std::uint64_t{kExtensions[k].size()} << 56;
+      for (size_t i = 0; i < kExtensions[k].size(); ++i)
+        v |= std::uint64_t{static_cast<unsigned char>(kExtensions[k][i])} << (8 * i);
+      keys[k] = v;
+    }
+    return keys;
+  }();
+  for (std::uint64_t k : kKnown)
+    if (k == key) return true;
+  return false;
 }
 
 // Blanks out http(s) URLs so their paths are not read as file paths.
@@ -238,23 +290,22 @@ std::string FoldWidth(std::string_view s) {
   if (AllAscii(s)) return std::string(s);  // nothing to fold
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    // ASCII bytes decode and encode as themselves: copied a run at a time.
-    size_t ascii = i;
-    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
-    if (ascii > i) {
-      out.append(s.data() + i, ascii - i);
-      i = ascii;
-      if (i == s.size()) break;
-    }
-    // Well-formed three-byte sequences (most CJK text) other than the
-    // full-width forms and the ideographic space re-encode as themselves:
-    // copied a run at a time.
+  // ASCII bytes and well-formed three-byte sequences (most CJK text) other
+  // than the full-width forms and the ideographic space decode and re-encode
+  // as themselves: they are skipped over and copied in one piece (from
+  // `copied`) when a code point that changes, or the end, is reached.
+  const char* d = s.data();
+  const size_t n = s.size();
+  size_t i = 0, copied = 0;
+  while (i < n) {
+    i = NextNonAscii(d, i, n);
+    if (i == n) break;
     size_t same = i;
-    while (same + 3 <= s.size()) {
-      const auto b0 = static_cast<unsigned char>(s[same]), b1 = static_cast<unsigned char>(s[same + 1]),
-                 b2 = static_cast<unsigned char>(s[same + 2]);
+    for (;;) {
+      while (same + 16 <= n && FiveSameSequences(d + same)) same += 15;
+      if (same + 3 > n) break;
+      const auto b0 = static_cast<unsigned char>(d[same]), b1 = static_cast<unsigned char>(d[same + 1]),
+                 b2 = static_cast<unsigned char>(d[same + 2]);
       if ((b0 & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
       if (b0 == 0xE0 && b1 < 0xA0) break;                                   // overlong
       if (b0 == 0xEF && (b1 == 0xBC || (b1 == 0xBD && b2 <= 0x9E))) break;  // U+FF00..U+FF5E
@@ -262,15 +313,17 @@ std::string FoldWidth(std::string_view s) {
       same += 3;
     }
     if (same > i) {
-      out.append(s.data() + i, same - i);
       i = same;
       continue;
     }
+    out.append(d + copied, i - copied);
     char32_t cp = Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     AppendUtf8(&out, cp);
+    copied = i;
   }
+  out.append(d + copied, n - copied);
   return out;
 }
 
@@ -294,11 +347,18 @@ std::string StripTitleTags(std::string_view title) {
 }
 
 std::uint64_t Hash(std::string_view s) {
+  constexpr std::uint64_t kPrime = 1099511628211ull;
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4) {  // four bytes a step: fewer loop tests, the same steps
+    h = (h ^ p[k]) * kPrime;
+    h = (h ^ p[k + 1]) * kPrime;
+    h = (h ^ p[k + 2]) * kPrime;
+    h = (h ^ p[k + 3]) * kPrime;
   }
+  for (; k < n; ++k) h = (h ^ p[k]) * kPrime;
   return h;
 }
 
@@ -327,52 +387,209 @@ constexpr std::array<unsigned char, 256> kWordByte = [] {
   return t;
 }();
 
-// Appends the tokens of `s` to `out` (unsorted, with repeats). One pass over
-// the bytes: runs of ASCII word bytes and of ASCII separators are consumed in
-// tight loops, other code points decoded and folded as FoldWidth would fold
-// them; a word's hash is built as its bytes arrive, so no word is copied (the
-// hash of all but its last byte, for a dropped plural "s", is recovered from
-// the whole word's by undoing the last FNV step: the prime is odd, so it has
-// an inverse modulo 2^64). Returns false when the last code point was cut
+// FNV-1a (as Hash) of a string known at compile time.
+constexpr std::uint64_t ConstHash(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h;
+}
+
+// The stop words (kStopWords) as an open-addressing table of their hashes
+// (slot: the hash's top seven bits), each with its bytes packed into an
+// integer (little-endian, zero-padded: stop words are at most 6 bytes long
+// and hold no NUL byte), so a word is tested with one probe or two and, on a
+// hash hit, one integer comparison.
+struct StopSlot {
+  std::uint64_t hash = 0, packed = 0;
+};
+constexpr std::uint64_t Packed(std::string_view w) {
+  std::uint64_t v = 0;
+  for (size_t k = 0; k < w.size(); ++k) v |= std::uint64_t{static_cast<unsigned char>(w[k])} << (8 * k);
+  return v;
+}
+constexpr std::array<StopSlot, 128> kStopTable = [] {
+  std::array<StopSlot, 128> t{};
+  for (std::string_view w : kStopWords) {
+    const std::uint64_t h = ConstHash(w);
+    size_t i = h >> 57;
+    while (t[i].hash != 0) i = (i + 1) & 127;
+    t[i] = {h, Packed(w)};
+  }
+  return t;
+}();
+// A 1024-bit filter of the stop words' hashes (bit: the top ten bits): most
+// words are ruled out with one bit test, before any probe of kStopTable.
+constexpr std::array<std::uint64_t, 16> kStopFilter = [] {
+  std::array<std::uint64_t, 16> f{};
+  for (std::string_view w : kStopWords) {
+    const std::uint64_t bit = ConstHash(w) >> 54;
+    f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  }
+  return f;
+}();
+// True when the word of hash `hash` is a stop word; `packed` gives its bytes
+// packed as Packed does (called only on a hash hit).
+template <typename F>
+inline bool IsStopHash(std::uint64_t hash, F packed) {
+  const std::uint64_t bit = hash >> 54;
+  if (!(kStopFilter[bit >> 6] >> (bit & 63) & 1)) return false;
+  for (size_t i = hash >> 57;; i = (i + 1) & 127) {
+    if (kStopTable[i].hash == 0) return false;
+    if (kStopTable[i].hash == hash) return kStopTable[i].packed == packed();
+  }
+}
+
+// Bit maps of a text's bytes, 64 bytes a block, for AppendTokens: which
+// bytes are ASCII word bytes (A-Z, a-z, 0-9, '_'), which of them letters,
+// which are 0x80 and up. Bits past the end are clear (as for NUL bytes, which
+// are separators). One per thread, kept across calls.
+struct ByteBlock {
+  std::uint64_t word, alpha, high;
+};
+
+void ClassifyBlock(const unsigned char* p, ByteBlock* b) {
+#if defined(__SSE2__)
+  const __m128i alpha_bias = _mm_set1_epi8(static_cast<char>(0x80 - 'a'));
+  const __m128i alpha_limit = _mm_set1_epi8(static_cast<char>(-128 + 26));  // 'a'..'z' after | 0x20
+  const __m128i digit_bias = _mm_set1_epi8(static_cast<char>(0x80 - '0'));
+  const __m128i digit_limit = _mm_set1_epi8(static_cast<char>(-128 + 10));  // '0'..'9'
+  const __m128i case_bit = _mm_set1_epi8(0x20);
+  const __m128i underscore = _mm_set1_epi8('_');
+  std::uint64_t word = 0, alpha = 0, high = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const __m128i a = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), alpha_bias), alpha_limit);
+    const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(v, digit_bias), digit_limit);
+    const __m128i w = _mm_or_si128(_mm_or_si128(a, d), _mm_cmpeq_epi8(v, underscore));
+    const unsigned shift = 16 * static_cast<unsigned>(k);
+    word |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(w))} << shift;
+    alpha |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(a))} << shift;
+    high |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(v))} << shift;
+  }
+  *b = {word, alpha, high};
+#else
+  *b = {0, 0, 0};
+  for (int k = 0; k < 64; ++k) {
+    const unsigned char w = kWordByte[p[k]];
+    if (w == kNonAscii) b->high |= std::uint64_t{1} << k;
+    else if (w != 0) b->word |= std::uint64_t{1} << k;
+    if (AsciiLower(w)) b->alpha |= std::uint64_t{1} << k;
+  }
+#endif
+}
+
+// The blocks of `n` bytes at `p`: n / 64 + 1 of them (the last one partly or
+// wholly past the end).
+const ByteBlock* ClassifyText(const unsigned char* p, size_t n) {
+  static thread_local std::vector<ByteBlock> blocks;
+  const size_t full = n / 64;
+  blocks.resize(full + 1);
+  for (size_t k = 0; k < full; ++k) ClassifyBlock(p + 64 * k, &blocks[k]);
+  unsigned char tail[64] = {};
+  if (n > 64 * full) std::memcpy(tail, p + 64 * full, n - 64 * full);
+  ClassifyBlock(tail, &blocks[full]);
+  return blocks.data();
+}
+
+// Appends the tokens of `s` to `out` (unsorted, with repeats). The bytes are
+// classified 64 at a time (ClassifyText), so runs of ASCII word bytes and of
+// ASCII separators are found from bit maps, never a byte at a time; a word
+// that is one such run between separators (most words) is hashed and tested
+// in one go, other code points are decoded and folded as FoldWidth would
+// fold them. A word's hash is built as its bytes arrive, so no word is copied
+// (the hash of all but its last byte, for a dropped plural "s", is recovered
+// from the whole word's by undoing the last FNV step: the prime is odd, so it
+// has an inverse modulo 2^64). Returns false when the last code point was cut
 // short by the end of `s` (a multi-byte lead too near the end): text
 // following `s` would then have been decoded into it.
 bool AppendTokens(std::string_view s, TokenSet* out) {
   constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
   constexpr std::uint64_t kPrimeInverse = 0xce965057aff6957bull;
   static_assert(kPrime * kPrimeInverse == 1, "the FNV prime's inverse modulo 2^64");
+  const size_t n = s.size();
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const ByteBlock* blocks = ClassifyText(p, n);
+  // The first position at or after i that is not an ASCII separator (n when
+  // none is).
+  auto next_non_separator = [blocks, n](size_t i) {
+    size_t k = i >> 6;
+    std::uint64_t m = (blocks[k].word | blocks[k].high) >> (i & 63);
+    while (m == 0) {
+      if (++k > n >> 6) return n;
+      i = k << 6;
+      m = blocks[k].word | blocks[k].high;
+    }
+    return i + static_cast<size_t>(__builtin_ctzll(m));  // below n: the bits past the end are clear
+  };
+  // The first position after i that is not an ASCII word byte (at most n:
+  // the bits past the end are clear).
+  auto word_end = [blocks](size_t i) {
+    ++i;
+    size_t k = i >> 6;
+    std::uint64_t m = ~blocks[k].word >> (i & 63);
+    while (m == 0) {
+      i = ++k << 6;
+      m = ~blocks[k].word;
+    }
+    return i + static_cast<size_t>(__builtin_ctzll(m));
+  };
+  // True when a letter is in [i, j) (i < j).
+  auto any_letter = [blocks](size_t i, size_t j) {
+    if ((i & 63) + (j - i) <= 64)  // within one block: the bits of [i, j) shifted to the top
+      return (blocks[i >> 6].alpha >> (i & 63) << (64 - (j - i))) != 0;
+    for (size_t k = i >> 6; k << 6 < j; ++k) {
+      std::uint64_t m = blocks[k].alpha;
+      if (k == i >> 6) m &= ~std::uint64_t{0} << (i & 63);
+      if (j - (k << 6) < 64) m &= (std::uint64_t{1} << (j - (k << 6))) - 1;
+      if (m != 0) return true;
+    }
+    return false;
+  };
+
+  // A word that runs into or out of folded code points, kept as its bytes
+  // arrive.
   std::uint64_t h = kBasis;  // FNV-1a of the word
   size_t len = 0;
   bool letter = false;
   char head[6];            // the word's first bytes (stop words are at most 6 long)
   char last = 0, prev = 0;  // its last two bytes
-  // The current CJK run: one buffer per thread, kept across calls.
-  static thread_local std::vector<char32_t> run;
-  run.clear();
+  // The current CJK run: its length, first and last code points. Its bigrams
+  // are hashed as its characters arrive; a lone character (a unigram) when
+  // it ends.
+  size_t run = 0;
+  char32_t run_first = 0, run_last = 0;
+  bool last_stop = false;  // run_last is a stop character
   auto flush_word = [&] {
     if (len >= 2 && letter) {
       std::uint64_t hash = h;
-      size_t n = len;
-      if (n > 3 && last == 's' && prev != 's') {
+      size_t m = len;
+      if (m > 3 && last == 's' && prev != 's') {
         hash = (h * kPrimeInverse) ^ static_cast<unsigned char>(last);
-        --n;
+        --m;
       }
-      if (n > 6 || !IsStopWord(std::string_view(head, n))) out->push_back(hash);
+      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head, m)); })) out->push_back(hash);
     }
     h = kBasis;
     len = 0;
     letter = false;
   };
-  auto flush_run = [&] {
-    // A lone character is a unigram; otherwise every bigram without a stop
-    // character (the hashes of their UTF-8 bytes, as Hash gives them).
-    if (run.size() == 1 && !IsStopChar(run[0])) out->push_back(HashCjk(run.data(), 1));
-    bool stop = !run.empty() && IsStopChar(run[0]);
-    for (size_t k = 0; k + 1 < run.size(); ++k) {
-      bool next_stop = IsStopChar(run[k + 1]);
-      if (!stop && !next_stop) out->push_back(HashCjk(&run[k], 2));
-      stop = next_stop;
+  // A lone character is a unigram; otherwise every bigram without a stop
+  // character (the hashes of their UTF-8 bytes, as Hash gives them).
+  auto add_cjk = [&](char32_t cp) {
+    const bool stop = IsStopChar(cp);
+    if (run == 0) {
+      run_first = cp;
+    } else if (!stop && !last_stop) {
+      const char32_t pair[2] = {run_last, cp};
+      out->push_back(HashCjk(pair, 2));
     }
-    run.clear();
+    ++run;
+    run_last = cp;
+    last_stop = stop;
+  };
+  auto flush_run = [&] {
+    if (run == 1 && !last_stop) out->push_back(HashCjk(&run_first, 1));
+    run = 0;
   };
   auto add = [&](char c) {
     h = (h ^ static_cast<unsigned char>(c)) * kPrime;
@@ -382,58 +599,81 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
     last = c;
   };
   size_t i = 0;
-  const size_t n = s.size();
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
   bool whole = true;
   while (i < n) {
-    unsigned char w = kWordByte[p[i]];
+    const unsigned char w = kWordByte[p[i]];
     if (w == 0) {
       // ASCII separators: they end the word and the CJK run.
       if (len) flush_word();
-      if (!run.empty()) flush_run();
-      do ++i;
-      while (i < n && kWordByte[p[i]] == 0);
+      if (run) flush_run();
+      i = next_non_separator(i + 1);
       continue;
     }
     if (w != kNonAscii) {
-      // ASCII word bytes (lower-cased), continuing the current word.
-      if (!run.empty()) flush_run();
-      std::uint64_t hh = h;
-      size_t j = i;
-      unsigned char any_letter = 0;
-      do {
-        hh = (hh ^ w) * kPrime;
-        if (len + (j - i) < sizeof head) head[len + (j - i)] = static_cast<char>(w);
-        any_letter |= static_cast<unsigned char>(w >= 'a');  // 'a'..'z' ('_' is below 'a')
-        ++j;
-      } while (j < n && (w = kWordByte[p[j]]) != 0 && w != kNonAscii);
-      h = hh;
-      len += j - i;
-      letter = letter || any_letter;
-      if (j - i >= 2) {
-        prev = static_cast<char>(kWordByte[p[j - 2]]);
-      } else {
-        prev = last;
+      // ASCII word bytes (lower-cased).
+      if (run) flush_run();
+      const size_t j = word_end(i);
+      if (len == 0 && (j == n || kWordByte[p[j]] == 0)) {
+        // A whole word: hashed, its plural dropped and tested here.
+        size_t m = j - i;
+        if (m >= 2 && any_letter(i, j)) {
+          std::uint64_t hash = kBasis;
+          size_t k = i;
+          for (; k + 4 <= j; k += 4) {  // four bytes a step: fewer loop tests, the same steps
+            hash = (hash ^ kWordByte[p[k]]) * kPrime;
+            hash = (hash ^ kWordByte[p[k + 1]]) * kPrime;
+            hash = (hash ^ kWordByte[p[k + 2]]) * kPrime;
+            hash = (hash ^ kWordByte[p[k + 3]]) * kPrime;
+          }
+          for (; k < j; ++k) hash = (hash ^ kWordByte[p[k]]) * kPrime;
+          if (m > 3 && kWordByte[p[j - 1]] == 's' && kWordByte[p[j - 2]] != 's') {
+            hash = (hash * kPrimeInverse) ^ 's';
+            --m;
+          }
+          if (m > 6 || !IsStopHash(hash, [&] {
+                std::uint64_t v = 0;
+                for (size_t q = 0; q < m; ++q) v |= std::uint64_t{kWordByte[p[i + q]]} << (8 * q);
+                return v;
+              }))
+            out->push_back(hash);
+        }
+        i = j < n ? next_non_separator(j + 1) : n;  // past the separator that ends it
+        continue;
       }
+      // A word continued by (or continuing) a folded code point.
+      std::uint64_t hh = h;
+      for (size_t k = i; k < j; ++k) hh = (hh ^ kWordByte[p[k]]) * kPrime;
+      h = hh;
+      for (size_t k = i; len + (k - i) < sizeof head && k < j; ++k) head[len + (k - i)] = static_cast<char>(kWordByte[p[k]]);
+      len += j - i;
+      letter = letter || any_letter(i, j);
+      prev = j - i >= 2 ? static_cast<char>(kWordByte[p[j - 2]]) : last;
       last = static_cast<char>(kWordByte[p[j - 1]]);
       i = j;
       continue;
     }
     // Code points as FoldWidth(s) would give them (it re-encodes exactly
     // what Next decodes), folded here without the copy.
-    unsigned char b = p[i];
-    if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
-    char32_t cp = Next(s, &i);
+    const unsigned char b = p[i];
+    char32_t cp;
+    if ((b >> 4) == 0xE && i + 3 <= n) {
+      // A three-byte lead (most CJK text): decoded here as Next decodes it.
+      cp = static_cast<char32_t>((b & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F));
+      i += 3;
+    } else {
+      if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
+      cp = Next(s, &i);
+    }
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
-      if (!run.empty()) flush_run();
+      if (run) flush_run();
       char c = static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp);
       letter |= AsciiLower(static_cast<unsigned char>(c));
       add(c);
     } else if (IsCjk(cp)) {
       flush_word();
-      run.push_back(cp);
+      add_cjk(cp);
     } else {
       flush_word();
       flush_run();
@@ -557,20 +797,23 @@ std::string ForMentions(std::string_view input) {
   // ASCII text has nothing to fold and no non-ASCII byte to separate.
   if (AllAscii(input)) return std::string(input);
   std::string s = FoldWidth(input);
-  std::string out;
-  out.reserve(s.size() + 16);
   // Copied a span at a time, a space put after each ASCII letter or digit
-  // that a multi-byte lead follows.
+  // that a multi-byte lead follows (the leads found 16 bytes a step); the
+  // folded text itself when there is none.
+  const char* d = s.data();
+  const size_t n = s.size();
+  std::string out;
   size_t start = 0;
-  for (size_t i = 0; i + 1 < s.size(); ++i) {
-    if (static_cast<unsigned char>(s[i + 1]) < 0xC0) continue;
-    unsigned char c = static_cast<unsigned char>(s[i]);
+  for (size_t i = NextLead(d, 1, n); i < n; i = NextLead(d, i + 1, n)) {
+    const auto c = static_cast<unsigned char>(d[i - 1]);
     if (c >= 0x80 || !AsciiAlnum(c)) continue;
-    out.append(s, start, i + 1 - start);
+    if (start == 0) out.reserve(n + 16);
+    out.append(d + start, i - start);
     out.push_back(' ');
-    start = i + 1;
+    start = i;
   }
-  out.append(s, start, std::string::npos);
+  if (start == 0) return s;
+  out.append(d + start, n - start);
   return out;
 }
 
@@ -600,9 +843,14 @@ void IdentifierBuffer::Clear() {
 
 void IdentifierBuffer::Push(size_t begin) {
   Entry e{0, begin, chars_.size() - begin};
-  const size_t m = std::min<size_t>(e.size, 8);
-  for (size_t k = 0; k < m; ++k)
-    e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  if (e.size >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, chars_.data() + begin, 8);
+    e.prefix = std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;  // the first byte on top
+  } else {
+    for (size_t k = 0; k < e.size; ++k)
+      e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
+  }
   entries_.push_back(e);
 }
 
@@ -624,10 +872,13 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
   while (i < n) {
     const size_t m = NextMarked(d, i, n);
     if (m == n) break;
+    // The token's bounds and the OR of its bytes' classes in one pass.
+    const auto* u = reinterpret_cast<const unsigned char*>(d);
+    unsigned classes = kIdentClass[u[m]];
     size_t start = m;
-    while (start > i && IsIdentChar(d[start - 1])) --start;
+    for (unsigned c; start > i && (c = kIdentClass[u[start - 1]]) != 0; --start) classes |= c;
     size_t j = m + 1;
-    while (j < n && IsIdentChar(d[j])) ++j;
+    for (unsigned c; j < n && (c = kIdentClass[u[j]]) != 0; ++j) classes |= c;
     std::string_view tok(d + start, j - start);
     i = j;
     // "torch_npu 2.6.0", "transformer_engine==1.9": a package and its
@@ -638,30 +889,26 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
         (std::isdigit(static_cast<unsigned char>(s[k])) ||
          ((s[k] == 'v' || s[k] == 'V') && k + 1 < n && std::isdigit(static_cast<unsigned char>(s[k + 1])))))
       continue;
+    const size_t untrimmed = tok.size();
     while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
       tok.remove_prefix(1);
     while (!tok.empty() && (tok.back() == '.' || tok.back() == '/' || tok.back() == '-'))
       tok.remove_suffix(1);
     if (tok.size() < 4) continue;
-    // The token's character classes in one pass (what HasLetter, find and
-    // IsCamel tell).
-    bool letter = false, underscore = false, slash = false, dot = false, hyphen = false, camel = false;
-    for (size_t p = 0; p < tok.size(); ++p) {
-      char c = tok[p];
-      if (AsciiLower(c)) {
-        letter = true;
-      } else if (AsciiUpper(c)) {
-        letter = true;
-        if (p > 0 && (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
+    if (tok.size() != untrimmed) {  // the classes of what is left
+      classes = 0;
+      for (char c : tok) classes |= kIdentClass[static_cast<unsigned char>(c)];
+    }
+    // The token's character classes (what HasLetter, find and IsCamel tell):
+    // CamelCase is looked for only when it has both cases.
+    bool letter = (classes & (kLowerBit | kUpperBit)) != 0, underscore = (classes & kUnderscoreBit) != 0,
+         slash = (classes & kSlashBit) != 0, dot = (classes & kDotBit) != 0, hyphen = (classes & kHyphenBit) != 0,
+         camel = false;
+    if ((classes & (kLowerBit | kUpperBit)) == (kLowerBit | kUpperBit)) {
+      for (size_t p = 1; p < tok.size() && !camel; ++p) {
+        if (AsciiUpper(tok[p]) &&
+            (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
           camel = true;
-      } else if (c == '_') {
-        underscore = true;
-      } else if (c == '/') {
-        slash = true;
-      } else if (c == '.') {
-        dot = true;
-      } else if (c == '-') {
-        hyphen = true;
       }
     }
     if (!letter || LooksLikeVersion(tok)) continue;
@@ -728,24 +975,55 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
   return std::vector<std::string>(ids.begin(), ids.end());
 }
 
+namespace {
+
+// The bytes a clause delimiter can start with ('\n', '\r', ';', '!', '?',
+// and the leads of 。 ；！？).
+constexpr std::array<bool, 256> kClauseLead = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : {'\n', '\r', ';', '!', '?'}) t[c] = true;
+  t[0xE3] = t[0xEF] = true;
+  return t;
+}();
+
+// The length of the clause delimiter at s[i], 0 when none starts there:
+// newline, 。, ；, ';', ！, ？, '!', '?', '\r'; a '!' or '?' that starts a PR
+// reference ("!12") is not a delimiter.
+size_t DelimiterAt(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  switch (c) {
+    case '\n': case '\r': case ';':
+      return 1;
+    case '!': case '?':
+      return i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) ? 0 : 1;
+    case 0xE3:  // 。 E3 80 82
+      return i + 3 <= s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+                     static_cast<unsigned char>(s[i + 2]) == 0x82
+                 ? 3
+                 : 0;
+    case 0xEF: {  // ； EF BC 9B, ！ EF BC 81, ？ EF BC 9F
+      if (i + 3 > s.size() || static_cast<unsigned char>(s[i + 1]) != 0xBC) return 0;
+      const auto c2 = static_cast<unsigned char>(s[i + 2]);
+      return c2 == 0x9B || c2 == 0x81 || c2 == 0x9F ? 3 : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
 Clause ClauseAt(std::string_view s, size_t offset) {
-  static constexpr std::array<std::string_view, 9> kDelims = {
-      "\n", "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x9B" /* ； */, ";", "\xEF\xBC\x81" /* ！ */,
-      "\xEF\xBC\x9F" /* ？ */, "!", "?", "\r"};
   Clause c{0, s.size()};
   offset = std::min(offset, s.size());
+  const size_t n = s.size();
   size_t i = 0;
-  while (i < s.size()) {
-    size_t len = 0;
-    for (std::string_view d : kDelims) {
-      if (s.compare(i, d.size(), d) != 0) continue;
-      // A '!' or '?' that starts a PR reference ("!12") is not a delimiter.
-      if ((d == "!" || d == "?") && i + 1 < s.size() &&
-          std::isalnum(static_cast<unsigned char>(s[i + 1])))
-        continue;
-      len = d.size();
-      break;
+  while (i < n) {
+    if (!kClauseLead[static_cast<unsigned char>(s[i])]) {
+      ++i;
+      continue;
     }
+    const size_t len = DelimiterAt(s, i);
     if (len == 0) {
       ++i;
       continue;

@@ -2,6 +2,9 @@
 #include "../../graph/text.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +86,60 @@ TEST(Text, TokensFoldWidthThemselves) {
     EXPECT_EQ(Tokens(s), Tokens(FoldWidth(s))) << s;
   }
   EXPECT_TRUE(Has(Tokens("\xEF\xBC\xA6\xEF\xBC\xA9\xEF\xBC\xB8" "ED"), "fixed"));  // "ＦＩＸED"
+}
+
+// Tokens classifies its bytes 64 at a time: a word, a separator run and a
+// CJK run at every offset around those steps, long words (past a whole block)
+// included, give the same tokens as at the start.
+TEST(Text, TokensWhereverTheyFallAgainstTheBlocks) {
+  std::string word70;
+  for (int k = 0; k < 70; ++k) word70 += static_cast<char>('a' + k % 26);
+  for (size_t pad = 0; pad < 140; ++pad) {
+    for (const std::string& body : {std::string("Fused_Adam  kernels x 12 the 修复问题 Ｆix"), "ab" + word70 + "S",
+                                    std::string("word\xEF\xBC\xA1") + word70 + " 的缺陷 " + word70 + "ss"}) {
+      const std::string sep = pad % 3 == 0 ? " " : pad % 3 == 1 ? "\t\n" : "， ";
+      EXPECT_EQ(Tokens(std::string(pad, ' ') + body), Tokens(body)) << pad;
+      EXPECT_EQ(Tokens(std::string(pad, '-') + sep + body + sep), Tokens(body)) << pad;
+      // After a word of `pad` letters: that word's token joins them.
+      TokenSet want = Tokens(body);
+      if (pad >= 2) want.push_back(Hash(std::string(pad, 'q')));
+      Normalize(&want);
+      EXPECT_EQ(Tokens(std::string(pad, 'q') + sep + body), want) << pad;
+    }
+  }
+  TokenSet want{Hash("fused_adam"), Hash("kernel")};
+  Normalize(&want);
+  EXPECT_EQ(Tokens("fused_adam kernels x 12"), want);
+}
+
+// Every stop word is dropped in any case, with a plural "s" (when longer than
+// three bytes) and in full width; words that only look like them are kept.
+// ("this" and "does" lose their "s" as plurals first: they are kept as "thi"
+// and "doe".)
+TEST(Text, StopWordsDropped) {
+  for (std::string s : {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by", "at", "as", "it", "do", "if",
+                        "we", "pr", "mr", "the", "for", "and", "are", "not", "can", "but", "you", "bug", "with",
+                        "when", "that", "from", "into", "will", "after", "issue", "before", "should", "please"}) {
+    std::string upper = s, full_width = "\xEF\xBC";
+    upper[0] = static_cast<char>(upper[0] - 'a' + 'A');
+    full_width += static_cast<char>(0xA1 + (s[0] - 'a'));  // Ａ..Ｚ
+    full_width += s.substr(1);
+    EXPECT_TRUE(Tokens(s).empty()) << s;
+    EXPECT_TRUE(Tokens(upper).empty()) << s;
+    EXPECT_TRUE(Tokens(full_width).empty()) << s;
+    EXPECT_TRUE(Tokens(std::string(60, ' ') + upper + " " + s).empty()) << s;
+    if (s.size() >= 3) {
+      EXPECT_TRUE(Tokens(s + "s").empty()) << s;
+    }
+    std::string longer = s + "x", prefixed = "x" + s, underscored = s + "_";
+    EXPECT_EQ(Tokens(longer), TokenSet{Hash(longer)}) << s;
+    EXPECT_EQ(Tokens(prefixed), TokenSet{Hash(prefixed)}) << s;
+    EXPECT_EQ(Tokens(underscored), TokenSet{Hash(underscored)}) << s;
+  }
+  EXPECT_EQ(Tokens("this"), TokenSet{Hash("thi")});
+  EXPECT_EQ(Tokens("th"), TokenSet{Hash("th")});
+  EXPECT_TRUE(Tokens("issues").empty());
+  EXPECT_TRUE(Tokens("pleases").empty());
 }
 
 TEST(Text, StripTitleTags) {
@@ -169,6 +226,17 @@ TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
 }
 
 TEST(Text, PathHelpers) {
+  // File extensions: known ones of one to five bytes, any case, after a
+  // basename that does not start with the dot.
+  for (const char* yes : {"a.py", "a.c", "dir.d/x.md", "x.ipynb", "A.PY", "fused_adam.Proto", "a/b.c/x.cmake",
+                          "setup.cfg", "x.tar.json"}) {
+    EXPECT_TRUE(IsPathLike(yes)) << yes;
+  }
+  for (const char* no : {".py", "a.", "x.ipynbb", "x.pyy", "xpy", "x.unknown", "py", "abc.d", "x..py.", "a.b.x"}) {
+    EXPECT_FALSE(IsPathLike(no)) << no;
+  }
+  EXPECT_TRUE(IsPathLike("a/.py"));  // a '/' is enough
+  EXPECT_TRUE(IsPathLike("a.b.c"));  // the last dot counts
   EXPECT_TRUE(IsPathLike("a/b"));
   EXPECT_TRUE(IsPathLike("fused_adam.py"));
   EXPECT_FALSE(IsPathLike("fused_adam"));
@@ -193,6 +261,53 @@ TEST(Text, ClauseAt) {
   at = s.find("!11");
   c = ClauseAt(s, at);
   EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "问题由 !11 引入");
+}
+
+// ClauseAt as it was written first: every delimiter compared at every byte.
+Clause ClauseAtSlowly(std::string_view s, size_t offset) {
+  static constexpr std::array<std::string_view, 9> kDelims = {
+      "\n", "\xE3\x80\x82", "\xEF\xBC\x9B", ";", "\xEF\xBC\x81", "\xEF\xBC\x9F", "!", "?", "\r"};
+  Clause c{0, s.size()};
+  offset = std::min(offset, s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t len = 0;
+    for (std::string_view d : kDelims) {
+      if (s.compare(i, d.size(), d) != 0) continue;
+      if ((d == "!" || d == "?") && i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])))
+        continue;
+      len = d.size();
+      break;
+    }
+    if (len == 0) {
+      ++i;
+      continue;
+    }
+    if (i + len <= offset) {
+      c.begin = i + len;
+    } else if (i >= offset) {
+      c.end = i;
+      break;
+    }
+    i += len;
+  }
+  return c;
+}
+
+TEST(Text, ClauseAtAsComparingEveryDelimiter) {
+  static const std::vector<std::string> kPieces = {
+      "a", "修复", " ", "\n", "\r", ";", "!", "?", "!12", "?x", "! ", "\xE3\x80\x82", "\xEF\xBC\x9B",
+      "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xE3\x80", "\xEF\xBC", "\xEF\xBC\x8C", "\xE3\x80\x81", "\xEF", "#12"};
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 3000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 14); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    for (size_t at = 0; at <= s.size() + 1; ++at) {
+      const Clause want = ClauseAtSlowly(s, at), got = ClauseAt(s, at);
+      ASSERT_EQ(got.begin, want.begin) << s << " @" << at;
+      ASSERT_EQ(got.end, want.end) << s << " @" << at;
+    }
+  }
 }
 
 TEST(Text, Helpers) {

@@ -381,6 +381,17 @@ TEST(Tokenise, SameAsReferenceOnRandomTexts) {
   for (int i = 0; i < 20000; ++i) ExpectSame(RandomText(rng, i % 2 == 1));
 }
 
+TEST(Tokenise, SameAsReferenceOnLongTexts) {
+  // Texts of several 64-byte blocks (AppendTokens classifies its bytes 64 at
+  // a time): words and separator runs across every block boundary.
+  std::mt19937_64 rng(20261201);
+  for (int i = 0; i < 400; ++i) {
+    std::string s;
+    while (s.size() < 64 * (1 + rng() % 8)) s += RandomText(rng, i % 2 == 1);
+    ExpectSame(s);
+  }
+}
+
 TEST(Tokenise, SameAsReferenceOnTextsCutAtAnyByte) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 2000; ++i) {
@@ -560,6 +571,17 @@ TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
     ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
   }
   EXPECT_EQ(FoldWidth("中\xEF\xBC\xA1文\xE3\x80\x80x"), "中A文 x");
+  // Long CJK runs (copied 15 bytes a step where SSE2 is there) with one odd
+  // piece at every character position, after every ASCII offset.
+  for (size_t pad = 0; pad < 16; ++pad) {
+    for (size_t at = 0; at < 24; ++at) {
+      for (const std::string& odd : kPieces) {
+        std::string s(pad, 'x');
+        for (size_t k = 0; k < 24; ++k) s += k == at ? odd : (k % 2 ? "文" : "中");
+        ASSERT_EQ(FoldWidth(s), FoldWidthSlowly(s)) << s;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -591,6 +613,12 @@ TEST(Tokenise, ForMentionsAsAByteAtATime) {
     ASSERT_EQ(ForMentions(s), ForMentionsSlowly(s)) << s;
   }
   EXPECT_EQ(ForMentions("同 #43，见#12的"), "同 #43,见#12 的");  // ， folded, a space before 的
+  // Long texts: the leads are found 16 bytes a step.
+  for (int round = 0; round < 2000; ++round) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 80); k > 0; --k) s += kPieces[rng() % kPieces.size()];
+    ASSERT_EQ(ForMentions(s), ForMentionsSlowly(s)) << s;
+  }
 }
 
 }  // namespace
