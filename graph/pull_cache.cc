@@ -78,6 +78,28 @@ Status LoadPullFiles(const Store& store, PullInfo* info) {
   return Status::OK();
 }
 
+// What a run index keeps of a record: the fields the linker reads (IssueContext,
+// PullInfo and the signals read through them: number, title, body, state,
+// state detail, author login and name, labels, times, branches, comment id and
+// body), without the API identifiers and URLs it never reads. Emptied
+// strings free their heap blocks.
+void Forget(std::string* s) { std::string().swap(*s); }
+void DropUnread(Issue* is) {
+  Forget(&is->platform_id);
+  Forget(&is->html_url);
+  Forget(&is->author.id);
+}
+void DropUnread(PullRequest* pr) {
+  Forget(&pr->platform_id);
+  Forget(&pr->html_url);
+  Forget(&pr->author.id);
+  Forget(&pr->head_sha);
+  Forget(&pr->head_repo);
+  Forget(&pr->merged_by);
+  std::vector<std::string>().swap(pr->labels);
+}
+void DropUnread(Comment* c) { Forget(&c->author.id); }
+
 // The number as the store's secondary keys hold it (zero-padded when decimal),
 // so that rows of one second sort as the store's scans return them.
 std::string PaddedNumber(std::string_view number) {
@@ -134,8 +156,10 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     index->all_repos_ = false;
     index->repo_ = *repo;
   }
-  // The scans lend each decoded record: what the index keeps is moved in.
+  // The scans lend each decoded record: what the index keeps is moved in,
+  // less the fields no linker reads (DropUnread).
   FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](Issue& is) {
+    DropUnread(&is);
     Ref ref = is.ref();
     if (is.state == IssueState::kClosed && is.closed_at)
       index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
@@ -157,7 +181,10 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     return last;
   };
   FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](Comment& c) {
-    if (IssueData* d = parent(c.parent())) d->comments.push_back(std::move(c));
+    if (IssueData* d = parent(c.parent())) {
+      DropUnread(&c);
+      d->comments.push_back(std::move(c));
+    }
     return true;
   }, ParentKind::kIssue));
   FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](OperateLogEvent& e) {
@@ -205,6 +232,7 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     batch.clear();
   };
   FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](PullRequest& pr) {
+    DropUnread(&pr);
     batch.push_back(std::move(pr));
     if (batch.size() >= batch_items) flush_pulls();
     return true;

@@ -145,6 +145,57 @@ TEST_F(RunIndexDemo, BatchedBuildsGiveTheStoreFeatures) {
   EXPECT_GT(checked, 6u);
 }
 
+// The run index keeps what the linker reads of each record and drops the API
+// identifiers and URLs (no reader): the rest equals the store's record.
+TEST_F(RunIndexDemo, RecordsKeepWhatTheLinkerReads) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  size_t urls = 0;
+  for (const Ref& ref : (*run)->issues()) {
+    auto stored = store_->GetIssue(ref);
+    ASSERT_TRUE(stored.ok());
+    const Issue* kept = (*run)->FindIssue(ref.ToString());
+    ASSERT_NE(kept, nullptr);
+    urls += !stored->html_url.empty();
+    EXPECT_TRUE(kept->html_url.empty() && kept->platform_id.empty() && kept->author.id.empty());
+    Issue want = *stored;
+    want.html_url.clear(), want.platform_id.clear(), want.author.id.clear();
+    EXPECT_EQ(kept->title, want.title);
+    EXPECT_EQ(kept->body, want.body);
+    EXPECT_EQ(kept->number, want.number);
+    EXPECT_EQ(kept->state, want.state);
+    EXPECT_EQ(kept->state_detail, want.state_detail);
+    EXPECT_EQ(kept->author.login, want.author.login);
+    EXPECT_EQ(kept->author.name, want.author.name);
+    EXPECT_EQ(kept->labels, want.labels);
+    EXPECT_EQ(kept->created_at, want.created_at);
+    EXPECT_EQ(kept->closed_at, want.closed_at);
+    EXPECT_EQ(kept->branch, want.branch);
+    const RunIndex::IssueData* d = (*run)->FindIssueData(ref.ToString());
+    ASSERT_NE(d, nullptr);
+    for (const Comment& c : d->comments) {
+      EXPECT_TRUE(c.author.id.empty());
+      EXPECT_FALSE(c.id.empty());
+    }
+  }
+  EXPECT_GT(urls, 0u);
+  PullCache cache(*store_, 16, run->get());
+  ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
+    auto info = cache.Get(pr.ref());
+    EXPECT_TRUE(info.ok() && *info);
+    if (!info.ok() || !*info) return true;
+    const PullRequest& kept = (*info)->pr;
+    EXPECT_TRUE(kept.html_url.empty() && kept.head_sha.empty() && kept.labels.empty());
+    EXPECT_EQ(kept.head_ref, pr.head_ref);
+    EXPECT_EQ(kept.base_ref, pr.base_ref);
+    EXPECT_EQ(kept.author.login, pr.author.login);
+    EXPECT_EQ(kept.merged_at, pr.merged_at);
+    EXPECT_EQ(kept.created_at, pr.created_at);
+    EXPECT_EQ(kept.state, pr.state);
+    return true;
+  }).ok());
+}
+
 // IssueRowsOf gives the same rows from the run index as from the store, and
 // views the run index's own rows (no per-issue copy) when they need no re-ordering.
 TEST_F(RunIndexDemo, IssueRowsViewTheRunIndexAndMatchTheStore) {
