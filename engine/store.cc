@@ -266,6 +266,10 @@ const char* MentionSourceName(MentionSource s) {
   return "unknown";
 }
 
+// How a scan reads its blocks: point reads (a few records of one item) go
+// through the block cache; bulk scans (ForEach*) bypass it.
+enum class ScanMode { kPoint, kBulk };
+
 struct Store::Impl {
   std::string dir;
   bool read_only = false;
@@ -302,9 +306,14 @@ struct Store::Impl {
   }
 
   // Calls fn(key, value) for keys with `prefix`; stops when fn returns false.
+  // A bulk scan (one pass over many records: the ForEach* scans) reads its
+  // blocks around the block cache: it would only evict the cached blocks of
+  // point reads, and fill the cache's memory with blocks read once.
   template <typename Fn>
-  Status Scan(rocksdb::ColumnFamilyHandle* cf, const std::string& prefix, Fn fn) const {
+  Status Scan(rocksdb::ColumnFamilyHandle* cf, const std::string& prefix, Fn fn,
+              ScanMode mode = ScanMode::kPoint) const {
     rocksdb::ReadOptions ro;
+    if (mode == ScanMode::kBulk) ro.fill_cache = false;
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
       if (!fn(it->key().ToStringView(), it->value().ToStringView())) break;
@@ -322,13 +331,13 @@ struct Store::Impl {
 
   // Decodes each record under `prefix` and calls fn; stops when fn returns false.
   template <typename T, typename Fn>
-  Status ForEachRecord(const std::string& prefix, Fn fn) const {
+  Status ForEachRecord(const std::string& prefix, Fn fn, ScanMode mode = ScanMode::kPoint) const {
     Status inner;
     Status s = Scan(items, prefix, [&](std::string_view key, std::string_view value) {
       T rec;
       inner = Decode(value, key, &rec);
       return inner.ok() && fn(rec);
-    });
+    }, mode);
     FG_RETURN_IF_ERROR(s);
     return inner;
   }
@@ -1063,12 +1072,12 @@ Status Store::ListRepositories(std::vector<Repository>* out) const {
 }
 
 Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(Issue&)>& fn) const {
-  return impl_->ForEachRecord<Issue>(TagPrefix(keys::kIssueTag, repo), fn);
+  return impl_->ForEachRecord<Issue>(TagPrefix(keys::kIssueTag, repo), fn, ScanMode::kBulk);
 }
 
 Status Store::ForEachPull(const RepoRef* repo,
                           const std::function<bool(PullRequest&)>& fn) const {
-  return impl_->ForEachRecord<PullRequest>(TagPrefix(keys::kPullTag, repo), fn);
+  return impl_->ForEachRecord<PullRequest>(TagPrefix(keys::kPullTag, repo), fn, ScanMode::kBulk);
 }
 
 namespace {
@@ -1398,8 +1407,16 @@ Status ForEachChild(const Scanner& scan, const std::string& prefix, std::optiona
 
 Status Store::ForEachComment(const RepoRef* repo, const std::function<bool(Comment&)>& fn,
                              std::optional<ParentKind> parents) const {
-  auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
+  auto scan = [this](const std::string& prefix, const auto& f) {
+    return impl_->Scan(impl_->items, prefix, f, ScanMode::kBulk);
+  };
   return ForEachChild<Comment>(scan, TagPrefix(keys::kCommentTag, repo), parents, fn);
+}
+
+std::uint64_t Store::BlockCacheBytes() const {
+  std::uint64_t bytes = 0;
+  if (!impl_->db->GetIntProperty(rocksdb::DB::Properties::kBlockCacheUsage, &bytes)) return 0;
+  return bytes;
 }
 
 std::string Store::ScanOrderKey(const Ref& item) {
@@ -1412,17 +1429,19 @@ std::string Store::ScanOrderKey(const Ref& item) {
 Status Store::ForEachOperateLog(const RepoRef* repo,
                                 const std::function<bool(OperateLogEvent&)>& fn,
                                 std::optional<ParentKind> parents) const {
-  auto scan = [this](const std::string& prefix, const auto& f) { return impl_->Scan(impl_->items, prefix, f); };
+  auto scan = [this](const std::string& prefix, const auto& f) {
+    return impl_->Scan(impl_->items, prefix, f, ScanMode::kBulk);
+  };
   return ForEachChild<OperateLogEvent>(scan, TagPrefix(keys::kOplogTag, repo), parents, fn);
 }
 
 Status Store::ForEachFile(const RepoRef* repo, const std::function<bool(FileChange&)>& fn) const {
-  return impl_->ForEachRecord<FileChange>(TagPrefix(keys::kFileTag, repo), fn);
+  return impl_->ForEachRecord<FileChange>(TagPrefix(keys::kFileTag, repo), fn, ScanMode::kBulk);
 }
 
 Status Store::ForEachPlatformLink(const RepoRef* repo,
                                   const std::function<bool(PlatformLink&)>& fn) const {
-  return impl_->ForEachRecord<PlatformLink>(TagPrefix(keys::kLinkTag, repo), fn);
+  return impl_->ForEachRecord<PlatformLink>(TagPrefix(keys::kLinkTag, repo), fn, ScanMode::kBulk);
 }
 
 namespace {
@@ -1436,7 +1455,7 @@ Status ScanMentions(const Impl& impl, const std::string& prefix,
     MentionRecord r;
     inner = Decode(value, key, &r);
     return inner.ok() && fn(r);
-  });
+  }, ScanMode::kBulk);
   FG_RETURN_IF_ERROR(s);
   return inner;
 }

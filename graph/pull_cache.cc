@@ -39,11 +39,9 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   }
   patches.push_back(std::string_view());
   std::span<const std::string_view> sorted = idents.Sorted();
+  info->patch_idents = SortedStrings(sorted);
   info->patch_ident_hashes.reserve(sorted.size());
-  for (std::string_view id : sorted) {
-    info->patch_idents.emplace_hint(info->patch_idents.end(), id);
-    info->patch_ident_hashes.push_back(text::Hash(id));
-  }
+  for (std::string_view id : sorted) info->patch_ident_hashes.push_back(text::Hash(id));
   info->patch_tokens = text::TokensOfLines(patches);
   for (const std::string& f : info->files) info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   for (const std::string& f : info->files) {
@@ -80,6 +78,28 @@ Status LoadPullFiles(const Store& store, PullInfo* info) {
   return Status::OK();
 }
 
+// What a run index keeps of a record: the fields the linker reads (IssueContext,
+// PullInfo and the signals read through them: number, title, body, state,
+// state detail, author login and name, labels, times, branches, comment id and
+// body), without the API identifiers and URLs it never reads. Emptied
+// strings free their heap blocks.
+void Forget(std::string* s) { std::string().swap(*s); }
+void DropUnread(Issue* is) {
+  Forget(&is->platform_id);
+  Forget(&is->html_url);
+  Forget(&is->author.id);
+}
+void DropUnread(PullRequest* pr) {
+  Forget(&pr->platform_id);
+  Forget(&pr->html_url);
+  Forget(&pr->author.id);
+  Forget(&pr->head_sha);
+  Forget(&pr->head_repo);
+  Forget(&pr->merged_by);
+  std::vector<std::string>().swap(pr->labels);
+}
+void DropUnread(Comment* c) { Forget(&c->author.id); }
+
 // The number as the store's secondary keys hold it (zero-padded when decimal),
 // so that rows of one second sort as the store's scans return them.
 std::string PaddedNumber(std::string_view number) {
@@ -92,6 +112,32 @@ std::string PaddedNumber(std::string_view number) {
 
 }  // namespace
 
+SortedStrings::SortedStrings(std::span<const std::string_view> sorted) {
+  size_t chars = 0;
+  for (std::string_view v : sorted) chars += v.size();
+  chars_.reserve(chars);
+  ends_.reserve(sorted.size());
+  for (std::string_view v : sorted) {
+    chars_.append(v);
+    ends_.push_back(static_cast<std::uint32_t>(chars_.size()));
+  }
+}
+
+SortedStrings::SortedStrings(const std::set<std::string>& set) {
+  std::vector<std::string_view> views(set.begin(), set.end());
+  *this = SortedStrings(views);
+}
+
+size_t SortedStrings::count(std::string_view s) const {
+  size_t lo = 0, hi = ends_.size();
+  while (lo < hi) {  // the first string not below `s`
+    size_t mid = lo + (hi - lo) / 2;
+    if ((*this)[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ends_.size() && (*this)[lo] == s ? 1 : 0;
+}
+
 const std::vector<Mention>& PullInfo::OwnMentions() const {
   if (!mentions_done_) {
     mentions_ = FindMentions(text::ForMentions(pr.title + "\n" + pr.body), pr.repo);
@@ -103,14 +149,17 @@ const std::vector<Mention>& PullInfo::OwnMentions() const {
 // ---- RunIndex
 
 StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const RepoRef* repo,
-                                                    unsigned threads) {
+                                                    unsigned threads, size_t batch_items) {
+  batch_items = std::max<size_t>(batch_items, 1);
   auto index = std::make_unique<RunIndex>();
   if (repo) {
     index->all_repos_ = false;
     index->repo_ = *repo;
   }
-  // The scans lend each decoded record: what the index keeps is moved in.
+  // The scans lend each decoded record: what the index keeps is moved in,
+  // less the fields no linker reads (DropUnread).
   FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](Issue& is) {
+    DropUnread(&is);
     Ref ref = is.ref();
     if (is.state == IssueState::kClosed && is.closed_at)
       index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
@@ -132,7 +181,10 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     return last;
   };
   FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](Comment& c) {
-    if (IssueData* d = parent(c.parent())) d->comments.push_back(std::move(c));
+    if (IssueData* d = parent(c.parent())) {
+      DropUnread(&c);
+      d->comments.push_back(std::move(c));
+    }
     return true;
   }, ParentKind::kIssue));
   FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](OperateLogEvent& e) {
@@ -149,56 +201,90 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     return true;
   };
   FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention) : store.ForEachMention(keep_mention));
-  std::vector<PullRequest> prs;
+  // PRs and their files stream through batches: each batch's features are
+  // computed (in parallel) as soon as it fills, so that neither the PR bodies
+  // nor the changed files' patches of the whole run are ever held at once.
+  auto parallel = [threads](size_t n, const auto& fn) {
+    if (threads <= 1 || n < 2) {
+      for (size_t i = 0; i < n; ++i) fn(i);
+      return;
+    }
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < std::min<size_t>(threads, n); ++t) pool.emplace_back(work);
+    for (std::thread& th : pool) th.join();
+  };
+  constexpr size_t kBatchBytes = size_t{16} << 20;  // patch bytes per batch of files
+  std::vector<std::shared_ptr<PullInfo>> infos;
+  std::vector<PullRequest> batch;
+  auto flush_pulls = [&] {
+    size_t base = infos.size();
+    infos.resize(base + batch.size());
+    parallel(batch.size(), [&](size_t i) {
+      auto info = MakePullInfo(std::move(batch[i]));
+      info->OwnMentions();  // computed now: shared entries are never written later
+      info->pr.body.clear();
+      info->pr.body.shrink_to_fit();
+      infos[base + i] = std::move(info);
+    });
+    batch.clear();
+  };
   FG_RETURN_IF_ERROR(store.ForEachPull(repo, [&](PullRequest& pr) {
-    prs.push_back(std::move(pr));
+    DropUnread(&pr);
+    batch.push_back(std::move(pr));
+    if (batch.size() >= batch_items) flush_pulls();
     return true;
   }));
-  // Files of merged PRs (the others are never compared), one scan.
-  std::unordered_map<std::string, size_t> pr_slot;
-  for (size_t i = 0; i < prs.size(); ++i)
-    if (prs[i].merged()) pr_slot.emplace(prs[i].ref().ToString(), i);
-  std::vector<std::vector<FileChange>> files(prs.size());
-  // Consecutive files share their PR: look it up once per run of them.
+  flush_pulls();
+  std::vector<PullRequest>().swap(batch);
+  // Files of merged PRs (the others are never compared), one scan; the scan
+  // gives each PR's files together.
+  std::unordered_map<std::string, PullInfo*> merged_info;
+  for (const std::shared_ptr<PullInfo>& info : infos)
+    if (info->pr.merged()) merged_info.emplace(info->key, info.get());
+  struct PendingFiles {
+    PullInfo* info;
+    std::vector<FileChange> files;  // ListFiles order
+  };
+  std::vector<PendingFiles> pending;
+  size_t pending_bytes = 0;
+  auto flush_files = [&] {
+    parallel(pending.size(), [&](size_t i) { SetFileFeatures(pending[i].files, pending[i].info); });
+    pending.clear();
+    pending_bytes = 0;
+  };
   bool have_last = false;
   RepoRef last_repo;
   std::int64_t last_number = 0;
-  std::vector<FileChange>* last_slot = nullptr;
+  PullInfo* last_info = nullptr;
   FG_RETURN_IF_ERROR(store.ForEachFile(repo, [&](FileChange& f) {
     if (!have_last || f.pr_number != last_number || f.repo != last_repo) {
-      auto it = pr_slot.find(Ref::Pull(f.repo, f.pr_number).ToString());
-      last_slot = it == pr_slot.end() ? nullptr : &files[it->second];
+      if (pending.size() >= batch_items || pending_bytes >= kBatchBytes) flush_files();
+      // Taken out of the map: the scan's key order gives each PR's files in one run.
+      auto it = merged_info.find(Ref::Pull(f.repo, f.pr_number).ToString());
+      last_info = nullptr;
+      if (it != merged_info.end()) {
+        last_info = it->second;
+        merged_info.erase(it);
+        pending.push_back({last_info, {}});
+      }
       have_last = true;
       last_repo = f.repo;
       last_number = f.pr_number;
     }
-    if (last_slot) last_slot->push_back(std::move(f));
+    if (last_info) {
+      pending_bytes += f.patch.size() + f.filename.size();
+      pending.back().files.push_back(std::move(f));
+    }
     return true;
   }));
-  // Features and files, in parallel: each thread fills its own slots.
-  std::vector<std::shared_ptr<PullInfo>> infos(prs.size());
-  std::atomic<size_t> next{0};
-  auto work = [&](unsigned) {
-    for (size_t i; (i = next.fetch_add(1)) < prs.size();) {
-      auto info = MakePullInfo(std::move(prs[i]));
-      // Files are compared for merged PRs only (window, backports, Enrich).
-      if (info->pr.merged()) {
-        SetFileFeatures(files[i], info.get());
-        std::vector<FileChange>().swap(files[i]);
-      }
-      info->OwnMentions();  // computed now: shared entries are never written later
-      info->pr.body.clear();
-      info->pr.body.shrink_to_fit();
-      infos[i] = std::move(info);
-    }
-  };
-  if (threads <= 1 || prs.size() < 64) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
-    for (std::thread& th : pool) th.join();
-  }
+  flush_files();
+  // Merged PRs without files: their (empty) file features.
+  for (auto& [key, info] : merged_info) pending.push_back({info, {}});
+  flush_files();
   index->pulls_.reserve(infos.size());
   for (std::shared_ptr<PullInfo>& info : infos) {
     const PullRequest& pr = info->pr;

@@ -66,7 +66,7 @@ PullInfo PullOf(const std::string& title, const std::string& body, std::vector<s
   p.files = std::move(files);
   for (const std::string& f : p.files) p.file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   p.patch_idents = std::move(patch_idents);
-  for (const std::string& id : p.patch_idents) p.patch_ident_hashes.push_back(text::Hash(id));
+  for (std::string_view id : p.patch_idents) p.patch_ident_hashes.push_back(text::Hash(id));
   text::Normalize(&p.patch_ident_hashes);
   p.patch_tokens = text::Tokens(patch_text);
   p.files_loaded = true;

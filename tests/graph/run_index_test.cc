@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +103,97 @@ TEST_F(RunIndexDemo, PullsComeWithFeaturesAndFiles) {
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(*none, nullptr);
   EXPECT_TRUE(cache.IssueExists(Ref::Issue(repos.front().ref, "987654321")).IsNotFound());
+}
+
+// PRs and files stream through batches: any batch size and thread count
+// gives each PR the features a plain PullCache computes from the store.
+TEST_F(RunIndexDemo, BatchedBuildsGiveTheStoreFeatures) {
+  PullCache direct(*store_, 1 << 20);
+  size_t checked = 0;
+  for (size_t batch : {size_t{1}, size_t{3}, RunIndex::kDefaultBatch}) {
+    for (unsigned threads : {1u, 2u}) {
+      auto run = RunIndex::Build(*store_, nullptr, threads, batch);
+      ASSERT_TRUE(run.ok()) << run.status().ToString();
+      PullCache cache(*store_, 16, run->get());
+      ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
+        auto a = cache.Get(pr.ref());
+        auto b = direct.Get(pr.ref());
+        EXPECT_TRUE(a.ok() && *a && b.ok() && *b) << pr.ref().ToString();
+        if (!a.ok() || !*a || !b.ok() || !*b) return true;
+        const PullInfo& x = **a;
+        PullInfo& y = **b;
+        EXPECT_EQ(x.key, y.key);
+        EXPECT_EQ(x.text_tokens, y.text_tokens);
+        EXPECT_EQ(x.title_identifiers, y.title_identifiers);
+        EXPECT_EQ(x.OwnMentions().size(), y.OwnMentions().size());
+        EXPECT_EQ(x.files_loaded, pr.merged()) << pr.ref().ToString();
+        if (!x.files_loaded) return true;
+        EXPECT_TRUE(direct.LoadFiles(&y).ok());
+        EXPECT_EQ(x.files, y.files) << pr.ref().ToString();
+        EXPECT_EQ(x.file_generic, y.file_generic);
+        EXPECT_EQ(std::vector<std::string_view>(x.patch_idents.begin(), x.patch_idents.end()),
+                  std::vector<std::string_view>(y.patch_idents.begin(), y.patch_idents.end()));
+        EXPECT_EQ(x.patch_ident_hashes, y.patch_ident_hashes);
+        EXPECT_EQ(x.patch_tokens, y.patch_tokens);
+        EXPECT_EQ(x.match_keys, y.match_keys);
+        EXPECT_EQ(x.tail_keys, y.tail_keys);
+        checked += !x.files.empty();
+        return true;
+      }).ok());
+    }
+  }
+  EXPECT_GT(checked, 6u);
+}
+
+// The run index keeps what the linker reads of each record and drops the API
+// identifiers and URLs (no reader): the rest equals the store's record.
+TEST_F(RunIndexDemo, RecordsKeepWhatTheLinkerReads) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  size_t urls = 0;
+  for (const Ref& ref : (*run)->issues()) {
+    auto stored = store_->GetIssue(ref);
+    ASSERT_TRUE(stored.ok());
+    const Issue* kept = (*run)->FindIssue(ref.ToString());
+    ASSERT_NE(kept, nullptr);
+    urls += !stored->html_url.empty();
+    EXPECT_TRUE(kept->html_url.empty() && kept->platform_id.empty() && kept->author.id.empty());
+    Issue want = *stored;
+    want.html_url.clear(), want.platform_id.clear(), want.author.id.clear();
+    EXPECT_EQ(kept->title, want.title);
+    EXPECT_EQ(kept->body, want.body);
+    EXPECT_EQ(kept->number, want.number);
+    EXPECT_EQ(kept->state, want.state);
+    EXPECT_EQ(kept->state_detail, want.state_detail);
+    EXPECT_EQ(kept->author.login, want.author.login);
+    EXPECT_EQ(kept->author.name, want.author.name);
+    EXPECT_EQ(kept->labels, want.labels);
+    EXPECT_EQ(kept->created_at, want.created_at);
+    EXPECT_EQ(kept->closed_at, want.closed_at);
+    EXPECT_EQ(kept->branch, want.branch);
+    const RunIndex::IssueData* d = (*run)->FindIssueData(ref.ToString());
+    ASSERT_NE(d, nullptr);
+    for (const Comment& c : d->comments) {
+      EXPECT_TRUE(c.author.id.empty());
+      EXPECT_FALSE(c.id.empty());
+    }
+  }
+  EXPECT_GT(urls, 0u);
+  PullCache cache(*store_, 16, run->get());
+  ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
+    auto info = cache.Get(pr.ref());
+    EXPECT_TRUE(info.ok() && *info);
+    if (!info.ok() || !*info) return true;
+    const PullRequest& kept = (*info)->pr;
+    EXPECT_TRUE(kept.html_url.empty() && kept.head_sha.empty() && kept.labels.empty());
+    EXPECT_EQ(kept.head_ref, pr.head_ref);
+    EXPECT_EQ(kept.base_ref, pr.base_ref);
+    EXPECT_EQ(kept.author.login, pr.author.login);
+    EXPECT_EQ(kept.merged_at, pr.merged_at);
+    EXPECT_EQ(kept.created_at, pr.created_at);
+    EXPECT_EQ(kept.state, pr.state);
+    return true;
+  }).ok());
 }
 
 // IssueRowsOf gives the same rows from the run index as from the store, and
@@ -240,6 +332,27 @@ TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
     EXPECT_EQ(w->BaseOf("no-such-branch/xyz"), RunIndex::WindowRows::kNoBase);
   }
   EXPECT_GT(checked, 0u);
+}
+
+// SortedStrings answers count() as the std::set it replaces, and keeps its order.
+TEST(SortedStrings, CountsAsASetDoes) {
+  std::set<std::string> set = {"", "a", "ab", "abc", "b", "torch_npu.npu_rms_norm", "z/y.py", "中文"};
+  SortedStrings s(set);
+  ASSERT_EQ(s.size(), set.size());
+  size_t i = 0;
+  for (const std::string& v : set) EXPECT_EQ(s[i++], v);
+  EXPECT_EQ(std::vector<std::string_view>(s.begin(), s.end()), std::vector<std::string_view>(set.begin(), set.end()));
+  for (std::string_view probe : {"", "a", "aa", "ab", "abcd", "abc", "b", "c", "z/y.py", "z/y", "中文", "中"})
+    EXPECT_EQ(s.count(probe), set.count(std::string(probe))) << probe;
+  SortedStrings empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.count(""), 0u);
+  EXPECT_EQ(empty.count("a"), 0u);
+  std::vector<std::string_view> views = {"id_a", "id_b"};
+  SortedStrings two(views);
+  EXPECT_EQ(two.count("id_b"), 1u);
+  EXPECT_EQ(two.count("id_c"), 0u);
+  EXPECT_EQ(two.HeapBytes() >= 8 + 2 * sizeof(std::uint32_t), true);
 }
 
 // Rows(key, lo, hi) over long posting lists (the window's case: a narrow

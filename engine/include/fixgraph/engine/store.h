@@ -225,6 +225,11 @@ class Store {
   // can join their streams without a read per item.
   static std::string ScanOrderKey(const Ref& item);
 
+  // Bytes the block cache holds (diagnostics and tests). The ForEach* scans
+  // (bulk: one pass over many records) read around the cache; point reads
+  // (Get*, List*, MentionsOf, the time indexes) fill it.
+  std::uint64_t BlockCacheBytes() const;
+
  private:
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
