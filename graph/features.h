@@ -68,7 +68,11 @@ struct IssueContext {
   text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
   std::vector<IdShape> id_shapes;               // per identifier
-  std::set<std::string> participants;    // logins of the author and human commenters
+  std::vector<bool> comment_is_bot;      // per comment: signals::IsBot(its author)
+  // True when comments[i] is by a bot (comment_is_bot, or asked of
+  // signals::IsBot for a context built without it).
+  bool BotComment(size_t i) const;
+  std::vector<std::string> participants;  // logins of the author and human commenters, sorted, no repeats
   std::vector<std::string> labels;       // current labels plus labels added in the log
   // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.
   TokenMarks marks;
@@ -77,6 +81,10 @@ struct IssueContext {
 
 // Loads an issue's context. NotFound when the issue is absent.
 StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& issue);
+// The same into `out`, which may hold another issue's context: every field
+// is replaced, and the identifier strings and lists reuse the memory `out`
+// holds (a context reused from issue to issue allocates little).
+Status LoadIssueContext(PullCache* cache, const Ref& issue, IssueContext* out);
 
 // How much a PR's title and description restate the issue.
 struct TextMatch {

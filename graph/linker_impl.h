@@ -3,6 +3,9 @@
 //
 // Thread safety: a Linker links one issue at a time on one thread; several
 // Linkers may read one Store concurrently, each with its own PullCache.
+// A Linker may link many issues in turn (LinkIssueWith keeps one per thread):
+// each Link starts from empty per-issue state, and the scratch vectors keep
+// their capacity from one issue to the next.
 #pragma once
 
 #include <map>
@@ -73,8 +76,17 @@ double Clamp(double v, Tier t);
 class Linker {
  public:
   Linker(const Store& store, const LinkerOptions& options, PullCache* cache)
-      : store_(store), options_(options), cache_(cache) {}
+      : store_(&store), options_(&options), cache_(cache) {}
 
+  // Links the next issues with these instead (a reused Linker).
+  void Rebind(const Store& store, const LinkerOptions& options, PullCache* cache) {
+    store_ = &store;
+    options_ = &options;
+    cache_ = cache;
+  }
+
+  // Links one issue. Per-issue state is reset first and released after (no
+  // PR or row of the cache stays held between issues).
   StatusOr<IssueLinks> Link(const Ref& ref);
 
  private:
@@ -150,8 +162,13 @@ class Linker {
   // A participant of the issue merged a change here while it was open.
   bool ParticipantChange();
 
-  const Store& store_;
-  const LinkerOptions& options_;
+  // Forgets the previous issue (keeping the memory of the scratch vectors).
+  void Reset();
+  // Drops what the previous issue held of the cache and the run index.
+  void Release();
+
+  const Store* store_;
+  const LinkerOptions* options_;
   PullCache* cache_;
   IssueContext ctx_;
   std::map<std::string, Candidate> cands_;  // by key; pointers stay valid
@@ -162,6 +179,31 @@ class Linker {
   bool batch_close_ = false;
   size_t close_competitors_ = 0;
   bool nested_ = false;  // linking a duplicate's original: no further hops
+
+  // CollectWindow's working lists, kept across issues for their capacity
+  // (each is cleared or assigned before use). See CollectWindow for what
+  // each holds.
+  struct WindowScratch {
+    std::vector<RunIndex::Timed> storage;
+    std::vector<std::uint32_t> merged;
+    std::vector<std::int32_t> slot;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;
+    std::vector<std::uint32_t> fill, placed, next;
+    std::vector<std::uint32_t> hit_start, hit_ids;
+    std::vector<std::uint32_t> title_slots, slots_start;
+    std::vector<std::uint8_t> slot_marks;
+    std::vector<double> covered;
+    struct Compared {
+      std::uint32_t slot;
+      std::uint32_t ids_begin, ids_end;  // into id_weights
+      bool text_flagged;
+    };
+    std::vector<Compared> compared;
+    std::vector<IdWeight> id_weights;
+    std::vector<const PullInfo*> cand_infos;
+    std::vector<IdMatch> ids;
+  };
+  WindowScratch win_;
 };
 
 }  // namespace fixgraph::graph
