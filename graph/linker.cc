@@ -328,9 +328,9 @@ StatusOr<IssueLinks> Linker::Finish() {
     f.pr = key;
     f.tier = c.tier;
     f.confidence = c.confidence;
-    f.evidence = c.evidence;
+    f.evidence = std::move(c.evidence);  // the candidates are not read after this loop
     f.in_store = c.info != nullptr;
-    f.backport_of = c.backport_of;
+    f.backport_of = std::move(c.backport_of);
     f.mirror_host = c.mirror;
     if (c.info) {
       const PullRequest& pr = c.info->pr;
@@ -353,7 +353,7 @@ StatusOr<IssueLinks> Linker::Finish() {
   });
   std::sort(out.false_leads.begin(), out.false_leads.end());
   if (auto e = VerifyCommentClose(ctx_, options_->verify_window_s)) out.evidence.push_back(*e);
-  out.notes = notes_;
+  out.notes = std::move(notes_);
 
   ResolveFacts facts;
   facts.batch_close = batch_close_;
