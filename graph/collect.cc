@@ -284,12 +284,15 @@ Status Linker::CollectWindow() {
     size_t n = 0;
     for (std::uint32_t i : merged) n += row_at(i).title_n;
     weights_.Reset(n);
-    title_slots.reserve(n);
+    title_slots.resize(n);  // written in place: no capacity check per token
+    std::uint32_t* out = title_slots.data();
+    size_t at = 0;
     for (size_t i = 0; i < merged.size(); ++i) {
       const RunIndex::WindowRows::Row& row = row_at(merged[i]);
-      if (row.info) weights_.Add(wrows->Title(row), &title_slots);
-      slots_start[i + 1] = static_cast<std::uint32_t>(title_slots.size());
+      if (row.info) at += weights_.Add(wrows->Title(row), out + at);
+      slots_start[i + 1] = static_cast<std::uint32_t>(at);
     }
+    title_slots.resize(at);
   }
   // Per slot: the issue's marks of its token (ctx_.marks.Of), set from the
   // issue's side: only the issue's own tokens have marks, and they are far
@@ -336,32 +339,7 @@ Status Linker::CollectWindow() {
   const std::uint32_t default_base =
       ctx_.default_branch.empty() ? RunIndex::WindowRows::kNoBase : wrows->BaseOf(ctx_.default_branch);
   constexpr std::uint8_t kTitleMark = IssueContext::kTitleMark, kTextMark = IssueContext::kTextMark;
-  // The rows' PRs are scattered over a large run index, so the loop mostly
-  // waits for memory: it asks for what a row ahead will read (its text
-  // tokens; its PullInfo's file and patch lists when it shares an identifier
-  // key with the issue) while it works on this one. Hints only.
-  constexpr size_t kAheadInfo = 8, kAheadLists = 4;
-  auto prefetch_info = [&](size_t i) {
-    const RunIndex::WindowRows::Row& r = row_at(merged[i]);
-    if (!r.info) return;
-    if (r.text) __builtin_prefetch(r.text);
-    if (!postings || hit_start[i] < hit_start[i + 1]) {
-      __builtin_prefetch(&r.info->files);
-      __builtin_prefetch(&r.info->patch_ident_hashes);
-      __builtin_prefetch(&r.info->tail_keys_set);
-    }
-  };
-  auto prefetch_lists = [&](size_t i) {
-    const RunIndex::WindowRows::Row& r = row_at(merged[i]);
-    if (!r.info || !(!postings || hit_start[i] < hit_start[i + 1])) return;
-    if (!r.info->files.empty()) __builtin_prefetch(r.info->files.data());
-    if (!r.info->patch_ident_hashes.empty())
-      __builtin_prefetch(r.info->patch_ident_hashes.data() + r.info->patch_ident_hashes.size() / 2);
-  };
-  for (size_t i = 0; i < std::min(kAheadInfo, merged.size()); ++i) prefetch_info(i);
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
-    if (slot_i + kAheadInfo < merged.size()) prefetch_info(slot_i + kAheadInfo);
-    if (slot_i + kAheadLists < merged.size()) prefetch_lists(slot_i + kAheadLists);
     const RunIndex::WindowRows::Row& row = row_at(merged[slot_i]);
     if (!row.info) continue;
     const PullInfo& info = *row.info;

@@ -156,6 +156,14 @@ IdShape IdShape::Of(std::string_view id) {
   s.base_dotted = base.find('.') != std::string_view::npos;
   s.plain = text::IsCamelOnly(id) || (!s.path_like && !s.has_underscore);
   s.hash = text::Hash(id);
+  s.known = true;
+  return s;
+}
+
+const IdShape& IssueContext::Shape(size_t i) const {
+  if (id_shapes.size() < identifiers.size()) id_shapes.resize(identifiers.size());
+  IdShape& s = id_shapes[i];
+  if (!s.known) s = IdShape::Of(identifiers[i]);
   return s;
 }
 
@@ -227,20 +235,18 @@ Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   ident_buf.Clear();
   ident_buf.Add(ident_text);  // text::Identifiers(ident_text)
   AssignStrings(ident_buf.Sorted(), &c.identifiers);
-  // Per identifier: its shape, and its keys (its hash, the shape's, then the
-  // hashes of its path suffixes), each list reusing the memory of the last
-  // issue's list at its index.
+  // Per identifier: its keys (its hash, then the hashes of its path
+  // suffixes), each list reusing the memory of the last issue's list at its
+  // index; its shape is computed when first asked (Shape).
   const size_t n = c.identifiers.size();
-  c.id_shapes.clear();
-  c.id_shapes.reserve(n);
+  c.id_shapes.assign(n, IdShape{});
   c.ident_key_lists.resize(n);
   size_t all_keys = 0;
   for (size_t i = 0; i < n; ++i) {
     std::string_view v(c.identifiers[i]);
-    c.id_shapes.push_back(IdShape::Of(v));
     text::TokenSet& keys = c.ident_key_lists[i];
     keys.clear();
-    keys.push_back(c.id_shapes.back().hash);  // text::Hash(v)
+    keys.push_back(text::Hash(v));
     for (size_t p = v.find('/'); p != std::string_view::npos; p = v.find('/', p + 1))
       keys.push_back(text::Hash(v.substr(p + 1)));
     if (keys.size() > 1) text::Normalize(&keys);
@@ -430,7 +436,7 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.Shape(i), pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -442,7 +448,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
   for (std::uint32_t i : ids) {
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.Shape(i), pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -451,7 +457,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
                        std::vector<IdWeight>* out, const PullFilter& filter) {
   for (std::uint32_t i : ids) {
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr, filter);
+    double w = MatchOne(issue.identifiers[i], issue.Shape(i), pr, nullptr, filter);
     if (w > 0) out->push_back({i, w});
   }
 }
@@ -460,7 +466,7 @@ void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vecto
   if (!text::Intersects(issue.ident_keys, pr.match_keys)) return;
   for (size_t i = 0; i < issue.identifiers.size(); ++i) {
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.Shape(i), pr, nullptr);
     if (w > 0) out->push_back({static_cast<std::uint32_t>(i), w});
   }
 }

@@ -131,6 +131,11 @@ class Linker {
 
   // ---- Scoring (linker.cc).
   static bool IsRevert(std::string_view title) {
+    // The folded, lower-cased title below can start with "revert" or 回退
+    // only when the title holds "revert" in any ASCII case, 回退, or a
+    // full-width form (bytes 0xEF...) that folds to ASCII: most titles hold
+    // none, and are answered without building the folded copies.
+    if (!MayNameRevert(title)) return false;
     auto starts = [](std::string_view t) {
       return t.rfind("revert", 0) == 0 || t.rfind("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */, 0) == 0;
     };
@@ -141,6 +146,17 @@ class Linker {
     while (!v.empty() && (v.front() == ' ' || v.front() == '[' || v.front() == '(')) v.remove_prefix(1);
     if (v.rfind("\xE3\x80\x90" /* 【 */, 0) == 0) v.remove_prefix(3);
     return starts(v);
+  }
+  static bool MayNameRevert(std::string_view t) {
+    if (t.find('\xEF') != std::string_view::npos) return true;
+    if (t.find("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */) != std::string_view::npos) return true;
+    static constexpr std::string_view kRevert = "revert";
+    for (size_t i = 0; i + kRevert.size() <= t.size(); ++i) {
+      size_t k = 0;
+      while (k < kRevert.size() && (t[i + k] | 0x20) == kRevert[k]) ++k;
+      if (k == kRevert.size()) return true;
+    }
+    return false;
   }
   // The PR title is the issue title, give or take a word (archive-style
   // issues filed after the change merged).

@@ -54,12 +54,19 @@ void ExpectSameContext(const IssueContext& a, const IssueContext& b) {
   EXPECT_EQ(a.identifiers, b.identifiers);
   EXPECT_EQ(a.ident_keys, b.ident_keys);
   EXPECT_EQ(a.ident_key_lists, b.ident_key_lists);
-  ASSERT_EQ(a.id_shapes.size(), b.id_shapes.size());
-  for (size_t i = 0; i < a.id_shapes.size(); ++i) {
-    EXPECT_EQ(a.id_shapes[i].hash, b.id_shapes[i].hash);
-    EXPECT_EQ(a.id_shapes[i].base_pos, b.id_shapes[i].base_pos);
-    EXPECT_EQ(a.id_shapes[i].path_like, b.id_shapes[i].path_like);
-    EXPECT_EQ(a.id_shapes[i].plain, b.id_shapes[i].plain);
+  for (size_t i = 0; i < a.identifiers.size(); ++i) {
+    const IdShape& x = a.Shape(i);
+    const IdShape& y = b.Shape(i);
+    const IdShape z = IdShape::Of(a.identifiers[i]);
+    EXPECT_TRUE(x.known && y.known);
+    EXPECT_EQ(x.hash, z.hash);
+    EXPECT_EQ(y.hash, z.hash);
+    EXPECT_EQ(y.base_pos, z.base_pos);
+    EXPECT_EQ(y.path_like, z.path_like);
+    EXPECT_EQ(y.has_slash, z.has_slash);
+    EXPECT_EQ(y.has_underscore, z.has_underscore);
+    EXPECT_EQ(y.base_dotted, z.base_dotted);
+    EXPECT_EQ(y.plain, z.plain);
   }
   EXPECT_EQ(a.comment_is_bot, b.comment_is_bot);
   EXPECT_EQ(a.participants, b.participants);
@@ -81,6 +88,9 @@ TEST_F(ReuseTest, AReusedContextEqualsAFreshOneAndKeepsItsMemory) {
   IssueContext reused;
   for (const char* n : {"3", "2", "1", "1", "3"}) {
     ASSERT_TRUE(LoadIssueContext(&cache, IssueRef(n), &reused).ok()) << n;
+    // Shapes are computed when a comparison first asks for them.
+    ASSERT_EQ(reused.id_shapes.size(), reused.identifiers.size());
+    for (const IdShape& shape : reused.id_shapes) EXPECT_FALSE(shape.known);
     auto fresh = LoadIssueContext(&cache, IssueRef(n));
     ASSERT_TRUE(fresh.ok());
     ExpectSameContext(*fresh, reused);
@@ -126,6 +136,22 @@ TEST_F(ReuseTest, LinkIssueWithAnswersAsAFreshLinkerInAnyOrder) {
   auto again = LinkIssueWith(*store_, IssueRef("1"), options_, &cache);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(ToJson(*again).dump(), fresh["1"]);
+}
+
+// IsRevert answers most titles from their bytes alone; the ones it must
+// fold first (full-width letters, tags, 回退) still count as reverts.
+TEST_F(GraphTest, RevertsInEveryFormAreNeverFixes) {
+  AddIssue("61", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
+  const char* reverts[] = {"Revert \"x\"", "REVERT: x", "[Revert] x", "  (revert) x",
+                           "【回退】x", "回退 x", "\xEF\xBC\xB2\xEF\xBD\x85vert x" /* Ｒｅvert */,
+                           "[\xEF\xBC\xB2" "EVERT] x" /* [ＲEVERT] */};
+  std::int64_t n = 40;
+  for (const char* title : reverts) AddPull(n++, title, "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  AddPull(n, "fix revert handling", "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  Commit();
+  const IssueLinks l = Link("61");
+  for (std::int64_t i = 40; i < n; ++i) EXPECT_EQ(l.FindFix(P(i)), nullptr) << reverts[i - 40];
+  EXPECT_NE(l.FindFix(P(n)), nullptr);
 }
 
 }  // namespace
