@@ -90,7 +90,9 @@ Status Linker::CollectComments() {
       }
       FG_ASSIGN_OR_RETURN(std::optional<Ref> pull, AsPull(m.target));
       if (!pull) continue;
-      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size());
+      // The mention's clause, found once for its role and its evidence.
+      const text::Clause cl = text::ClauseAt(body, m.offset);
+      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size(), cl.begin, cl.end);
       if (role == signals::PullRole::kIntroduced) {
         notes_.push_back(Short(*pull) + " is named in comment " + cm.id +
                          " as the change that introduced the problem");
@@ -106,7 +108,6 @@ Status Linker::CollectComments() {
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(*pull));
       c->referenced = true;
       if (m.mirror_host) c->mirror = true;
-      text::Clause cl = text::ClauseAt(body, m.offset);
       c->Add(EvidenceKind::kCommentRef,
              "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) +
                  "): \"" + Excerpt(std::string_view(body).substr(cl.begin, cl.end - cl.begin), 160) +

@@ -263,6 +263,12 @@ bool IsDuplicateLabel(std::string_view l) {
 
 PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len) {
   text::Clause c = text::ClauseAt(body, offset);
+  return ClassifyPullMention(body, offset, len, c.begin, c.end);
+}
+
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len, size_t clause_begin,
+                             size_t clause_end) {
+  const text::Clause c{clause_begin, clause_end};
   std::string_view clause = body.substr(c.begin, c.end - c.begin);
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   size_t after_at = std::min(offset + len, c.end);

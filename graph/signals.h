@@ -59,6 +59,10 @@ enum class PullRole {
   kNeutral,        // a bare link
 };
 PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len);
+// The same for a caller that has the mention's clause already:
+// `clause_begin` and `clause_end` must be text::ClauseAt(body, offset)'s.
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len, size_t clause_begin,
+                             size_t clause_end);
 
 // True when the clause holding a mention of an issue at [offset, offset+len)
 // says the commented issue duplicates it ("与 #330 重复", "同 #43",
