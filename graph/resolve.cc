@@ -62,8 +62,8 @@ std::optional<Answer> PickAnswer(const IssueContext& ctx) {
   const Comment* self = nullptr;
   int self_score = -1;
   for (const Comment* c : HumanComments(ctx)) {
-    if (!signals::IsSubstantive(c->body)) continue;
-    int score = signals::AnswerScore(c->body);
+    int score = signals::SubstantiveAnswerScore(c->body);  // one visible-length count
+    if (score == signals::kNotSubstantive) continue;
     if (IsAuthor(*c, ctx)) {
       if (signals::SelfSolved(c->body) && score >= self_score) {
         self = c;

@@ -45,7 +45,10 @@ std::vector<std::string_view> Sentences(std::string_view body) {
   std::vector<std::string_view> out;
   size_t start = 0;
   for (size_t i = 0; i < body.size(); ++i) {
-    size_t len = body[i] == '\n' ? 1 : body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3 : 0;
+    // '\n' or 。 (E3 80 82): the three-byte compare only where the lead byte is E3.
+    size_t len = body[i] == '\n'                                                  ? 1
+                 : body[i] == '\xE3' && body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3
+                                                                                : 0;
     if (len == 0) continue;
     size_t end = body[i] == '\n' ? i : i + len;
     if (end > start) out.push_back(body.substr(start, end - start));
@@ -306,13 +309,26 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
          text::Lower(before) == "dup" || text::Lower(before) == "duplicates";
 }
 
-bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= 20; }
+namespace {
+constexpr size_t kSubstantiveLength = 20;  // visible characters
+}  // namespace
 
-int AnswerScore(std::string_view body) {
+bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= kSubstantiveLength; }
+
+namespace {
+int AnswerScoreOf(std::string_view body, size_t visible) {
   int score = static_cast<int>(ActionCues().Count(body));  // cues found, ASCII case folded
   score += static_cast<int>(std::count(body.begin(), body.end(), '`') / 2);
-  score += static_cast<int>(std::min<size_t>(text::VisibleLength(body) / 40, 5));
+  score += static_cast<int>(std::min<size_t>(visible / 40, 5));
   return score;
+}
+}  // namespace
+
+int AnswerScore(std::string_view body) { return AnswerScoreOf(body, text::VisibleLength(body)); }
+
+int SubstantiveAnswerScore(std::string_view body) {
+  size_t visible = text::VisibleLength(body);
+  return visible >= kSubstantiveLength ? AnswerScoreOf(body, visible) : kNotSubstantive;
 }
 
 std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix) {

@@ -73,6 +73,11 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len);
 bool IsSubstantive(std::string_view body);
 // How much a comment reads like an answer: action cues, code, length.
 int AnswerScore(std::string_view body);
+// IsSubstantive and AnswerScore from one measure of the body's visible
+// length: kNotSubstantive when IsSubstantive(body) is false, else
+// AnswerScore(body).
+inline constexpr int kNotSubstantive = -1;
+int SubstantiveAnswerScore(std::string_view body);
 // The lines of `body` that say what to do, verbatim, at most `max_bytes`
 // (cut at a character boundary); the opening lines when no line has a cue.
 // `with_fix` also keeps the lines that say what was fixed, where, or why

@@ -66,6 +66,14 @@ TEST(Signals, PullRoleFromAKnownClause) {
   }
 }
 
+TEST(Signals, SubstantiveAnswerScoreIsBothAnswers) {
+  for (const char* body : {"", "好的", "测试帖，关闭。", "thanks!", "建议用 `aclrtMemcpyAsync` 代替",
+                           "需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。",
+                           "use the workaround: set HCCL_CONNECT_TIMEOUT=600 because the link is slow, then run again"}) {
+    EXPECT_EQ(SubstantiveAnswerScore(body), IsSubstantive(body) ? AnswerScore(body) : kNotSubstantive) << body;
+  }
+}
+
 TEST(Signals, PullRoles) {
   EXPECT_EQ(RoleOf("修复 PR：https://gitee.com/a/b/pulls/1", "https"), PullRole::kFix);
   EXPECT_EQ(RoleOf("错别字已在 !11 中修正", "!11"), PullRole::kFix);
