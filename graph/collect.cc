@@ -74,8 +74,9 @@ StatusOr<std::optional<Ref>> Linker::AsPull(const Ref& target) {
 
 Status Linker::CollectComments() {
   const Issue& is = ctx_.issue;
-  for (const Comment& comment : ctx_.comments) {
-    if (signals::IsBot(comment.author)) continue;
+  for (size_t ci = 0; ci < ctx_.comments.size(); ++ci) {
+    if (ctx_.BotComment(ci)) continue;
+    const Comment& comment = ctx_.comments[ci];
     const Comment& cm = comment;
     const std::string body = text::ForMentions(comment.body);
     for (const Mention& m : FindMentions(body, is.repo)) {
@@ -89,7 +90,9 @@ Status Linker::CollectComments() {
       }
       FG_ASSIGN_OR_RETURN(std::optional<Ref> pull, AsPull(m.target));
       if (!pull) continue;
-      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size());
+      // The mention's clause, found once for its role and its evidence.
+      const text::Clause cl = text::ClauseAt(body, m.offset);
+      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size(), cl.begin, cl.end);
       if (role == signals::PullRole::kIntroduced) {
         notes_.push_back(Short(*pull) + " is named in comment " + cm.id +
                          " as the change that introduced the problem");
@@ -105,7 +108,6 @@ Status Linker::CollectComments() {
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(*pull));
       c->referenced = true;
       if (m.mirror_host) c->mirror = true;
-      text::Clause cl = text::ClauseAt(body, m.offset);
       c->Add(EvidenceKind::kCommentRef,
              "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) +
                  "): \"" + Excerpt(std::string_view(body).substr(cl.begin, cl.end - cl.begin), 160) +
@@ -120,12 +122,12 @@ Status Linker::CollectCloseAtMerge() {
   if (is.state != IssueState::kClosed || !is.closed_at) return Status::OK();
   UnixSeconds x = *is.closed_at;
   std::vector<std::pair<UnixSeconds, Ref>> closed;
-  FG_RETURN_IF_ERROR(cache_->IssuesClosedBetween(is.repo, x - options_.batch_window_s,
-                                                x + options_.batch_window_s, &closed));
+  FG_RETURN_IF_ERROR(cache_->IssuesClosedBetween(is.repo, x - options_->batch_window_s,
+                                                x + options_->batch_window_s, &closed));
   std::vector<std::pair<UnixSeconds, Ref>> merged;
-  FG_RETURN_IF_ERROR(cache_->PullsMergedBetween(is.repo, x - options_.close_window_s,
-                                               x + options_.close_window_s, &merged));
-  if (static_cast<int>(closed.size()) >= options_.batch_close_min) {
+  FG_RETURN_IF_ERROR(cache_->PullsMergedBetween(is.repo, x - options_->close_window_s,
+                                               x + options_->close_window_s, &merged));
+  if (static_cast<int>(closed.size()) >= options_->batch_close_min) {
     batch_close_ = true;
     // A merge that names the issue is the exception: the platform closes
     // every issue a merged PR names in its merge second, a batch by count.
@@ -135,7 +137,7 @@ Status Linker::CollectCloseAtMerge() {
       if (it != cands_.end() && it->second.Explicit()) named.push_back(row);
     }
     notes_.push_back("batch close: " + std::to_string(closed.size()) + " issues closed within " +
-                     std::to_string(options_.batch_window_s) + " s of " + When(x) +
+                     std::to_string(options_->batch_window_s) + " s of " + When(x) +
                      (named.empty() ? "; a merge in that second is not evidence"
                                     : "; only a merge that names the issue is evidence"));
     if (named.empty()) return Status::OK();
@@ -159,13 +161,14 @@ Status Linker::CollectCloseAtMerge() {
 Status Linker::CollectWindow() {
   const Issue& is = ctx_.issue;
   if (is.state != IssueState::kClosed || !is.closed_at || !is.created_at) return Status::OK();
-  UnixSeconds from = *is.created_at - options_.window_days_before * kDay;
-  UnixSeconds to = std::min(*is.closed_at + options_.window_days_after * kDay,
-                            *is.created_at + options_.window_max_days * kDay);
+  UnixSeconds from = *is.created_at - options_->window_days_before * kDay;
+  UnixSeconds to = std::min(*is.closed_at + options_->window_days_after * kDay,
+                            *is.created_at + options_->window_max_days * kDay);
   if (to < from) return Status::OK();
-  std::vector<RunIndex::Timed> storage;
+  WindowScratch& ws = win_;
+  ws.storage.clear();
   std::span<const RunIndex::Timed> rows;
-  FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &storage, &rows));
+  FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &ws.storage, &rows));
   // What the loop reads of each row, flat (the run index keeps it; rows read
   // from the store get it here): row rows[i] is wrows->row(wbase + i), its
   // merge time times[i]. The rows are named below by their index in `rows`,
@@ -184,13 +187,14 @@ Status Linker::CollectWindow() {
   // The rows examined: all of them, or the max_window_candidates merged
   // nearest the close, nearest first (ties: earlier row first, as a stable
   // sort by distance gives), taking whole runs of one second at a time.
-  std::vector<std::uint32_t> merged;  // indexes into rows
-  if (rows.size() <= options_.max_window_candidates) {
+  std::vector<std::uint32_t>& merged = ws.merged;  // indexes into rows
+  merged.clear();
+  if (rows.size() <= options_->max_window_candidates) {
     merged.resize(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) merged[i] = static_cast<std::uint32_t>(i);
   } else {
     UnixSeconds x = *is.closed_at;
-    size_t k = options_.max_window_candidates;
+    size_t k = options_->max_window_candidates;
     size_t right = std::lower_bound(times.begin(), times.end(), x) - times.begin();
     size_t left = right;  // rows [left, right) are taken or passed
     merged.reserve(k + 1);
@@ -218,7 +222,8 @@ Status Linker::CollectWindow() {
   const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
   const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
   std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
-  std::vector<std::int32_t> slot;  // by position - lo: index in merged, or -1
+  std::vector<std::int32_t>& slot = ws.slot;  // by position - lo: index in merged, or -1
+  slot.clear();
   if ((postings || text_postings) && !merged.empty()) {
     // Postings come with run index rows, a contiguous piece of their
     // repository's rows: rows[i].pos is rows.front().pos + i.
@@ -237,23 +242,29 @@ Status Linker::CollectWindow() {
   // Which identifiers of the issue each row's PR may touch (shares one of the
   // identifier's keys with): what text::Intersects tells per row and
   // identifier in MatchIdentifiers.
-  std::vector<std::uint32_t> hit_start;  // per merged[] slot, offsets into hit_ids
-  std::vector<std::uint32_t> hit_ids;    // ascending per slot
+  std::vector<std::uint32_t>& hit_start = ws.hit_start;  // per merged[] slot, offsets into hit_ids
+  std::vector<std::uint32_t>& hit_ids = ws.hit_ids;      // ascending per slot
+  hit_start.clear();
+  hit_ids.clear();
   if (postings && !merged.empty()) {
     // (slot, identifier) pairs come by ascending identifier, the pairs of
     // one identifier together: placed by slot in that order (a counting
     // sort), each slot's identifiers ascend, repeats side by side.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (slot, identifier)
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& hits = ws.hits;  // (slot, identifier)
+    hits.clear();
     for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
       for (std::uint64_t key : ctx_.ident_key_lists[id])
         for (std::uint32_t pos : postings->Rows(key, lo, hi))
           if (slot[pos - lo] >= 0)
             hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
-    std::vector<std::uint32_t> fill(merged.size() + 1, 0);
+    std::vector<std::uint32_t>& fill = ws.fill;
+    fill.assign(merged.size() + 1, 0);
     for (const auto& h : hits) ++fill[h.first + 1];
     for (size_t i = 0; i < merged.size(); ++i) fill[i + 1] += fill[i];
-    std::vector<std::uint32_t> placed(hits.size());
-    std::vector<std::uint32_t> next(fill.begin(), fill.end() - 1);
+    std::vector<std::uint32_t>& placed = ws.placed;
+    placed.resize(hits.size());
+    std::vector<std::uint32_t>& next = ws.next;
+    next.assign(fill.begin(), fill.end() - 1);
     for (const auto& h : hits) placed[next[h.first]++] = h.second;
     hit_start.assign(merged.size() + 1, 0);
     hit_ids.reserve(hits.size());
@@ -266,23 +277,29 @@ Status Linker::CollectWindow() {
   // The title word weights over every window PR's title; each title token
   // keeps its slot, where its weight and issue marks are then read without
   // hashing it again.
-  std::vector<std::uint32_t> title_slots;  // the window rows' title tokens' slots, row after row
-  std::vector<std::uint32_t> slots_start(merged.size() + 1, 0);
+  std::vector<std::uint32_t>& title_slots = ws.title_slots;  // the window rows' title tokens' slots, row after row
+  std::vector<std::uint32_t>& slots_start = ws.slots_start;
+  title_slots.clear();
+  slots_start.assign(merged.size() + 1, 0);
   {
     size_t n = 0;
     for (std::uint32_t i : merged) n += row_at(i).title_n;
     weights_.Reset(n);
-    title_slots.reserve(n);
+    title_slots.resize(n);  // written in place: no capacity check per token
+    std::uint32_t* out = title_slots.data();
+    size_t at = 0;
     for (size_t i = 0; i < merged.size(); ++i) {
       const RunIndex::WindowRows::Row& row = row_at(merged[i]);
-      if (row.info) weights_.Add(wrows->Title(row), &title_slots);
-      slots_start[i + 1] = static_cast<std::uint32_t>(title_slots.size());
+      if (row.info) at += weights_.Add(wrows->Title(row), out + at);
+      slots_start[i + 1] = static_cast<std::uint32_t>(at);
     }
+    title_slots.resize(at);
   }
   // Per slot: the issue's marks of its token (ctx_.marks.Of), set from the
   // issue's side: only the issue's own tokens have marks, and they are far
   // fewer than the window titles' tokens.
-  std::vector<std::uint8_t> slot_marks(weights_.Slots(), 0);
+  std::vector<std::uint8_t>& slot_marks = ws.slot_marks;
+  slot_marks.assign(weights_.Slots(), 0);
   for (std::uint64_t tok : ctx_.title_tokens)
     if (std::int64_t s = weights_.SlotOf(tok); s >= 0) slot_marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
   for (std::uint64_t tok : ctx_.text_tokens)
@@ -294,7 +311,8 @@ Status Linker::CollectWindow() {
   // the few rows where they decide `described`.
   const double issue_title = IssueTitleWeight(ctx_, &weights_);
   const TokenBits text_bits(ctx_.text_tokens);
-  std::vector<double> covered;  // per merged[] slot
+  std::vector<double>& covered = ws.covered;  // per merged[] slot
+  covered.clear();
   if (text_postings && !merged.empty()) {
     covered.assign(merged.size(), 0.0);
     for (std::uint64_t tok : ctx_.title_tokens) {
@@ -311,13 +329,11 @@ Status Linker::CollectWindow() {
   // the reasons (ScorePatch's strings), the patch-words coverage and the
   // titles' identifier conflict are computed only when they can change the
   // answer, and the full comparison only for the rows that become candidates.
-  struct Compared {
-    std::uint32_t slot;
-    std::uint32_t ids_begin, ids_end;  // into id_weights
-    bool text_flagged;
-  };
-  std::vector<Compared> compared;
-  std::vector<IdWeight> id_weights;
+  using Compared = WindowScratch::Compared;
+  std::vector<Compared>& compared = ws.compared;
+  std::vector<IdWeight>& id_weights = ws.id_weights;
+  compared.clear();
+  id_weights.clear();
   IssueNumberKey number = IssueNumberKey::Of(is.number);
   const std::uint64_t number_bit = number.value.empty() ? 0 : number.bit;
   const bool has_title_words = !ctx_.title_tokens.empty();
@@ -339,7 +355,7 @@ Status Linker::CollectWindow() {
       c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
                                             "' names #" + is.number);
     }
-    if (!options_.implicit) continue;
+    if (!options_->implicit) continue;
     // Release-branch PRs come in as backports of a main-line fix.
     if (row.release_base || (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0)) continue;
     std::span<const std::uint32_t> slots(title_slots.data() + slots_start[slot_i],
@@ -409,7 +425,8 @@ Status Linker::CollectWindow() {
   // Which compared rows' PRs are candidates already: with a run index, a
   // PR's candidate holds the very PullInfo of its row (one per PR), so the
   // pointers tell without comparing keys.
-  std::vector<const PullInfo*> cand_infos;
+  std::vector<const PullInfo*>& cand_infos = ws.cand_infos;
+  cand_infos.clear();
   const bool by_pointer = wrows != &local_rows;
   if (by_pointer) {
     for (const auto& [key, c] : cands_)
@@ -430,7 +447,8 @@ Status Linker::CollectWindow() {
     // The full comparison, as every row got it before: text with the
     // conflict always checked, identifier matches with their reasons.
     c->text = CompareText(ctx_, info, &weights_);
-    std::vector<IdMatch> ids;
+    std::vector<IdMatch>& ids = ws.ids;
+    ids.clear();
     if (!postings) {
       ids = MatchIdentifiers(ctx_, info);
     } else if (hit_start[p.slot] < hit_start[p.slot + 1]) {

@@ -156,11 +156,33 @@ IdShape IdShape::Of(std::string_view id) {
   s.base_dotted = base.find('.') != std::string_view::npos;
   s.plain = text::IsCamelOnly(id) || (!s.path_like && !s.has_underscore);
   s.hash = text::Hash(id);
+  s.known = true;
   return s;
 }
 
-StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
-  IssueContext c;
+const IdShape& IssueContext::Shape(size_t i) const {
+  if (id_shapes.size() < identifiers.size()) id_shapes.resize(identifiers.size());
+  IdShape& s = id_shapes[i];
+  if (!s.known) s = IdShape::Of(identifiers[i]);
+  return s;
+}
+
+bool IssueContext::BotComment(size_t i) const {
+  return i < comment_is_bot.size() ? comment_is_bot[i] : signals::IsBot(comments[i].author);
+}
+
+namespace {
+
+// `to` made equal to `from`, reusing the strings `to` holds (their memory).
+void AssignStrings(std::span<const std::string_view> from, std::vector<std::string>* to) {
+  to->resize(from.size());
+  for (size_t i = 0; i < from.size(); ++i) (*to)[i].assign(from[i]);
+}
+
+}  // namespace
+
+Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
+  IssueContext& c = *out;
   FG_ASSIGN_OR_RETURN(c.issue, cache->GetIssue(ref));
   c.default_branch = cache->DefaultBranch(ref.repo);
   PullCache::IssueRowsView rows;
@@ -171,57 +193,85 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   c.mentioned_by = rows.mentioned_by;
   c.rows_owned = std::move(rows.owned);
 
+  // One identifier buffer and text per thread, reused from issue to issue;
+  // the identifiers are copied into the context's own strings, which keep
+  // their memory when the context is reused.
+  thread_local text::IdentifierBuffer ident_buf;
+  thread_local std::string ident_text;
   c.normalized_title = text::StripTitleTags(c.issue.title);
   c.title_tokens = text::Tokens(c.normalized_title);
-  c.title_identifiers = text::Identifiers(c.normalized_title, false);
+  ident_buf.Clear();
+  ident_buf.Add(c.normalized_title, false);  // text::Identifiers(normalized_title, false)
+  AssignStrings(ident_buf.Sorted(), &c.title_identifiers);
   c.text_tokens = text::TokensOfLines({c.normalized_title, c.issue.body});
-  // Sized first: one allocation for each string and list below.
+  c.comment_is_bot.resize(c.comments.size());
   size_t ident_size = c.issue.title.size() + 1 + c.issue.body.size();
-  std::vector<bool> human(c.comments.size());
   for (size_t i = 0; i < c.comments.size(); ++i) {
-    human[i] = !signals::IsBot(c.comments[i].author);
-    if (human[i]) ident_size += 1 + c.comments[i].body.size();
+    c.comment_is_bot[i] = signals::IsBot(c.comments[i].author);
+    if (!c.comment_is_bot[i]) ident_size += 1 + c.comments[i].body.size();
   }
-  std::string ident_text;
+  ident_text.clear();
   ident_text.reserve(ident_size);
   ident_text.append(c.issue.title).append(1, '\n').append(c.issue.body);
-  if (!c.issue.author.login.empty()) c.participants.insert(c.issue.author.login);
+  size_t logins = 0;
+  auto add_login = [&](const std::string& login) {
+    if (login.empty()) return;
+    if (logins == c.participants.size()) c.participants.emplace_back();
+    c.participants[logins++].assign(login);
+  };
+  add_login(c.issue.author.login);
   for (size_t i = 0; i < c.comments.size(); ++i) {
-    if (!human[i]) continue;
+    if (c.comment_is_bot[i]) continue;
     const Comment& cm = c.comments[i];
-    if (!cm.author.login.empty()) c.participants.insert(cm.author.login);
+    add_login(cm.author.login);
     ident_text += '\n';
     ident_text += cm.body;
   }
-  c.identifiers = text::Identifiers(ident_text);
-  c.ident_key_lists.reserve(c.identifiers.size());
+  // Sorted, without repeats (what a std::set of them held).
+  std::sort(c.participants.begin(), c.participants.begin() + static_cast<std::ptrdiff_t>(logins));
+  logins = static_cast<size_t>(std::unique(c.participants.begin(), c.participants.begin() + static_cast<std::ptrdiff_t>(logins)) -
+                               c.participants.begin());
+  c.participants.resize(logins);
+  ident_buf.Clear();
+  ident_buf.Add(ident_text);  // text::Identifiers(ident_text)
+  AssignStrings(ident_buf.Sorted(), &c.identifiers);
+  // Per identifier: its keys (its hash, then the hashes of its path
+  // suffixes), each list reusing the memory of the last issue's list at its
+  // index; its shape is computed when first asked (Shape).
+  const size_t n = c.identifiers.size();
+  c.id_shapes.assign(n, IdShape{});
+  c.ident_key_lists.resize(n);
   size_t all_keys = 0;
-  for (const std::string& id : c.identifiers) {
-    std::string_view v(id);
-    text::TokenSet keys;
-    keys.reserve(1 + static_cast<size_t>(std::count(v.begin(), v.end(), '/')));
+  for (size_t i = 0; i < n; ++i) {
+    std::string_view v(c.identifiers[i]);
+    text::TokenSet& keys = c.ident_key_lists[i];
+    keys.clear();
     keys.push_back(text::Hash(v));
     for (size_t p = v.find('/'); p != std::string_view::npos; p = v.find('/', p + 1))
       keys.push_back(text::Hash(v.substr(p + 1)));
-    text::Normalize(&keys);
+    if (keys.size() > 1) text::Normalize(&keys);
     all_keys += keys.size();
-    c.ident_key_lists.push_back(std::move(keys));
   }
+  c.ident_keys.clear();
   c.ident_keys.reserve(all_keys);
   for (const text::TokenSet& keys : c.ident_key_lists) c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
   text::Normalize(&c.ident_keys);
-  c.id_shapes.reserve(c.identifiers.size());
-  for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
   c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
   c.marks.Add(c.text_tokens, IssueContext::kTextMark);
-  c.labels = c.issue.labels;
+  c.labels.assign(c.issue.labels.begin(), c.issue.labels.end());
   for (const OperateLogEvent& e : c.oplog) {
     std::string_view content = e.content;
     for (std::string_view p : {std::string_view("add label "), std::string_view("添加标签 ")}) {
-      if (StartsWith(content, p)) c.labels.push_back(std::string(content.substr(p.size())));
+      if (StartsWith(content, p)) c.labels.emplace_back(content.substr(p.size()));
     }
   }
+  return Status::OK();
+}
+
+StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
+  IssueContext c;
+  FG_RETURN_IF_ERROR(LoadIssueContext(cache, ref, &c));
   return c;
 }
 
@@ -386,7 +436,7 @@ std::vector<IdMatch> MatchIdentifiers(const IssueContext& issue, const PullInfo&
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.Shape(i), pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -398,7 +448,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
   for (std::uint32_t i : ids) {
     IdMatch m;
     m.id = i;
-    m.weight = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, &m.why);
+    m.weight = MatchOne(issue.identifiers[i], issue.Shape(i), pr, &m.why);
     if (m.weight > 0) out.push_back(std::move(m));
   }
   return out;
@@ -407,7 +457,7 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
                        std::vector<IdWeight>* out, const PullFilter& filter) {
   for (std::uint32_t i : ids) {
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr, filter);
+    double w = MatchOne(issue.identifiers[i], issue.Shape(i), pr, nullptr, filter);
     if (w > 0) out->push_back({i, w});
   }
 }
@@ -416,7 +466,7 @@ void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vecto
   if (!text::Intersects(issue.ident_keys, pr.match_keys)) return;
   for (size_t i = 0; i < issue.identifiers.size(); ++i) {
     if (!text::Intersects(issue.ident_key_lists[i], pr.match_keys)) continue;
-    double w = MatchOne(issue.identifiers[i], issue.id_shapes[i], pr, nullptr);
+    double w = MatchOne(issue.identifiers[i], issue.Shape(i), pr, nullptr);
     if (w > 0) out->push_back({static_cast<std::uint32_t>(i), w});
   }
 }

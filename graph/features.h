@@ -46,6 +46,7 @@ struct IdShape {
   bool base_dotted = false;     // the basename holds a '.'
   bool plain = false;           // CamelCase only, or neither path-like nor snake_case
   std::uint64_t hash = 0;       // text::Hash of the identifier
+  bool known = false;           // set by Of (a default IdShape is not computed yet)
   static IdShape Of(std::string_view id);
 };
 
@@ -67,8 +68,16 @@ struct IssueContext {
   std::vector<std::string> identifiers;  // from title, body and human comments
   text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
-  std::vector<IdShape> id_shapes;               // per identifier
-  std::set<std::string> participants;    // logins of the author and human commenters
+  // Per identifier, computed on first use (Shape): most identifiers never
+  // meet a PR that shares one of their keys. Entries not `known` are not
+  // computed yet.
+  mutable std::vector<IdShape> id_shapes;
+  const IdShape& Shape(size_t i) const;
+  std::vector<bool> comment_is_bot;      // per comment: signals::IsBot(its author)
+  // True when comments[i] is by a bot (comment_is_bot, or asked of
+  // signals::IsBot for a context built without it).
+  bool BotComment(size_t i) const;
+  std::vector<std::string> participants;  // logins of the author and human commenters, sorted, no repeats
   std::vector<std::string> labels;       // current labels plus labels added in the log
   // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.
   TokenMarks marks;
@@ -77,6 +86,10 @@ struct IssueContext {
 
 // Loads an issue's context. NotFound when the issue is absent.
 StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& issue);
+// The same into `out`, which may hold another issue's context: every field
+// is replaced, and the identifier strings and lists reuse the memory `out`
+// holds (a context reused from issue to issue allocates little).
+Status LoadIssueContext(PullCache* cache, const Ref& issue, IssueContext* out);
 
 // How much a PR's title and description restate the issue.
 struct TextMatch {
@@ -113,6 +126,15 @@ class TokenWeights {
       ++counts_.ValueAt(s);
       slots->push_back(s);
     }
+  }
+  // The same, the slots written to out[0, tokens.size()); returns how many.
+  size_t Add(std::span<const std::uint64_t> tokens, std::uint32_t* out) {
+    for (std::uint64_t t : tokens) {
+      std::uint32_t s = counts_.SlotIndex(t);
+      ++counts_.ValueAt(s);
+      *out++ = s;
+    }
+    return tokens.size();
   }
   double OfSlot(std::uint32_t slot) const { return 1.0 / static_cast<double>(counts_.ValueAt(slot)); }
   std::uint64_t TokenAt(std::uint32_t slot) const { return counts_.KeyAt(slot); }

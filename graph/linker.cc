@@ -62,19 +62,44 @@ double Clamp(double v, Tier t) {
   return std::min(kHi[i], std::max(kLo[i], v));
 }
 
+void Linker::Reset() {
+  cands_.clear();
+  df_.clear();
+  weights_.Reset(0);  // no token counted: every weight 1, as a fresh TokenWeights
+  notes_.clear();
+  duplicate_of_.reset();
+  batch_close_ = false;
+  close_competitors_ = 0;
+}
+
+void Linker::Release() {
+  cands_.clear();
+  ctx_.comments = {};
+  ctx_.oplog = {};
+  ctx_.platform_links = {};
+  ctx_.mentioned_by = {};
+  ctx_.rows_owned.reset();
+  win_.storage.clear();
+}
+
 StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
-  FG_ASSIGN_OR_RETURN(ctx_, LoadIssueContext(cache_, ref));
-  FG_RETURN_IF_ERROR(CollectMentions());
-  FG_RETURN_IF_ERROR(CollectPlatformLinks());
-  FG_RETURN_IF_ERROR(CollectComments());
-  FG_RETURN_IF_ERROR(CollectCloseAtMerge());
-  FG_RETURN_IF_ERROR(CollectWindow());
-  FG_RETURN_IF_ERROR(Enrich());
-  Score();
-  FG_RETURN_IF_ERROR(CollectBackports());
-  FG_RETURN_IF_ERROR(KeepOriginalsFixes());
-  Prune();
-  return Finish();
+  Reset();
+  auto linked = [&]() -> StatusOr<IssueLinks> {
+    FG_RETURN_IF_ERROR(LoadIssueContext(cache_, ref, &ctx_));
+    FG_RETURN_IF_ERROR(CollectMentions());
+    FG_RETURN_IF_ERROR(CollectPlatformLinks());
+    FG_RETURN_IF_ERROR(CollectComments());
+    FG_RETURN_IF_ERROR(CollectCloseAtMerge());
+    FG_RETURN_IF_ERROR(CollectWindow());
+    FG_RETURN_IF_ERROR(Enrich());
+    Score();
+    FG_RETURN_IF_ERROR(CollectBackports());
+    FG_RETURN_IF_ERROR(KeepOriginalsFixes());
+    Prune();
+    return Finish();
+  }();
+  Release();
+  return linked;
 }
 
 bool Linker::AboutOtherIssue(const PullInfo& info) const {
@@ -100,7 +125,7 @@ void Linker::Score() {
       c.tier = Tier::kB;
     } else if (timing && expl) {
       c.tier = Tier::kA;
-    } else if (timing && std::llabs(c.close_delta.value_or(99)) <= options_.strong_close_s &&
+    } else if (timing && std::llabs(c.close_delta.value_or(99)) <= options_->strong_close_s &&
                close_competitors_ <= 1) {
       c.tier = Tier::kA;
     } else if (expl) {
@@ -144,7 +169,7 @@ void Linker::Score() {
     }
     c.keep = true;
     double miss = 1;
-    for (const Evidence& e : c.evidence) miss *= 1 - Weight(c, e, close_competitors_, options_.strong_close_s);
+    for (const Evidence& e : c.evidence) miss *= 1 - Weight(c, e, close_competitors_, options_->strong_close_s);
     c.confidence = Clamp(1 - miss, c.tier);
   }
 }
@@ -179,7 +204,7 @@ Status Linker::AddBackport(const Ref& ref, const Candidate& fix) {
   if (!own_explicit) c->tier = std::max(fix.tier, Tier::kC);
   c->keep = true;
   double miss = 1;
-  for (const Evidence& e : c->evidence) miss *= 1 - Weight(*c, e, close_competitors_, options_.strong_close_s);
+  for (const Evidence& e : c->evidence) miss *= 1 - Weight(*c, e, close_competitors_, options_->strong_close_s);
   c->confidence = Clamp(1 - miss, c->tier);
   return Status::OK();
 }
@@ -203,7 +228,7 @@ Status Linker::CollectBackports() {
     std::span<const RunIndex::Timed> near;
     UnixSeconds m = *fix.info->pr.merged_at;
     FG_RETURN_IF_ERROR(cache_->MergedRows(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &storage, &near));
-    if (near.size() <= options_.max_window_candidates) {
+    if (near.size() <= options_->max_window_candidates) {
       for (const RunIndex::Timed& row : near) {
         const std::shared_ptr<PullInfo>& info = row.info;
         if (info && IsBackportOf(*info, *fix.info) &&
@@ -235,7 +260,7 @@ Status Linker::KeepOriginalsFixes() {
   bool any = false;
   for (auto& [key, c] : cands_) any = any || (c.keep && !c.Explicit());
   if (!any) return Status::OK();
-  Linker original(store_, options_, cache_);
+  Linker original(*store_, *options_, cache_);
   original.nested_ = true;
   auto links = original.Link(*duplicate_of_);
   std::set<std::string> fixes;
@@ -303,9 +328,9 @@ StatusOr<IssueLinks> Linker::Finish() {
     f.pr = key;
     f.tier = c.tier;
     f.confidence = c.confidence;
-    f.evidence = c.evidence;
+    f.evidence = std::move(c.evidence);  // the candidates are not read after this loop
     f.in_store = c.info != nullptr;
-    f.backport_of = c.backport_of;
+    f.backport_of = std::move(c.backport_of);
     f.mirror_host = c.mirror;
     if (c.info) {
       const PullRequest& pr = c.info->pr;
@@ -327,8 +352,8 @@ StatusOr<IssueLinks> Linker::Finish() {
     return a.pr < b.pr;
   });
   std::sort(out.false_leads.begin(), out.false_leads.end());
-  if (auto e = VerifyCommentClose(ctx_, options_.verify_window_s)) out.evidence.push_back(*e);
-  out.notes = notes_;
+  if (auto e = VerifyCommentClose(ctx_, options_->verify_window_s)) out.evidence.push_back(*e);
+  out.notes = std::move(notes_);
 
   ResolveFacts facts;
   facts.batch_close = batch_close_;
@@ -339,7 +364,7 @@ StatusOr<IssueLinks> Linker::Finish() {
   Resolve(ctx_, facts, &out);
   out.duplicate_of = duplicate_of_;
   if (out.resolution != Resolution::kDuplicate) out.duplicate_of.reset();
-  ComputeFlags(ctx_, options_, &out);
+  ComputeFlags(ctx_, *options_, &out);
   return out;
 }
 
@@ -349,9 +374,10 @@ bool Linker::ParticipantChange() {
   std::vector<RunIndex::Timed> storage;
   std::span<const RunIndex::Timed> merged;
   if (!cache_->MergedRows(is.repo, *is.created_at, *is.closed_at, &storage, &merged).ok()) return false;
-  if (merged.size() > options_.max_window_candidates) merged = merged.first(options_.max_window_candidates);
+  if (merged.size() > options_->max_window_candidates) merged = merged.first(options_->max_window_candidates);
   for (const RunIndex::Timed& row : merged)
-    if (row.info && ctx_.participants.count(row.info->pr.author.login)) return true;
+    if (row.info && std::binary_search(ctx_.participants.begin(), ctx_.participants.end(), row.info->pr.author.login))
+      return true;
   return false;
 }
 
@@ -359,8 +385,15 @@ StatusOr<IssueLinks> LinkIssueWith(const Store& store, const Ref& issue, const L
                                    PullCache* cache) {
   if (issue.kind != RefKind::kIssue)
     return Status::InvalidArgument("not an issue reference: " + issue.ToString());
-  Linker linker(store, options, cache);
-  return linker.Link(issue);
+  // One Linker per thread, reused from issue to issue for the memory of its
+  // scratch vectors and issue context (Link starts each issue afresh).
+  thread_local std::unique_ptr<Linker> linker;
+  if (!linker) {
+    linker = std::make_unique<Linker>(store, options, cache);
+  } else {
+    linker->Rebind(store, options, cache);
+  }
+  return linker->Link(issue);
 }
 
 StatusOr<IssueLinks> LinkIssue(const Store& store, const Ref& issue, const LinkerOptions& options) {

@@ -3,6 +3,9 @@
 //
 // Thread safety: a Linker links one issue at a time on one thread; several
 // Linkers may read one Store concurrently, each with its own PullCache.
+// A Linker may link many issues in turn (LinkIssueWith keeps one per thread):
+// each Link starts from empty per-issue state, and the scratch vectors keep
+// their capacity from one issue to the next.
 #pragma once
 
 #include <map>
@@ -73,8 +76,17 @@ double Clamp(double v, Tier t);
 class Linker {
  public:
   Linker(const Store& store, const LinkerOptions& options, PullCache* cache)
-      : store_(store), options_(options), cache_(cache) {}
+      : store_(&store), options_(&options), cache_(cache) {}
 
+  // Links the next issues with these instead (a reused Linker).
+  void Rebind(const Store& store, const LinkerOptions& options, PullCache* cache) {
+    store_ = &store;
+    options_ = &options;
+    cache_ = cache;
+  }
+
+  // Links one issue. Per-issue state is reset first and released after (no
+  // PR or row of the cache stays held between issues).
   StatusOr<IssueLinks> Link(const Ref& ref);
 
  private:
@@ -119,6 +131,11 @@ class Linker {
 
   // ---- Scoring (linker.cc).
   static bool IsRevert(std::string_view title) {
+    // The folded, lower-cased title below can start with "revert" or 回退
+    // only when the title holds "revert" in any ASCII case, 回退, or a
+    // full-width form (bytes 0xEF...) that folds to ASCII: most titles hold
+    // none, and are answered without building the folded copies.
+    if (!MayNameRevert(title)) return false;
     auto starts = [](std::string_view t) {
       return t.rfind("revert", 0) == 0 || t.rfind("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */, 0) == 0;
     };
@@ -129,6 +146,17 @@ class Linker {
     while (!v.empty() && (v.front() == ' ' || v.front() == '[' || v.front() == '(')) v.remove_prefix(1);
     if (v.rfind("\xE3\x80\x90" /* 【 */, 0) == 0) v.remove_prefix(3);
     return starts(v);
+  }
+  static bool MayNameRevert(std::string_view t) {
+    if (t.find('\xEF') != std::string_view::npos) return true;
+    if (t.find("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */) != std::string_view::npos) return true;
+    static constexpr std::string_view kRevert = "revert";
+    for (size_t i = 0; i + kRevert.size() <= t.size(); ++i) {
+      size_t k = 0;
+      while (k < kRevert.size() && (t[i + k] | 0x20) == kRevert[k]) ++k;
+      if (k == kRevert.size()) return true;
+    }
+    return false;
   }
   // The PR title is the issue title, give or take a word (archive-style
   // issues filed after the change merged).
@@ -150,8 +178,13 @@ class Linker {
   // A participant of the issue merged a change here while it was open.
   bool ParticipantChange();
 
-  const Store& store_;
-  const LinkerOptions& options_;
+  // Forgets the previous issue (keeping the memory of the scratch vectors).
+  void Reset();
+  // Drops what the previous issue held of the cache and the run index.
+  void Release();
+
+  const Store* store_;
+  const LinkerOptions* options_;
   PullCache* cache_;
   IssueContext ctx_;
   std::map<std::string, Candidate> cands_;  // by key; pointers stay valid
@@ -162,6 +195,31 @@ class Linker {
   bool batch_close_ = false;
   size_t close_competitors_ = 0;
   bool nested_ = false;  // linking a duplicate's original: no further hops
+
+  // CollectWindow's working lists, kept across issues for their capacity
+  // (each is cleared or assigned before use). See CollectWindow for what
+  // each holds.
+  struct WindowScratch {
+    std::vector<RunIndex::Timed> storage;
+    std::vector<std::uint32_t> merged;
+    std::vector<std::int32_t> slot;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;
+    std::vector<std::uint32_t> fill, placed, next;
+    std::vector<std::uint32_t> hit_start, hit_ids;
+    std::vector<std::uint32_t> title_slots, slots_start;
+    std::vector<std::uint8_t> slot_marks;
+    std::vector<double> covered;
+    struct Compared {
+      std::uint32_t slot;
+      std::uint32_t ids_begin, ids_end;  // into id_weights
+      bool text_flagged;
+    };
+    std::vector<Compared> compared;
+    std::vector<IdWeight> id_weights;
+    std::vector<const PullInfo*> cand_infos;
+    std::vector<IdMatch> ids;
+  };
+  WindowScratch win_;
 };
 
 }  // namespace fixgraph::graph

@@ -38,8 +38,8 @@ bool IsAuthor(const Comment& c, const IssueContext& ctx) {
 // Human comments made while the issue was open.
 std::vector<const Comment*> HumanComments(const IssueContext& ctx) {
   std::vector<const Comment*> out;
-  for (const Comment& c : ctx.comments)
-    if (!signals::IsBot(c.author) && Before(c, ctx)) out.push_back(&c);
+  for (size_t i = 0; i < ctx.comments.size(); ++i)
+    if (!ctx.BotComment(i) && Before(ctx.comments[i], ctx)) out.push_back(&ctx.comments[i]);
   return out;
 }
 
@@ -62,8 +62,8 @@ std::optional<Answer> PickAnswer(const IssueContext& ctx) {
   const Comment* self = nullptr;
   int self_score = -1;
   for (const Comment* c : HumanComments(ctx)) {
-    if (!signals::IsSubstantive(c->body)) continue;
-    int score = signals::AnswerScore(c->body);
+    int score = signals::SubstantiveAnswerScore(c->body);  // one visible-length count
+    if (score == signals::kNotSubstantive) continue;
     if (IsAuthor(*c, ctx)) {
       if (signals::SelfSolved(c->body) && score >= self_score) {
         self = c;
@@ -132,8 +132,9 @@ std::optional<Evidence> VerifyCommentClose(const IssueContext& ctx, int window_s
   if (ctx.issue.state != IssueState::kClosed || !ctx.issue.closed_at) return std::nullopt;
   UnixSeconds closed = *ctx.issue.closed_at;
   const Comment* found = nullptr;
-  for (const Comment& c : ctx.comments) {
-    if (signals::IsBot(c.author) || !c.created_at) continue;
+  for (size_t i = 0; i < ctx.comments.size(); ++i) {
+    const Comment& c = ctx.comments[i];
+    if (ctx.BotComment(i) || !c.created_at) continue;
     std::int64_t d = closed - *c.created_at;
     if (d < 0 || d > window_s) continue;
     if (signals::ClaimsVerified(c.body)) found = &c;
@@ -157,8 +158,8 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool resolved_label = has_label(signals::IsResolvedLabel);
   bool wontfix = has_label(signals::IsWontfixLabel) || signals::IsWontfixLabel(is.state_detail);
   bool stale = has_label(signals::IsStaleLabel) || facts.batch_close;
-  for (const Comment& c : ctx.comments)
-    if (signals::IsBot(c.author) && signals::SaysStale(c.body)) stale = true;
+  for (size_t i = 0; i < ctx.comments.size(); ++i)
+    if (ctx.BotComment(i) && signals::SaysStale(ctx.comments[i].body)) stale = true;
   // What the human comments say, scanned only when a branch below asks (open
   // issues, duplicates and issues fixed here by an explicit link never do).
   struct Said {

@@ -45,7 +45,10 @@ std::vector<std::string_view> Sentences(std::string_view body) {
   std::vector<std::string_view> out;
   size_t start = 0;
   for (size_t i = 0; i < body.size(); ++i) {
-    size_t len = body[i] == '\n' ? 1 : body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3 : 0;
+    // '\n' or 。 (E3 80 82): the three-byte compare only where the lead byte is E3.
+    size_t len = body[i] == '\n'                                                  ? 1
+                 : body[i] == '\xE3' && body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3
+                                                                                : 0;
     if (len == 0) continue;
     size_t end = body[i] == '\n' ? i : i + len;
     if (end > start) out.push_back(body.substr(start, end - start));
@@ -263,6 +266,12 @@ bool IsDuplicateLabel(std::string_view l) {
 
 PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len) {
   text::Clause c = text::ClauseAt(body, offset);
+  return ClassifyPullMention(body, offset, len, c.begin, c.end);
+}
+
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len, size_t clause_begin,
+                             size_t clause_end) {
+  const text::Clause c{clause_begin, clause_end};
   std::string_view clause = body.substr(c.begin, c.end - c.begin);
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   size_t after_at = std::min(offset + len, c.end);
@@ -300,13 +309,26 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
          text::Lower(before) == "dup" || text::Lower(before) == "duplicates";
 }
 
-bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= 20; }
+namespace {
+constexpr size_t kSubstantiveLength = 20;  // visible characters
+}  // namespace
 
-int AnswerScore(std::string_view body) {
+bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= kSubstantiveLength; }
+
+namespace {
+int AnswerScoreOf(std::string_view body, size_t visible) {
   int score = static_cast<int>(ActionCues().Count(body));  // cues found, ASCII case folded
   score += static_cast<int>(std::count(body.begin(), body.end(), '`') / 2);
-  score += static_cast<int>(std::min<size_t>(text::VisibleLength(body) / 40, 5));
+  score += static_cast<int>(std::min<size_t>(visible / 40, 5));
   return score;
+}
+}  // namespace
+
+int AnswerScore(std::string_view body) { return AnswerScoreOf(body, text::VisibleLength(body)); }
+
+int SubstantiveAnswerScore(std::string_view body) {
+  size_t visible = text::VisibleLength(body);
+  return visible >= kSubstantiveLength ? AnswerScoreOf(body, visible) : kNotSubstantive;
 }
 
 std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix) {

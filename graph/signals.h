@@ -59,6 +59,10 @@ enum class PullRole {
   kNeutral,        // a bare link
 };
 PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len);
+// The same for a caller that has the mention's clause already:
+// `clause_begin` and `clause_end` must be text::ClauseAt(body, offset)'s.
+PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len, size_t clause_begin,
+                             size_t clause_end);
 
 // True when the clause holding a mention of an issue at [offset, offset+len)
 // says the commented issue duplicates it ("与 #330 重复", "同 #43",
@@ -69,6 +73,11 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len);
 bool IsSubstantive(std::string_view body);
 // How much a comment reads like an answer: action cues, code, length.
 int AnswerScore(std::string_view body);
+// IsSubstantive and AnswerScore from one measure of the body's visible
+// length: kNotSubstantive when IsSubstantive(body) is false, else
+// AnswerScore(body).
+inline constexpr int kNotSubstantive = -1;
+int SubstantiveAnswerScore(std::string_view body);
 // The lines of `body` that say what to do, verbatim, at most `max_bytes`
 // (cut at a character boundary); the opening lines when no line has a cue.
 // `with_fix` also keeps the lines that say what was fixed, where, or why

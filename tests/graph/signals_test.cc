@@ -1,5 +1,6 @@
 // Comment cues (graph/signals.h, private to graph/: tested white-box).
 #include "../../graph/signals.h"
+#include "../../graph/text.h"
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,27 @@ TEST(Signals, Claims) {
 
 PullRole RoleOf(const std::string& body, const std::string& ref) {
   return ClassifyPullMention(body, body.find(ref), ref.size());
+}
+
+// A caller that found the clause (CollectComments, for its evidence) gets
+// the same role from it.
+TEST(Signals, PullRoleFromAKnownClause) {
+  for (const std::string& body :
+       {std::string("问题由 !12 引入。修复 PR：!13；效果可参考 !14\nsee !15! fixed by !16"),
+        std::string("caused by !3? no. 已合入 !4"), std::string("!5")}) {
+    for (size_t at = body.find('!'); at != std::string::npos; at = body.find('!', at + 1)) {
+      text::Clause c = text::ClauseAt(body, at);
+      EXPECT_EQ(ClassifyPullMention(body, at, 3, c.begin, c.end), ClassifyPullMention(body, at, 3)) << body << " @" << at;
+    }
+  }
+}
+
+TEST(Signals, SubstantiveAnswerScoreIsBothAnswers) {
+  for (const char* body : {"", "好的", "测试帖，关闭。", "thanks!", "建议用 `aclrtMemcpyAsync` 代替",
+                           "需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。",
+                           "use the workaround: set HCCL_CONNECT_TIMEOUT=600 because the link is slow, then run again"}) {
+    EXPECT_EQ(SubstantiveAnswerScore(body), IsSubstantive(body) ? AnswerScore(body) : kNotSubstantive) << body;
+  }
 }
 
 TEST(Signals, PullRoles) {
