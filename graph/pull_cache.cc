@@ -525,6 +525,12 @@ StatusOr<Issue> PullCache::GetIssue(const Ref& issue) {
   return store_.GetIssue(issue);
 }
 
+bool PullCache::CoveredIssue(const Ref& issue, const Issue** found) const {
+  if (!run_ || issue.kind != RefKind::kIssue || !run_->Covers(issue.repo)) return false;
+  *found = run_->FindIssue(issue.ToString());
+  return true;
+}
+
 Status PullCache::IssueExists(const Ref& issue) {
   if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo))
     return run_->FindIssue(issue.ToString()) ? Status::OK() : Status::NotFound("issue " + issue.ToString());

@@ -282,6 +282,10 @@ class PullCache {
   std::string DefaultBranch(const RepoRef& repo);
   // The issue (NotFound when absent).
   StatusOr<Issue> GetIssue(const Ref& issue);
+  // True when the run index covers the issue's repository; then *found is
+  // its record there (null when the issue is absent), valid while the run
+  // index lives. False when the store is to be read (GetIssue).
+  bool CoveredIssue(const Ref& issue, const Issue** found) const;
   // OK when the issue exists, NotFound when not.
   Status IssueExists(const Ref& issue);
   // As Store::MentionsOf.

@@ -2,6 +2,7 @@
 // from in-memory PR features and time indexes, LinkIssue from the store; both
 // must give the same links, and the index must return the store's rows in the
 // store's order.
+#include "../../graph/features.h"
 #include "../../graph/pull_cache.h"
 
 #include <algorithm>
@@ -194,6 +195,38 @@ TEST_F(RunIndexDemo, RecordsKeepWhatTheLinkerReads) {
     EXPECT_EQ(kept.state, pr.state);
     return true;
   }).ok());
+}
+
+// CoveredIssue answers from the run index for a covered repository (the
+// index's own record, or null for an absent issue) and leaves the rest to the
+// store; LoadIssueContext gives the same context either way.
+TEST_F(RunIndexDemo, CoveredIssuesComeFromTheRunIndex) {
+  auto run = RunIndex::Build(*store_, nullptr, 1);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_FALSE((*run)->issues().empty());
+  const Ref ref = (*run)->issues().front();
+  PullCache cache(*store_, 16, run->get());
+  const Issue* found = nullptr;
+  ASSERT_TRUE(cache.CoveredIssue(ref, &found));
+  EXPECT_EQ(found, (*run)->FindIssue(ref.ToString()));
+  ASSERT_TRUE(cache.CoveredIssue(Ref::Issue(ref.repo, "99999999"), &found));
+  EXPECT_EQ(found, nullptr);
+  EXPECT_TRUE(LoadIssueContext(&cache, Ref::Issue(ref.repo, "99999999")).status().IsNotFound());
+  // A run index of one repository covers only that one.
+  auto one = RunIndex::Build(*store_, &ref.repo, 1);
+  ASSERT_TRUE(one.ok());
+  PullCache one_cache(*store_, 16, one->get());
+  EXPECT_TRUE(one_cache.CoveredIssue(ref, &found));
+  EXPECT_FALSE(one_cache.CoveredIssue(Ref::Issue(RepoRef{Platform::kGitee, "no", "where"}, "1"), &found));
+  PullCache plain(*store_, 16, nullptr);
+  EXPECT_FALSE(plain.CoveredIssue(ref, &found));
+  auto from_run = LoadIssueContext(&cache, ref);
+  auto from_store = LoadIssueContext(&plain, ref);
+  ASSERT_TRUE(from_run.ok() && from_store.ok());
+  EXPECT_EQ(from_run->issue.title, from_store->issue.title);
+  EXPECT_EQ(from_run->issue.body, from_store->issue.body);
+  EXPECT_EQ(from_run->text_tokens, from_store->text_tokens);
+  EXPECT_EQ(from_run->identifiers, from_store->identifiers);
 }
 
 // IssueRowsOf gives the same rows from the run index as from the store, and
