@@ -78,24 +78,25 @@ std::vector<std::string> FixKeys(const IssueLinks& l) {
   return out;
 }
 
-// Links `issues`, writes the results and updates the reverse index in memory
-// (the caller writes it). Links
-// are computed by worker threads, one block of options.batch_issues at a
-// time; this thread writes them in issue order.
-// `run` (may be null) holds the PRs and issues in memory.
-double SecondsSince(std::chrono::steady_clock::time_point* mark) {
-  auto now = std::chrono::steady_clock::now();
+using Clock = std::chrono::steady_clock;
+
+// Seconds from *mark to now; *mark becomes now.
+double SecondsSince(Clock::time_point* mark) {
+  auto now = Clock::now();
   double s = std::chrono::duration<double>(now - *mark).count();
   *mark = now;
   return s;
 }
 
+// Links `issues`, writes the results and updates the reverse index in memory
+// (the caller writes it: WriteReverse). Links are computed by worker threads,
+// one block of options.batch_issues at a time; this thread writes them in
+// issue order. `run` (may be null) holds the PRs and issues in memory;
+// `stats` (not null) gains the counts and the compute and write times.
 Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
                     const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats,
                     BulkHeap* heap = nullptr) {
-  LinkStats scratch;
-  if (!stats) stats = &scratch;
-  auto mark = std::chrono::steady_clock::now();
+  auto mark = Clock::now();
   unsigned threads = LinkThreads(options);
   std::vector<std::unique_ptr<PullCache>> caches;
   for (unsigned t = 0; t < threads; ++t)
@@ -195,7 +196,7 @@ Status AddClosedBetween(const Store& store, const RepoRef& repo, UnixSeconds fro
 // kernel, which would fault it in afresh).
 Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options, bool read_old,
                  ReverseIndex* reverse, LinkStats* stats, BulkHeap* heap) {
-  auto start = std::chrono::steady_clock::now();
+  auto mark = Clock::now();
   // Every issue and PR of the scope, with the PR features, read once.
   FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
   heap->Update();
@@ -208,9 +209,18 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
     return true;
   }));
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
-  if (stats)
-    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats->load_seconds += SecondsSince(&mark);
   return LinkAndStore(store, issues, options, run.get(), reverse, read_old, stats, heap);
+}
+
+// Writes the reverse index a run collected (its write time into `stats`).
+Status WriteReverse(Store* store, ReverseIndex* reverse, LinkStats* stats) {
+  auto mark = Clock::now();
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
+  FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  stats->write_seconds += SecondsSince(&mark);
+  return Status::OK();
 }
 
 }  // namespace
@@ -225,7 +235,9 @@ void LinkStats::Add(const IssueLinks& l) {
 }
 
 Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, LinkStats* stats) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
+  LinkStats unused;
+  if (!stats) stats = &unused;
   BulkHeap heap;
   ReverseIndex reverse(*store);
   if (repo) {
@@ -259,15 +271,8 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
     }
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
   }
-  auto mark = std::chrono::steady_clock::now();
-  auto batch = store->NewBatch();
-  FG_RETURN_IF_ERROR(reverse.Write(batch.get()));
-  FG_RETURN_IF_ERROR(store->Write(batch.get()));
-  if (stats) {
-    auto now = std::chrono::steady_clock::now();
-    stats->write_seconds += std::chrono::duration<double>(now - mark).count();
-    stats->seconds += std::chrono::duration<double>(now - start).count();
-  }
+  FG_RETURN_IF_ERROR(WriteReverse(store, &reverse, stats));
+  stats->seconds += SecondsSince(&start);
   return Status::OK();
 }
 
@@ -345,7 +350,9 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
 
 Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions& options,
               LinkStats* stats, std::vector<Ref>* relinked) {
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
+  LinkStats unused;
+  if (!stats) stats = &unused;
   FG_ASSIGN_OR_RETURN(std::vector<Ref> issues, AffectedIssues(*store, touched, options));
   std::optional<BulkHeap> heap;  // outlives the run index
   std::unique_ptr<RunIndex> run;
@@ -354,21 +361,14 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
     FG_ASSIGN_OR_RETURN(run, RunIndex::Build(*store, nullptr, LinkThreads(options)));
     heap->Update();
   }
-  if (stats)
-    stats->load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto mark = start;
+  stats->load_seconds += SecondsSince(&mark);
   ReverseIndex reverse(*store);
   FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats,
                                   heap ? &*heap : nullptr));
-  auto mark = std::chrono::steady_clock::now();
-  auto batch = store->NewBatch();
-  FG_RETURN_IF_ERROR(reverse.Write(batch.get()));
-  FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  FG_RETURN_IF_ERROR(WriteReverse(store, &reverse, stats));
   if (relinked) *relinked = issues;
-  if (stats) {
-    auto now = std::chrono::steady_clock::now();
-    stats->write_seconds += std::chrono::duration<double>(now - mark).count();
-    stats->seconds += std::chrono::duration<double>(now - start).count();
-  }
+  stats->seconds += SecondsSince(&start);
   return Status::OK();
 }
 
