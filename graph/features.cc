@@ -183,14 +183,7 @@ void AssignStrings(std::span<const std::string_view> from, std::vector<std::stri
 
 Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   IssueContext& c = *out;
-  // From the run index, copied into the context's own strings (a reused
-  // context keeps their buffers), else read from the store.
-  if (const Issue* covered = nullptr; cache->CoveredIssue(ref, &covered)) {
-    if (!covered) return Status::NotFound("issue " + ref.ToString());
-    c.issue = *covered;
-  } else {
-    FG_ASSIGN_OR_RETURN(c.issue, cache->GetIssue(ref));
-  }
+  FG_RETURN_IF_ERROR(cache->ReadIssue(ref, &c.issue));  // reuses c.issue's strings
   c.default_branch = cache->DefaultBranch(ref.repo);
   PullCache::IssueRowsView rows;
   FG_RETURN_IF_ERROR(cache->IssueRowsOf(ref, &rows));

@@ -516,23 +516,19 @@ std::string PullCache::DefaultBranch(const RepoRef& repo) {
   return branch;
 }
 
-StatusOr<Issue> PullCache::GetIssue(const Ref& issue) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+Status PullCache::ReadIssue(const Ref& issue, Issue* out) {
+  if (Covers(issue)) {
     const Issue* is = run_->FindIssue(issue.ToString());
     if (!is) return Status::NotFound("issue " + issue.ToString());
-    return *is;
+    *out = *is;
+    return Status::OK();
   }
-  return store_.GetIssue(issue);
-}
-
-bool PullCache::CoveredIssue(const Ref& issue, const Issue** found) const {
-  if (!run_ || issue.kind != RefKind::kIssue || !run_->Covers(issue.repo)) return false;
-  *found = run_->FindIssue(issue.ToString());
-  return true;
+  FG_ASSIGN_OR_RETURN(*out, store_.GetIssue(issue));
+  return Status::OK();
 }
 
 Status PullCache::IssueExists(const Ref& issue) {
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo))
+  if (Covers(issue))
     return run_->FindIssue(issue.ToString()) ? Status::OK() : Status::NotFound("issue " + issue.ToString());
   auto is = store_.GetIssue(issue);
   return is.ok() ? Status::OK() : is.status();
@@ -570,7 +566,7 @@ Status PullCache::IssueRowsOf(const Ref& issue, IssueRowsView* out) {
   };
   std::span<const Comment> comments;
   std::span<const PlatformLink> links;
-  if (run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo)) {
+  if (Covers(issue)) {
     std::string key = issue.ToString();
     if (const RunIndex::IssueData* d = run_->FindIssueData(key)) {
       comments = d->comments;

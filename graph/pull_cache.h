@@ -280,12 +280,10 @@ class PullCache {
   Status LoadFiles(PullInfo* info);
   // The repository's default branch ("" when unknown).
   std::string DefaultBranch(const RepoRef& repo);
-  // The issue (NotFound when absent).
-  StatusOr<Issue> GetIssue(const Ref& issue);
-  // True when the run index covers the issue's repository; then *found is
-  // its record there (null when the issue is absent), valid while the run
-  // index lives. False when the store is to be read (GetIssue).
-  bool CoveredIssue(const Ref& issue, const Issue** found) const;
+  // The issue into *out (NotFound when absent). From the run index it is
+  // copied into out's own strings, so an Issue reused from call to call
+  // keeps their memory; else it is read from the store.
+  Status ReadIssue(const Ref& issue, Issue* out);
   // OK when the issue exists, NotFound when not.
   Status IssueExists(const Ref& issue);
   // As Store::MentionsOf.
@@ -330,6 +328,12 @@ class PullCache {
   const Store& store() const { return store_; }
 
  private:
+  // True when the run index holds the issue's repository (and so answers for
+  // the issue, present or not).
+  bool Covers(const Ref& issue) const {
+    return run_ && issue.kind == RefKind::kIssue && run_->Covers(issue.repo);
+  }
+
   const Store& store_;
   size_t capacity_;
   const RunIndex* run_;

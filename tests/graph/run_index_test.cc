@@ -197,29 +197,42 @@ TEST_F(RunIndexDemo, RecordsKeepWhatTheLinkerReads) {
   }).ok());
 }
 
-// CoveredIssue answers from the run index for a covered repository (the
-// index's own record, or null for an absent issue) and leaves the rest to the
-// store; LoadIssueContext gives the same context either way.
+// ReadIssue answers from the run index for a covered repository (its record,
+// which lacks the URL the run index drops; NotFound for an absent issue) and
+// reads the store otherwise; LoadIssueContext gives the same context either way.
 TEST_F(RunIndexDemo, CoveredIssuesComeFromTheRunIndex) {
   auto run = RunIndex::Build(*store_, nullptr, 1);
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   ASSERT_FALSE((*run)->issues().empty());
   const Ref ref = (*run)->issues().front();
+  auto stored = store_->GetIssue(ref);
+  ASSERT_TRUE(stored.ok());
+  ASSERT_FALSE(stored->html_url.empty());
   PullCache cache(*store_, 16, run->get());
-  const Issue* found = nullptr;
-  ASSERT_TRUE(cache.CoveredIssue(ref, &found));
-  EXPECT_EQ(found, (*run)->FindIssue(ref.ToString()));
-  ASSERT_TRUE(cache.CoveredIssue(Ref::Issue(ref.repo, "99999999"), &found));
-  EXPECT_EQ(found, nullptr);
+  Issue read;
+  read.body = "left over from another issue";
+  ASSERT_TRUE(cache.ReadIssue(ref, &read).ok());
+  EXPECT_EQ(read.title, stored->title);
+  EXPECT_EQ(read.body, stored->body);
+  EXPECT_TRUE(read.html_url.empty());  // the run index's record
+  EXPECT_TRUE(cache.ReadIssue(Ref::Issue(ref.repo, "99999999"), &read).IsNotFound());
   EXPECT_TRUE(LoadIssueContext(&cache, Ref::Issue(ref.repo, "99999999")).status().IsNotFound());
-  // A run index of one repository covers only that one.
+  // A run index of one repository answers only for that one: an issue of
+  // another repository comes from the store, URL and all.
+  const Ref* other = nullptr;
+  for (const Ref& r : (*run)->issues())
+    if (r.repo != ref.repo) other = &r;
+  ASSERT_NE(other, nullptr);
   auto one = RunIndex::Build(*store_, &ref.repo, 1);
   ASSERT_TRUE(one.ok());
   PullCache one_cache(*store_, 16, one->get());
-  EXPECT_TRUE(one_cache.CoveredIssue(ref, &found));
-  EXPECT_FALSE(one_cache.CoveredIssue(Ref::Issue(RepoRef{Platform::kGitee, "no", "where"}, "1"), &found));
+  ASSERT_TRUE(one_cache.ReadIssue(*other, &read).ok());
+  EXPECT_FALSE(read.html_url.empty());
+  EXPECT_EQ(read.html_url, store_->GetIssue(*other)->html_url);
+  EXPECT_TRUE(one_cache.ReadIssue(Ref::Issue(RepoRef{Platform::kGitee, "no", "where"}, "1"), &read).IsNotFound());
   PullCache plain(*store_, 16, nullptr);
-  EXPECT_FALSE(plain.CoveredIssue(ref, &found));
+  ASSERT_TRUE(plain.ReadIssue(ref, &read).ok());
+  EXPECT_EQ(read.html_url, stored->html_url);
   auto from_run = LoadIssueContext(&cache, ref);
   auto from_store = LoadIssueContext(&plain, ref);
   ASSERT_TRUE(from_run.ok() && from_store.ok());
