@@ -148,15 +148,8 @@ class Linker {
     return starts(v);
   }
   static bool MayNameRevert(std::string_view t) {
-    if (t.find('\xEF') != std::string_view::npos) return true;
-    if (t.find("\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */) != std::string_view::npos) return true;
-    static constexpr std::string_view kRevert = "revert";
-    for (size_t i = 0; i + kRevert.size() <= t.size(); ++i) {
-      size_t k = 0;
-      while (k < kRevert.size() && (t[i + k] | 0x20) == kRevert[k]) ++k;
-      if (k == kRevert.size()) return true;
-    }
-    return false;
+    static const text::CueSet kRevert{"revert", "\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */};  // ASCII case folded
+    return t.find('\xEF') != std::string_view::npos || kRevert.In(t);
   }
   // The PR title is the issue title, give or take a word (archive-style
   // issues filed after the change merged).
