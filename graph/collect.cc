@@ -76,9 +76,8 @@ Status Linker::CollectComments() {
   const Issue& is = ctx_.issue;
   for (size_t ci = 0; ci < ctx_.comments.size(); ++ci) {
     if (ctx_.BotComment(ci)) continue;
-    const Comment& comment = ctx_.comments[ci];
-    const Comment& cm = comment;
-    const std::string body = text::ForMentions(comment.body);
+    const Comment& cm = ctx_.comments[ci];
+    const std::string body = text::ForMentions(cm.body);
     for (const Mention& m : FindMentions(body, is.repo)) {
       if (m.target == is.ref()) continue;
       if (m.target.kind == RefKind::kIssue &&
