@@ -106,6 +106,18 @@ class StoreScanTest : public ::testing::Test {
     return out;
   }
 
+  // Writes one issue of `repo` titled "x".
+  void PutIssue(const RepoRef& repo, const std::string& number, const std::string& body) {
+    auto b = store_->NewBatch();
+    Issue is;
+    is.repo = repo;
+    is.number = number;
+    is.title = "x";
+    is.body = body;
+    ASSERT_TRUE(b->PutIssue(is, "").ok());
+    ASSERT_TRUE(store_->Write(b.get()).ok());
+  }
+
   TempDir dir_;
   std::unique_ptr<Store> store_;
   RepoRef a_ = Repo("alpha"), b_ = Repo("beta");
@@ -269,14 +281,7 @@ TEST_F(StoreScanTest, MentionsMatchMentionsOfForEveryTarget) {
 TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
   // A repository whose name extends alpha's, naming alpha's issue #2 and its own #2.
   RepoRef longer = Repo("alpha-2");
-  auto b = store_->NewBatch();
-  Issue is;
-  is.repo = longer;
-  is.number = "2";
-  is.title = "x";
-  is.body = "like Ascend/alpha#2 and #2";
-  ASSERT_TRUE(b->PutIssue(is, "").ok());
-  ASSERT_TRUE(store_->Write(b.get()).ok());
+  PutIssue(longer, "2", "like Ascend/alpha#2 and #2");
 
   std::map<std::string, std::vector<MentionRecord>> rows;
   ASSERT_TRUE(store_->ForEachIssueMention(a_, [&](const MentionRecord& m) {
@@ -310,15 +315,7 @@ TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
 
 TEST_F(StoreScanTest, MentionsInOneRepositoryNameItsIssuesAndPulls) {
   // alpha-2's issue names alpha's issue #2, alpha's PR !10 and its own #2.
-  RepoRef longer = Repo("alpha-2");
-  auto b = store_->NewBatch();
-  Issue is;
-  is.repo = longer;
-  is.number = "2";
-  is.title = "x";
-  is.body = "like Ascend/alpha#2, Ascend/alpha!10 and #2";
-  ASSERT_TRUE(b->PutIssue(is, "").ok());
-  ASSERT_TRUE(store_->Write(b.get()).ok());
+  PutIssue(Repo("alpha-2"), "2", "like Ascend/alpha#2, Ascend/alpha!10 and #2");
 
   // Every row of ForEachMention whose target is in alpha, and no other.
   std::map<std::string, std::vector<MentionRecord>> want, got;
@@ -348,12 +345,8 @@ TEST_F(StoreScanTest, MentionsInOneRepositoryNameItsIssuesAndPulls) {
 
 TEST_F(StoreScanTest, IssueRepositoriesAreListedOnceEach) {
   // A repository whose name extends alpha's, and one with PRs only.
+  PutIssue(Repo("alpha-2"), "5", "");
   auto b = store_->NewBatch();
-  Issue is;
-  is.repo = Repo("alpha-2");
-  is.number = "5";
-  is.title = "x";
-  ASSERT_TRUE(b->PutIssue(is, "").ok());
   PullRequest pr;
   pr.repo = Repo("gamma");
   pr.number = 1;
