@@ -1,10 +1,12 @@
 // fixgraph link | links | graph | eval: the evidence linker's commands.
+#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "fixgraph/graph/evaluate.h"
+#include "fixgraph/graph/suggest.h"
 #include "fixgraph/graph/graph_view.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/query/ask.h"
@@ -107,6 +109,14 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
         *ctx.out << " " << ShortTarget(f.pr, l.issue.repo) << " (" << graph::TierName(f.tier)
                  << ")";
     }
+    if (!l.suggested.empty()) {
+      *ctx.out << "  likely (not verified):";
+      for (size_t i = 0; i < l.suggested.size() && i < 3; ++i) {
+        char p[16];
+        std::snprintf(p, sizeof p, "%.2f", l.suggested[i].confidence);
+        *ctx.out << " " << ShortTarget(l.suggested[i].pr, l.issue.repo) << " (" << p << ")";
+      }
+    }
     if (!l.flags.empty()) {
       *ctx.out << "  flags:";
       for (graph::Flag f : l.flags) *ctx.out << " " << graph::FlagName(f);
@@ -157,6 +167,70 @@ void RunEval(Context& ctx, const std::string& labels_path, bool json_out) {
   }
 }
 
+// eval-suggest: the suggestion ranking of the labelled issues, measured by
+// cross-validation (each fold scored by weights fitted without it), or with
+// the model `link` uses (--model builtin) or a model file.
+void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, const std::string& model_path,
+                    const std::string& fit_out, bool json_out) {
+  auto labels = graph::LoadLabels(labels_path);
+  if (!labels.ok()) return ctx.Fail(labels.status());
+  auto store = ctx.OpenForRead();
+  if (!store.ok()) return ctx.Fail(store.status());
+  std::vector<graph::IssueFixes> issues;
+  for (const graph::LabeledIssue& l : *labels) {
+    // Issues labelled open are not ranked (the linker suggests only for closed ones).
+    if (l.resolution == graph::Resolution::kOpen && l.fixes.empty()) continue;
+    graph::IssueFixes f;
+    f.issue = l.issue;
+    for (const graph::LabeledFix& x : l.fixes) f.fixes.push_back(graph::CanonicalTarget(x.pr));
+    issues.push_back(std::move(f));
+  }
+  auto examples = graph::LoadRankExamples(**store, issues, /*mask_times=*/false);
+  if (!examples.ok()) return ctx.Fail(examples.status());
+  graph::RankFitOptions fit;
+  graph::RankEval report;
+  std::string how;
+  if (model_path.empty()) {
+    report = graph::CrossValidate(*examples, folds, fit);
+    how = std::to_string(report.folds) + "-fold cross-validation";
+  } else if (model_path == "builtin") {
+    report = graph::EvaluateModel(*examples, graph::BuiltinRankModel());
+    how = "the built-in model";
+  } else {
+    std::ifstream in(model_path);
+    if (!in) return ctx.Fail(Status::InvalidArgument("--model: cannot read " + model_path));
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded()) return ctx.Fail(Status::InvalidArgument("--model: " + model_path + " is not JSON"));
+    auto m = graph::RankModel::FromJson(j);
+    if (!m.ok()) return ctx.Fail(m.status().WithContext(model_path));
+    report = graph::EvaluateModel(*examples, *m);
+    how = "the model in " + model_path;
+  }
+  if (!fit_out.empty()) {
+    graph::RankModel all = graph::FitRankModel(*examples, fit);
+    std::ofstream out(fit_out);
+    out << all.ToJson().dump(2) << "\n";
+    if (!out) return ctx.Fail(Status::IOError("cannot write " + fit_out));
+  }
+  if (json_out) {
+    nlohmann::json j = report.ToJson();
+    j["method"] = how;
+    *ctx.out << j.dump() << "\n";
+    return;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "suggestions (%s): pairs=%lld (fix in pool %lld) distractors=%lld P@1=%.3f Hit@5=%.3f MRR=%.3f ECE=%.3f\n",
+                how.c_str(), static_cast<long long>(report.pairs), static_cast<long long>(report.fix_in_pool),
+                static_cast<long long>(report.distractors), report.p_at_1, report.hit_at_5, report.mrr, report.ece);
+  *ctx.out << buf << "reliability of the top-5 suggestions (probability bin: n, mean probability, share right):\n";
+  for (const graph::RankEval::Bin& b : report.bins) {
+    if (b.n == 0) continue;
+    std::snprintf(buf, sizeof buf, "  %.1f-%.1f: %4lld  %.3f  %.3f\n", b.lo, b.hi, static_cast<long long>(b.n), b.mean_p,
+                  b.accuracy);
+    *ctx.out << buf;
+  }
+}
+
 }  // namespace
 
 void AddLinkCommands(CLI::App& app, Context& ctx) {
@@ -191,6 +265,22 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     cmd->add_option("--labels", *labels, "labels file (default: tests/data/demo-labels.json)");
     cmd->add_flag("--json", *json_out, "print JSON");
     cmd->callback([&ctx, labels, json_out] { RunEval(ctx, *labels, *json_out); });
+  }
+  {
+    auto* cmd = app.add_subcommand("eval-suggest", "measure the suggested-fix ranking against a labelled dev set");
+    auto labels = std::make_shared<std::string>();
+    auto folds = std::make_shared<int>(5);
+    auto model = std::make_shared<std::string>();
+    auto fit_out = std::make_shared<std::string>();
+    auto json_out = std::make_shared<bool>(false);
+    cmd->add_option("--labels", *labels, "labels file (issues with their fix PRs)")->required();
+    cmd->add_option("--folds", *folds, "cross-validation folds (default 5)")->check(CLI::Range(2, 100));
+    cmd->add_option("--model", *model, "score with a fixed model instead: 'builtin' or a model JSON file");
+    cmd->add_option("--fit-out", *fit_out, "also fit on every labelled issue and write the model JSON here");
+    cmd->add_flag("--json", *json_out, "print JSON");
+    cmd->callback([&ctx, labels, folds, model, fit_out, json_out] {
+      RunEvalSuggest(ctx, *labels, *folds, *model, *fit_out, *json_out);
+    });
   }
 }
 

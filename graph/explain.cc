@@ -99,8 +99,9 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
   if (links.created_at) head += " (filed " + When(*links.created_at) + ")";
   out.push_back(head);
   if (links.fixes.empty() && links.resolution != Resolution::kOpen)
-    out.push_back("no fixing change found");
+    out.push_back(links.suggested.empty() ? "no fixing change found" : "no verified fixing change found");
   for (const FixLink& f : links.fixes) out.push_back(ExplainFix(links, f));
+  for (const FixLink& f : links.suggested) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
   for (const Evidence& e : links.evidence) out.push_back(std::string(EvidenceKindName(e.kind)) + ": " + e.detail);
   if (links.duplicate_of) out.push_back("duplicate of " + Short(links, links.duplicate_of->ToString()));
   for (Flag f : links.flags) out.push_back(std::string("flag ") + FlagName(f) + ": " + FlagReason(links, f));

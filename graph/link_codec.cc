@@ -94,6 +94,9 @@ void EncodeLinks(const IssueLinks& v, std::string* out) {
   if (v.duplicate_of) w.RefField(*v.duplicate_of);
   w.Strings(v.false_leads);
   w.Strings(v.notes);
+  // Added after the first binary form: a record that ends before it has none.
+  w.Varint(v.suggested.size());
+  for (const FixLink& f : v.suggested) Put(w, f);
 }
 
 Status DecodeLinks(std::string_view in, IssueLinks* out) {
@@ -127,6 +130,11 @@ Status DecodeLinks(std::string_view in, IssueLinks* out) {
   if (r.Bool()) r.RefField(&out->duplicate_of.emplace());
   r.Strings(&out->false_leads);
   r.Strings(&out->notes);
+  out->suggested.clear();
+  if (!r.AtEnd()) {
+    out->suggested.resize(r.Count());
+    for (FixLink& f : out->suggested) Get(r, &f);
+  }
   FG_RETURN_IF_ERROR(r.Finish());
   if (out->issue.kind != RefKind::kIssue) return Status::Corruption("links record: not an issue");
   return Status::OK();

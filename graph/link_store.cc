@@ -13,6 +13,9 @@
 #include "text.h"
 #include "fixgraph/graph/linker.h"
 #include "linker_internal.h"
+#include "rank_pool.h"
+
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::graph {
 namespace {
@@ -209,8 +212,43 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
     return true;
   }));
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
+  // The suggestion model of this repository: fitted on its explicit pairs
+  // when it has enough, kept in the store for Relink and LinkIssue.
+  LinkerOptions scoped = options;
+  std::map<RepoRef, RankModel> models;
+  if (repo && options.suggest && options.suggest_learn && !options.suggest_model) {
+    FG_ASSIGN_OR_RETURN(std::optional<RankModel> fitted,
+                        FitRepositoryModel(*store, *run, *repo, options.suggest_min_pairs));
+    auto meta = store->NewBatch();
+    if (fitted) {
+      FG_RETURN_IF_ERROR(meta->PutMeta(RankModelKey(*repo), fitted->ToJson().dump()));
+      models.emplace(*repo, std::move(*fitted));
+      scoped.suggest_models = &models;
+    } else {
+      FG_RETURN_IF_ERROR(meta->DeleteMeta(RankModelKey(*repo)));
+    }
+    FG_RETURN_IF_ERROR(store->Write(meta.get()));
+  }
   stats->load_seconds += SecondsSince(&mark);
-  return LinkAndStore(store, issues, options, run.get(), reverse, read_old, stats, heap);
+  return LinkAndStore(store, issues, scoped, run.get(), reverse, read_old, stats, heap);
+}
+
+// The stored suggestion models of the repositories of `issues`.
+Status LoadRankModels(const Store& store, const std::vector<Ref>& issues, std::map<RepoRef, RankModel>* out) {
+  std::set<RepoRef> repos;
+  for (const Ref& r : issues) repos.insert(r.repo);
+  for (const RepoRef& repo : repos) {
+    auto v = store.GetMeta(RankModelKey(repo));
+    if (!v.ok()) {
+      if (v.status().IsNotFound()) continue;
+      return v.status();
+    }
+    nlohmann::json j = nlohmann::json::parse(*v, nullptr, false);
+    auto m = RankModel::FromJson(j);
+    if (!m.ok()) return Status::Corruption("suggestion model of " + repo.ToString() + ": " + m.status().message());
+    out->emplace(repo, std::move(*m));
+  }
+  return Status::OK();
 }
 
 // Writes the reverse index a run collected (its write time into `stats`).
@@ -364,13 +402,21 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
   auto mark = start;
   stats->load_seconds += SecondsSince(&mark);
   ReverseIndex reverse(*store);
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, options, run.get(), &reverse, /*read_old=*/true, stats,
+  LinkerOptions scoped = options;
+  std::map<RepoRef, RankModel> models;
+  if (options.suggest && !options.suggest_model && !options.suggest_models) {
+    FG_RETURN_IF_ERROR(LoadRankModels(*store, issues, &models));
+    if (!models.empty()) scoped.suggest_models = &models;
+  }
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, scoped, run.get(), &reverse, /*read_old=*/true, stats,
                                   heap ? &*heap : nullptr));
   FG_RETURN_IF_ERROR(WriteReverse(store, &reverse, stats));
   if (relinked) *relinked = issues;
   stats->seconds += SecondsSince(&start);
   return Status::OK();
 }
+
+std::string RankModelKey(const RepoRef& repo) { return "rank_model:" + repo.ToString(); }
 
 StatusOr<IssueLinks> ReadLinks(const Store& store, const Ref& issue) {
   FG_ASSIGN_OR_RETURN(std::string v, store.GetDerived(kLinksKind, issue));

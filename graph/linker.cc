@@ -70,6 +70,9 @@ void Linker::Reset() {
   duplicate_of_.reset();
   batch_close_ = false;
   close_competitors_ = 0;
+  ranked_ = false;
+  order_.clear();
+  probs_.clear();
 }
 
 void Linker::Release() {
@@ -80,6 +83,7 @@ void Linker::Release() {
   ctx_.mentioned_by = {};
   ctx_.rows_owned.reset();
   win_.storage.clear();
+  pool_.entries.clear();
 }
 
 StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
@@ -96,6 +100,7 @@ StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
     FG_RETURN_IF_ERROR(CollectBackports());
     FG_RETURN_IF_ERROR(KeepOriginalsFixes());
     Prune();
+    FG_RETURN_IF_ERROR(ConfirmImplicit());
     return Finish();
   }();
   Release();
@@ -365,6 +370,139 @@ StatusOr<IssueLinks> Linker::Finish() {
   out.duplicate_of = duplicate_of_;
   if (out.resolution != Resolution::kDuplicate) out.duplicate_of.reset();
   ComputeFlags(ctx_, *options_, &out);
+  // `fixes` keeps the trusted links; the inferred ones are suggestions.
+  std::vector<FixLink> weak;
+  for (auto it = out.fixes.begin(); it != out.fixes.end();) {
+    if (it->tier == Tier::kD) {
+      weak.push_back(std::move(*it));
+      it = out.fixes.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  bool eligible = is.state == IssueState::kClosed && out.fixes.empty() &&
+                  (out.resolution == Resolution::kFixed || out.resolution == Resolution::kUnknown);
+  if (eligible && options_->suggest && !nested_) {
+    FG_RETURN_IF_ERROR(Rank());
+    out.suggested = Suggestions();
+  }
+  // Weak links the ranking did not list follow its suggestions, below them.
+  const double floor = out.suggested.empty() ? 1.0 : out.suggested.back().confidence;
+  for (FixLink& f : weak) {
+    auto same = std::find_if(out.suggested.begin(), out.suggested.end(),
+                             [&](const FixLink& s) { return s.pr == f.pr; });
+    if (same == out.suggested.end()) {
+      f.confidence = std::min(f.confidence, floor * 0.9);
+      out.suggested.push_back(std::move(f));
+    } else {
+      for (Evidence& e : f.evidence) same->evidence.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Status Linker::Rank() {
+  if (ranked_) return Status::OK();
+  ranked_ = true;
+  RankPoolOptions po;
+  FG_RETURN_IF_ERROR(BuildRankPool(ctx_, cache_, po, &pool_));
+  const RankModel* model = options_->suggest_model;
+  if (!model && options_->suggest_models) {
+    auto it = options_->suggest_models->find(ctx_.issue.repo);
+    if (it != options_->suggest_models->end()) model = &it->second;
+  }
+  if (!model) model = &BuiltinRankModel();
+  std::vector<double> scores(pool_.entries.size());
+  for (size_t i = 0; i < scores.size(); ++i) scores[i] = model->Score(pool_.entries[i].x);
+  probs_ = model->Probabilities(scores);
+  order_.resize(scores.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  // Ties: the later merge first (pool entries are in merge order).
+  std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+    return scores[a] != scores[b] ? scores[a] > scores[b] : a > b;
+  });
+  return Status::OK();
+}
+
+Status Linker::ConfirmImplicit() {
+  const Issue& is = ctx_.issue;
+  if (!options_->suggest || nested_ || is.state != IssueState::kClosed) return Status::OK();
+  std::vector<Candidate*> implicit;
+  for (auto& [key, c] : cands_) {
+    if (!c.keep || c.tier > Tier::kC || !c.backport_of.empty()) continue;
+    if (!c.implicit_only || !c.info || c.info->pr.repo != is.repo) return Status::OK();  // explained otherwise
+    implicit.push_back(&c);
+  }
+  if (implicit.empty()) return Status::OK();
+  FG_RETURN_IF_ERROR(Rank());
+  if (order_.empty()) return Status::OK();
+  const PoolEntry& top = pool_.entries[order_.front()];
+  for (Candidate* c : implicit)
+    if (c->key == top.info->key) return Status::OK();
+  for (Candidate* c : implicit) {
+    c->keep = false;
+    notes_.push_back(Short(c->ref) + "'s title/patch match is not confirmed: the ranking of the PRs merged around the issue puts " +
+                     Short(top.info->pr.ref()) + " first");
+  }
+  // A backport of a dropped link goes with it.
+  for (auto& [key, c] : cands_) {
+    if (!c.keep || c.backport_of.empty()) continue;
+    auto it = cands_.find(c.backport_of);
+    if (it != cands_.end() && !it->second.keep && !c.Explicit()) c.keep = false;
+  }
+  return Status::OK();
+}
+
+namespace {
+
+std::string Duration(double seconds) {
+  double s = std::abs(seconds);
+  char buf[48];
+  if (s < 3600) {
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  } else if (s < 2 * 86400) {
+    std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::vector<FixLink> Linker::Suggestions() {
+  std::vector<FixLink> out;
+  const size_t pool = pool_.pool_size;
+  for (size_t r = 0; r < order_.size() && out.size() < options_->suggest_max; ++r) {
+    const PoolEntry& e = pool_.entries[order_[r]];
+    double p = probs_[order_[r]];
+    if (p < options_->suggest_min_confidence) break;
+    const PullRequest& pr = e.info->pr;
+    FixLink f;
+    f.pr = e.info->key;
+    f.tier = Tier::kD;
+    f.confidence = p;
+    f.in_store = true;
+    f.merged_at = pr.merged_at;
+    f.created_at = pr.created_at;
+    f.state = PullStateName(PullState::kMerged);
+    f.base_ref = pr.base_ref;
+    f.title = pr.title;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "ranked %zu of %zu PRs merged around the issue (probability %.2f); text score %.0f%% of the best",
+                  r + 1, pool, p, 100 * e.x[static_cast<size_t>(RankFeature::kText)]);
+    std::string detail = buf;
+    if (e.lag_known) detail += e.lag_s >= 0 ? "; merged " + Duration(e.lag_s) + " before the close"
+                                            : "; merged " + Duration(e.lag_s) + " after the close";
+    f.evidence.push_back({EvidenceKind::kTitleMatch, std::move(detail), std::nullopt});
+    if (!e.patch.matched.empty()) {
+      std::string what;
+      for (size_t i = 0; i < e.patch.matched.size() && i < 3; ++i) what += (i ? ", " : "") + e.patch.matched[i];
+      f.evidence.push_back({EvidenceKind::kPatchOverlap, Short(pr.ref()) + " changes what the issue names: " + Excerpt(what, 200),
+                            std::nullopt});
+    }
+    out.push_back(std::move(f));
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "features.h"
 #include "fixgraph/graph/linker.h"
 #include "pull_cache.h"
+#include "rank_pool.h"
 
 namespace fixgraph::graph {
 
@@ -166,6 +167,14 @@ class Linker {
   Status KeepOriginalsFixes();
   // Drops inferred links when explicit ones exist; keeps at most four.
   void Prune();
+  // ---- Suggestions (suggest.cc, rank_pool.cc; here in linker.cc).
+  // Ranks the pool of a closed issue once (pool_, order_, probs_).
+  Status Rank();
+  // Implicit-only tier C links stand only when the ranking puts one of them
+  // first; otherwise they are dropped (and come back as suggestions).
+  Status ConfirmImplicit();
+  // The ranked suggestions of an issue left without a trusted fix.
+  std::vector<FixLink> Suggestions();
   // Builds the result: fixes, false leads, evidence, resolution, flags.
   StatusOr<IssueLinks> Finish();
   // A participant of the issue merged a change here while it was open.
@@ -188,6 +197,10 @@ class Linker {
   bool batch_close_ = false;
   size_t close_competitors_ = 0;
   bool nested_ = false;  // linking a duplicate's original: no further hops
+  RankPool pool_;
+  std::vector<size_t> order_;  // pool_ entries by score, best first
+  std::vector<double> probs_;  // per pool_ entry, then "none"
+  bool ranked_ = false;
 
   // CollectWindow's working lists, kept across issues for their capacity
   // (each is cleared or assigned before use). See CollectWindow for what

@@ -174,14 +174,16 @@ json ToJson(const Answer& v) {
 }
 
 json ToJson(const IssueLinks& v) {
-  json fixes = json::array(), flags = json::array(), evidence = json::array();
+  json fixes = json::array(), suggested = json::array(), flags = json::array(), evidence = json::array();
   for (const FixLink& f : v.fixes) fixes.push_back(ToJson(f));
+  for (const FixLink& f : v.suggested) suggested.push_back(ToJson(f));
   for (Flag f : v.flags) flags.push_back(FlagName(f));
   for (const Evidence& e : v.evidence) evidence.push_back(ToJson(e));
   return json{{"issue", v.issue.ToString()},
               {"state", IssueStateName(v.state)},
               {"resolution", ResolutionName(v.resolution)},
               {"fixes", std::move(fixes)},
+              {"suggested", std::move(suggested)},
               {"flags", std::move(flags)},
               {"evidence", std::move(evidence)},
               {"answer", v.answer ? ToJson(*v.answer) : json(nullptr)},
@@ -207,13 +209,15 @@ Status FromJson(const json& j, IssueLinks* out) {
   auto res = ParseResolution(text);
   if (!res.ok()) return Status::Corruption(res.status().message());
   out->resolution = *res;
-  out->fixes.clear();
-  if (j.contains("fixes")) {
-    if (!j["fixes"].is_array()) return Status::Corruption("fixes: expected an array");
-    for (const json& f : j["fixes"]) {
+  for (const char* field : {"fixes", "suggested"}) {
+    std::vector<FixLink>& list = std::string_view(field) == "fixes" ? out->fixes : out->suggested;
+    list.clear();
+    if (!j.contains(field)) continue;
+    if (!j[field].is_array()) return Status::Corruption(std::string(field) + ": expected an array");
+    for (const json& f : j[field]) {
       FixLink fix;
-      FG_RETURN_IF_ERROR(FixFromJson(f, &fix).WithContext("fixes"));
-      out->fixes.push_back(std::move(fix));
+      FG_RETURN_IF_ERROR(FixFromJson(f, &fix).WithContext(field));
+      list.push_back(std::move(fix));
     }
   }
   std::vector<std::string> names;

@@ -38,11 +38,14 @@
 
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/links.h"
+#include "fixgraph/graph/suggest.h"
 
 namespace fixgraph::graph {
 
 inline constexpr char kLinksKind[] = "links";
 inline constexpr char kPullLinksKind[] = "pull_links";
+// Store metadata key of a repository's fitted suggestion model (JSON).
+std::string RankModelKey(const RepoRef& repo);
 
 struct LinkerOptions {
   // ---- Timing.
@@ -72,6 +75,24 @@ struct LinkerOptions {
   size_t max_window_candidates = 200;
   // Look for title/patch evidence at all. Default: true.
   bool implicit = true;
+
+  // ---- Suggested fixes (suggest.h).
+  // Rank the likely fix PRs of a closed issue without a trusted fix, and let
+  // the ranking confirm implicit-only tier C links. Default: true.
+  bool suggest = true;
+  // At most this many suggestions, each at least this probable. Defaults: 5, 0.01.
+  size_t suggest_max = 5;
+  double suggest_min_confidence = 0.01;
+  // The model; null: the repository's entry in suggest_models, else
+  // BuiltinRankModel(). LinkAll fits one per repository from the store's
+  // explicit pairs (suggest_learn) and keeps it in the store's metadata
+  // (RankModelKey) for Relink and LinkIssue.
+  const RankModel* suggest_model = nullptr;
+  const std::map<RepoRef, RankModel>* suggest_models = nullptr;
+  // LinkAll: refit the model per repository from its explicit pairs when it
+  // has at least suggest_min_pairs of them. Defaults: true, 20.
+  bool suggest_learn = true;
+  size_t suggest_min_pairs = 20;
 
   // ---- LinkAll / Relink.
   // Issues per committed WriteBatch. Default: 512.

@@ -8,6 +8,7 @@
 //               "in_store": true, "merged_at": "2026-09-15T03:35:56Z", "state": "merged",
 //               "base_ref": "main", "title": "...", "backport_of": REF or null,
 //               "mirror_host": false}],
+//    "suggested": [...tier D, same fields...],
 //    "flags": ["backport"], "evidence": [...issue-level evidence...],
 //    "answer": {"comment_id", "author", "created_at", "text", "kind"} or null,
 //    "duplicate_of": REF or null, "false_leads": [REF...], "notes": ["..."],
@@ -118,7 +119,11 @@ struct IssueLinks {
   OptTime created_at;
   OptTime closed_at;
   Resolution resolution = Resolution::kUnknown;
-  std::vector<FixLink> fixes;        // strongest first
+  std::vector<FixLink> fixes;        // trusted (tiers A-C), strongest first
+  // Inferred (tier D): likely fixes, not verified, most probable first. For a
+  // closed issue without a trusted fix, the ranked suggestions (suggest.h),
+  // whose confidence is a calibrated probability.
+  std::vector<FixLink> suggested;
   std::vector<Flag> flags;           // sorted, unique
   std::vector<Evidence> evidence;    // issue-level evidence (verify_comment_close)
   std::optional<Answer> answer;

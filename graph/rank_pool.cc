@@ -1,0 +1,281 @@
+// BuildRankPool: the window of merged PRs around a closed issue, BM25 over
+// all of them, and the full feature vector of the shortlist.
+#include "rank_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace fixgraph::graph {
+namespace {
+
+constexpr double kK1 = 1.2;
+constexpr double kB = 0.75;
+// Bounds for an unknown creation or close time (the store's time index
+// holds 1970 .. 2200).
+constexpr UnixSeconds kEarliest = 0;
+constexpr UnixSeconds kLatest = 7258118400;  // 2200-01-01
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+bool SharedNumbering(const RepoRef& repo) { return repo.platform == Platform::kGitHub; }
+
+Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options, RankPool* out) {
+  out->entries.clear();
+  out->pool_size = 0;
+  const Issue& is = ctx.issue;
+  const bool closed = is.state == IssueState::kClosed && is.closed_at.has_value();
+  UnixSeconds from = is.created_at ? *is.created_at - options.allowance_s : kEarliest;
+  UnixSeconds to = closed ? *is.closed_at + options.allowance_s : kLatest;
+  if (to < from) return Status::OK();
+  std::vector<RunIndex::Timed> storage;
+  std::span<const RunIndex::Timed> rows;
+  FG_RETURN_IF_ERROR(cache->MergedRows(is.repo, from, to, &storage, &rows));
+  if (rows.size() > options.max_pool) rows = rows.last(options.max_pool);
+  out->pool_size = rows.size();
+  if (rows.empty()) return Status::OK();
+
+  // The issue's words, by slot; document frequencies over the pool.
+  const text::TokenSet& q = ctx.text_tokens;
+  text::TokenTable<std::uint32_t> slot_of;
+  slot_of.Reserve(q.size());
+  for (size_t i = 0; i < q.size(); ++i) slot_of.Slot(q[i]) = static_cast<std::uint32_t>(i + 1);
+  std::vector<std::uint32_t> df(q.size(), 0);
+  std::vector<std::uint32_t> hit_start(rows.size() + 1, 0);
+  std::vector<std::uint32_t> hits;  // per row, the slots of its shared words
+  double total_len = 0;
+  size_t docs = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    hit_start[r] = static_cast<std::uint32_t>(hits.size());
+    const PullInfo* info = rows[r].info.get();
+    if (!info) continue;
+    ++docs;
+    total_len += static_cast<double>(info->text_tokens.size());
+    if (q.empty()) continue;
+    for (std::uint64_t t : info->text_tokens) {
+      std::uint32_t s = slot_of.Of(t);
+      if (s == 0) continue;
+      ++df[s - 1];
+      hits.push_back(s - 1);
+    }
+  }
+  hit_start[rows.size()] = static_cast<std::uint32_t>(hits.size());
+  if (docs == 0) return Status::OK();
+  const double n_docs = static_cast<double>(docs);
+  const double avg_len = std::max(1.0, total_len / n_docs);
+  std::vector<double> idf(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    double d = df[i];
+    idf[i] = std::log(1 + (n_docs - d + 0.5) / (d + 0.5));
+  }
+  std::vector<double> bm25(rows.size(), 0);
+  double best = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const PullInfo* info = rows[r].info.get();
+    if (!info) continue;
+    double len = static_cast<double>(info->text_tokens.size());
+    double norm = (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len / avg_len));
+    double s = 0;
+    for (std::uint32_t h = hit_start[r]; h < hit_start[r + 1]; ++h) s += idf[hits[h]];
+    bm25[r] = s * norm;
+    best = std::max(best, bm25[r]);
+  }
+
+  // The shortlist: best by text, and the last merged before the close.
+  std::vector<std::uint32_t> pick;
+  {
+    std::vector<std::uint32_t> by_text;
+    for (size_t r = 0; r < rows.size(); ++r)
+      if (rows[r].info) by_text.push_back(static_cast<std::uint32_t>(r));
+    size_t k = std::min(options.shortlist_text, by_text.size());
+    std::partial_sort(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k), by_text.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return bm25[a] != bm25[b] ? bm25[a] > bm25[b] : a > b; });
+    pick.assign(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k));
+    size_t taken = 0;
+    for (size_t r = rows.size(); r-- > 0 && taken < options.shortlist_time;) {
+      if (!rows[r].info) continue;
+      if (closed && rows[r].t > *is.closed_at) continue;
+      pick.push_back(static_cast<std::uint32_t>(r));
+      ++taken;
+    }
+    // Where issues and PRs share one counter, the PRs opened next after the
+    // issue (the lowest numbers above it).
+    if (SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12) {
+      std::int64_t n = std::stoll(is.number);
+      std::vector<std::pair<std::int64_t, std::uint32_t>> next;
+      for (size_t r = 0; r < rows.size(); ++r)
+        if (rows[r].info && rows[r].info->pr.number > n)
+          next.push_back({rows[r].info->pr.number - n, static_cast<std::uint32_t>(r)});
+      size_t k2 = std::min(options.shortlist_number, next.size());
+      std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(k2), next.end());
+      for (size_t i = 0; i < k2; ++i) pick.push_back(next[i].second);
+    }
+    std::sort(pick.begin(), pick.end());
+    pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
+  }
+
+  // Identifier matches of the shortlist, and per identifier how many
+  // shortlisted PRs touch it (an identifier many touch tells little).
+  std::vector<std::vector<IdMatch>> matches(pick.size());
+  std::vector<int> id_df(ctx.identifiers.size(), 0);
+  for (size_t k = 0; k < pick.size(); ++k) {
+    PullInfo* info = rows[pick[k]].info.get();
+    FG_RETURN_IF_ERROR(cache->LoadFiles(info));
+    matches[k] = MatchIdentifiers(ctx, *info);
+    for (const IdMatch& m : matches[k]) ++id_df[m.id];
+  }
+
+  // Title words' idf mass.
+  double title_mass = 0;
+  for (std::uint64_t t : ctx.title_tokens) {
+    std::uint32_t s = slot_of.Of(t);
+    if (s) title_mass += idf[s - 1];
+  }
+  const bool numbered = SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12;
+  const std::int64_t issue_number = numbered ? std::stoll(is.number) : 0;
+  const bool time_known = closed && !options.mask_times;
+
+  out->entries.reserve(pick.size());
+  for (size_t k = 0; k < pick.size(); ++k) {
+    const RunIndex::Timed& row = rows[pick[k]];
+    PoolEntry e;
+    e.info = row.info;
+    const PullInfo& pr = *row.info;
+    e.bm25 = bm25[pick[k]];
+    FeatureVector& x = e.x;
+    auto at = [&](RankFeature f) -> double& { return x[static_cast<size_t>(f)]; };
+    at(RankFeature::kText) = best > 0 ? e.bm25 / best : 0;
+    at(RankFeature::kTextLog) = std::log1p(e.bm25);
+    if (title_mass > 0) {
+      double shared = 0;
+      for (std::uint64_t t : pr.title_tokens) {
+        if (!(ctx.marks.Of(t) & IssueContext::kTitleMark)) continue;
+        std::uint32_t s = slot_of.Of(t);
+        if (s) shared += idf[s - 1];
+      }
+      at(RankFeature::kTitle) = std::min(1.0, shared / title_mass);
+    }
+    at(RankFeature::kTitleDice) = text::Dice(ctx.title_tokens, pr.title_tokens);
+    e.patch = ScorePatch(ctx, pr, matches[k], id_df);
+    at(RankFeature::kPatch) = std::log1p(e.patch.score);
+    if (time_known) {
+      e.lag_known = true;
+      e.lag_s = static_cast<double>(*is.closed_at - row.t);
+      double hours = e.lag_s / 3600;
+      if (hours >= 0) {
+        at(RankFeature::kLagLog) = std::log1p(hours);
+        at(RankFeature::kLagDay) = hours <= 24 ? 1 : 0;
+        at(RankFeature::kLagWeek) = hours <= 24 * 7 ? 1 : 0;
+      } else {
+        at(RankFeature::kAfterClose) = 1;
+      }
+    } else {
+      at(RankFeature::kNoClose) = 1;
+    }
+    if (!options.mask_times && is.created_at && row.t < *is.created_at) at(RankFeature::kBeforeIssue) = 1;
+    if (numbered) {
+      std::int64_t gap = pr.pr.number - issue_number;
+      if (gap > 0) {
+        at(RankFeature::kNumAfter) = 1;
+        at(RankFeature::kNumGap) = std::log1p(static_cast<double>(gap)) / 5;
+      } else if (gap < 0) {
+        at(RankFeature::kNumBefore) = std::log1p(static_cast<double>(-gap)) / 5;
+      }
+    }
+    const std::string& login = pr.pr.author.login;
+    if (!login.empty() && std::binary_search(ctx.participants.begin(), ctx.participants.end(), login))
+      at(RankFeature::kPeople) = 1;
+    out->entries.push_back(std::move(e));
+  }
+  return Status::OK();
+}
+
+StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run, const RepoRef& repo,
+                                                      size_t min_pairs, size_t max) {
+  std::vector<std::pair<Ref, std::vector<std::string>>> pairs;
+  for (const Ref& issue : run.issues()) {
+    if (issue.repo != repo) continue;
+    const Issue* is = run.FindIssue(issue.ToString());
+    if (!is || is->state != IssueState::kClosed) continue;
+    const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString());
+    if (!ms) continue;
+    std::vector<std::string> fixes;
+    for (const MentionRecord& m : *ms) {
+      if (m.source_item.kind != RefKind::kPull || m.source_item.repo != repo) continue;
+      if (m.keyword != MentionKeyword::kClosing) continue;
+      if (m.source != MentionSource::kPullTitle && m.source != MentionSource::kPullBody &&
+          m.source != MentionSource::kCommitMessage)
+        continue;
+      const std::shared_ptr<PullInfo>* info = run.FindPull(m.source_item.ToString());
+      if (!info || !*info || !(*info)->pr.merged()) continue;
+      if (std::find(fixes.begin(), fixes.end(), (*info)->key) == fixes.end()) fixes.push_back((*info)->key);
+    }
+    if (!fixes.empty()) pairs.emplace_back(issue, std::move(fixes));
+  }
+  if (pairs.size() < min_pairs) return std::optional<RankModel>();
+  if (pairs.size() > max) pairs.erase(pairs.begin(), pairs.end() - static_cast<std::ptrdiff_t>(max));
+  PullCache cache(store, 4096, &run);
+  RankPoolOptions po;
+  po.mask_times = true;
+  IssueContext ctx;
+  RankPool pool;
+  std::vector<RankExample> examples;
+  for (const auto& [issue, fixes] : pairs) {
+    FG_RETURN_IF_ERROR(LoadIssueContext(&cache, issue, &ctx));
+    FG_RETURN_IF_ERROR(BuildRankPool(ctx, &cache, po, &pool));
+    RankExample e;
+    e.issue = issue.ToString();
+    e.labelled = true;
+    for (const PoolEntry& p : pool.entries) {
+      e.prs.push_back(p.info->key);
+      e.pool.push_back(p.x);
+      e.fix.push_back(std::find(fixes.begin(), fixes.end(), p.info->key) != fixes.end());
+    }
+    examples.push_back(std::move(e));
+  }
+  RankFitOptions fo;
+  fo.freeze_time = true;
+  RankModel m = FitRankModel(examples, fo);
+  m.source = "store";
+  return std::optional<RankModel>(std::move(m));
+}
+
+StatusOr<std::vector<RankExample>> LoadRankExamples(const Store& store, std::span<const IssueFixes> issues,
+                                                    bool mask_times) {
+  std::set<RepoRef> repos;
+  for (const IssueFixes& i : issues) repos.insert(i.issue.repo);
+  std::vector<RankExample> out;
+  RankPoolOptions po;
+  po.mask_times = mask_times;
+  for (const RepoRef& repo : repos) {
+    FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(store, &repo, 1));
+    PullCache cache(store, 4096, run.get());
+    IssueContext ctx;
+    RankPool pool;
+    for (const IssueFixes& i : issues) {
+      if (i.issue.repo != repo) continue;
+      Status s = LoadIssueContext(&cache, i.issue, &ctx);
+      if (s.IsNotFound()) continue;
+      FG_RETURN_IF_ERROR(s);
+      FG_RETURN_IF_ERROR(BuildRankPool(ctx, &cache, po, &pool));
+      RankExample e;
+      e.issue = i.issue.ToString();
+      e.labelled = !i.fixes.empty();
+      for (const PoolEntry& p : pool.entries) {
+        e.prs.push_back(p.info->key);
+        e.pool.push_back(p.x);
+        e.fix.push_back(std::find(i.fixes.begin(), i.fixes.end(), p.info->key) != i.fixes.end());
+      }
+      out.push_back(std::move(e));
+    }
+  }
+  if (out.empty() && !issues.empty()) return Status::NotFound("none of the labelled issues is in the store");
+  return out;
+}
+
+}  // namespace fixgraph::graph
