@@ -1,0 +1,166 @@
+// Suggested fixes: the model (fit, probabilities, JSON), cross-validation,
+// and the linker's suggestions for a closed issue without a trusted fix.
+#include "fixgraph/graph/suggest.h"
+
+#include <gtest/gtest.h>
+
+#include "graph_fixture.h"
+
+namespace fixgraph::graph {
+namespace {
+
+using testing::GraphTest;
+
+FeatureVector X(double text, double lag_week) {
+  FeatureVector x{};
+  x[static_cast<size_t>(RankFeature::kText)] = text;
+  x[static_cast<size_t>(RankFeature::kLagWeek)] = lag_week;
+  return x;
+}
+
+// Examples where the fix is the PR with the better text and a recent merge.
+std::vector<RankExample> Examples(int n) {
+  std::vector<RankExample> out;
+  for (int i = 0; i < n; ++i) {
+    RankExample e;
+    e.issue = "gitcode:o/r#" + std::to_string(100 + i);
+    e.labelled = true;
+    e.prs = {"a", "b", "c"};
+    e.pool = {X(1.0, 1), X(0.9, 0), X(0.2, 1)};
+    e.fix = {true, false, false};
+    if (i % 4 == 3) {  // sometimes the close-by PR with a weaker text is the fix
+      e.pool = {X(1.0, 0), X(0.7, 1), X(0.1, 0)};
+      e.fix = {false, true, false};
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+TEST(RankModel, ProbabilitiesSumToOneWithNone) {
+  RankModel m = BuiltinRankModel();
+  std::vector<double> scores = {1.0, 2.0, -1.0};
+  std::vector<double> p = m.Probabilities(scores);
+  ASSERT_EQ(p.size(), 4u);
+  double sum = 0;
+  for (double v : p) sum += v;
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  EXPECT_GT(p[1], p[0]);
+  EXPECT_GT(p[0], p[2]);
+}
+
+TEST(RankModel, FitLearnsTheDecidingFeaturesAndIsDeterministic) {
+  std::vector<RankExample> ex = Examples(40);
+  RankFitOptions o;
+  o.prior = RankModel{};  // all zero: what is learned comes from the data
+  RankModel a = FitRankModel(ex, o);
+  RankModel b = FitRankModel(ex, o);
+  EXPECT_EQ(a.ToJson().dump(), b.ToJson().dump());
+  EXPECT_GT(a.weights[static_cast<size_t>(RankFeature::kText)], 0);
+  EXPECT_GT(a.weights[static_cast<size_t>(RankFeature::kLagWeek)], 0);
+  EXPECT_EQ(a.pairs, 40);
+  RankEval e = EvaluateModel(ex, a);
+  EXPECT_GE(e.p_at_1, 0.75);
+  EXPECT_EQ(e.hit_at_5, 1.0);
+}
+
+TEST(RankModel, FreezeTimeKeepsThePriorsTimeWeights) {
+  std::vector<RankExample> ex = Examples(20);
+  RankFitOptions o;
+  o.freeze_time = true;
+  RankModel m = FitRankModel(ex, o);
+  for (size_t i = 0; i < kRankFeatures; ++i)
+    if (IsTimeFeature(i)) EXPECT_EQ(m.weights[i], BuiltinRankModel().weights[i]) << RankFeatureName(i);
+}
+
+TEST(RankModel, DistractorsTeachTheNoneOption) {
+  std::vector<RankExample> ex;
+  for (int i = 0; i < 20; ++i) {
+    RankExample e;
+    e.issue = "gitcode:o/r#" + std::to_string(i);
+    e.prs = {"a"};
+    e.pool = {X(1.0, 1)};
+    e.fix = {i % 2 == 0};  // half of them: the fix is not in the pool
+    e.labelled = i % 2 == 0;
+    ex.push_back(std::move(e));
+  }
+  RankFitOptions o;
+  o.prior = RankModel{};
+  o.iterations = 2000;
+  RankModel m = FitRankModel(ex, o);
+  std::vector<double> s = {m.Score(X(1.0, 1))};
+  // Calibrated: the one candidate is right half of the time.
+  EXPECT_NEAR(m.Probabilities(s)[0], 0.5, 0.05);
+}
+
+TEST(RankModel, JsonRoundTripAndErrors) {
+  RankModel m = BuiltinRankModel();
+  auto back = RankModel::FromJson(m.ToJson());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->weights, m.weights);
+  EXPECT_EQ(back->none, m.none);
+  nlohmann::json bad = m.ToJson();
+  bad["weights"]["no_such_feature"] = 1;
+  EXPECT_FALSE(RankModel::FromJson(bad).ok());
+  bad = m.ToJson();
+  bad["none"] = "x";
+  EXPECT_FALSE(RankModel::FromJson(bad).ok());
+}
+
+TEST(RankModel, CrossValidationScoresEachFoldWithoutIt) {
+  std::vector<RankExample> ex = Examples(25);
+  std::vector<RankModel> models;
+  RankEval e = CrossValidate(ex, 5, RankFitOptions{}, &models);
+  EXPECT_EQ(models.size(), 5u);
+  EXPECT_EQ(e.pairs, 25);
+  EXPECT_GT(e.p_at_1, 0.5);
+  std::int64_t shown = 0;
+  for (const RankEval::Bin& b : e.bins) shown += b.n;
+  EXPECT_EQ(shown, 25 * 3);  // every pool entry of these pools is in the top five
+}
+
+// A closed issue, no PR naming it, closed hours after the fix merged: the
+// fix is the first suggestion; fixes (trusted) stays empty.
+TEST_F(GraphTest, ClosedIssueWithoutTrustedFixGetsRankedSuggestions) {
+  AddIssue("7", "DataLoader worker crashes with shared memory error",
+           "RuntimeError: DataLoader worker exited unexpectedly, bus error in shared memory when num_workers is 8",
+           "2026-03-01T00:00:00Z", "2026-03-04T09:00:00Z");
+  AddPull(20, "Fix shared memory bus error in DataLoader workers",
+          "Workers crashed with a bus error when shared memory ran out; allocate buffers lazily.",
+          "2026-03-02T00:00:00Z", "2026-03-04T03:00:00Z");
+  AddPull(21, "Update documentation of the optimizer", "Docs only.", "2026-03-02T00:00:00Z",
+          "2026-03-04T05:00:00Z");
+  AddPull(22, "Add CI job for the tokenizer", "New CI job.", "2026-03-02T00:00:00Z", "2026-03-03T05:00:00Z");
+  Commit();
+  IssueLinks l = Link("7");
+  EXPECT_TRUE(l.fixes.empty());
+  ASSERT_FALSE(l.suggested.empty());
+  EXPECT_EQ(l.suggested.front().pr, P(20).ToString());
+  EXPECT_EQ(l.suggested.front().tier, Tier::kD);
+  EXPECT_GT(l.suggested.front().confidence, l.suggested.back().confidence - 1e-9);
+  for (const FixLink& f : l.suggested) EXPECT_LE(f.confidence, 1.0);
+  // The suggestions survive the stored form and JSON.
+  nlohmann::json j = ToJson(l);
+  ASSERT_TRUE(j.contains("suggested"));
+  IssueLinks back;
+  ASSERT_TRUE(FromJson(j, &back).ok());
+  ASSERT_EQ(back.suggested.size(), l.suggested.size());
+  // Switched off, none are made.
+  options_.suggest = false;
+  EXPECT_TRUE(Link("7").suggested.empty());
+}
+
+// An issue with an explicit fix gets no suggestions.
+TEST_F(GraphTest, TrustedFixMeansNoSuggestions) {
+  AddIssue("8", "Crash when saving checkpoints", "save_checkpoint raises", "2026-03-01T00:00:00Z",
+           "2026-03-04T09:00:00Z");
+  AddPull(30, "Fix checkpoint saving", "Fixes #8", "2026-03-02T00:00:00Z", "2026-03-04T03:00:00Z");
+  AddPull(31, "Checkpoint saving speedup", "", "2026-03-02T00:00:00Z", "2026-03-04T04:00:00Z");
+  Commit();
+  IssueLinks l = Link("8");
+  ASSERT_FALSE(l.fixes.empty());
+  EXPECT_TRUE(l.suggested.empty());
+}
+
+}  // namespace
+}  // namespace fixgraph::graph
