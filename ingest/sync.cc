@@ -162,6 +162,7 @@ class Fetcher {
         // Nothing listens there, or the name does not resolve: retrying
         // will not help, and every later request would fail the same way.
         if (m.find("Connection refused") != std::string::npos ||
+            m.find("Couldn't connect to server") != std::string::npos ||
             m.find("resolve host") != std::string::npos ||
             m.find("Could not resolve") != std::string::npos ||
             m.find("resolve proxy") != std::string::npos)
@@ -661,9 +662,14 @@ class RepoSync {
   bool Worth(const ChangedItem& item, bool issues, const std::string& name) const {
     if (options_.all_details) return true;
     if (name == "comments") return item.comments != 0;  // -1: the list shows no count
-    if (issues) return item.closed;  // operate_logs, links
+    // Issues: the operate log (links, close time, labels) of closed ones;
+    // their linked-PR list repeats what the PRs' own lists and the log say.
+    if (issues) return item.closed && name == "operate_logs";
+    // PRs: the linked-issue list says what the operate log would (the log
+    // is asked for when that list fails).
+    if (name == "operate_logs") return false;
     if (name == "links") return item.merged || item.names_issue;
-    return item.merged;  // commits, files, operate_logs
+    return item.merged;  // commits, files
   }
 
   // Fetches the wanted detail endpoints of `items` (in parallel) and puts
@@ -697,7 +703,8 @@ class RepoSync {
       if (issues) {
         if (api.issue_pull_links && want("links", "pull_requests.json"))
           tasks.push_back({i, "pull_requests.json", item_path + "/pull_requests", "", false, true});
-        if (api.related_branches && want("links", "related_branches.json"))
+        if (api.related_branches && (options_.all_details || retry_only_ != nullptr) &&
+            want("links", "related_branches.json"))
           tasks.push_back({i, "related_branches.json", item_path + "/related_branches", "", false});
       } else {
         if (want("commits", "commits.json"))
@@ -709,45 +716,40 @@ class RepoSync {
           tasks.push_back({i, "issues.json", item_path + "/issues", "", true});
       }
     }
-    std::vector<StatusOr<json>> results(tasks.size(), StatusOr<json>(json()));
-    std::atomic<size_t> next{0};
-    std::atomic<bool> fatal{false};
-    auto worker = [&] {
-      for (size_t t; !fatal && (t = next.fetch_add(1)) < tasks.size();) {
-        const DetailTask& task = tasks[t];
-        results[t] = task.endpoint == "related_branches.json"
-                         ? FetchBranches(task.path)
-                         : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound,
-                                         task.object_ok);
-        if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
-      }
-    };
-    size_t threads = std::min<size_t>(std::max(1, options_.parallelism), tasks.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    if (!tasks.empty()) worker();
-    for (auto& th : pool) th.join();
-
-    // Per item: the operate log, for links (applied in time order) and the
-    // close time.
     std::vector<std::vector<OperateLogEvent>> logs(items.size());
-    std::vector<bool> failed(tasks.size(), false);
-    for (size_t t = 0; t < tasks.size(); ++t) {
-      if (!results[t].ok() && Fatal(results[t].status())) return results[t].status();
-    }
-    for (size_t t = 0; t < tasks.size(); ++t) {
-      const DetailTask& task = tasks[t];
-      const Ref& parent = items[task.item].ref;
-      if (!results[t].ok()) {
-        Skip(parent, task, results[t].status());
-        continue;
+    FG_RETURN_IF_ERROR(RunTasks(issues, items, tasks, &logs));
+    // Follow-ups that only the first answers show to be needed: a PR whose
+    // linked-issue list failed gets its operate log (the same links); an
+    // issue whose log links branches gets its related_branches.
+    if (!options_.all_details && retry_only_ == nullptr) {
+      std::vector<DetailTask> more;
+      std::set<size_t> logged;
+      for (const DetailTask& t : tasks)
+        if (t.endpoint == "operate_logs.json") logged.insert(t.item);
+      for (const SkippedEndpoint& sk : counts_->skipped) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (issues || !api.operate_logs || sk.item != items[i].ref.ToString() ||
+              sk.endpoint != "issues.json" || logged.count(i) || endpoints_.count("operate_logs") == 0)
+            continue;
+          logged.insert(i);
+          more.push_back({i, "operate_logs.json",
+                          RepoPath() + "/pulls/" + items[i].ref.number + "/operate_logs", "", true});
+        }
       }
-      json& arr = *results[t];
-      if (record_)
-        FG_RETURN_IF_ERROR(record_->WriteDetail(issues ? "issues" : "pulls", parent.number,
-                                                task.endpoint, arr));
-      FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr, &logs[task.item])
-                             .WithContext("GET " + fetch_.Scrub(task.path)));
+      if (issues && api.related_branches && endpoints_.count("links")) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          bool branches = std::any_of(logs[i].begin(), logs[i].end(), [](const OperateLogEvent& e) {
+            return OperateLogType(e).find("issue_branch_link") != std::string::npos;
+          });
+          if (branches)
+            more.push_back({i, "related_branches.json",
+                            RepoPath() + "/issues/" + items[i].ref.number + "/related_branches", "", false});
+        }
+      }
+      if (!more.empty()) {
+        FG_RETURN_IF_ERROR(RunTasks(issues, items, more, &logs));
+        tasks.insert(tasks.end(), more.begin(), more.end());
+      }
     }
     for (size_t i = 0; i < items.size(); ++i) {
       for (const PlatformLink& link : LinksFromOperateLog(logs[i])) {
@@ -768,6 +770,50 @@ class RepoSync {
     std::set<size_t> fetched;
     for (const DetailTask& task : tasks) fetched.insert(task.item);
     counts_->detailed += static_cast<std::int64_t>(fetched.size());
+    return Status::OK();
+  }
+
+  // Runs `tasks` in parallel and puts what they fetched into the batch; the
+  // operate-log events go to `logs` (per item) as well.
+  Status RunTasks(bool issues, const std::vector<ChangedItem>& items,
+                  const std::vector<DetailTask>& tasks,
+                  std::vector<std::vector<OperateLogEvent>>* logs) {
+    std::vector<StatusOr<json>> results(tasks.size(), StatusOr<json>(json()));
+    std::atomic<size_t> next{0};
+    std::atomic<bool> fatal{false};
+    auto worker = [&] {
+      for (size_t t; !fatal && (t = next.fetch_add(1)) < tasks.size();) {
+        const DetailTask& task = tasks[t];
+        results[t] = task.endpoint == "related_branches.json"
+                         ? FetchBranches(task.path)
+                         : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound,
+                                         task.object_ok);
+        if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
+      }
+    };
+    size_t threads = std::min<size_t>(std::max(1, options_.parallelism), tasks.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    if (!tasks.empty()) worker();
+    for (auto& th : pool) th.join();
+
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      if (!results[t].ok() && Fatal(results[t].status())) return results[t].status();
+    }
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      const DetailTask& task = tasks[t];
+      const Ref& parent = items[task.item].ref;
+      if (!results[t].ok()) {
+        Skip(parent, task, results[t].status());
+        continue;
+      }
+      json& arr = *results[t];
+      if (record_)
+        FG_RETURN_IF_ERROR(record_->WriteDetail(issues ? "issues" : "pulls", parent.number,
+                                                task.endpoint, arr));
+      FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr, &(*logs)[task.item])
+                             .WithContext("GET " + fetch_.Scrub(task.path)));
+    }
     return Status::OK();
   }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "fake_api.h"
 #include "testutil/testutil.h"
@@ -205,6 +206,37 @@ TEST(SyncCli, UnreachableServerFailsFastAndLeavesNoTrace) {
   EXPECT_EQ(summary["repos"].size(), 1u) << "stops at the first repository";
   ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "stats --json"), &out, &err), 0) << err;
   EXPECT_TRUE(json::parse(out)["repositories"].empty()) << out;
+}
+
+// The platform-shapes dump imported: the issue linked to a branch gets the PR
+// of that branch as branch evidence; a link to another repository's issue is
+// shown by `show`.
+TEST(SyncCli, IssueBranchLinksAndCrossRepositoryLinksAreUsed) {
+  TempDir dir;
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "import " + SourceDir() + "/tests/data/platform-shapes"),
+                       &out, &err),
+            0)
+      << err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "links --json --repo gitcode:sytest/paopao"), &out, &err), 0)
+      << err;
+  bool found = false;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    json j = json::parse(line);
+    if (j["issue"] != "gitcode:sytest/paopao#4") continue;
+    for (const json& f : j["fixes"]) {
+      if (f["pr"] != "gitcode:sytest/paopao!7") continue;
+      for (const json& e : f["evidence"])
+        if (e["kind"] == "branch_name" &&
+            e["detail"].get<std::string>().find("linked to #4 on the platform") != std::string::npos)
+          found = true;
+    }
+  }
+  EXPECT_TRUE(found) << out;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "show gitcode:sytest/paopao!4"), &out, &err), 0) << err;
+  EXPECT_NE(out.find("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), std::string::npos) << out;
 }
 
 }  // namespace
