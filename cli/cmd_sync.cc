@@ -1,6 +1,7 @@
 // fixgraph sync REPO|org:PLATFORM:ORG... [--api-base URL] [--since TIME] [--record DUMP]
 //               [--state all|open|closed] [--only LIST] [--skip LIST] [--rate-limit N]
-//               [--parallel N] [--json] [--no-link]
+//               [--parallel N] [--json] [--no-link] [--all-details] [--time-offset +HH:MM]
+// Exit status: 0 complete, 1 failed, 3 partial (kExitPartial).
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,13 @@ struct SyncArgs {
   double timeout_s = 60;
   bool json_out = false;
   bool no_link = false;
+  bool all_details = false;
+  std::string time_offset;
 };
+
+// Exit status of a sync that stored what it could but missed some data (a
+// repository failed while others synced, or detail endpoints were skipped).
+constexpr int kExitPartial = 3;
 
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
@@ -52,7 +59,14 @@ nlohmann::json CountsJson(const ingest::SyncCounts& c) {
           {"files", c.files},       {"operate_logs", c.operate_logs},
           {"platform_links", c.platform_links}, {"requests", c.requests},
           {"retries", c.retries},   {"rate_limit_waits", c.rate_limit_waits},
-          {"changed", c.changed}};
+          {"changed", c.changed},   {"skipped", c.skipped.size()}};
+}
+
+nlohmann::json SkippedJson(const std::vector<ingest::SkippedEndpoint>& skipped) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : skipped)
+    out.push_back({{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url}, {"reason", e.reason}});
+  return out;
 }
 
 void RunSync(Context& ctx, const SyncArgs& a) {
@@ -64,6 +78,12 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   o.parallelism = a.parallel;
   o.per_page = a.per_page;
   o.timeout_ms = static_cast<long>(a.timeout_s * 1000);
+  o.all_details = a.all_details;
+  if (!a.time_offset.empty()) {
+    auto off = ParseUtcOffset(a.time_offset);
+    if (!off.ok()) throw CLI::ValidationError("--time-offset", off.status().message());
+    o.naive_utc_offset_minutes = *off;
+  }
   if (!a.since.empty()) {
     auto t = ParseTimestamp(a.since);
     if (!t.ok() || !t->has_value())
@@ -134,18 +154,22 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     };
   }
   nlohmann::json per_repo = nlohmann::json::array();
-  Status failure;
+  Status failure;          // the first repository that failed
+  size_t failed = 0;       // repositories that failed
   for (size_t i = 0; i < repos.size(); ++i) {
     ingest::SyncCounts c;
     Status s = ingest::SyncRepository(store->get(), repos[i], o, &c, i, repos.size());
     total.Add(c);
     nlohmann::json one = CountsJson(c);
     one["repo"] = repos[i].ToString();
+    if (!c.skipped.empty()) one["skipped_endpoints"] = SkippedJson(c.skipped);
     if (!s.ok()) one["error"] = s.message();
     per_repo.push_back(one);
     if (!s.ok()) {
-      failure = s;
-      break;
+      if (failure.ok()) failure = s;
+      ++failed;
+      // A bad token or an unreachable host fails every repository alike.
+      if (c.stop) break;
     }
   }
   if (ctx.err_is_terminal) *ctx.err << "\r\x1b[K" << std::flush;
@@ -157,13 +181,18 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   }
   double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // complete, partial (some data stored, some missing) or failed (nothing synced).
+  const bool partial = (failed > 0 && total.repos > 0) || (failure.ok() && !total.skipped.empty());
+  const char* outcome = partial ? "partial" : failure.ok() ? "complete" : "failed";
   if (a.json_out) {
     nlohmann::json doc{{"repos", per_repo},
                        {"totals", CountsJson(total)},
                        {"seconds", secs},
                        {"relinked", refreshed.link.issues},
-                       {"ok", failure.ok()},
+                       {"ok", failure.ok() && total.skipped.empty()},
+                       {"outcome", outcome},
                        {"db", ctx.db_dir}};
+    if (!total.skipped.empty()) doc["skipped_endpoints"] = SkippedJson(total.skipped);
     if (!a.record.empty()) doc["record"] = a.record;
     *ctx.out << doc.dump() << "\n";
   } else if (total.repos > 0) {
@@ -178,8 +207,18 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     if (!a.no_link)
       *ctx.out << "relinked " << refreshed.link.issues << " issues (" << refreshed.link.fixes
                << " fix links)\n";
+    if (!total.skipped.empty())
+      *ctx.out << "partial: " << total.skipped.size()
+               << " detail endpoints skipped (recorded in the store; the next sync asks again)\n";
   }
-  if (!failure.ok()) ctx.Fail(failure);
+  for (const auto& e : total.skipped)
+    *ctx.err << "fixgraph: warning: skipped " << e.endpoint << " of " << e.item << ": "
+             << e.reason << "\n";
+  if (!failure.ok()) {
+    ctx.Fail(failed > 1 ? failure.WithContext(std::to_string(failed) + " repositories failed; first")
+                        : failure);
+  }
+  if (partial) ctx.exit_code = kExitPartial;
 }
 
 }  // namespace
@@ -210,6 +249,12 @@ void AddSyncCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--timeout", a->timeout_s, "seconds per request (default 60)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", a->json_out, "print a JSON summary");
+  cmd->add_flag("--all-details", a->all_details,
+                "fetch every detail endpoint of each new or changed item (default: only those "
+                "that can change a link or an answer)");
+  cmd->add_option("--time-offset", a->time_offset,
+                  "UTC offset of times sent without one (default +08:00 for GitCode and Gitee, "
+                  "Z for GitHub)");
   cmd->add_flag("--no-link", a->no_link, "fetch only; do not relink the affected issues");
   cmd->callback([&ctx, a] { RunSync(ctx, *a); });
 }

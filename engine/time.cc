@@ -89,6 +89,11 @@ std::int64_t DaysFromCivil(int year, int month, int day) {
 }
 
 StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text) {
+  return ParseTimestamp(text, 0);
+}
+
+StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text,
+                                                    int naive_offset_minutes) {
   // Trim surrounding blanks.
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -103,7 +108,7 @@ StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text) {
   }
   if (mo < 1 || mo > 12) return BadTimestamp(text, "month out of range");
   if (d < 1 || d > DaysInMonth(y, mo)) return BadTimestamp(text, "day out of range");
-  int offset = 0;
+  int offset = naive_offset_minutes;
   if (p < text.size()) {
     if (text[p] != 'T' && text[p] != 't' && text[p] != ' ')
       return BadTimestamp(text, "expected 'T' after the date");

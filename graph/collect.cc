@@ -353,6 +353,14 @@ Status Linker::CollectWindow() {
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
       c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
                                             "' names #" + is.number);
+    } else if (!ctx_.linked_branches.empty() && !info.pr.head_ref.empty() &&
+               std::find(ctx_.linked_branches.begin(), ctx_.linked_branches.end(),
+                         info.pr.head_ref) != ctx_.linked_branches.end()) {
+      // The platform links the branch to the issue (GitCode related branches).
+      Ref ref = info.pr.ref();
+      FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
+                                            "' is linked to #" + is.number + " on the platform");
     }
     if (!options_->implicit) continue;
     // Release-branch PRs come in as backports of a main-line fix.

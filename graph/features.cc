@@ -181,6 +181,38 @@ void AssignStrings(std::span<const std::string_view> from, std::vector<std::stri
 
 }  // namespace
 
+std::vector<std::string> LinkedBranches(std::span<const OperateLogEvent> oplog) {
+  std::vector<const OperateLogEvent*> events;
+  for (const OperateLogEvent& e : oplog) events.push_back(&e);
+  std::stable_sort(events.begin(), events.end(), [](const OperateLogEvent* a, const OperateLogEvent* b) {
+    return a->created_at < b->created_at;
+  });
+  std::vector<std::string> out;
+  for (const OperateLogEvent* e : events) {
+    const std::string& type = e->action_type.empty() ? e->action : e->action_type;
+    bool add = type == "related_branch" || type == "add_issue_branch_link";
+    bool del = type == "delete_issue_branch_link";
+    if (!add && !del) continue;
+    // related_branch: the name itself; the link events: "... **name**" or "...: name".
+    std::string name = e->content;
+    if (type != "related_branch") {
+      size_t a = name.find("**");
+      size_t b = a == std::string::npos ? std::string::npos : name.find("**", a + 2);
+      if (b != std::string::npos) {
+        name = name.substr(a + 2, b - a - 2);
+      } else if (size_t colon = name.rfind(':'); colon != std::string::npos) {
+        name = name.substr(colon + 1);
+      }
+      while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+      while (!name.empty() && name.back() == ' ') name.pop_back();
+    }
+    if (name.empty()) continue;
+    out.erase(std::remove(out.begin(), out.end(), name), out.end());
+    if (add) out.push_back(name);
+  }
+  return out;
+}
+
 Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   IssueContext& c = *out;
   FG_RETURN_IF_ERROR(cache->ReadIssue(ref, &c.issue));  // reuses c.issue's strings
@@ -260,6 +292,7 @@ Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
   c.marks.Add(c.text_tokens, IssueContext::kTextMark);
   c.labels.assign(c.issue.labels.begin(), c.issue.labels.end());
+  c.linked_branches = LinkedBranches(c.oplog);
   for (const OperateLogEvent& e : c.oplog) {
     std::string_view content = e.content;
     for (std::string_view p : {std::string_view("add label "), std::string_view("添加标签 ")}) {

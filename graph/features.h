@@ -79,12 +79,17 @@ struct IssueContext {
   bool BotComment(size_t i) const;
   std::vector<std::string> participants;  // logins of the author and human commenters, sorted, no repeats
   std::vector<std::string> labels;       // current labels plus labels added in the log
+  // Branches the platform links to the issue (GitCode add_issue_branch_link
+  // events and related_branches, less delete_issue_branch_link), in order.
+  std::vector<std::string> linked_branches;
   // title_tokens (kTitleMark) and text_tokens (kTextMark), for CompareText.
   TokenMarks marks;
   static constexpr std::uint8_t kTitleMark = 1, kTextMark = 2;
 };
 
 // Loads an issue's context. NotFound when the issue is absent.
+// The branches an issue's operate log links to it (IssueContext::linked_branches).
+std::vector<std::string> LinkedBranches(std::span<const OperateLogEvent> oplog);
 StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& issue);
 // The same into `out`, which may hold another issue's context: every field
 // is replaced, and the identifier strings and lists reuse the memory `out`

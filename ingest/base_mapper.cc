@@ -1,5 +1,6 @@
 #include "base_mapper.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -44,6 +45,109 @@ Status Mapper::LinkedIssueNumber(const JsonValue& j, std::string* number) const 
   return f.status();
 }
 
+namespace {
+
+bool EqualsNoCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
+
+// The repository a link-list element names in its url or html_url (API form
+// ".../repos/O/R/issues/N" or web form "https://host/O/R/merge_requests/N"),
+// else `self`.
+RepoRef RepoOfItem(const JsonValue& j, const RepoRef& self, bool pull) {
+  for (const char* key : {"url", "html_url"}) {
+    JsonValue v = j.Find(key);
+    if (!v.is_string()) continue;
+    std::string url = v.str();
+    size_t scheme = url.find("://");
+    size_t from = scheme == std::string::npos ? 0 : url.find('/', scheme + 3);
+    if (from == std::string::npos) continue;
+    std::string path = url.substr(from);
+    path = path.substr(0, path.find_first_of("?#"));
+    std::vector<std::string> seg;
+    for (size_t p = 0; p <= path.size();) {
+      size_t q = path.find('/', p);
+      if (q == std::string::npos) q = path.size();
+      if (q > p) seg.push_back(path.substr(p, q - p));
+      p = q + 1;
+    }
+    for (size_t k = seg.size() >= 2 ? seg.size() - 2 : 0; k >= 2 && k + 1 < seg.size(); --k) {
+      const std::string& kind = seg[k];
+      bool match = pull ? (kind == "pulls" || kind == "pull" || kind == "merge_requests")
+                        : kind == "issues";
+      if (!match) continue;
+      size_t r = k - 1;
+      if (seg[r] == "-" && r >= 2) --r;  // GitLab-style ".../O/R/-/merge_requests/N"
+      if (r < 1) break;
+      RepoRef named{self.platform, seg[r - 1], seg[r]};
+      if (!IsValidRepoSegment(named.owner) || !IsValidRepoSegment(named.name)) break;
+      if (EqualsNoCase(named.owner, self.owner) && EqualsNoCase(named.name, self.name)) return self;
+      return named;
+    }
+  }
+  return self;
+}
+
+}  // namespace
+
+Status Mapper::LinkedPull(const JsonValue& j, const RepoRef& self, Ref* out) const {
+  std::int64_t n = 0;
+  FG_RETURN_IF_ERROR(LinkedPullNumber(j, &n));
+  *out = Ref::Pull(RepoOfItem(j, self, true), n);
+  return Status::OK();
+}
+
+Status Mapper::LinkedIssue(const JsonValue& j, const RepoRef& self, Ref* out) const {
+  std::string number;
+  FG_RETURN_IF_ERROR(LinkedIssueNumber(j, &number));
+  *out = Ref::Issue(RepoOfItem(j, self, false), number);
+  return Status::OK();
+}
+
+Status Mapper::MapReplies(const JsonValue& j, const Comment& comment, const Ref& parent,
+                          std::vector<Comment>* out) const {
+  out->clear();
+  if (!j.is_object()) return Status::OK();
+  JsonValue replies = j.Find("reply");
+  if (!replies.valid() || replies.is_null()) return Status::OK();
+  if (!replies.is_array())
+    return Status::Corruption(std::string("comment ") + comment.id +
+                              ": field \"reply\": expected an array, found " + replies.type_name());
+  Status s;
+  size_t index = 0;
+  replies.ForEachElement([&](const JsonValue& r) {
+    if (!s.ok()) return;
+    ++index;
+    Comment c;
+    if (r.is_object() && !r.Find("id").valid()) {
+      // Map needs an id: give the reply one derived from its comment.
+      s = Map(r, parent, &c);
+      if (!s.ok() && c.id.empty()) {
+        Fields f(r, naive_offset_);
+        c = Comment{};
+        c.repo = parent.repo;
+        c.parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
+        c.parent_number = parent.number;
+        c.id = comment.id + "." + std::to_string(index);
+        f.UserObject("user", &c.author);
+        f.String("body", &c.body);
+        f.Time("created_at", &c.created_at);
+        f.Time("updated_at", &c.updated_at);
+        s = f.status().WithContext("reply " + std::to_string(index) + " of comment " + comment.id);
+      }
+    } else {
+      s = Map(r, parent, &c).WithContext("reply of comment " + comment.id);
+    }
+    if (!s.ok()) return;
+    if (c.kind.empty()) c.kind = comment.kind;
+    if (c.path.empty()) c.path = comment.path;
+    out->push_back(std::move(c));
+  });
+  return s;
+}
+
 void BaseMapper::IssueClosedAt(Fields& f, OptTime* out) const {
   f.Time("finished_at", out);
   if (!out->has_value()) f.Time("closed_at", out);
@@ -67,7 +171,7 @@ Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, Repository* out)
 
 Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, Issue* out) const {
   *out = Issue{};
-  Fields f(j);
+  Fields f(j, naive_offset_);
   out->repo = repo;
   f.Id("number", &out->number);
   if (f.status().ok() && !IsValidIssueNumber(out->number))
@@ -98,7 +202,7 @@ Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, Issue* out) cons
 
 Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, PullRequest* out) const {
   *out = PullRequest{};
-  Fields f(j);
+  Fields f(j, naive_offset_);
   out->repo = repo;
   out->number = -1;
   f.Int("number", &out->number);
@@ -157,7 +261,7 @@ Status BaseMapper::Map(const JsonValue& j, const RepoRef& repo, PullRequest* out
 
 Status BaseMapper::Map(const JsonValue& j, const Ref& parent, Comment* out) const {
   *out = Comment{};
-  Fields f(j);
+  Fields f(j, naive_offset_);
   out->repo = parent.repo;
   out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
   out->parent_number = parent.number;
@@ -184,14 +288,14 @@ Status BaseMapper::Map(const JsonValue& j, const Ref& pull, Commit* out) const {
     Fields cf(c);
     cf.String("message", &out->message);
     if (JsonValue a = cf.Object("author"); a.valid()) {
-      Fields af(a);
+      Fields af(a, naive_offset_);
       af.String("name", &out->author_name);
       af.String("email", &out->author_email);
       af.Time("date", &out->authored_at);
       if (!af.status().ok()) cf.Fail("author", af.status().message());
     }
     if (JsonValue m = cf.Object("committer"); m.valid()) {
-      Fields mf(m);
+      Fields mf(m, naive_offset_);
       mf.String("name", &out->committer_name);
       mf.String("email", &out->committer_email);
       mf.Time("date", &out->committed_at);
@@ -250,7 +354,7 @@ Status BaseMapper::Map(const JsonValue& j, const Ref& pull, FileChange* out) con
 
 Status BaseMapper::Map(const JsonValue& j, const Ref& parent, OperateLogEvent* out) const {
   *out = OperateLogEvent{};
-  Fields f(j);
+  Fields f(j, naive_offset_);
   out->repo = parent.repo;
   out->parent_kind = parent.kind == RefKind::kIssue ? ParentKind::kIssue : ParentKind::kPull;
   out->parent_number = parent.number;
@@ -264,21 +368,37 @@ Status BaseMapper::Map(const JsonValue& j, const Ref& parent, OperateLogEvent* o
   return Annotate(f.status(), "operate log event " + out->id);
 }
 
-std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& e) {
-  const std::string& t = e.action_type;
-  bool issue_side = t.find("add_issue_mr_link") != std::string::npos ||
-                    t.find("add_issue_pr_link") != std::string::npos;
-  bool pull_side = t.find("add_mr_issue_link") != std::string::npos ||
-                   t.find("add_pr_issue_link") != std::string::npos;
-  if (!(issue_side && e.parent_kind == ParentKind::kIssue) &&
-      !(pull_side && e.parent_kind == ParentKind::kPull))
-    return std::nullopt;
-  // The other side's number follows the last '#' or '!'.
+const std::string& OperateLogType(const OperateLogEvent& e) {
+  return e.action_type.empty() ? e.action : e.action_type;
+}
+
+std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& e, bool* removed) {
+  const std::string& t = OperateLogType(e);
+  auto has = [&](const char* what) { return t.find(what) != std::string::npos; };
+  bool add_issue = has("add_issue_mr_link") || has("add_issue_pr_link");
+  bool del_issue = has("delete_issue_mr_link") || has("delete_issue_pr_link");
+  bool add_pull = has("add_mr_issue_link") || has("add_pr_issue_link");
+  bool del_pull = has("delete_mr_issue_link") || has("delete_pr_issue_link");
+  bool issue_side = e.parent_kind == ParentKind::kIssue && (add_issue || del_issue);
+  bool pull_side = e.parent_kind == ParentKind::kPull && (add_pull || del_pull);
+  if (!issue_side && !pull_side) return std::nullopt;
+  if (removed) *removed = del_issue || del_pull;
+  // The other side's number follows the last '#' or '!'; "owner/repo" right
+  // before the mark names another repository.
   size_t mark = e.content.find_last_of("#!");
   if (mark == std::string::npos) return std::nullopt;
   size_t end = mark + 1;
   while (end < e.content.size() && std::isalnum(static_cast<unsigned char>(e.content[end]))) ++end;
   std::string number = e.content.substr(mark + 1, end - mark - 1);
+  RepoRef repo = e.repo;
+  size_t start = mark;
+  auto path_char = [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '/'; };
+  while (start > 0 && path_char(static_cast<unsigned char>(e.content[start - 1]))) --start;
+  std::string path = e.content.substr(start, mark - start);
+  if (size_t slash = path.find('/'); slash != std::string::npos && path.find('/', slash + 1) == std::string::npos) {
+    RepoRef other{e.repo.platform, path.substr(0, slash), path.substr(slash + 1)};
+    if (IsValidRepoSegment(other.owner) && IsValidRepoSegment(other.name)) repo = other;
+  }
   PlatformLink link;
   link.source = "operate_log";
   if (e.parent_kind == ParentKind::kIssue) {
@@ -286,13 +406,88 @@ std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& e) {
     std::int64_t n = 0;
     std::from_chars(number.data(), number.data() + number.size(), n);
     link.issue = e.parent();
-    link.pull = Ref::Pull(e.repo, n);
+    link.pull = Ref::Pull(repo, n);
   } else {
     if (!IsValidIssueNumber(number)) return std::nullopt;
-    link.issue = Ref::Issue(e.repo, number);
+    link.issue = Ref::Issue(repo, number);
     link.pull = e.parent();
   }
   return link;
+}
+
+namespace {
+
+// Time order: created_at (unset first), then id (numerically when both are
+// decimal), then log order.
+void SortByTime(std::vector<OperateLogEvent>* events) {
+  std::stable_sort(events->begin(), events->end(), [](const OperateLogEvent& a, const OperateLogEvent& b) {
+    if (a.created_at != b.created_at) return a.created_at < b.created_at;
+    if (IsDecimal(a.id) && IsDecimal(b.id) && a.id.size() != b.id.size()) return a.id.size() < b.id.size();
+    return a.id < b.id;
+  });
+}
+
+}  // namespace
+
+std::vector<PlatformLink> LinksFromOperateLog(std::vector<OperateLogEvent> events) {
+  SortByTime(&events);
+  std::vector<PlatformLink> out;
+  for (const OperateLogEvent& e : events) {
+    bool removed = false;
+    std::optional<PlatformLink> link = LinkFromOperateLog(e, &removed);
+    if (!link) continue;
+    auto same = [&](const PlatformLink& l) { return l.issue == link->issue && l.pull == link->pull; };
+    out.erase(std::remove_if(out.begin(), out.end(), same), out.end());
+    if (!removed) out.push_back(*link);
+  }
+  return out;
+}
+
+OptTime CloseTimeFromOperateLog(const std::vector<OperateLogEvent>& events) {
+  std::vector<OperateLogEvent> sorted = events;
+  SortByTime(&sorted);
+  OptTime closed;
+  for (const OperateLogEvent& e : sorted) {
+    const std::string& t = OperateLogType(e);
+    if (t == "closed" || t == "close") {
+      closed = e.created_at;
+    } else if (t == "opened" || t == "reopened" || t == "reopen") {
+      closed.reset();
+    }
+  }
+  return closed;
+}
+
+Status RelatedBranchEvents(const JsonValue& j, const Ref& issue, std::vector<OperateLogEvent>* out) {
+  out->clear();
+  // Documented as an array of names; one name alone is taken too.
+  auto one = [&](const JsonValue& v) -> Status {
+    if (!v.is_string())
+      return Status::Corruption(std::string("related_branches: expected branch names, found ") +
+                                v.type_name());
+    OperateLogEvent e;
+    e.repo = issue.repo;
+    e.parent_kind = ParentKind::kIssue;
+    e.parent_number = issue.number;
+    e.content = v.str();
+    e.id = "related_branch:" + e.content;
+    e.action_type = "related_branch";
+    if (!e.content.empty()) out->push_back(std::move(e));
+    return Status::OK();
+  };
+  if (!j.is_array()) return one(j);
+  Status s;
+  j.ForEachElement([&](const JsonValue& v) {
+    if (s.ok()) s = one(v);
+  });
+  return s;
+}
+
+Status RelatedBranchEvents(const nlohmann::json& j, const Ref& issue,
+                           std::vector<OperateLogEvent>* out) {
+  JsonDoc doc;
+  FG_RETURN_IF_ERROR(doc.ParseJson(j));
+  return RelatedBranchEvents(doc.root(), issue, out);
 }
 
 }  // namespace fixgraph::ingest

@@ -461,7 +461,8 @@ Status ReadWholeJson(const std::string& path, std::string* text, JsonDoc* doc) {
 
 // The files an item folder may hold, one bit each (ItemLayout).
 constexpr const char* kItemFiles[] = {"comments.json", "operate_logs.json", "pull_requests.json",
-                                      "commits.json",  "files.json",        "issues.json"};
+                                      "commits.json",  "files.json",        "issues.json",
+                                      "related_branches.json"};
 
 // Which of kItemFiles each item folder holds, in walk order: the verify pass
 // lists every item folder and records it here, and the write pass that follows
@@ -507,9 +508,18 @@ class RepoWalker {
     fs::path issues = root_ / "issues.json";
     if (fs::exists(issues)) {
       any = true;
+      pending_close_.clear();
       FG_RETURN_IF_ERROR(file_.ForEach(issues.string(), [&](const JsonDoc& d, size_t) -> Status {
         if (mapper_.IsPullInList(d.root())) return Status::OK();
         FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &issue_));
+        // Closed without a close time (GitCode: rejected, or closed by a
+        // custom state): its operate log may have one; written after it.
+        if (issue_.state == IssueState::kClosed && !issue_.closed_at &&
+            repo_.repo.platform != Platform::kGitHub) {
+          std::string raw(d.root().raw());
+          pending_close_[issue_.number] = std::move(raw);
+          return Status::OK();
+        }
         return sink_->Issue(issue_, &d);
       }));
     }
@@ -529,6 +539,9 @@ class RepoWalker {
     if (!replay_) layout_->masks.clear();
     item_index_ = 0;
     FG_RETURN_IF_ERROR(WalkItems("issues", RefKind::kIssue));
+    // Closed issues whose folder had no operate log: as they came.
+    for (auto& [number, raw] : pending_close_) FG_RETURN_IF_ERROR(SinkPendingIssue(raw, OptTime()));
+    pending_close_.clear();
     FG_RETURN_IF_ERROR(WalkItems("pulls", RefKind::kPull));
     if (replay_ && item_index_ != layout_->masks.size())
       return Status::FailedPrecondition(root_.string() + ": item folders changed during the import");
@@ -537,6 +550,15 @@ class RepoWalker {
   }
 
  private:
+  // Maps a deferred issue again and writes it, with `closed_at` when set.
+  Status SinkPendingIssue(const std::string& raw, OptTime closed_at) {
+    JsonDoc doc;
+    FG_RETURN_IF_ERROR(doc.Parse(raw));
+    FG_RETURN_IF_ERROR(mapper_.Map(doc.root(), repo_.repo, &issue_));
+    if (closed_at) issue_.closed_at = closed_at;
+    return sink_->Issue(issue_, &doc);
+  }
+
   Status WalkItems(const char* folder, RefKind kind) {
     fs::path dir = root_ / folder;
     std::error_code ec;
@@ -627,22 +649,52 @@ class RepoWalker {
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
-      return sink_->Comment(comment_, &d);
-    }));
-    FG_RETURN_IF_ERROR(EachIn(item, 1, [&](const JsonDoc& d) -> Status {
-      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &event_));
-      std::optional<PlatformLink> link = LinkFromOperateLog(event_);  // before the sink takes event_
-      FG_RETURN_IF_ERROR(sink_->OperateLog(event_, &d));
-      if (link) return sink_->Link(*link);
+      // Nested replies (GitCode PR comments' reply[]) become comments too.
+      FG_RETURN_IF_ERROR(mapper_.MapReplies(d.root(), comment_, parent, &replies_));
+      FG_RETURN_IF_ERROR(sink_->Comment(comment_, &d));
+      for (fixgraph::Comment& r : replies_) FG_RETURN_IF_ERROR(sink_->Comment(r, nullptr));
       return Status::OK();
     }));
+    events_.clear();
+    FG_RETURN_IF_ERROR(EachIn(item, 1, [&](const JsonDoc& d) -> Status {
+      FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &event_));
+      events_.push_back(event_);  // before the sink takes event_
+      return sink_->OperateLog(event_, &d);
+    }));
+    // Link and unlink events, applied in time order.
+    for (PlatformLink& link : LinksFromOperateLog(events_)) FG_RETURN_IF_ERROR(sink_->Link(link));
     if (parent.kind == RefKind::kIssue) {
-      return EachIn(item, 2, [&](const JsonDoc& d) -> Status {
-        std::int64_t n = 0;
-        FG_RETURN_IF_ERROR(mapper_.LinkedPullNumber(d.root(), &n));
-        link_ = PlatformLink{parent, Ref::Pull(repo_.repo, n), "issue_pull_requests"};
+      if (auto p = pending_close_.find(parent.number); p != pending_close_.end()) {
+        FG_RETURN_IF_ERROR(SinkPendingIssue(p->second, CloseTimeFromOperateLog(events_)));
+        pending_close_.erase(p);
+      }
+      if ((present_ & (1u << 6)) != 0) {  // related_branches.json: names, one document
+        std::string text;
+        JsonDoc doc;
+        FG_RETURN_IF_ERROR(ReadWholeJson((item / kItemFiles[6]).string(), &text, &doc));
+        std::vector<OperateLogEvent> branches;
+        FG_RETURN_IF_ERROR(RelatedBranchEvents(doc.root(), parent, &branches)
+                               .WithContext((item / kItemFiles[6]).string()));
+        for (OperateLogEvent& e : branches) FG_RETURN_IF_ERROR(sink_->OperateLog(e, nullptr));
+      }
+      if ((present_ & (1u << 2)) == 0) return Status::OK();
+      // pull_requests.json: an array, or (as some docs show it) one object.
+      std::string text;
+      JsonDoc doc;
+      std::string path = (item / kItemFiles[2]).string();
+      FG_RETURN_IF_ERROR(ReadWholeJson(path, &text, &doc));
+      auto one = [&](const JsonValue& v) -> Status {
+        Ref pull;
+        FG_RETURN_IF_ERROR(mapper_.LinkedPull(v, repo_.repo, &pull).WithContext(path));
+        link_ = PlatformLink{parent, pull, "issue_pull_requests"};
         return sink_->Link(link_);
+      };
+      if (!doc.root().is_array()) return one(doc.root());
+      Status s;
+      doc.root().ForEachElement([&](const JsonValue& v) {
+        if (s.ok()) s = one(v);
       });
+      return s;
     }
     FG_RETURN_IF_ERROR(EachIn(item, 3, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &commit_));
@@ -653,9 +705,9 @@ class RepoWalker {
       return sink_->File(file_change_, &d);
     }));
     return EachIn(item, 5, [&](const JsonDoc& d) -> Status {
-      std::string number;
-      FG_RETURN_IF_ERROR(mapper_.LinkedIssueNumber(d.root(), &number));
-      link_ = PlatformLink{Ref::Issue(repo_.repo, number), parent, "pull_issues"};
+      Ref issue;
+      FG_RETURN_IF_ERROR(mapper_.LinkedIssue(d.root(), repo_.repo, &issue));
+      link_ = PlatformLink{issue, parent, "pull_issues"};
       return sink_->Link(link_);
     });
   }
@@ -680,6 +732,11 @@ class RepoWalker {
   fixgraph::Commit commit_;
   FileChange file_change_;
   PlatformLink link_;
+  std::vector<fixgraph::Comment> replies_;
+  std::vector<OperateLogEvent> events_;  // the item's operate log
+  // Closed issues without a close time, by number: their payloads, written
+  // once their operate log is read.
+  std::map<std::string, std::string> pending_close_;
 };
 
 }  // namespace
@@ -749,7 +806,9 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
 
 Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions& options,
                         ImportCounts* counts) {
-  std::unique_ptr<Mapper> mapper = NewMapper(repo.repo.platform);
+  MapperOptions mo;
+  mo.naive_utc_offset_minutes = options.naive_utc_offset_minutes;
+  std::unique_ptr<Mapper> mapper = NewMapper(repo.repo.platform, mo);
   ImportCounts c;
   c.repos = 1;
   ItemLayout layout;

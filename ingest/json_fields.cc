@@ -5,7 +5,8 @@
 
 namespace fixgraph::ingest {
 
-Fields::Fields(const JsonValue& j) : j_(j) {
+Fields::Fields(const JsonValue& j, int naive_offset_minutes)
+    : j_(j), naive_offset_(naive_offset_minutes) {
   if (!j_.is_object())
     status_ = Status::Corruption(std::string("expected a JSON object, found ") + j_.type_name());
 }
@@ -94,7 +95,7 @@ void Fields::Time(const char* key, OptTime* out) {
   if (!v.valid()) return;
   if (!v.is_string())
     return Fail(key, std::string("expected a timestamp string, found ") + v.type_name());
-  auto t = ParseTimestamp(v.str());
+  auto t = ParseTimestamp(v.str(), naive_offset_);
   if (!t.ok()) return Fail(key, t.status().message());
   *out = *t;
 }

@@ -21,7 +21,9 @@ namespace fixgraph::ingest {
 
 class Fields {
  public:
-  explicit Fields(const JsonValue& j);
+  // `naive_offset_minutes`: the UTC offset assumed for timestamps that carry
+  // none (MapperOptions).
+  explicit Fields(const JsonValue& j, int naive_offset_minutes = 0);
 
   bool is_object() const { return j_.is_object(); }
   bool Has(const char* key) const;
@@ -38,7 +40,7 @@ class Fields {
   void Int(const char* key, std::int64_t* out);
   // A bool, 0/1, or "true"/"false".
   void Bool(const char* key, std::optional<bool>* out);
-  // A timestamp string; "" and null are unset.
+  // A timestamp string; "" and null are unset; no offset: naive_offset_minutes.
   void Time(const char* key, OptTime* out);
   // A user object {id, login, name}.
   void UserObject(const char* key, User* out);
@@ -53,6 +55,7 @@ class Fields {
   JsonValue Find(const char* key);
 
   JsonValue j_;
+  int naive_offset_ = 0;
   Status status_;
 };
 

@@ -8,13 +8,21 @@ std::unique_ptr<Mapper> NewGitCodeMapper();
 std::unique_ptr<Mapper> NewGiteeMapper();
 std::unique_ptr<Mapper> NewGitHubMapper();
 
-std::unique_ptr<Mapper> NewMapper(Platform platform) {
+int DefaultNaiveOffsetMinutes(Platform platform) {
+  return platform == Platform::kGitHub ? 0 : 8 * 60;
+}
+
+std::unique_ptr<Mapper> NewMapper(Platform platform, const MapperOptions& options) {
+  std::unique_ptr<Mapper> m;
   switch (platform) {
-    case Platform::kGitCode: return NewGitCodeMapper();
-    case Platform::kGitee: return NewGiteeMapper();
-    case Platform::kGitHub: return NewGitHubMapper();
+    case Platform::kGitCode: m = NewGitCodeMapper(); break;
+    case Platform::kGitee: m = NewGiteeMapper(); break;
+    case Platform::kGitHub: m = NewGitHubMapper(); break;
   }
-  return nullptr;
+  if (m)
+    m->set_naive_offset_minutes(
+        options.naive_utc_offset_minutes.value_or(DefaultNaiveOffsetMinutes(platform)));
+  return m;
 }
 
 }  // namespace fixgraph::ingest
@@ -31,6 +39,19 @@ Status ViaReader(const nlohmann::json& j, Fn fn) {
 }
 
 }  // namespace
+
+Status Mapper::LinkedPull(const nlohmann::json& j, const RepoRef& self, Ref* out) const {
+  return ViaReader(j, [&](const JsonValue& v) { return LinkedPull(v, self, out); });
+}
+Status Mapper::LinkedIssue(const nlohmann::json& j, const RepoRef& self, Ref* out) const {
+  return ViaReader(j, [&](const JsonValue& v) { return LinkedIssue(v, self, out); });
+}
+Status Mapper::MapReplies(const nlohmann::json& j, const Comment& comment, const Ref& parent,
+                          std::vector<Comment>* out) const {
+  out->clear();
+  if (!j.is_object() || !j.contains("reply")) return Status::OK();
+  return ViaReader(j, [&](const JsonValue& v) { return MapReplies(v, comment, parent, out); });
+}
 
 Status Mapper::MapRepository(const nlohmann::json& j, const RepoRef& repo, Repository* out) const {
   return ViaReader(j, [&](const JsonValue& v) { return Map(v, repo, out); });

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "dump_writer.h"
+#include "fixgraph/engine/mentions.h"
 #include "fixgraph/ingest/mapper.h"
 
 namespace fixgraph::ingest {
@@ -20,6 +21,7 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kCursorPrefix = "sync_cursor";
+constexpr const char* kSkippedPrefix = "sync_skipped";
 constexpr int kMaxPages = 100000;
 
 // ---- Platform facts (reference/api.md).
@@ -32,16 +34,17 @@ struct PlatformApi {
   bool operate_logs;         // issue and PR operate logs exist
   bool issue_pull_links;     // issues/N/pull_requests
   bool pull_issue_links;     // pulls/N/issues
+  bool related_branches;     // issues/N/related_branches
 };
 
 PlatformApi ApiFor(Platform p) {
   switch (p) {
     case Platform::kGitCode:
-      return {p, "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true};
+      return {p, "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true, true};
     case Platform::kGitee:
-      return {p, "https://gitee.com/api/v5", "GITEE_TOKEN", 0, false, true, false, true};
+      return {p, "https://gitee.com/api/v5", "GITEE_TOKEN", 0, false, true, false, true, false};
     default:
-      return {p, "https://api.github.com", "GITHUB_TOKEN", 0, false, false, false, false};
+      return {p, "https://api.github.com", "GITHUB_TOKEN", 0, false, false, false, false, false};
   }
 }
 
@@ -120,6 +123,8 @@ class Fetcher {
   std::int64_t waits() const { return waits_; }
 
   // Removes the token from any text that leaves this class.
+  std::string Shown(const std::string& path_query) const { return Scrub(base_ + path_query); }
+
   std::string Scrub(std::string s) const {
     s = RedactUrl(s);
     if (token_.size() >= 4) {
@@ -128,8 +133,9 @@ class Fetcher {
     return s;
   }
 
-  // GET base + path_query; the body must be JSON.
-  StatusOr<Fetched> Get(const std::string& path_query) {
+  // GET base + path_query; the body must be JSON. `not_found` explains a
+  // 404 (default: the repository is missing or hidden).
+  StatusOr<Fetched> Get(const std::string& path_query, const std::string& not_found = "") {
     HttpRequest req;
     req.url = base_ + path_query;
     std::string shown = Scrub(req.url);
@@ -152,7 +158,17 @@ class Fetcher {
       long wait_ms = -1;  // from the server
       bool rate_limited = false;
       if (!r.ok()) {
-        last = Status::Unavailable(Scrub(r.status().message()));
+        std::string m = Scrub(r.status().message());
+        // Nothing listens there, or the name does not resolve: retrying
+        // will not help, and every later request would fail the same way.
+        if (m.find("Connection refused") != std::string::npos ||
+            m.find("Couldn't connect to server") != std::string::npos ||
+            m.find("resolve host") != std::string::npos ||
+            m.find("Could not resolve") != std::string::npos ||
+            m.find("resolve proxy") != std::string::npos)
+          return Status::IOError(m + ": cannot reach the server (connection refused or unknown "
+                                     "host); check --api-base and the network");
+        last = Status::Unavailable(m);
       } else {
         HttpResponse& resp = *r;
         const int code = resp.status;
@@ -180,6 +196,7 @@ class Fetcher {
               what + ": check that $" + api_.token_env + " holds a valid, unexpired token for " +
               PlatformName(api_.platform));
         } else if (code == 404) {
+          if (!not_found.empty()) return Status::NotFound(what + ": " + not_found);
           return Status::NotFound(what + ": check the owner and repository names, that it exists on " +
                                   PlatformName(api_.platform) + ", and that $" + api_.token_env +
                                   " can see it (private repositories need a token)");
@@ -209,12 +226,14 @@ class Fetcher {
     return last.WithContext("gave up after " + std::to_string(attempts) + " attempts");
   }
 
-  // Every page of a detail list, concatenated.
-  StatusOr<json> GetAll(const std::string& path, const std::string& query, bool paged) {
+  // Every page of a detail list, concatenated. `object_ok`: a single object
+  // (as some docs show issues/N/pull_requests) is taken as a list of one.
+  StatusOr<json> GetAll(const std::string& path, const std::string& query, bool paged,
+                        const std::string& not_found = "", bool object_ok = false) {
     json all = json::array();
-    std::string sep = query.empty() ? "?" : "&";
     if (!paged) {
-      FG_ASSIGN_OR_RETURN(Fetched f, Get(path + (query.empty() ? "" : "?" + query)));
+      FG_ASSIGN_OR_RETURN(Fetched f, Get(path + (query.empty() ? "" : "?" + query), not_found));
+      if (object_ok && f.body.is_object()) return json::array({std::move(f.body)});
       if (!f.body.is_array())
         return Status::Corruption("GET " + Scrub(base_ + path) + ": expected a JSON array");
       return std::move(f.body);
@@ -223,7 +242,8 @@ class Fetcher {
     for (int page = 1; page <= kMaxPages; ++page) {
       std::string pq = path + "?" + (query.empty() ? "" : query + "&") +
                        "page=" + std::to_string(page) + "&per_page=100";
-      FG_ASSIGN_OR_RETURN(Fetched f, Get(pq));
+      FG_ASSIGN_OR_RETURN(Fetched f, Get(pq, not_found));
+      if (object_ok && f.body.is_object()) f.body = json::array({std::move(f.body)});
       if (!f.body.is_array())
         return Status::Corruption("GET " + Scrub(base_ + pq) + ": expected a JSON array");
       if (page > 1 && f.body == previous) break;  // the server ignores `page`
@@ -334,14 +354,33 @@ struct DetailTask {
   std::string path;
   std::string query;
   bool paged;
+  bool object_ok = false;  // one object is a list of one
 };
+
+// An item of a list page that is new or changed, with what its list entry
+// tells about which detail endpoints can matter.
+struct ChangedItem {
+  Ref ref;
+  std::string raw;              // the list entry as stored
+  bool closed = false;          // issue closed; PR closed or merged
+  bool merged = false;
+  std::int64_t comments = -1;   // the count the list shows; -1 unknown
+  bool names_issue = false;     // PR title or body mentions an issue
+  bool needs_close_time = false;  // closed issue without a close time
+};
+
+// Explains a 404 on a detail endpoint.
+const char* kDetailNotFound =
+    "the platform has no such record for this item (GitCode is reported to answer 404 for "
+    "some pulls/N/issues); this endpoint of this item is skipped";
 
 class RepoSync {
  public:
   RepoSync(Store* store, const RepoRef& repo, const SyncOptions& options, SyncCounts* counts,
            size_t index, size_t count)
       : store_(store), repo_(repo), options_(options), counts_(counts),
-        fetch_(repo.platform, options, counts), mapper_(NewMapper(repo.platform)),
+        fetch_(repo.platform, options, counts),
+        mapper_(NewMapper(repo.platform, MapperOptions{options.naive_utc_offset_minutes})),
         batch_(store->NewBatch()), start_(Clock::now()) {
     progress_.repo = repo.ToString();
     progress_.repo_index = index;
@@ -357,7 +396,12 @@ class RepoSync {
     counts_->requests += fetch_.requests();
     counts_->retries += fetch_.retries();
     counts_->rate_limit_waits += fetch_.waits();
-    if (!s.ok()) return s.WithContext("sync " + repo_.ToString());
+    if (!s.ok()) {
+      if (s.code() == Status::Code::kIOError ||
+          s.message().find("unexpired token") != std::string::npos)
+        counts_->stop = true;
+      return s.WithContext("sync " + repo_.ToString());
+    }
     counts_->repos += 1;
     std::vector<Ref> t = batch_->TouchedItems();
     counts_->touched.insert(counts_->touched.end(), t.begin(), t.end());
@@ -381,10 +425,49 @@ class RepoSync {
       return raw_cursor.status();
     }
     FG_RETURN_IF_ERROR(SyncRepositoryRecord());
+    FG_RETURN_IF_ERROR(RetrySkipped());
     FG_RETURN_IF_ERROR(SyncList("issues"));
     FG_RETURN_IF_ERROR(SyncList("pulls"));
     if (record_) FG_RETURN_IF_ERROR(record_->Finish());
     return Status::OK();
+  }
+
+  // The endpoints earlier syncs skipped: asked for again first; those that
+  // answer now leave the list.
+  Status RetrySkipped() {
+    skipped_loaded_ = true;
+    auto stored = store_->GetMeta(SyncSkippedKey(repo_));
+    if (!stored.ok()) return stored.status().IsNotFound() ? Status::OK() : stored.status();
+    json list = json::parse(*stored, nullptr, false);
+    if (!list.is_array()) list = json::array();
+    // Group by item, in order.
+    std::vector<ChangedItem> items[2];
+    std::vector<std::set<std::string>> only[2];
+    for (const json& e : list) {
+      auto ref = ParseRef(e.value("item", std::string()));
+      if (!ref.ok() || ref->repo != repo_) continue;
+      int k = ref->kind == RefKind::kIssue ? 0 : 1;
+      if (ref->kind != RefKind::kIssue && ref->kind != RefKind::kPull) continue;
+      size_t at = 0;
+      while (at < items[k].size() && !(items[k][at].ref == *ref)) ++at;
+      if (at == items[k].size()) {
+        ChangedItem c;
+        c.ref = *ref;
+        auto raw = store_->GetRaw(*ref);
+        if (raw.ok()) c.raw = *raw;
+        items[k].push_back(c);
+        only[k].emplace_back();
+      }
+      only[k][at].insert(e.value("endpoint", std::string()));
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (items[k].empty()) continue;
+      retry_only_ = &only[k];
+      Status s = FetchDetails(k == 0, items[k]);
+      retry_only_ = nullptr;
+      FG_RETURN_IF_ERROR(s);
+    }
+    return CommitBatch();
   }
 
   Status SyncRepositoryRecord() {
@@ -395,8 +478,10 @@ class RepoSync {
       FG_RETURN_IF_ERROR(mapper_->MapRepository(f->body, repo_, &r).WithContext(RepoPath()));
       raw = f->body.dump();
       if (record_) FG_RETURN_IF_ERROR(record_->SetRepository(f->body));
-    } else if (!f.ok() && (f.status().IsNotFound() || f.status().code() == Status::Code::kFailedPrecondition)) {
-      return f.status();
+    } else if (!f.ok() && (f.status().IsNotFound() ||
+                           f.status().code() == Status::Code::kFailedPrecondition ||
+                           f.status().code() == Status::Code::kIOError)) {
+      return f.status();  // nothing written
     } else {
       // GitCode answers 400 to anonymous repository reads: keep what we know,
       // as import does for a dump without repo.json.
@@ -409,6 +494,13 @@ class RepoSync {
   }
 
   Status CommitBatch() {
+    if (skipped_loaded_) {
+      if (skipped_state_.empty()) {
+        FG_RETURN_IF_ERROR(batch_->DeleteMeta(SyncSkippedKey(repo_)));
+      } else {
+        FG_RETURN_IF_ERROR(batch_->PutMeta(SyncSkippedKey(repo_), skipped_state_.dump()));
+      }
+    }
     counts_->changed += batch_->changed();
     FG_RETURN_IF_ERROR(store_->Write(batch_.get(), Store::Durability::kLogged)
                            .WithContext("write " + repo_.ToString()));
@@ -481,44 +573,54 @@ class RepoSync {
       bool stop = false;
 
       // Map the page; find the items that are new or changed.
-      std::vector<json*> changed_raw;
-      std::vector<Ref> changed_ref;
+      std::vector<ChangedItem> changed;
       for (json& j : f.body) {
         if (issues && mapper_->IsPullInIssueList(j)) {
           if (record_) record_->AddListItem(list, "pr:" + j.value("url", std::string()), j);
           continue;
         }
-        Ref ref;
+        ChangedItem item;
         OptTime updated;
         std::string raw = j.dump();
         if (issues) {
           Issue v;
           FG_RETURN_IF_ERROR(mapper_->MapIssue(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
-          ref = v.ref();
+          item.ref = v.ref();
           updated = v.updated_at;
           if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
           FG_RETURN_IF_ERROR(batch_->PutIssue(v, raw));
           ++counts_->issues;
+          item.closed = v.state == IssueState::kClosed;
+          item.needs_close_time = item.closed && !v.closed_at &&
+                                  repo_.platform != Platform::kGitHub;
         } else {
           PullRequest v;
           FG_RETURN_IF_ERROR(mapper_->MapPull(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
-          ref = v.ref();
+          item.ref = v.ref();
           updated = v.updated_at;
           if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
           FG_RETURN_IF_ERROR(batch_->PutPull(v, raw));
           ++counts_->pulls;
+          item.closed = v.state != PullState::kOpen;
+          item.merged = v.merged();
+          for (const Mention& m : FindMentions(v.title + "\n" + v.body, repo_))
+            if (m.target.kind == RefKind::kIssue) item.names_issue = true;
+        }
+        for (const char* key : {"comments", "notes"}) {
+          auto it = j.find(key);
+          if (it != j.end() && it->is_number_integer()) item.comments = it->get<std::int64_t>();
         }
         if (updated && (!max || *updated > *max)) max = updated;
         ++progress_.items;
-        if (record_) record_->AddListItem(list, ref.number, j);
-        auto stored = store_->GetRaw(ref);
+        if (record_) record_->AddListItem(list, item.ref.number, j);
+        auto stored = store_->GetRaw(item.ref);
         bool is_new_or_changed = !stored.ok() || *stored != raw;
-        if (is_new_or_changed && seen_.insert(ref.ToString() + "\n" + raw).second) {
-          changed_raw.push_back(&j);
-          changed_ref.push_back(ref);
+        if (is_new_or_changed && seen_.insert(item.ref.ToString() + "\n" + raw).second) {
+          item.raw = std::move(raw);
+          changed.push_back(std::move(item));
         }
       }
-      FG_RETURN_IF_ERROR(FetchDetails(issues, changed_ref));
+      FG_RETURN_IF_ERROR(FetchDetails(issues, changed));
 
       bool last = stop || got == 0 || !Fetcher::HasNextPage(f.response, page, got, options_.per_page);
       if (shifted) unstable_ = true;
@@ -555,19 +657,41 @@ class RepoSync {
     return Status::OK();
   }
 
-  // Fetches the selected detail endpoints of `items` (in parallel) and puts
-  // their records into the batch.
-  Status FetchDetails(bool issues, const std::vector<Ref>& items) {
+  // Whether a detail endpoint (--only name) of `item` can change a link or
+  // an answer; all of them with all_details.
+  bool Worth(const ChangedItem& item, bool issues, const std::string& name) const {
+    if (options_.all_details) return true;
+    if (name == "comments") return item.comments != 0;  // -1: the list shows no count
+    // Issues: the operate log (links, close time, labels) of closed ones;
+    // their linked-PR list repeats what the PRs' own lists and the log say.
+    if (issues) return item.closed && name == "operate_logs";
+    // PRs: the linked-issue list says what the operate log would (the log
+    // is asked for when that list fails).
+    if (name == "operate_logs") return false;
+    if (name == "links") return item.merged || item.names_issue;
+    return item.merged;  // commits, files
+  }
+
+  // Fetches the wanted detail endpoints of `items` (in parallel) and puts
+  // their records into the batch. A failure confined to one endpoint (404,
+  // another 4xx, retries exhausted) skips that endpoint of that item and is
+  // recorded; a bad token or an unreachable host stops everything.
+  Status FetchDetails(bool issues, const std::vector<ChangedItem>& items) {
     if (items.empty()) return Status::OK();
     const PlatformApi& api = fetch_.api();
     const bool github = api.platform == Platform::kGitHub;
     std::vector<DetailTask> tasks;
     for (size_t i = 0; i < items.size(); ++i) {
-      const std::string& n = items[i].number;
+      const ChangedItem& item = items[i];
+      const std::string& n = item.ref.number;
       std::string item_path = RepoPath() + (issues ? "/issues/" : "/pulls/") + n;
-      auto want = [&](const char* e) { return endpoints_.count(e) > 0; };
-      if (want("comments")) tasks.push_back({i, "comments.json", item_path + "/comments", "", true});
-      if (want("operate_logs") && api.operate_logs) {
+      auto want = [&](const char* e, const char* file) {
+        if (retry_only_ != nullptr) return (*retry_only_)[i].count(file) > 0;
+        return endpoints_.count(e) > 0 && Worth(item, issues, e);
+      };
+      if (want("comments", "comments.json"))
+        tasks.push_back({i, "comments.json", item_path + "/comments", "", true});
+      if (api.operate_logs && want("operate_logs", "operate_logs.json")) {
         if (issues) {
           tasks.push_back({i, "operate_logs.json",
                            "/repos/" + repo_.owner + "/issues/" + n + "/operate_logs",
@@ -577,66 +701,174 @@ class RepoSync {
         }
       }
       if (issues) {
-        if (want("links") && api.issue_pull_links)
-          tasks.push_back({i, "pull_requests.json", item_path + "/pull_requests", "", false});
+        if (api.issue_pull_links && want("links", "pull_requests.json"))
+          tasks.push_back({i, "pull_requests.json", item_path + "/pull_requests", "", false, true});
+        if (api.related_branches && (options_.all_details || retry_only_ != nullptr) &&
+            want("links", "related_branches.json"))
+          tasks.push_back({i, "related_branches.json", item_path + "/related_branches", "", false});
       } else {
-        if (want("commits"))
+        if (want("commits", "commits.json"))
           tasks.push_back({i, "commits.json", item_path + "/commits", "",
                            api.platform != Platform::kGitee});
-        if (want("files")) tasks.push_back({i, "files.json", item_path + "/files", "", github});
-        if (want("links") && api.pull_issue_links)
+        if (want("files", "files.json"))
+          tasks.push_back({i, "files.json", item_path + "/files", "", github});
+        if (api.pull_issue_links && want("links", "issues.json"))
           tasks.push_back({i, "issues.json", item_path + "/issues", "", true});
       }
     }
+    std::vector<std::vector<OperateLogEvent>> logs(items.size());
+    FG_RETURN_IF_ERROR(RunTasks(issues, items, tasks, &logs));
+    // Follow-ups that only the first answers show to be needed: a PR whose
+    // linked-issue list failed gets its operate log (the same links); an
+    // issue whose log links branches gets its related_branches.
+    if (!options_.all_details && retry_only_ == nullptr) {
+      std::vector<DetailTask> more;
+      std::set<size_t> logged;
+      for (const DetailTask& t : tasks)
+        if (t.endpoint == "operate_logs.json") logged.insert(t.item);
+      for (const SkippedEndpoint& sk : counts_->skipped) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (issues || !api.operate_logs || sk.item != items[i].ref.ToString() ||
+              sk.endpoint != "issues.json" || logged.count(i) || endpoints_.count("operate_logs") == 0)
+            continue;
+          logged.insert(i);
+          more.push_back({i, "operate_logs.json",
+                          RepoPath() + "/pulls/" + items[i].ref.number + "/operate_logs", "", true});
+        }
+      }
+      if (issues && api.related_branches && endpoints_.count("links")) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          bool branches = std::any_of(logs[i].begin(), logs[i].end(), [](const OperateLogEvent& e) {
+            return OperateLogType(e).find("issue_branch_link") != std::string::npos;
+          });
+          if (branches)
+            more.push_back({i, "related_branches.json",
+                            RepoPath() + "/issues/" + items[i].ref.number + "/related_branches", "", false});
+        }
+      }
+      if (!more.empty()) {
+        FG_RETURN_IF_ERROR(RunTasks(issues, items, more, &logs));
+        tasks.insert(tasks.end(), more.begin(), more.end());
+      }
+    }
+    for (size_t i = 0; i < items.size(); ++i) {
+      for (const PlatformLink& link : LinksFromOperateLog(logs[i])) {
+        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(link));
+        ++counts_->platform_links;
+      }
+      // A closed issue without a close time: its operate log's.
+      if (issues && items[i].needs_close_time && !items[i].raw.empty()) {
+        OptTime closed = CloseTimeFromOperateLog(logs[i]);
+        if (closed) {
+          Issue v;
+          FG_RETURN_IF_ERROR(mapper_->MapIssue(json::parse(items[i].raw), repo_, &v));
+          v.closed_at = closed;
+          FG_RETURN_IF_ERROR(batch_->PutIssue(v, items[i].raw));
+        }
+      }
+    }
+    std::set<size_t> fetched;
+    for (const DetailTask& task : tasks) fetched.insert(task.item);
+    counts_->detailed += static_cast<std::int64_t>(fetched.size());
+    return Status::OK();
+  }
+
+  // Runs `tasks` in parallel and puts what they fetched into the batch; the
+  // operate-log events go to `logs` (per item) as well.
+  Status RunTasks(bool issues, const std::vector<ChangedItem>& items,
+                  const std::vector<DetailTask>& tasks,
+                  std::vector<std::vector<OperateLogEvent>>* logs) {
     std::vector<StatusOr<json>> results(tasks.size(), StatusOr<json>(json()));
     std::atomic<size_t> next{0};
+    std::atomic<bool> fatal{false};
     auto worker = [&] {
-      for (size_t t; (t = next.fetch_add(1)) < tasks.size();)
-        results[t] = fetch_.GetAll(tasks[t].path, tasks[t].query, tasks[t].paged);
+      for (size_t t; !fatal && (t = next.fetch_add(1)) < tasks.size();) {
+        const DetailTask& task = tasks[t];
+        results[t] = task.endpoint == "related_branches.json"
+                         ? FetchBranches(task.path)
+                         : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound,
+                                         task.object_ok);
+        if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
+      }
     };
     size_t threads = std::min<size_t>(std::max(1, options_.parallelism), tasks.size());
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
+    if (!tasks.empty()) worker();
     for (auto& th : pool) th.join();
 
     for (size_t t = 0; t < tasks.size(); ++t) {
-      if (!results[t].ok()) return results[t].status();
+      if (!results[t].ok() && Fatal(results[t].status())) return results[t].status();
+    }
+    for (size_t t = 0; t < tasks.size(); ++t) {
       const DetailTask& task = tasks[t];
-      const Ref& parent = items[task.item];
+      const Ref& parent = items[task.item].ref;
+      if (!results[t].ok()) {
+        Skip(parent, task, results[t].status());
+        continue;
+      }
       json& arr = *results[t];
       if (record_)
         FG_RETURN_IF_ERROR(record_->WriteDetail(issues ? "issues" : "pulls", parent.number,
                                                 task.endpoint, arr));
-      FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr)
+      FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr, &(*logs)[task.item])
                              .WithContext("GET " + fetch_.Scrub(task.path)));
     }
-    counts_->detailed += static_cast<std::int64_t>(items.size());
     return Status::OK();
   }
 
-  Status PutDetails(const std::string& endpoint, const Ref& parent, json& arr) {
+  // GitCode's issues/N/related_branches: branch names.
+  StatusOr<json> FetchBranches(const std::string& path) {
+    FG_ASSIGN_OR_RETURN(Fetched f, fetch_.Get(path, kDetailNotFound));
+    if (f.body.is_string()) return json::array({f.body});
+    if (!f.body.is_array())
+      return Status::Corruption("GET " + fetch_.Shown(path) + ": expected an array of branch names");
+    return std::move(f.body);
+  }
+
+  static bool Fatal(const Status& s) {
+    return s.code() == Status::Code::kIOError || s.code() == Status::Code::kFailedPrecondition;
+  }
+
+  void Skip(const Ref& item, const DetailTask& task, const Status& why) {
+    SkippedEndpoint e;
+    e.item = item.ToString();
+    e.endpoint = task.endpoint;
+    e.url = fetch_.Shown(task.path + (task.query.empty() ? "" : "?" + task.query));
+    std::string reason = why.message();
+    if (why.code() == Status::Code::kUnavailable)
+      reason += " (the platform kept failing on this endpoint; it is asked for again by the next sync)";
+    e.reason = reason;
+    counts_->skipped.push_back(e);
+    skipped_state_.push_back(json{{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url},
+                                  {"reason", e.reason}});
+  }
+
+  Status PutDetails(const std::string& endpoint, const Ref& parent, json& arr,
+                    std::vector<OperateLogEvent>* log) {
     for (json& j : arr) {
       std::string raw = j.dump();
       if (endpoint == "comments.json") {
         fixgraph::Comment v;
         FG_RETURN_IF_ERROR(mapper_->MapComment(j, parent, &v));
+        std::vector<fixgraph::Comment> replies;
+        FG_RETURN_IF_ERROR(mapper_->MapReplies(j, v, parent, &replies));
         FG_RETURN_IF_ERROR(batch_->PutComment(v, raw));
         ++counts_->comments;
+        for (const fixgraph::Comment& r : replies) {
+          FG_RETURN_IF_ERROR(batch_->PutComment(r, ""));
+          ++counts_->comments;
+        }
       } else if (endpoint == "operate_logs.json") {
         OperateLogEvent v;
         FG_RETURN_IF_ERROR(mapper_->MapOperateLog(j, parent, &v));
         FG_RETURN_IF_ERROR(batch_->PutOperateLog(v, raw));
         ++counts_->operate_logs;
-        if (auto link = LinkFromOperateLog(v)) {
-          FG_RETURN_IF_ERROR(batch_->PutPlatformLink(*link));
-          ++counts_->platform_links;
-        }
+        log->push_back(std::move(v));
       } else if (endpoint == "pull_requests.json") {
-        std::int64_t n = 0;
-        FG_RETURN_IF_ERROR(mapper_->LinkedPullNumber(j, &n));
-        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(
-            PlatformLink{parent, Ref::Pull(repo_, n), "issue_pull_requests"}));
+        Ref pull;
+        FG_RETURN_IF_ERROR(mapper_->LinkedPull(j, repo_, &pull));
+        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(PlatformLink{parent, pull, "issue_pull_requests"}));
         ++counts_->platform_links;
       } else if (endpoint == "commits.json") {
         fixgraph::Commit v;
@@ -649,11 +881,18 @@ class RepoSync {
         FG_RETURN_IF_ERROR(batch_->PutFile(v, raw));
         ++counts_->files;
       } else if (endpoint == "issues.json") {
-        std::string number;
-        FG_RETURN_IF_ERROR(mapper_->LinkedIssueNumber(j, &number));
-        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(
-            PlatformLink{Ref::Issue(repo_, number), parent, "pull_issues"}));
+        Ref issue;
+        FG_RETURN_IF_ERROR(mapper_->LinkedIssue(j, repo_, &issue));
+        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(PlatformLink{issue, parent, "pull_issues"}));
         ++counts_->platform_links;
+      }
+    }
+    if (endpoint == "related_branches.json") {
+      std::vector<OperateLogEvent> events;
+      FG_RETURN_IF_ERROR(RelatedBranchEvents(arr, parent, &events));
+      for (const OperateLogEvent& e : events) {
+        FG_RETURN_IF_ERROR(batch_->PutOperateLog(e, ""));
+        ++counts_->operate_logs;
       }
     }
     return Status::OK();
@@ -669,6 +908,11 @@ class RepoSync {
   std::unique_ptr<DumpWriter> record_;
   std::set<std::string> endpoints_;
   std::set<std::string> seen_;  // items whose details this run fetched
+  // While RetrySkipped runs: per item, the endpoint files to ask for again.
+  const std::vector<std::set<std::string>>* retry_only_ = nullptr;
+  // The skipped endpoints still missing (SyncSkippedKey), once loaded.
+  json skipped_state_ = json::array();
+  bool skipped_loaded_ = false;
   json cursor_;
   SyncProgress progress_;
   Clock::time_point start_;
@@ -700,10 +944,16 @@ void SyncCounts::Add(const SyncCounts& o) {
   rate_limit_waits += o.rate_limit_waits;
   changed += o.changed;
   touched.insert(touched.end(), o.touched.begin(), o.touched.end());
+  skipped.insert(skipped.end(), o.skipped.begin(), o.skipped.end());
+  stop = stop || o.stop;
 }
 
 std::string SyncCursorKey(const RepoRef& repo) {
   return std::string(kCursorPrefix) + '\0' + repo.ToString();
+}
+
+std::string SyncSkippedKey(const RepoRef& repo) {
+  return std::string(kSkippedPrefix) + '\0' + repo.ToString();
 }
 
 Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org) {

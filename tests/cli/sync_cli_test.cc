@@ -1,7 +1,10 @@
 // `fixgraph sync` end to end through the loopback fake API.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "fake_api.h"
 #include "testutil/testutil.h"
@@ -118,6 +121,132 @@ TEST(SyncCli, FakeApiBinaryStarts) {
   EXPECT_EQ(RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --help", &out, &err), 0);
   EXPECT_NE(out.find("--dump"), std::string::npos);
   EXPECT_EQ(RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --fault nope --dump x", &out, &err), 2);
+}
+
+// Issue 23.
+TEST(SyncCli, LeanFirstSyncLinksLikeAFullImport) {
+  TempDir dir;
+  const std::string demo = SourceDir() + "/data/demo";
+  fakeapi::FakeApi api(demo);
+  ASSERT_TRUE(api.Start().ok());
+  std::string repos;
+  for (const char* platform : {"gitcode", "gitee"})
+    for (const auto& owner : std::filesystem::directory_iterator(demo + "/" + platform))
+      for (const auto& repo : std::filesystem::directory_iterator(owner.path()))
+        repos += std::string(" ") + platform + ":" + owner.path().filename().string() + "/" +
+                 repo.path().filename().string();
+  std::string out, err, a, b;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "sync" + repos + " --api-base " + api.BaseUrl() +
+                                                     " --rate-limit 0 --json"),
+                       &out, &err),
+            0)
+      << err;
+  json summary = json::parse(out);
+  double items = summary["totals"]["issues"].get<double>() + summary["totals"]["pulls"].get<double>();
+  std::cout << "lean first sync of data/demo: " << summary["totals"]["requests"] << " requests, "
+            << summary["totals"]["requests"].get<double>() / items << " per item\n";
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "imported", "import " + demo), &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "links --json"), &a, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "imported", "links --json"), &b, &err), 0) << err;
+  EXPECT_FALSE(a.empty());
+  // JSON Lines, one issue per line, in the same order: the same fixes, tiers,
+  // confidences and evidence. A platform link's evidence names the endpoint
+  // that reported it, and fewer endpoints report each one: that name aside.
+  auto unsourced = [](std::string text) {
+    for (const char* source : {"(issue_pull_requests)", "(pull_issues)", "(operate_log)"})
+      for (size_t p; (p = text.find(source)) != std::string::npos;)
+        text.replace(p, std::string(source).size(), "(platform)");
+    return text;
+  };
+  EXPECT_EQ(unsourced(a), unsourced(b));
+  EXPECT_NE(a.find("the platform links"), std::string::npos);
+}
+
+TEST(SyncCli, PartialSyncExitsThreeAndNamesWhatWasSkipped) {
+  TempDir dir;
+  fakeapi::FakeApi api(SourceDir() + "/tests/data/platform-shapes");
+  auto f = fakeapi::ParseFakeFault("404:-1:/pulls/4/issues");
+  ASSERT_TRUE(f.ok());
+  api.AddFault(*f);
+  ASSERT_TRUE(api.Start().ok());
+  std::string out, err;
+  int rc = RunCommand(Fixgraph(dir / "db", "sync gitcode:sytest/paopao gitee:kit101/drone-yml-test "
+                                           "--api-base " + api.BaseUrl() + " --rate-limit 0 --json"),
+                      &out, &err);
+  EXPECT_EQ(rc, 3) << err;
+  json summary = json::parse(out);
+  EXPECT_EQ(summary["outcome"], "partial");
+  EXPECT_FALSE(summary["ok"].get<bool>());
+  EXPECT_EQ(summary["totals"]["repos"], 2);
+  EXPECT_EQ(summary["totals"]["skipped"], 1);
+  ASSERT_EQ(summary["skipped_endpoints"].size(), 1u);
+  EXPECT_NE(summary["skipped_endpoints"][0]["url"].get<std::string>().find("/pulls/4/issues"),
+            std::string::npos);
+  EXPECT_NE(err.find("skipped issues.json of gitcode:sytest/paopao!4"), std::string::npos) << err;
+  EXPECT_NE(err.find("404"), std::string::npos) << err;
+  // Without --json: the summary says so too.
+  rc = RunCommand(Fixgraph(dir / "db2", "sync gitcode:sytest/paopao --api-base " + api.BaseUrl() +
+                                            " --rate-limit 0"),
+                  &out, &err);
+  EXPECT_EQ(rc, 3) << err;
+  EXPECT_NE(out.find("partial: 1 detail endpoints skipped"), std::string::npos) << out;
+}
+
+TEST(SyncCli, UnreachableServerFailsFastAndLeavesNoTrace) {
+  TempDir dir;
+  int port = 0;
+  {
+    fakeapi::FakeApi probe(dir.path());
+    auto p = probe.Start();
+    ASSERT_TRUE(p.ok());
+    port = *p;
+  }
+  std::string out, err;
+  auto start = std::chrono::steady_clock::now();
+  int rc = RunCommand(Fixgraph(dir / "db", "sync gitcode:Ascend/a gitcode:Ascend/b --api-base "
+                                           "http://127.0.0.1:" + std::to_string(port) +
+                                           "/api/v5 --rate-limit 0 --json"),
+                      &out, &err);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(rc, 1);
+  EXPECT_LT(secs, 5.0);
+  EXPECT_NE(err.find("cannot reach the server"), std::string::npos) << err;
+  json summary = json::parse(out);
+  EXPECT_EQ(summary["outcome"], "failed");
+  EXPECT_EQ(summary["repos"].size(), 1u) << "stops at the first repository";
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "stats --json"), &out, &err), 0) << err;
+  EXPECT_TRUE(json::parse(out)["repositories"].empty()) << out;
+}
+
+// The platform-shapes dump imported: the issue linked to a branch gets the PR
+// of that branch as branch evidence; a link to another repository's issue is
+// shown by `show`.
+TEST(SyncCli, IssueBranchLinksAndCrossRepositoryLinksAreUsed) {
+  TempDir dir;
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "import " + SourceDir() + "/tests/data/platform-shapes"),
+                       &out, &err),
+            0)
+      << err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "links --json --repo gitcode:sytest/paopao"), &out, &err), 0)
+      << err;
+  bool found = false;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    json j = json::parse(line);
+    if (j["issue"] != "gitcode:sytest/paopao#4") continue;
+    for (const json& f : j["fixes"]) {
+      if (f["pr"] != "gitcode:sytest/paopao!7") continue;
+      for (const json& e : f["evidence"])
+        if (e["kind"] == "branch_name" &&
+            e["detail"].get<std::string>().find("linked to #4 on the platform") != std::string::npos)
+          found = true;
+    }
+  }
+  EXPECT_TRUE(found) << out;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "show gitcode:sytest/paopao!4"), &out, &err), 0) << err;
+  EXPECT_NE(out.find("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), std::string::npos) << out;
 }
 
 }  // namespace

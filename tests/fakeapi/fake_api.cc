@@ -50,7 +50,7 @@ StatusOr<FakeFault> ParseFakeFault(const std::string& spec) {
   static const std::vector<std::string> kKinds = {"429",  "403rate", "418",   "500",
                                                   "502",  "503",     "slow",  "truncate",
                                                   "reset", "html",   "badjson", "shift",
-                                                  "unshift"};
+                                                  "unshift", "404"};
   FakeFault f;
   size_t a = spec.find(':');
   f.kind = spec.substr(0, a);
@@ -69,6 +69,32 @@ StatusOr<FakeFault> ParseFakeFault(const std::string& spec) {
   return f;
 }
 
+StatusOr<FakeQuirk> ParseFakeQuirk(const std::string& name) {
+  if (name == "action-only") return FakeQuirk::kActionOnly;
+  if (name == "links-object") return FakeQuirk::kLinksObject;
+  if (name == "naive-times") return FakeQuirk::kNaiveTimes;
+  if (name == "no-close-time") return FakeQuirk::kNoCloseTime;
+  return Status::InvalidArgument("--quirk " + name +
+                                 ": unknown (expected action-only, links-object, naive-times, "
+                                 "no-close-time)");
+}
+
+namespace {
+
+// "2024-04-24T22:27:49+08:00" (or with a fraction) -> "2024-04-24 22:27:49".
+void DropChinaOffsets(json* j) {
+  if (j->is_string()) {
+    const std::string& v = j->get_ref<const std::string&>();
+    if (v.size() >= 25 && v[4] == '-' && v[10] == 'T' && v.compare(v.size() - 6, 6, "+08:00") == 0)
+      *j = v.substr(0, 10) + " " + v.substr(11, 8);
+    return;
+  }
+  if (j->is_array() || j->is_object())
+    for (auto& e : *j) DropChinaOffsets(&e);
+}
+
+}  // namespace
+
 struct FakeApi::Impl {
   std::string dump;
   httplib::Server server;
@@ -77,6 +103,7 @@ struct FakeApi::Impl {
   mutable std::mutex mu;
   std::string token;
   std::vector<FakeFault> faults;
+  std::vector<FakeQuirk> quirks;
   std::vector<FakeRequest> log;
   std::map<std::string, std::shared_ptr<json>> cache;
   int shifted = 0;
@@ -286,6 +313,15 @@ struct FakeApi::Impl {
         res.set_content(R"({"message":"injected fault"})", "application/json");
         return finish();
       }
+      if (k == "404") {
+        std::vector<std::string> seg = Split(req.path);
+        auto rp = std::find(seg.begin(), seg.end(), "repos");
+        std::string platform = rp != seg.end() && seg.end() - rp >= 3
+                                   ? Resolve(PlatformHint(seg), rp[1], rp[2])
+                                   : "";
+        Error(platform.empty() ? "gitcode" : platform, 404, "404 Not Found", res);
+        return finish();
+      }
       if (k == "html") {
         res.status = 200;
         res.set_content("<!DOCTYPE html><html><body><h1>Service busy</h1></body></html>",
@@ -296,6 +332,7 @@ struct FakeApi::Impl {
     }
 
     Serve(req, r, res);
+    ApplyQuirks(req.path, res);
     if (faulted && (fault.kind == "truncate" || fault.kind == "reset" || fault.kind == "badjson") &&
         (res.status == 200 || res.status == -1)) {
       std::string body = res.body;
@@ -331,6 +368,43 @@ struct FakeApi::Impl {
       }
     }
     finish();
+  }
+
+  bool Has(FakeQuirk q) {
+    std::lock_guard<std::mutex> lock(mu);
+    return std::find(quirks.begin(), quirks.end(), q) != quirks.end();
+  }
+
+  // Rewrites a successful JSON answer per the quirks switched on.
+  void ApplyQuirks(const std::string& path, httplib::Response& res) {
+    if (res.status != 200 && res.status != -1) return;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (quirks.empty()) return;
+    }
+    json j = json::parse(res.body, nullptr, false);
+    if (j.is_discarded()) return;
+    std::vector<std::string> seg = Split(path);
+    const std::string last = seg.empty() ? "" : seg.back();
+    if (Has(FakeQuirk::kActionOnly) && last == "operate_logs" && j.is_array()) {
+      for (json& e : j) {
+        if (!e.is_object() || !e.contains("action_type")) continue;
+        if (!e.contains("action") || e["action"].is_null()) e["action"] = e["action_type"];
+        e.erase("action_type");
+      }
+    }
+    if (Has(FakeQuirk::kLinksObject) && last == "pull_requests" && j.is_array() && j.size() == 1)
+      j = j[0];
+    if (Has(FakeQuirk::kNoCloseTime) && seg.size() >= 2 && seg[seg.size() - 2] != "pulls" &&
+        last == "issues" && j.is_array()) {
+      for (json& e : j) {
+        if (!e.is_object() || e.value("state", std::string()) != "closed") continue;
+        e["finished_at"] = "";
+        e["closed_at"] = nullptr;
+      }
+    }
+    if (Has(FakeQuirk::kNaiveTimes)) DropChinaOffsets(&j);
+    res.set_content(j.dump(), "application/json");
   }
 
   static std::string PlatformHint(const std::vector<std::string>& seg) {
@@ -427,7 +501,7 @@ struct FakeApi::Impl {
                    const std::string& list, const std::string& number, const std::string& what,
                    const httplib::Request& req, httplib::Response& res) {
     static const std::map<std::string, std::vector<std::string>> kIssue = {
-        {"gitcode", {"comments", "operate_logs", "pull_requests"}},
+        {"gitcode", {"comments", "operate_logs", "pull_requests", "related_branches"}},
         {"gitee", {"comments", "operate_logs"}},
         {"github", {"comments"}}};
     static const std::map<std::string, std::vector<std::string>> kPull = {
@@ -442,6 +516,10 @@ struct FakeApi::Impl {
     if (FindItem(root, list, number).is_null() && !fs::is_directory(root / list / number, ec))
       return Error(platform, 404, "404 Not Found", res);
     auto data = Load((root / list / number / (what + ".json")).string());
+    if (data && !data->is_array()) {  // served as recorded (an object, as some docs show)
+      res.set_content(data->dump(), "application/json");
+      return;
+    }
     Paginate(platform, req, data ? *data : json::array(), false, res);
   }
 };
@@ -464,6 +542,11 @@ void FakeApi::RequireToken(const std::string& token) {
 void FakeApi::AddFault(const FakeFault& fault) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->faults.push_back(fault);
+}
+
+void FakeApi::AddQuirk(FakeQuirk quirk) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->quirks.push_back(quirk);
 }
 
 StatusOr<int> FakeApi::Start(const std::string& host, int port) {

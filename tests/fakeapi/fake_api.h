@@ -9,7 +9,9 @@
 //   GET /repos/O/R/issues|pulls                  state, sort (created|updated),
 //        direction (asc|desc), since, page, per_page (default 20, max 100)
 //   GET /repos/O/R/issues/N, /pulls/N            one item
-//   GET /repos/O/R/issues/N/{comments,pull_requests}     (pull_requests: GitCode)
+//   GET /repos/O/R/issues/N/{comments,pull_requests,related_branches}
+//        (pull_requests, related_branches: GitCode; served as the file holds
+//        them, an object included)
 //   GET /repos/O/issues/N/operate_logs?repo=R    (GitCode, Gitee)
 //   GET /repos/O/R/pulls/N/{comments,commits,files,issues,operate_logs}
 //   GET /orgs/O/repos                            repositories of an owner
@@ -19,6 +21,8 @@
 // Errors use each platform's body shape ({"error_message"...} / {"message"}).
 //
 // Faults (FakeFault) are matched against "PATH?QUERY" in arrival order.
+// Quirks (FakeQuirk) rewrite what is served into a shape the real platforms
+// also send, whatever the dump holds.
 // Thread safety: all methods may be called while the server runs.
 #pragma once
 
@@ -41,7 +45,8 @@ struct FakeFault {
   // cut before any byte), html (200 with an HTML page), badjson (200, body cut
   // short but complete), shift (after serving this list page, a new item
   // appears at the front of the list), unshift (after serving, the first item
-  // of the list disappears).
+  // of the list disappears), 404 (the platform's 404 body, as GitCode answers
+  // for some pulls/N/issues).
   std::string kind;
   int count = 1;          // matching requests affected; -1 = all
   std::string match;      // substring of "PATH?QUERY"; "" = any
@@ -51,6 +56,18 @@ struct FakeFault {
 
 // "KIND[:COUNT[:MATCH]]", e.g. "429:2:/issues", "slow:1", "500:-1:/pulls/3/files".
 StatusOr<FakeFault> ParseFakeFault(const std::string& spec);
+
+// Response shapes the platforms send that a dump may not hold:
+//   action-only   operate-log records without action_type (GitCode's 2024
+//                 shape: the type only in "action")
+//   links-object  issues/N/pull_requests as one object when it holds one PR
+//                 (as the GitCode docs show it)
+//   naive-times   "2024-04-24T22:27:49+08:00" sent as "2024-04-24 22:27:49"
+//                 (China time without an offset)
+//   no-close-time closed issues sent with finished_at "" and closed_at null
+//                 (GitCode issues rejected or closed by a custom state)
+enum class FakeQuirk { kActionOnly, kLinksObject, kNaiveTimes, kNoCloseTime };
+StatusOr<FakeQuirk> ParseFakeQuirk(const std::string& name);
 
 struct FakeRequest {
   std::string path;         // without the query
@@ -73,6 +90,7 @@ class FakeApi {
   // Requests must carry this token (per the platform's auth forms), else 401.
   void RequireToken(const std::string& token);
   void AddFault(const FakeFault& fault);
+  void AddQuirk(FakeQuirk quirk);
 
   // Listens on host:port (0 = any free port) in a background thread.
   // Returns the port.

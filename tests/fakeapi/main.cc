@@ -13,6 +13,7 @@
 int main(int argc, char** argv) {
   std::string dump, listen = "127.0.0.1:8900", token_env;
   std::vector<fixgraph::fakeapi::FakeFault> faults;
+  std::vector<fixgraph::fakeapi::FakeQuirk> quirks;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char* name) -> std::string {
@@ -35,11 +36,19 @@ int main(int argc, char** argv) {
         return 2;
       }
       faults.push_back(*f);
+    } else if (a == "--quirk") {
+      auto q = fixgraph::fakeapi::ParseFakeQuirk(value("--quirk"));
+      if (!q.ok()) {
+        std::cerr << "fixgraph_fake_api: " << q.status().message() << "\n";
+        return 2;
+      }
+      quirks.push_back(*q);
     } else if (a == "--help" || a == "-h") {
       std::cout << "usage: fixgraph_fake_api --dump DIR [--listen HOST:PORT] "
-                   "[--fault KIND[:COUNT[:MATCH]]]... [--require-token-env VAR]\n"
+                   "[--fault KIND[:COUNT[:MATCH]]]... [--quirk QUIRK]... [--require-token-env VAR]\n"
                    "  KIND: 429 403rate 418 500 502 503 slow truncate reset html badjson shift "
-                   "unshift\n"
+                   "unshift 404\n"
+                   "  QUIRK: action-only links-object naive-times no-close-time\n"
                    "  COUNT: matching requests affected (-1 = all; default 1)\n"
                    "  MATCH: substring of PATH?QUERY (default: any request)\n";
       return 0;
@@ -61,6 +70,7 @@ int main(int argc, char** argv) {
   int port = std::atoi(listen.c_str() + colon + 1);
   fixgraph::fakeapi::FakeApi api(dump);
   for (const auto& f : faults) api.AddFault(f);
+  for (auto q : quirks) api.AddQuirk(q);
   if (!token_env.empty()) {
     const char* t = std::getenv(token_env.c_str());
     if (t == nullptr || *t == '\0') {

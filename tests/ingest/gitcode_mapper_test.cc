@@ -225,5 +225,146 @@ TEST(GitCodeMapper, LinkedNumbers) {
   EXPECT_FALSE(m->LinkedIssueNumber(json::object(), &issue).ok());
 }
 
+// Issue 23: the shapes the real platforms send beyond the reconstructed ones.
+
+OperateLogEvent Event(const Mapper& m, const Ref& parent, const char* text) {
+  OperateLogEvent e;
+  Status s = m.MapOperateLog(json::parse(text), parent, &e);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return e;
+}
+
+TEST(GitCodeMapper, OperateLogTypeOnlyInActionMakesALink) {
+  auto m = NewMapper(Platform::kGitCode);
+  // The 2024 shape: no action_type.
+  OperateLogEvent e = Event(*m, Ref::Pull(kRepo, 70), R"({"id": 274531, "action": "add_mr_issue_link",
+    "content": "Create mr issue link: **第24个issue** #79", "merge_request_id": 70067,
+    "created_at": "2024-04-23T11:32:08.522+08:00"})");
+  EXPECT_EQ(OperateLogType(e), "add_mr_issue_link");
+  auto link = LinkFromOperateLog(e);
+  ASSERT_TRUE(link.has_value());
+  EXPECT_EQ(link->issue.ToString(), "gitcode:Ascend/msmodelslim#79");
+  EXPECT_EQ(link->pull.ToString(), "gitcode:Ascend/msmodelslim!70");
+}
+
+TEST(GitCodeMapper, UnlinkEventsApplyInTimeOrder) {
+  auto m = NewMapper(Platform::kGitCode);
+  Ref pull = Ref::Pull(kRepo, 6);
+  OperateLogEvent add = Event(*m, pull, R"({"id": 1, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **t** #3", "created_at": "2024-04-24T10:00:00+08:00"})");
+  OperateLogEvent del = Event(*m, pull, R"({"id": 2, "action": "delete_mr_issue_link",
+    "content": "Delete mr issue link: **t** #3", "created_at": "2024-04-25T10:00:00+08:00"})");
+  OperateLogEvent readd = Event(*m, pull, R"({"id": 3, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **t** #3", "created_at": "2024-04-26T10:00:00+08:00"})");
+  // Newest first, as the PR log is sorted by default: still applied oldest first.
+  EXPECT_TRUE(LinksFromOperateLog({del, add}).empty());
+  auto links = LinksFromOperateLog({readd, del, add});
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].issue.ToString(), "gitcode:Ascend/msmodelslim#3");
+  // The issue side's spelling.
+  Ref issue = Ref::Issue(kRepo, "3");
+  OperateLogEvent iadd = Event(*m, issue, R"({"id": 7, "action_type": "add_issue_mr_link",
+    "content": "Create issue mr links: **t** #6", "created_at": "2024-04-24T10:00:00+08:00"})");
+  OperateLogEvent idel = Event(*m, issue, R"({"id": 8, "action_type": "delete_issue_mr_link",
+    "content": "Delete issue mr links: **t** #6", "created_at": "2024-04-25T10:00:00+08:00"})");
+  EXPECT_TRUE(LinksFromOperateLog({idel, iadd}).empty());
+  EXPECT_EQ(LinksFromOperateLog({iadd}).size(), 1u);
+}
+
+TEST(GitCodeMapper, OperateLogNamesAnotherRepository) {
+  auto m = NewMapper(Platform::kGitCode);
+  OperateLogEvent e = Event(*m, Ref::Pull(kRepo, 5), R"({"id": 1, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **x** Ascend/docs#12", "created_at": "2024-04-24T10:00:00+08:00"})");
+  auto link = LinkFromOperateLog(e);
+  ASSERT_TRUE(link.has_value());
+  EXPECT_EQ(link->issue.ToString(), "gitcode:Ascend/docs#12");
+}
+
+TEST(GitCodeMapper, CloseTimeFromOperateLog) {
+  auto m = NewMapper(Platform::kGitCode);
+  Ref issue = Ref::Issue(kRepo, "5");
+  OperateLogEvent c1 = Event(*m, issue, R"({"id": 1, "action_type": "closed", "content": "closed",
+    "created_at": "2024-04-30T18:00:00+08:00"})");
+  OperateLogEvent r = Event(*m, issue, R"({"id": 2, "action_type": "opened", "content": "reopened",
+    "created_at": "2024-05-01T10:00:00+08:00"})");
+  OperateLogEvent c2 = Event(*m, issue, R"({"id": 3, "action_type": "closed", "content": "closed",
+    "created_at": "2024-05-02T10:00:05+08:00"})");
+  EXPECT_EQ(FormatUtc(*CloseTimeFromOperateLog({c2, r, c1})), "2024-05-02T02:00:05Z");
+  EXPECT_FALSE(CloseTimeFromOperateLog({c1, r}).has_value());
+  EXPECT_FALSE(CloseTimeFromOperateLog({}).has_value());
+}
+
+TEST(GitCodeMapper, TimesWithoutOffsetAreChinaTimeUnlessOverridden) {
+  json j = IssueJson();
+  j["state"] = "closed";
+  j["finished_at"] = "2024-04-24 22:27:49";
+  Issue v;
+  ASSERT_TRUE(NewMapper(Platform::kGitCode)->MapIssue(j, kRepo, &v).ok());
+  EXPECT_EQ(FormatUtc(*v.closed_at), "2024-04-24T14:27:49Z");
+  ASSERT_TRUE(NewMapper(Platform::kGitee)->MapIssue(j, kRepo, &v).ok());
+  EXPECT_EQ(FormatUtc(*v.closed_at), "2024-04-24T14:27:49Z");
+  MapperOptions utc;
+  utc.naive_utc_offset_minutes = 0;
+  ASSERT_TRUE(NewMapper(Platform::kGitCode, utc)->MapIssue(j, kRepo, &v).ok());
+  EXPECT_EQ(FormatUtc(*v.closed_at), "2024-04-24T22:27:49Z");
+  // An explicit offset wins.
+  j["finished_at"] = "2024-04-24T22:27:49+00:00";
+  ASSERT_TRUE(NewMapper(Platform::kGitCode)->MapIssue(j, kRepo, &v).ok());
+  EXPECT_EQ(FormatUtc(*v.closed_at), "2024-04-24T22:27:49Z");
+  EXPECT_EQ(DefaultNaiveOffsetMinutes(Platform::kGitHub), 0);
+}
+
+TEST(GitCodeMapper, LinkedItemsResolveToTheirOwnRepository) {
+  auto m = NewMapper(Platform::kGitCode);
+  Ref r;
+  json other = json::parse(R"({"number": "1", "title": "[bug] test",
+    "url": "https://api.gitcode.com/api/v5/repos/sytest/paopao/issues/1"})");
+  ASSERT_TRUE(m->LinkedIssue(other, kRepo, &r).ok());
+  EXPECT_EQ(r.ToString(), "gitcode:sytest/paopao#1");
+  ASSERT_TRUE(m->LinkedIssue(IssueJson(), kRepo, &r).ok());  // html_url names this repository
+  EXPECT_EQ(r.ToString(), "gitcode:Ascend/msmodelslim#309");
+  json bare = json::parse(R"({"number": 4})");
+  ASSERT_TRUE(m->LinkedPull(bare, kRepo, &r).ok());
+  EXPECT_EQ(r.ToString(), "gitcode:Ascend/msmodelslim!4");
+  json web = json::parse(R"({"number": 1, "html_url": "https://gitcode.com/test/lib/merge_requests/1"})");
+  ASSERT_TRUE(m->LinkedPull(web, kRepo, &r).ok());
+  EXPECT_EQ(r.ToString(), "gitcode:test/lib!1");
+}
+
+TEST(GitCodeMapper, NestedRepliesBecomeComments) {
+  auto m = NewMapper(Platform::kGitCode);
+  json j = json::parse(R"({"id": "8b1c", "body": "why?", "comment_type": "diff_comment",
+    "diff_file": "src/a.cc", "created_at": "2024-04-24T01:10:00.000+00:00",
+    "reply": [{"id": "9c2d", "body": "fixed", "created_at": "2024-04-24T02:00:00.000+00:00"},
+              {"note_id": 153003, "body": "ok, fix #2", "user": {"login": "bob"}}]})");
+  Ref pull = Ref::Pull(kRepo, 5);
+  Comment c;
+  ASSERT_TRUE(m->MapComment(j, pull, &c).ok());
+  std::vector<Comment> replies;
+  Status s = m->MapReplies(j, c, pull, &replies);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_EQ(replies[0].id, "9c2d");
+  EXPECT_EQ(replies[0].kind, "diff_comment");
+  EXPECT_EQ(replies[0].path, "src/a.cc");
+  EXPECT_EQ(replies[1].id, "8b1c.2");
+  EXPECT_EQ(replies[1].body, "ok, fix #2");
+  EXPECT_EQ(replies[1].author.login, "bob");
+  json bad = j;
+  bad["reply"] = "x";
+  EXPECT_FALSE(m->MapReplies(bad, c, pull, &replies).ok());
+}
+
+TEST(GitCodeMapper, RelatedBranchesBecomeEvents) {
+  std::vector<OperateLogEvent> events;
+  Ref issue = Ref::Issue(kRepo, "4");
+  ASSERT_TRUE(RelatedBranchEvents(json::array({"hotfix/cache-timeout", "dev"}), issue, &events).ok());
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].action_type, "related_branch");
+  EXPECT_EQ(events[0].content, "hotfix/cache-timeout");
+  EXPECT_EQ(events[0].id, "related_branch:hotfix/cache-timeout");
+  EXPECT_FALSE(RelatedBranchEvents(json::array({1}), issue, &events).ok());
+}
+
 }  // namespace
 }  // namespace fixgraph::ingest

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -165,6 +167,9 @@ SyncOptions FastOptions(const FakeApi& api) {
   o.max_backoff_ms = 50;
   o.timeout_ms = 5000;
   o.token_source = [](const std::string&) { return std::string(); };
+  // Every detail endpoint, so that stores compare whole with an import; the
+  // tests of the default (only what can change a link) set it back.
+  o.all_details = true;
   return o;
 }
 
@@ -197,6 +202,7 @@ TEST(Sync, DemoThroughFakeEqualsImportAndRecordRoundTrips) {
   auto synced = OpenStore(dir / "synced");
   SyncOptions o = FastOptions(api);
   o.record_dir = dir / "record";
+  o.all_details = true;  // everything the dump holds, to compare whole stores
   SyncCounts c;
   Status s = SyncAll(synced.get(), demo, o, &c);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -562,6 +568,253 @@ TEST(Sync, KillDuringSyncThenRerunEqualsUninterrupted) {
     EXPECT_TRUE(Digest(*store) == Digest(**clean)) << "kill_at " << kill_at;
     EXPECT_EQ(*store->GetMeta(SyncCursorKey(repo)), *(*clean)->GetMeta(SyncCursorKey(repo)));
   }
+}
+
+// ---- Issue 23: real platform shapes, partial syncs, fewer requests.
+
+// Every platform link of the store, as sorted strings.
+std::vector<std::string> Links(const Store& store) {
+  std::vector<std::string> out;
+  EXPECT_TRUE(store.ForEachPlatformLink(nullptr, [&](PlatformLink& l) {
+    out.push_back(l.issue.ToString() + " <-> " + l.pull.ToString() + " (" + l.source + ")");
+    return true;
+  }).ok());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Links without their source: the same evidence whichever endpoint gave it.
+std::set<std::string> Pairs(const Store& store) {
+  std::set<std::string> out;
+  for (const std::string& l : Links(store)) out.insert(l.substr(0, l.find(" (")));
+  return out;
+}
+
+const char* kShapes = "/tests/data/platform-shapes";
+
+TEST(Sync, RealShapesGiveTheSameLinksThroughSyncAndImport) {
+  TempDir dir;
+  const std::string dump = SourceDir() + kShapes;
+  auto imported = OpenStore(dir / "imported");
+  Status is = ImportDump(imported.get(), dump, ImportOptions(), nullptr);
+  ASSERT_TRUE(is.ok()) << is.ToString();
+  std::set<std::string> want = {
+      "gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4",        // url names another repository
+      "gitcode:sytest/paopao#2 <-> gitcode:sytest/paopao!5",       // pull_requests.json: one object
+      "gitcode:sytest/paopao#6 <-> gitcode:sytest/paopao!3",       // type only in "action"
+      "gitee:kit101/drone-yml-test#I4CE7W <-> gitee:kit101/drone-yml-test!6",
+      "gitee:other-org/lib#I4CD5P <-> gitee:kit101/drone-yml-test!6"};  // html_url: another repository
+  EXPECT_EQ(Pairs(*imported), want);  // #3 and !6 were linked, then unlinked
+
+  FakeApi api(dump);
+  ASSERT_TRUE(api.Start().ok());
+  for (bool all : {false, true}) {
+    auto synced = OpenStore(dir / (all ? "all" : "some"));
+    SyncOptions o = FastOptions(api);
+    o.all_details = all;
+    o.record_dir = dir / (all ? "rec-all" : "rec-some");
+    SyncCounts c;
+    Status s = SyncAll(synced.get(), dump, o, &c);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_TRUE(c.skipped.empty());
+    // With every endpoint: the same link records; by default: the same
+    // links, found by fewer endpoints.
+    if (all) EXPECT_EQ(Links(*synced), Links(*imported));
+    EXPECT_EQ(Pairs(*synced), want) << "all_details " << all;
+    // The recorded dump imports to the same links.
+    auto replayed = OpenStore(dir / (all ? "replay-all" : "replay-some"));
+    ASSERT_TRUE(ImportDump(replayed.get(), dir / (all ? "rec-all" : "rec-some"), ImportOptions(), nullptr).ok());
+    EXPECT_EQ(Links(*replayed), Links(*synced));
+  }
+  auto synced = OpenStore(dir / "all");
+  json da = Digest(*synced), db = Digest(*imported);
+  EXPECT_TRUE(da == db) << "sync and import differ:\n" << json::diff(da, db).dump(1);
+
+  RepoRef paopao = Repo(Platform::kGitCode, "sytest", "paopao");
+  for (Store* st : {imported.get(), synced.get()}) {
+    // "2024-04-24 22:27:49" is China time: the same second as the merge.
+    auto i2 = st->GetIssue(Ref::Issue(paopao, "2"));
+    auto p5 = st->GetPull(Ref::Pull(paopao, 5));
+    ASSERT_TRUE(i2.ok() && p5.ok());
+    ASSERT_TRUE(i2->closed_at && p5->merged_at);
+    EXPECT_EQ(*i2->closed_at, *p5->merged_at);
+    // Closed without finished_at: the last close of its operate log.
+    auto i5 = st->GetIssue(Ref::Issue(paopao, "5"));
+    ASSERT_TRUE(i5.ok());
+    ASSERT_TRUE(i5->closed_at.has_value());
+    EXPECT_EQ(FormatUtc(*i5->closed_at), "2024-05-02T02:00:05Z");
+    // A review comment and its two nested replies.
+    std::vector<Comment> comments;
+    ASSERT_TRUE(st->ListComments(Ref::Pull(paopao, 5), &comments).ok());
+    EXPECT_EQ(comments.size(), 3u);
+    // The issue's related branch is kept as an operate-log event.
+    std::vector<OperateLogEvent> log;
+    ASSERT_TRUE(st->ListOperateLog(Ref::Issue(paopao, "4"), &log).ok());
+    EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const OperateLogEvent& e) {
+      return e.action_type == "related_branch" && e.content == "hotfix/cache-timeout";
+    }));
+  }
+}
+
+// Each quirk switch of the fake serves data/demo in a shape the platforms
+// also send; sync must end with the links an import of data/demo gives.
+TEST(Sync, QuirkSwitchesKeepTheLinks) {
+  TempDir dir;
+  const std::string demo = SourceDir() + "/data/demo";
+  auto imported = OpenStore(dir / "imported");
+  ASSERT_TRUE(ImportDump(imported.get(), demo, ImportOptions(), nullptr).ok());
+  std::set<std::string> want = Pairs(*imported);
+  ASSERT_FALSE(want.empty());
+  for (const char* q : {"action-only", "links-object", "naive-times", "no-close-time"}) {
+    FakeApi api(demo);
+    auto quirk = fakeapi::ParseFakeQuirk(q);
+    ASSERT_TRUE(quirk.ok());
+    api.AddQuirk(*quirk);
+    ASSERT_TRUE(api.Start().ok());
+    auto synced = OpenStore(dir / q);
+    SyncOptions o = FastOptions(api);
+    o.all_details = true;  // every endpoint, so that each quirk is met
+    Status s = SyncAll(synced.get(), demo, o, nullptr);
+    ASSERT_TRUE(s.ok()) << q << ": " << s.ToString();
+    EXPECT_EQ(Pairs(*synced), want) << q;
+    if (std::string(q) == "naive-times") {
+      // Times read back as the same instants.
+      RepoRef r = Repo(Platform::kGitCode, "Ascend", "agent-skills");
+      EXPECT_TRUE(synced->ForEachIssue(&r, [&](const Issue& i) {
+        auto other = imported->GetIssue(i.ref());
+        EXPECT_TRUE(other.ok());
+        if (other.ok()) {
+          EXPECT_EQ(i.created_at, other->created_at) << i.ref().ToString();
+          EXPECT_EQ(i.closed_at, other->closed_at) << i.ref().ToString();
+        }
+        return true;
+      }).ok());
+    }
+  }
+  EXPECT_FALSE(fakeapi::ParseFakeQuirk("bogus").ok());
+}
+
+TEST(Sync, NotFoundOnOneDetailEndpointSkipsOnlyThatAndIsRetriedLater) {
+  TempDir dir;
+  const std::string dump = SourceDir() + kShapes;
+  FakeApi api(dump);
+  auto f = fakeapi::ParseFakeFault("404:1:/pulls/4/issues");
+  ASSERT_TRUE(f.ok());
+  api.AddFault(*f);
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  RepoRef paopao = Repo(Platform::kGitCode, "sytest", "paopao");
+  SyncCounts c;
+  Status s = SyncRepository(store.get(), paopao, o, &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(c.skipped.size(), 1u);
+  EXPECT_EQ(c.skipped[0].item, "gitcode:sytest/paopao!4");
+  EXPECT_EQ(c.skipped[0].endpoint, "issues.json");
+  EXPECT_NE(c.skipped[0].url.find("/repos/sytest/paopao/pulls/4/issues"), std::string::npos);
+  EXPECT_NE(c.skipped[0].reason.find("404"), std::string::npos) << c.skipped[0].reason;
+  EXPECT_EQ(c.skipped[0].reason.find("token"), std::string::npos) << c.skipped[0].reason;
+  // Everything else is there: the PRs, the other links.
+  EXPECT_EQ(c.pulls, 6);
+  EXPECT_TRUE(store->GetPull(Ref::Pull(paopao, 8)).ok());
+  EXPECT_EQ(Pairs(*store).count("gitcode:sytest/paopao#2 <-> gitcode:sytest/paopao!5"), 1u);
+  EXPECT_EQ(Pairs(*store).count("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), 0u);
+  auto meta = store->GetMeta(SyncSkippedKey(paopao));
+  ASSERT_TRUE(meta.ok());
+  EXPECT_NE(meta->find("pulls/4/issues"), std::string::npos) << *meta;
+
+  // The next sync asks for it again (the list is unchanged) and completes.
+  api.ClearRequests();
+  SyncCounts again;
+  s = SyncRepository(store.get(), paopao, o, &again);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(again.skipped.empty());
+  EXPECT_EQ(CountPath(api.Requests(), "/pulls/4/issues"), 1);
+  EXPECT_EQ(Pairs(*store).count("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), 1u);
+  EXPECT_TRUE(store->GetMeta(SyncSkippedKey(paopao)).status().IsNotFound());
+}
+
+TEST(Sync, RepeatedFailureOnADetailEndpointIsSkippedAndOtherRepositoriesSync) {
+  TempDir dir;
+  const std::string dump = SourceDir() + kShapes;
+  FakeApi api(dump);
+  auto f = fakeapi::ParseFakeFault("503:-1:/pulls/5/comments");
+  ASSERT_TRUE(f.ok());
+  api.AddFault(*f);
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.max_attempts = 2;
+  SyncCounts c;
+  Status s = SyncAll(store.get(), dump, o, &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(c.skipped.size(), 1u);
+  EXPECT_NE(c.skipped[0].reason.find("503"), std::string::npos) << c.skipped[0].reason;
+  EXPECT_EQ(c.repos, 2);
+  EXPECT_TRUE(store->GetPull(Ref::Pull(Repo(Platform::kGitee, "kit101", "drone-yml-test"), 6)).ok());
+}
+
+TEST(Sync, ConnectionRefusedFailsFastAndLeavesNoTrace) {
+  TempDir dir;
+  int port = 0;
+  {
+    FakeApi probe(dir.path());
+    auto p = probe.Start();
+    ASSERT_TRUE(p.ok());
+    port = *p;
+  }  // stopped: nothing listens there now
+  auto store = OpenStore(dir / "db");
+  std::map<std::string, std::string> meta_before;
+  ASSERT_TRUE(store->ListMeta("", &meta_before).ok());
+  SyncOptions o;
+  o.api_base = "http://127.0.0.1:" + std::to_string(port) + "/api/v5";
+  o.requests_per_minute = 0;
+  o.token_source = [](const std::string&) { return std::string(); };
+  auto start = std::chrono::steady_clock::now();
+  SyncCounts c;
+  Status s = SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &c);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kIOError) << s.ToString();
+  EXPECT_NE(s.message().find("cannot reach"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("127.0.0.1"), std::string::npos) << s.message();
+  EXPECT_TRUE(c.stop);
+  EXPECT_LT(secs, 3.0);
+  EXPECT_EQ(c.requests, 1);
+  std::vector<Repository> repos;
+  ASSERT_TRUE(store->ListRepositories(&repos).ok());
+  EXPECT_TRUE(repos.empty());
+  std::map<std::string, std::string> meta;
+  ASSERT_TRUE(store->ListMeta("", &meta).ok());
+  EXPECT_EQ(meta, meta_before) << "no cursor, no record of skips";
+}
+
+// A first sync asks for details only where they can change a link or an
+// answer: at least 30% fewer requests per item on data/demo, same links.
+TEST(Sync, FirstSyncAsksForFewerDetails) {
+  TempDir dir;
+  const std::string demo = SourceDir() + "/data/demo";
+  FakeApi api(demo);
+  ASSERT_TRUE(api.Start().ok());
+  SyncCounts all, some;
+  auto full = OpenStore(dir / "full");
+  SyncOptions o = FastOptions(api);
+  o.all_details = true;
+  ASSERT_TRUE(SyncAll(full.get(), demo, o, &all).ok());
+  auto lean = OpenStore(dir / "lean");
+  o.all_details = false;  // the default
+  ASSERT_TRUE(SyncAll(lean.get(), demo, o, &some).ok());
+  double items = static_cast<double>(all.issues + all.pulls);
+  ASSERT_EQ(items, static_cast<double>(some.issues + some.pulls));
+  double before = all.requests / items, after = some.requests / items;
+  std::cout << "requests per item on data/demo: " << before << " (all details) -> " << after
+            << " (" << all.requests << " -> " << some.requests << " requests, " << items
+            << " items)\n";
+  EXPECT_LE(after, 0.7 * before);
+  // The same issue-PR pairs (fewer endpoints report each); the linker's
+  // links are compared in SyncCli.LeanFirstSyncLinksLikeAFullImport.
+  EXPECT_EQ(Pairs(*lean), Pairs(*full));
+  EXPECT_FALSE(Pairs(*lean).empty());
 }
 
 }  // namespace

@@ -28,6 +28,10 @@ using UnixSeconds = std::int64_t;
 // anything else that is not a valid timestamp (bad digits, month 13, day 31 in
 // April, hour 24, offset beyond +/-14:00, trailing garbage).
 StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text);
+// The same, taking a text without an offset ("2024-04-24 22:27:49") as local
+// time at `naive_offset_minutes` east of UTC (480 for China time).
+StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text,
+                                                    int naive_offset_minutes);
 
 // "2026-09-15T03:35:56Z".
 std::string FormatUtc(UnixSeconds t);

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,9 @@ struct ImportOptions {
   // once x 2 <= cores; ImportRepository: 2 cores or more). Default: kAuto.
   enum class Pipeline { kAuto, kOn, kOff };
   Pipeline pipeline = Pipeline::kAuto;
+  // Minutes east of UTC assumed for timestamps without an offset (mapper.h
+  // MapperOptions). Default: +08:00 for GitCode and Gitee, UTC for GitHub.
+  std::optional<int> naive_utc_offset_minutes;
   // Called after each committed batch. Default: none.
   std::function<void(const ImportProgress&)> on_progress;
   // Test hook: called after each committed batch of records with the

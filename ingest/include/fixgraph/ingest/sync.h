@@ -25,8 +25,20 @@
 // transport errors (timeouts, resets) and bodies that are not JSON (truncated,
 // HTML error pages) are retried with exponential backoff and jitter, honouring
 // Retry-After and X-RateLimit-Reset; then reported naming the URL (tokens
-// redacted). 401 and 404 fail at once with what to check. A client-side
-// limiter spaces requests (GitCode: 50 per minute by default).
+// redacted). 401 fails at once. A 404 on the repository or a list fails the
+// repository; a 404, another 4xx or repeated failure on one detail endpoint
+// skips that endpoint of that item only (SyncCounts::skipped, recorded in the
+// store under SyncSkippedKey and retried by the next sync). Connection
+// refused and unknown hosts fail at once (IOError, SyncCounts::stop), before
+// anything is written. A client-side limiter spaces requests (GitCode: 50 per
+// minute by default).
+//
+// Detail endpoints are asked for only where they can change a link or an
+// answer (SyncOptions::all_details turns this off): comments when the list
+// shows some (or shows no count); for issues, operate logs, linked PRs and
+// related branches when the issue is closed; for PRs, commits, files and
+// operate logs when merged, linked issues when merged or when the PR's title
+// or body names an issue.
 //
 // Tokens: read from GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN only; sent as
 // PRIVATE-TOKEN (GitCode), access_token (Gitee), Authorization: Bearer
@@ -67,6 +79,15 @@ struct SyncProgress {
   double eta_s = -1;        // -1 when unknown
 };
 
+// A detail endpoint of one item that was skipped (404, another 4xx, or
+// retries exhausted).
+struct SkippedEndpoint {
+  std::string item;      // "gitcode:Ascend/docs!12"
+  std::string endpoint;  // file name in the dump: "issues.json", "comments.json", ...
+  std::string url;       // tokens redacted
+  std::string reason;    // the error and its likely cause
+};
+
 struct SyncCounts {
   std::int64_t repos = 0;
   std::int64_t issues = 0;   // list items seen (new, changed or not)
@@ -82,6 +103,10 @@ struct SyncCounts {
   std::int64_t rate_limit_waits = 0;
   std::int64_t changed = 0;  // records new or different
   std::vector<Ref> touched;  // for RefreshAfterWrite
+  std::vector<SkippedEndpoint> skipped;  // partial: these are missing
+  // Set with an error that concerns every repository (bad token, host not
+  // reachable): a caller syncing several should stop.
+  bool stop = false;
   void Add(const SyncCounts& o);
 };
 
@@ -102,6 +127,12 @@ struct SyncOptions {
   int per_page = 100;
   // Concurrent detail requests. Default: 4.
   int parallelism = 4;
+  // Fetch every detail endpoint of every new or changed item, not only those
+  // that can change a link or an answer. Default: false.
+  bool all_details = false;
+  // Minutes east of UTC assumed for timestamps without an offset. Default:
+  // +08:00 for GitCode and Gitee, UTC for GitHub (mapper.h).
+  std::optional<int> naive_utc_offset_minutes;
   // Client-side limit in requests per minute; 0 = none, -1 = the platform's
   // default (GitCode 50, others none).
   double requests_per_minute = -1;
@@ -128,6 +159,10 @@ struct SyncOptions {
 
 // Meta key of a repository's sync cursor (JSON).
 std::string SyncCursorKey(const RepoRef& repo);
+// Meta key of the detail endpoints a repository's syncs skipped and have not
+// fetched since (a JSON array of {item, endpoint, url, reason}); absent when
+// none.
+std::string SyncSkippedKey(const RepoRef& repo);
 
 // Parses "gitcode:Ascend/MindSpeed-Ops" (or "org:gitcode:Ascend" when
 // `org` is non-null, which receives the organisation). InvalidArgument names
