@@ -45,7 +45,10 @@
 #include <xapian.h>
 
 #include "analyzer.h"
+#include "docs_assoc.h"
+#include "docs_fields.h"
 #include "docs_node.h"
+#include "lexicon.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
@@ -58,6 +61,8 @@ constexpr double kEvidenceShare = 0.6;  // matched IDF / max IDF for full eviden
 constexpr size_t kCandidates = 60;
 constexpr size_t kSnippetBytes = 320;
 constexpr Xapian::valueno kSlotPage = 0;  // the page part of the id (before '#')
+constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
+constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
 
@@ -77,10 +82,40 @@ std::string Prefixed(char prefix, std::string_view term) {
   return out;
 }
 
+// The whole-identifier terms a page's defined names are found under: the
+// name itself ("torch_npu.npu_grouped_matmul") and, when it is qualified, its
+// last component if that is an identifier too ("npu_grouped_matmul"; not
+// "step" of "...dynamic_profile.step").
+std::vector<std::string> DefinedTerms(const std::vector<std::string>& defines) {
+  std::vector<std::string> out;
+  auto whole = [&](std::string_view name) {
+    for (const Term& t : Analyze(name)) {
+      if (t.kind == TermKind::kIdentifier) {
+        out.push_back(t.text);
+        return;
+      }
+    }
+  };
+  for (const std::string& d : defines) {
+    whole(d);
+    size_t cut = d.find_last_of(".:");
+    if (cut != std::string::npos && cut + 1 < d.size()) {
+      std::string last = d.substr(cut + 1);
+      if (!docs::TitleIdentifier(last).empty()) whole(last);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Xapian::Document MakeDocument(const DocNode& n) {
   Xapian::Document doc;
   doc.set_data(docs::NodeToJson(n).dump());
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
+  doc.add_value(kSlotPageKind, n.page_kind);
+  doc.add_value(kSlotSectionKind, n.section_kind);
+  for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));
@@ -129,8 +164,14 @@ Status ParseFile(const fs::path& file, const std::string& rel, const std::string
     auto parsed = docs::ParseJsonl(file.string(), text);
     if (!parsed.ok()) return parsed.status();
     got = std::move(*parsed);
+    for (DocNode& n : got) {
+      std::vector<DocNode> one{std::move(n)};
+      docs::ClassifyPage(one[0].id, &one);
+      n = std::move(one[0]);
+    }
   } else {
     got = docs::ParseMarkdown(rel, text);
+    docs::ClassifyPage(rel, &got);
   }
   for (DocNode& n : got) {
     n.origin = origin;
@@ -262,16 +303,57 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
   return docs::Utf8Truncate(out, kSnippetBytes);
 }
 
+// Alternatives for a run of query groups: the other members of a lexicon
+// synonym group, or terms learned to go with a query term (docs_assoc.h). A
+// node holding every term of one member matches the groups at `credit`.
+struct AltSet {
+  std::vector<size_t> groups;
+  std::vector<std::vector<std::string>> members;
+  double credit = 0;
+};
+
+// Ranking adjustments (issue 22), added to the calibrated score; a page that
+// defines an identifier the question names goes first whatever its score.
+constexpr double kIndexPenalty = 0.08;       // menus, lists and index pages
+constexpr double kTutorialPenalty = 0.03;    // a tutorial the question does not name
+constexpr double kEnableDefinerBonus = 0.03; // "how do I enable": the page defining a switch
+constexpr double kEnableTutorialPenalty = 0.03;
+constexpr double kSupportSectionBonus = 0.04;  // "does X support Y": X's constraints section
+constexpr double kSupportProductsBonus = 0.01;  // ...and a page that lists products
+constexpr double kSymptomTroubleBonus = 0.02;  // an error: troubleshooting pages
+constexpr double kBm25Share = 0.06;           // BM25 (relative to the best) in the rank key
+constexpr double kNamedFloor = 0.90;          // score of a page named by the question
+constexpr double kSynonymCredit = 0.8;
+constexpr double kFeedbackWeight = 0.3;       // expansion terms from the top documents
+constexpr size_t kFeedbackDocs = 4;
+constexpr size_t kFeedbackTerms = 8;
+
+// Keeps plain analyser terms (no prefixed boolean/title terms) not already in
+// the query for relevance feedback.
+class FeedbackDecider : public Xapian::ExpandDecider {
+ public:
+  explicit FeedbackDecider(const std::set<std::string>* have) : have_(have) {}
+  bool operator()(const std::string& term) const override {
+    if (term.empty() || (term[0] >= 'A' && term[0] <= 'Z')) return false;
+    if (term.size() < 2 || have_->count(term) > 0) return false;
+    // Numbers and one-byte words say little about a topic.
+    return term.find_first_not_of("0123456789.") != std::string::npos;
+  }
+
+ private:
+  const std::set<std::string>* have_;
+};
+
 class LocalDocSource : public DocSource {
  public:
-  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)) {}
+  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)) { LoadAssociations(); }
 
   std::string Name() const override { return "local"; }
 
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     std::lock_guard<std::mutex> lock(mu_);
     try {
-      db_.reopen();
+      if (db_.reopen()) LoadAssociations();
       return SearchLocked(text, limit);
     } catch (const Xapian::Error& e) {
       return Status::IOError("doc index: " + e.get_msg());
@@ -279,11 +361,14 @@ class LocalDocSource : public DocSource {
   }
 
  private:
+  void LoadAssociations() { assoc_ = docs::ReadAssociations(db_); }
+
   StatusOr<std::vector<DocHit>> SearchLocked(std::string_view text, size_t limit) {
     std::vector<DocHit> hits;
     if (limit == 0) return hits;
     std::vector<QueryGroup> groups = GroupQuery(text);
     if (groups.empty()) return hits;
+    const docs::Intent intent = docs::ReadIntent(text);
     const double n_docs = std::max<double>(1, db_.get_doccount());
     const double max_idf = std::log((n_docs + 1) / 0.5);
     auto idf = [&](const std::string& t) {
@@ -295,6 +380,7 @@ class LocalDocSource : public DocSource {
     std::vector<std::vector<double>> term_idf(groups.size());
     std::vector<double> group_w(groups.size());
     std::vector<std::string> qterms;
+    std::set<std::string> have;
     std::map<std::string, double> snippet_w;
     double total = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -311,6 +397,7 @@ class LocalDocSource : public DocSource {
         term_idf[g].push_back(f);
         if (f >= 0) {
           qterms.push_back(t);
+          have.insert(t);
           snippet_w[t] = std::max(snippet_w[t], f);
         }
       }
@@ -329,19 +416,65 @@ class LocalDocSource : public DocSource {
       group_w[g] = w;
       total += w;
     }
-    if (qterms.empty() || total <= 0) return hits;
+    if (total <= 0) return hits;
+    // Pages the question names: an identifier of the question that a page
+    // defines (its title's name).
+    std::set<std::string> named_terms;
+    for (const QueryGroup& g : groups) {
+      if (g.kind != TermKind::kIdentifier) continue;
+      std::string d = Prefixed('D', g.terms[0]);
+      if (db_.get_termfreq(d) > 0) named_terms.insert(d);
+    }
+    // Alternatives: the lexicon's synonyms and the learned associations.
+    std::vector<AltSet> alts = Alternatives(text, groups, term_idf);
+    std::vector<std::string> alt_terms;
+    for (const AltSet& a : alts)
+      for (const auto& m : a.members)
+        for (const std::string& t : m)
+          if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
+    if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
+
+    Xapian::Query base(Xapian::Query::OP_OR, qterms.begin(), qterms.end());
+    if (!alt_terms.empty())
+      base = Xapian::Query(Xapian::Query::OP_OR, base,
+                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                         Xapian::Query(Xapian::Query::OP_OR, alt_terms.begin(), alt_terms.end()),
+                                         0.5));
+    for (const std::string& d : named_terms)
+      base = Xapian::Query(Xapian::Query::OP_OR, base, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
     Xapian::Enquire enquire(db_);
-    enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, qterms.begin(), qterms.end()));
-    Xapian::MSet mset = enquire.get_mset(0, std::max(kCandidates, limit * 3));
+    enquire.set_query(base);
+    const Xapian::doccount want = static_cast<Xapian::doccount>(std::max(kCandidates, limit * 3));
+    Xapian::MSet mset = enquire.get_mset(0, want);
+    // Relevance feedback: terms that mark the best documents widen the
+    // candidate set (they do not count as covering the question).
+    if (mset.size() > 1) {
+      Xapian::RSet rset;
+      size_t k = 0;
+      for (auto it = mset.begin(); it != mset.end() && k < kFeedbackDocs; ++it, ++k) rset.add_document(*it);
+      FeedbackDecider decider(&have);
+      Xapian::ESet eset = enquire.get_eset(kFeedbackTerms, rset, &decider);
+      if (!eset.empty()) {
+        std::vector<std::string> fb(eset.begin(), eset.end());
+        enquire.set_query(Xapian::Query(
+            Xapian::Query::OP_OR, base,
+            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
+                          kFeedbackWeight)));
+        mset = enquire.get_mset(0, want);
+      }
+    }
     struct Cand {
-      double score;
+      double score;  // calibrated, adjusted: what the hit reports
+      double rank;   // the sort key
       double bm25;
+      bool named;
       Xapian::Document doc;
     };
+    const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
     std::vector<Cand> cands;
     for (auto it = mset.begin(); it != mset.end(); ++it) {
       Xapian::Document doc = it.get_document();
-      double got = 0, got_title = 0, mass = 0;
+      std::vector<double> m(groups.size(), 0.0), mt(groups.size(), 0.0);
       for (size_t g = 0; g < groups.size(); ++g) {
         if (group_w[g] <= 0) continue;
         const auto& terms = groups[g].terms;
@@ -355,30 +488,93 @@ class LocalDocSource : public DocSource {
           }
           return parts > 0 ? 0.6 * parts_got / parts : 0.0;
         };
-        double m = match("");
-        got += m * group_w[g];
-        if (m > 0) got_title += match("T") * group_w[g];
-        mass += m * group_w[g];
+        m[g] = match("");
+        if (m[g] > 0) mt[g] = match("T");
+      }
+      for (const AltSet& a : alts) {
+        double best = 0, best_t = 0;
+        for (const auto& member : a.members) {
+          bool all = !member.empty(), all_t = !member.empty();
+          for (const std::string& t : member) {
+            if (!DocHas(doc, t)) {
+              all = all_t = false;
+              break;
+            }
+            if (all_t && !DocHas(doc, Prefixed('T', t))) all_t = false;
+          }
+          if (all) best = a.credit;
+          if (all_t) best_t = a.credit;
+          if (all_t) break;
+        }
+        for (size_t g : a.groups) {
+          m[g] = std::max(m[g], best);
+          mt[g] = std::max(mt[g], best_t);
+        }
+      }
+      double got = 0, got_title = 0, mass = 0;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        got += m[g] * group_w[g];
+        got_title += mt[g] * group_w[g];
+        mass += m[g] * group_w[g];
       }
       double coverage = got / total;
       double title_cov = got_title / total;
       double evidence = std::min(1.0, mass / max_idf / kEvidenceShare);
       double score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title_cov) * evidence;
-      score = std::clamp(score, 0.0, 1.0);
-      cands.push_back(Cand{score, it.get_weight(), doc});
+      // Structure: the page's kind and the section's kind against the intent.
+      const std::string page_kind = doc.get_value(kSlotPageKind);
+      const std::string sec_kind = doc.get_value(kSlotSectionKind);
+      const bool definer = page_kind == docs::kPageEnv || page_kind == docs::kPageApi;
+      double adj = 0;
+      if (page_kind == docs::kPageIndex) adj -= kIndexPenalty;
+      if (page_kind == docs::kPageTutorial && title_cov <= 0) adj -= kTutorialPenalty;
+      if (intent.enable && !intent.support) {
+        if (definer) adj += kEnableDefinerBonus;
+        if (page_kind == docs::kPageTutorial) adj -= kEnableTutorialPenalty;
+      }
+      if (intent.support) {
+        if (sec_kind == docs::kSecConstraints) adj += kSupportSectionBonus;
+        if (DocHasPrefix(doc, 'P')) adj += kSupportProductsBonus;
+      }
+      if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
+        adj += kSymptomTroubleBonus;
+      bool named = false;
+      for (const std::string& d : named_terms)
+        if (DocHas(doc, d)) named = true;
+      score = std::clamp(score + adj, 0.0, 1.0);
+      double rank = score + kBm25Share * it.get_weight() / top_bm25;
+      if (named) {
+        score = std::max(score, kNamedFloor + (score - 0.45) * 0.1);
+        rank += 1.0;
+      }
+      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc});
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
-      if (std::abs(a.score - b.score) > 1e-9) return a.score > b.score;
+      if (std::abs(a.rank - b.rank) > 1e-9) return a.rank > b.rank;
       return a.bm25 > b.bm25;
     });
     // One section per page first (the best), then the other sections, so the
-    // first hits name different pages.
+    // first hits name different pages. Tutorials the question does not name
+    // share one slot: the best of them comes in the first round, the others
+    // (near-identical sections of other tutorials) after every other page.
     std::vector<const Cand*> order;
     std::vector<const Cand*> later;
     std::set<std::string> pages;
+    bool tutorial_shown = false;
     for (const Cand& c : cands) {
       std::string id = c.doc.get_value(kSlotPage);
-      (pages.insert(id).second ? order : later).push_back(&c);
+      if (!pages.insert(id).second) {
+        later.push_back(&c);
+        continue;
+      }
+      bool collapsible = c.doc.get_value(kSlotPageKind) == docs::kPageTutorial && !c.named &&
+                         c.rank < 1.0 && !TitleMatches(c.doc, groups, term_idf);
+      if (collapsible && tutorial_shown) {
+        later.push_back(&c);
+        continue;
+      }
+      if (collapsible) tutorial_shown = true;
+      order.push_back(&c);
     }
     order.insert(order.end(), later.begin(), later.end());
     for (const Cand* cp : order) {
@@ -392,16 +588,83 @@ class LocalDocSource : public DocSource {
       h.title = n.section.empty() ? n.title : n.title + " > " + n.section;
       h.source = "local";
       h.score = std::round(c.score * 1000) / 1000;
+      h.band = DocBand(h.score);
       h.snippet = MakeSnippet(n.text, snippet_w);
       h.products = n.products;
       h.url = n.url;
+      h.page_kind = n.page_kind;
+      h.section_kind = n.section_kind;
       hits.push_back(std::move(h));
     }
     return hits;
   }
 
+  // True when some distinctive question term is in the node's title or
+  // heading (the question names the page).
+  static bool TitleMatches(const Xapian::Document& doc, const std::vector<QueryGroup>& groups,
+                           const std::vector<std::vector<double>>& term_idf) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
+      if (groups[g].kind == TermKind::kWord) continue;  // plain words: "model", "deploy"
+      if (DocHas(doc, Prefixed('T', groups[g].terms[0]))) return true;
+    }
+    return false;
+  }
+
+  static bool DocHasPrefix(const Xapian::Document& doc, char prefix) {
+    Xapian::TermIterator it = doc.termlist_begin();
+    it.skip_to(std::string(1, prefix));
+    return it != doc.termlist_end() && !(*it).empty() && (*it)[0] == prefix;
+  }
+
+  std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
+                                   const std::vector<std::vector<double>>& term_idf) {
+    std::vector<AltSet> out;
+    // Sequence of whole terms, each with its group.
+    std::vector<Term> terms = Analyze(text);
+    Lexicon::Seq seq;
+    std::vector<size_t> seq_group;
+    std::map<std::string, size_t> group_of;
+    for (size_t g = 0; g < groups.size(); ++g) group_of.emplace(groups[g].terms[0], g);
+    for (const Term& t : terms) {
+      if (t.kind == TermKind::kPart) continue;
+      seq.push_back(t.text);
+      auto it = group_of.find(t.text);
+      seq_group.push_back(it == group_of.end() ? SIZE_MAX : it->second);
+    }
+    const Lexicon& lex = Lexicon::ForDocs();
+    for (const Lexicon::Match& m : lex.FindSynonyms(seq)) {
+      AltSet a;
+      a.credit = kSynonymCredit;
+      for (size_t i = m.start; i < m.start + m.length; ++i)
+        if (seq_group[i] != SIZE_MAX) a.groups.push_back(seq_group[i]);
+      if (a.groups.empty()) continue;
+      const auto& members = lex.Group(m.group);
+      for (const Lexicon::Seq& member : members) {
+        if (std::equal(member.begin(), member.end(), seq.begin() + static_cast<std::ptrdiff_t>(m.start),
+                       seq.begin() + static_cast<std::ptrdiff_t>(m.start + m.length)))
+          continue;
+        a.members.push_back(member);
+      }
+      if (!a.members.empty()) out.push_back(std::move(a));
+    }
+    // Learned associations of single terms the corpus knows.
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (term_idf[g].empty()) continue;
+      auto it = assoc_.find(groups[g].terms[0]);
+      if (it == assoc_.end()) continue;
+      AltSet a;
+      a.credit = docs::kAssociationCredit;
+      a.groups.push_back(g);
+      for (const std::string& t : it->second) a.members.push_back({t});
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+
   std::mutex mu_;
   Xapian::Database db_;
+  docs::Associations assoc_;
 };
 
 }  // namespace
@@ -443,6 +706,8 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
           ++st->nodes;
         }
       }
+      // Learned term associations over the whole index as it now stands.
+      db.set_metadata(docs::kAssocKey, docs::EncodeAssociations(docs::LearnAssociations(db)));
       db.commit_transaction();
     } catch (...) {
       db.cancel_transaction();
