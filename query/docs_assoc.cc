@@ -28,12 +28,15 @@ Associations LearnAssociations(const Xapian::Database& db) {
   const Xapian::doccount max_df = static_cast<Xapian::doccount>(std::max(3.0, n * 0.05));
   std::vector<std::pair<double, std::string>> picked;
   std::vector<uint32_t> ids;
+  std::unordered_map<std::string, Xapian::doccount> df_of;
   for (Xapian::PostingIterator d = db.postlist_begin(""); d != db.postlist_end(""); ++d) {
     picked.clear();
     for (Xapian::TermIterator t = db.termlist_begin(*d); t != db.termlist_end(*d); ++t) {
       const std::string term = *t;
       if (!Plain(term)) continue;
-      Xapian::doccount df = t.get_termfreq();
+      auto dit = df_of.find(term);
+      if (dit == df_of.end()) dit = df_of.emplace(term, t.get_termfreq()).first;
+      Xapian::doccount df = dit->second;
       if (df < kAssocMinTogether || df > max_df) continue;
       picked.emplace_back(-(1.0 + std::log(t.get_wdf())) * std::log(n / df), term);
     }

@@ -109,7 +109,11 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
     }
   }
   std::string kind;
-  if (stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
+  // A page under a "_"-folder (templates, partials) or a change log lists
+  // rather than explains.
+  bool listing = path.find("/_") != std::string::npos || path.rfind("_", 0) == 0 ||
+                 stem.find("release_note") != std::string::npos || stem.find("changelog") != std::string::npos;
+  if (listing || stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
       (stem.size() > 5 && stem.substr(stem.size() - 5) == "_list") || stem == "index" ||
       stem == "readme" || stem == "summary") {
     kind = kPageIndex;

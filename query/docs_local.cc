@@ -35,6 +35,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -314,19 +316,52 @@ struct AltSet {
 
 // Ranking adjustments (issue 22), added to the calibrated score; a page that
 // defines an identifier the question names goes first whatever its score.
-constexpr double kIndexPenalty = 0.08;       // menus, lists and index pages
-constexpr double kTutorialPenalty = 0.03;    // a tutorial the question does not name
-constexpr double kEnableDefinerBonus = 0.03; // "how do I enable": the page defining a switch
-constexpr double kEnableTutorialPenalty = 0.03;
-constexpr double kSupportSectionBonus = 0.04;  // "does X support Y": X's constraints section
-constexpr double kSupportProductsBonus = 0.01;  // ...and a page that lists products
-constexpr double kSymptomTroubleBonus = 0.02;  // an error: troubleshooting pages
-constexpr double kBm25Share = 0.06;           // BM25 (relative to the best) in the rank key
+struct Tuning {
+  double index_penalty = 0.08;        // menus, lists and index pages
+  double tutorial_penalty = 0.03;     // a tutorial the question does not name
+  double enable_definer = 0.03;       // "how do I enable": the page defining a switch
+  double enable_tutorial = 0.03;
+  double support_section = 0.04;      // "does X support Y": X's constraints section
+  double support_products = 0.01;     // ...and a page that lists products
+  double symptom_trouble = 0.02;      // an error: troubleshooting pages
+  double bm25_share = 0.06;           // BM25 (relative to the best) in the rank key
+  double synonym_credit = 0.8;
+  double assoc_credit = docs::kAssociationCredit;
+  double feedback_weight = 0.3;       // expansion terms from the top documents
+  double feedback_docs = 4;
+  double feedback_terms = 8;
+  double candidates = 60;
+};
+
+// The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
+// names above) overrides them for tuning experiments (docs/kg.md).
+Tuning ReadTuning() {
+  Tuning t;
+  const char* env = std::getenv("FIXGRAPH_KG_TUNE");
+  if (env == nullptr) return t;
+  std::string_view v(env);
+  std::map<std::string, double*> fields = {
+      {"index_penalty", &t.index_penalty},     {"tutorial_penalty", &t.tutorial_penalty},
+      {"enable_definer", &t.enable_definer},   {"enable_tutorial", &t.enable_tutorial},
+      {"support_section", &t.support_section}, {"support_products", &t.support_products},
+      {"symptom_trouble", &t.symptom_trouble}, {"bm25_share", &t.bm25_share},
+      {"synonym_credit", &t.synonym_credit},   {"assoc_credit", &t.assoc_credit},
+      {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
+      {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates}};
+  while (!v.empty()) {
+    size_t comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    size_t eq = item.find('=');
+    if (eq != std::string_view::npos) {
+      auto it = fields.find(std::string(item.substr(0, eq)));
+      if (it != fields.end()) *it->second = std::atof(std::string(item.substr(eq + 1)).c_str());
+    }
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return t;
+}
 constexpr double kNamedFloor = 0.90;          // score of a page named by the question
-constexpr double kSynonymCredit = 0.8;
-constexpr double kFeedbackWeight = 0.3;       // expansion terms from the top documents
-constexpr size_t kFeedbackDocs = 4;
-constexpr size_t kFeedbackTerms = 8;
 
 // Keeps plain analyser terms (no prefixed boolean/title terms) not already in
 // the query for relevance feedback.
@@ -346,7 +381,7 @@ class FeedbackDecider : public Xapian::ExpandDecider {
 
 class LocalDocSource : public DocSource {
  public:
-  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)) { LoadAssociations(); }
+  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)), tune_(ReadTuning()) { LoadAssociations(); }
 
   std::string Name() const override { return "local"; }
 
@@ -432,6 +467,20 @@ class LocalDocSource : public DocSource {
       for (const auto& m : a.members)
         for (const std::string& t : m)
           if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
+    if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr) {
+      for (size_t g = 0; g < groups.size(); ++g)
+        std::fprintf(stderr, "group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
+      for (const AltSet& a : alts) {
+        std::string m;
+        for (const auto& mem : a.members) {
+          m += " [";
+          for (const auto& t : mem) m += t + " ";
+          m += "]";
+        }
+        std::fprintf(stderr, "alt %.1f groups=%zu:%s\n", a.credit, a.groups.size(), m.c_str());
+      }
+      for (const std::string& d : named_terms) std::fprintf(stderr, "named %s\n", d.c_str());
+    }
     if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
 
     Xapian::Query base(Xapian::Query::OP_OR, qterms.begin(), qterms.end());
@@ -444,22 +493,23 @@ class LocalDocSource : public DocSource {
       base = Xapian::Query(Xapian::Query::OP_OR, base, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
-    const Xapian::doccount want = static_cast<Xapian::doccount>(std::max(kCandidates, limit * 3));
+    const Xapian::doccount want =
+        static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
     Xapian::MSet mset = enquire.get_mset(0, want);
     // Relevance feedback: terms that mark the best documents widen the
     // candidate set (they do not count as covering the question).
-    if (mset.size() > 1) {
+    if (mset.size() > 1 && tune_.feedback_terms > 0 && tune_.feedback_weight > 0) {
       Xapian::RSet rset;
       size_t k = 0;
-      for (auto it = mset.begin(); it != mset.end() && k < kFeedbackDocs; ++it, ++k) rset.add_document(*it);
+      for (auto it = mset.begin(); it != mset.end() && k < static_cast<size_t>(tune_.feedback_docs); ++it, ++k) rset.add_document(*it);
       FeedbackDecider decider(&have);
-      Xapian::ESet eset = enquire.get_eset(kFeedbackTerms, rset, &decider);
+      Xapian::ESet eset = enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
       if (!eset.empty()) {
         std::vector<std::string> fb(eset.begin(), eset.end());
         enquire.set_query(Xapian::Query(
             Xapian::Query::OP_OR, base,
             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
-                          kFeedbackWeight)));
+                          tune_.feedback_weight)));
         mset = enquire.get_mset(0, want);
       }
     }
@@ -471,9 +521,43 @@ class LocalDocSource : public DocSource {
       Xapian::Document doc;
     };
     const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
+    // Every term a candidate is tested for, sorted: one walk over a
+    // candidate's term list answers them all.
+    std::vector<std::string> needed;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (size_t k = 0; k < groups[g].terms.size(); ++k) {
+        if (term_idf[g][k] < 0) continue;
+        needed.push_back(groups[g].terms[k]);
+        needed.push_back(Prefixed('T', groups[g].terms[k]));
+      }
+    }
+    for (const AltSet& a : alts)
+      for (const auto& member : a.members)
+        for (const std::string& t : member) {
+          needed.push_back(t);
+          needed.push_back(Prefixed('T', t));
+        }
+    for (const std::string& d : named_terms) needed.push_back(d);
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     std::vector<Cand> cands;
+    std::set<std::string> present;
     for (auto it = mset.begin(); it != mset.end(); ++it) {
       Xapian::Document doc = it.get_document();
+      present.clear();
+      bool has_products = false;
+      {
+        Xapian::TermIterator tl = doc.termlist_begin();
+        tl.skip_to("P");
+        has_products = tl != doc.termlist_end() && !(*tl).empty() && (*tl)[0] == 'P';
+        tl = doc.termlist_begin();
+        for (const std::string& t : needed) {
+          tl.skip_to(t);
+          if (tl == doc.termlist_end()) break;
+          if (*tl == t) present.insert(t);
+        }
+      }
+      auto DocHas = [&present](const Xapian::Document&, const std::string& t) { return present.count(t) > 0; };
       std::vector<double> m(groups.size(), 0.0), mt(groups.size(), 0.0);
       for (size_t g = 0; g < groups.size(); ++g) {
         if (group_w[g] <= 0) continue;
@@ -526,23 +610,23 @@ class LocalDocSource : public DocSource {
       const std::string sec_kind = doc.get_value(kSlotSectionKind);
       const bool definer = page_kind == docs::kPageEnv || page_kind == docs::kPageApi;
       double adj = 0;
-      if (page_kind == docs::kPageIndex) adj -= kIndexPenalty;
-      if (page_kind == docs::kPageTutorial && title_cov <= 0) adj -= kTutorialPenalty;
+      if (page_kind == docs::kPageIndex) adj -= tune_.index_penalty;
+      if (page_kind == docs::kPageTutorial && title_cov <= 0) adj -= tune_.tutorial_penalty;
       if (intent.enable && !intent.support) {
-        if (definer) adj += kEnableDefinerBonus;
-        if (page_kind == docs::kPageTutorial) adj -= kEnableTutorialPenalty;
+        if (definer) adj += tune_.enable_definer;
+        if (page_kind == docs::kPageTutorial) adj -= tune_.enable_tutorial;
       }
       if (intent.support) {
-        if (sec_kind == docs::kSecConstraints) adj += kSupportSectionBonus;
-        if (DocHasPrefix(doc, 'P')) adj += kSupportProductsBonus;
+        if (sec_kind == docs::kSecConstraints) adj += tune_.support_section;
+        if (has_products) adj += tune_.support_products;
       }
       if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
-        adj += kSymptomTroubleBonus;
+        adj += tune_.symptom_trouble;
       bool named = false;
       for (const std::string& d : named_terms)
         if (DocHas(doc, d)) named = true;
       score = std::clamp(score + adj, 0.0, 1.0);
-      double rank = score + kBm25Share * it.get_weight() / top_bm25;
+      double rank = score + tune_.bm25_share * it.get_weight() / top_bm25;
       if (named) {
         score = std::max(score, kNamedFloor + (score - 0.45) * 0.1);
         rank += 1.0;
@@ -633,9 +717,9 @@ class LocalDocSource : public DocSource {
       seq_group.push_back(it == group_of.end() ? SIZE_MAX : it->second);
     }
     const Lexicon& lex = Lexicon::ForDocs();
-    for (const Lexicon::Match& m : lex.FindSynonyms(seq)) {
+    for (const Lexicon::Match& m : tune_.synonym_credit > 0 ? lex.FindSynonyms(seq) : std::vector<Lexicon::Match>{}) {
       AltSet a;
-      a.credit = kSynonymCredit;
+      a.credit = tune_.synonym_credit;
       for (size_t i = m.start; i < m.start + m.length; ++i)
         if (seq_group[i] != SIZE_MAX) a.groups.push_back(seq_group[i]);
       if (a.groups.empty()) continue;
@@ -649,12 +733,12 @@ class LocalDocSource : public DocSource {
       if (!a.members.empty()) out.push_back(std::move(a));
     }
     // Learned associations of single terms the corpus knows.
-    for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t g = 0; g < groups.size() && tune_.assoc_credit > 0; ++g) {
       if (term_idf[g].empty()) continue;
       auto it = assoc_.find(groups[g].terms[0]);
       if (it == assoc_.end()) continue;
       AltSet a;
-      a.credit = docs::kAssociationCredit;
+      a.credit = tune_.assoc_credit;
       a.groups.push_back(g);
       for (const std::string& t : it->second) a.members.push_back({t});
       out.push_back(std::move(a));
@@ -665,6 +749,7 @@ class LocalDocSource : public DocSource {
   std::mutex mu_;
   Xapian::Database db_;
   docs::Associations assoc_;
+  Tuning tune_;
 };
 
 }  // namespace
