@@ -331,6 +331,10 @@ struct Tuning {
   double feedback_docs = 4;
   double feedback_terms = 8;
   double candidates = 60;
+  double title_share = 0.15;          // title/heading coverage in the rank key
+  double function_section = 0.01;     // a page's description section
+  double length_penalty = 0.06;       // per e-fold of length above the average
+  double page_share = 0.3;            // page-level coverage beyond the section's
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -347,7 +351,9 @@ Tuning ReadTuning() {
       {"symptom_trouble", &t.symptom_trouble}, {"bm25_share", &t.bm25_share},
       {"synonym_credit", &t.synonym_credit},   {"assoc_credit", &t.assoc_credit},
       {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
-      {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates}};
+      {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
+      {"title_share", &t.title_share},         {"function_section", &t.function_section},
+      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -519,7 +525,10 @@ class LocalDocSource : public DocSource {
       double bm25;
       bool named;
       Xapian::Document doc;
+      std::vector<double> matched;  // per group: the share matched
+      double coverage = 0;
     };
+    const double avg_len = std::max(1.0, db_.get_avlength());
     const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
     // Every term a candidate is tested for, sorted: one walk over a
     // candidate's term list answers them all.
@@ -626,12 +635,33 @@ class LocalDocSource : public DocSource {
       for (const std::string& d : named_terms)
         if (DocHas(doc, d)) named = true;
       score = std::clamp(score + adj, 0.0, 1.0);
-      double rank = score + tune_.bm25_share * it.get_weight() / top_bm25;
+      double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
+      if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
+      // Long sections (deployment scripts, change logs) hold many words by
+      // sheer length.
+      double len = static_cast<double>(db_.get_doclength(*it));
+      if (len > avg_len) rank -= tune_.length_penalty * std::log(len / avg_len);
       if (named) {
         score = std::max(score, kNamedFloor + (score - 0.45) * 0.1);
         rank += 1.0;
       }
-      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc});
+      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage});
+    }
+    // Page evidence: the question terms matched by any candidate section of
+    // the page (a page answering in its description and its parameters).
+    if (tune_.page_share > 0) {
+      std::map<std::string, std::vector<double>> page_m;
+      for (const Cand& c : cands) {
+        auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        if (pm.empty()) pm.assign(groups.size(), 0.0);
+        for (size_t g = 0; g < groups.size(); ++g) pm[g] = std::max(pm[g], c.matched[g]);
+      }
+      for (Cand& c : cands) {
+        const auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        double got = 0;
+        for (size_t g = 0; g < groups.size(); ++g) got += pm[g] * group_w[g];
+        c.rank += tune_.page_share * (got / total - c.coverage);
+      }
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
       if (std::abs(a.rank - b.rank) > 1e-9) return a.rank > b.rank;
