@@ -367,7 +367,10 @@ Tuning ReadTuning() {
   }
   return t;
 }
-constexpr double kNamedFloor = 0.90;          // score of a page named by the question
+// A page defining a name the question holds goes first; its score gains
+// this much (not a floor: a question holding names the corpus does not know
+// stays below a hit).
+constexpr double kNamedBonus = 0.08;
 
 // Keeps plain analyser terms (no prefixed boolean/title terms) not already in
 // the query for relevance feedback.
@@ -642,7 +645,7 @@ class LocalDocSource : public DocSource {
       double len = static_cast<double>(db_.get_doclength(*it));
       if (len > avg_len) rank -= tune_.length_penalty * std::log(len / avg_len);
       if (named) {
-        score = std::max(score, kNamedFloor + (score - 0.45) * 0.1);
+        score = std::min(1.0, score + kNamedBonus);
         rank += 1.0;
       }
       cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage});
