@@ -319,11 +319,11 @@ struct AltSet {
 struct Tuning {
   double index_penalty = 0.08;        // menus, lists and index pages
   double tutorial_penalty = 0.03;     // a tutorial the question does not name
-  double enable_definer = 0.03;       // "how do I enable": the page defining a switch
+  double enable_definer = 0.05;       // "how do I enable": the page defining a switch
   double enable_tutorial = 0.03;
   double support_section = 0.04;      // "does X support Y": X's constraints section
   double support_products = 0.01;     // ...and a page that lists products
-  double symptom_trouble = 0.02;      // an error: troubleshooting pages
+  double symptom_trouble = 0.05;      // an error: troubleshooting pages
   double bm25_share = 0.06;           // BM25 (relative to the best) in the rank key
   double synonym_credit = 0.8;
   double assoc_credit = docs::kAssociationCredit;
