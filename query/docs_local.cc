@@ -553,22 +553,37 @@ class LocalDocSource : public DocSource {
     std::sort(needed.begin(), needed.end());
     needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     std::vector<Cand> cands;
-    std::set<std::string> present;
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      Xapian::Document doc = it.get_document();
-      present.clear();
-      bool has_products = false;
-      {
-        Xapian::TermIterator tl = doc.termlist_begin();
-        tl.skip_to("P");
-        has_products = tl != doc.termlist_end() && !(*tl).empty() && (*tl)[0] == 'P';
-        tl = doc.termlist_begin();
-        for (const std::string& t : needed) {
-          tl.skip_to(t);
-          if (tl == doc.termlist_end()) break;
-          if (*tl == t) present.insert(t);
+    // Which needed terms each candidate holds, read from the posting lists
+    // (one skip_to per term and candidate, in docid order) rather than by
+    // walking every candidate's whole term list.
+    std::vector<std::pair<Xapian::docid, size_t>> by_did;
+    for (auto it = mset.begin(); it != mset.end(); ++it) by_did.emplace_back(*it, by_did.size());
+    std::sort(by_did.begin(), by_did.end());
+    std::vector<std::set<std::string>> holds(by_did.size());
+    std::vector<bool> products_of(by_did.size(), false);
+    auto mark = [&](const std::string& term, bool products) {
+      Xapian::PostingIterator p = db_.postlist_begin(term);
+      const Xapian::PostingIterator end = db_.postlist_end(term);
+      for (const auto& [did, rank] : by_did) {
+        p.skip_to(did);
+        if (p == end) break;
+        if (*p == did) {
+          if (products)
+            products_of[rank] = true;
+          else
+            holds[rank].insert(term);
         }
       }
+    };
+    for (const std::string& t : needed)
+      if (db_.get_termfreq(t) > 0) mark(t, false);
+    if (intent.support)
+      for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt) mark(*pt, true);
+    size_t cand_rank = 0;
+    for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
+      Xapian::Document doc = it.get_document();
+      const std::set<std::string>& present = holds[cand_rank];
+      const bool has_products = products_of[cand_rank];
       auto DocHas = [&present](const Xapian::Document&, const std::string& t) { return present.count(t) > 0; };
       std::vector<double> m(groups.size(), 0.0), mt(groups.size(), 0.0);
       for (size_t g = 0; g < groups.size(); ++g) {
