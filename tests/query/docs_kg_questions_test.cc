@@ -4,6 +4,7 @@
 // use small pages written here.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include <xapian.h>
@@ -180,6 +181,41 @@ TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
   }
   EXPECT_FALSE(first.empty());
   EXPECT_EQ(first, second);
+}
+
+TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
+  // "绑核" occurs only with "affinity"; the target page says "affinity" alone.
+  for (int i = 0; i < 6; ++i)
+    Page("g/p" + std::to_string(i) + ".md",
+         "# Page " + std::to_string(i) + "\n\n## Section\n绑核 affinity numa 设置 topic" + std::to_string(i) + "\n");
+  Page("g/target.md", "# Target\n\n## Section\naffinity knob explained\n");
+  Page("g/buffer.md", "# 缓冲区\n\n## 功能描述\n配置点对点通信的缓冲区大小。\n");
+  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto found = [&](const std::string& q, const std::string& page) {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search(q, 10);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind(page, 0) == 0) return true;
+    return false;
+  };
+  // The doc lexicon (docs_synonyms.txt): an English question, a Chinese page.
+  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0", 1);
+  EXPECT_TRUE(found("buffer size for point to point", "kb/g/buffer.md"));
+  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0,synonym_credit=0", 1);
+  EXPECT_FALSE(found("buffer size for point to point", "kb/g/buffer.md"));
+  // Nothing bridges "绑核" to the target without expansion (the lexicon
+  // would: 绑核 | affinity)...
+  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0,synonym_credit=0", 1);
+  EXPECT_FALSE(found("绑核", "kb/g/target.md"));
+  // ...the learned associations do, and so does relevance feedback.
+  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,synonym_credit=0", 1);
+  EXPECT_TRUE(found("绑核", "kb/g/target.md"));
+  setenv("FIXGRAPH_KG_TUNE", "assoc_credit=0,synonym_credit=0", 1);
+  EXPECT_TRUE(found("绑核", "kb/g/target.md"));
+  unsetenv("FIXGRAPH_KG_TUNE");
 }
 
 // --- one ranking ------------------------------------------------------------------
