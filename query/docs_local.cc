@@ -5,6 +5,9 @@
 // the on-disk format: do not change them without a re-import note):
 //   data          NodeToJson(node)
 //   value 0       the page: the id up to '#' (one section per page first)
+//   value 1       the page kind, value 2 the section kind (docs_fields.h)
+//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms)
+//   metadata      "fixgraph:assoc": learned term associations (docs_assoc.h)
 //   "Q" + id      unique id term (replace_document key)
 //   "O" + origin  the tree/file the node came from (replacement on re-import)
 //   "P" + tag     product tag, lower-case
@@ -28,7 +31,11 @@
 //     its title and heading alone (title coverage);
 //   - evidence = min(1, sum over matched groups of IDF / max IDF, / 0.6): a
 //     match on common words only is weak whatever its coverage;
-//   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence.
+//   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence,
+//   then adjusted by page/section kind against the question's intent, and
+//   ranked by a key adding BM25, title and page coverage and a length
+//   penalty (Tuning below; docs/kg.md). Synonyms (0.8) and learned
+//   associations (0.5) of a question term count as partial matches.
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
