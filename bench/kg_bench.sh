@@ -19,7 +19,7 @@ set -euo pipefail
 BUILD_DIR=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-CORPUS=${CORPUS:-$ROOT/../shared/data/kg-corpus}  # from a worktree: CORPUS=/work/shared/data/kg-corpus
+CORPUS=${CORPUS:-$ROOT/../shared/data/kg-corpus}  # set CORPUS when the checkout has no ../shared
 QUESTIONS=${QUESTIONS:-$ROOT/tests/data/kg-questions.json}
 ISSUES=${ISSUES:-10000}
 RUNS=${RUNS:-3}
