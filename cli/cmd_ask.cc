@@ -67,13 +67,30 @@ std::string ShortPr(const std::string& pr, const Ref& issue) {
   return pr.rfind(prefix, 0) == 0 ? "!" + pr.substr(prefix.size()) : pr;
 }
 
+void PrintDocs(std::ostream& out, const query::AskResult& r) {
+  if (r.docs.empty()) return;
+  out << (r.docs_first ? "" : "\n") << "docs" << (r.fallback ? " (KG fallback)" : "") << ":\n";
+  for (const query::DocHit& d : r.docs) {
+    out << "- " << d.title << "  score " << std::fixed << std::setprecision(2) << d.score << " ("
+        << query::DocBand(d.score) << ")\n";
+    out.unsetf(std::ios::floatfield);
+    out << "  " << d.id << (d.url.empty() ? "" : "  " + d.url) << "\n";
+    if (!d.snippet.empty()) out << Indent(d.snippet, "  ", 3);
+  }
+  if (r.docs_first) out << "\n";
+}
+
+// Issues and docs in the order of the single ranking: the docs first when
+// the best doc outscores the best issue (AskResult::docs_first).
 void PrintText(std::ostream& out, const query::AskResult& r) {
+  if (r.docs_first) PrintDocs(out, r);
   if (r.hits.empty()) out << "no matching issues\n";
   for (size_t i = 0; i < r.hits.size(); ++i) {
     const query::AskHit& h = r.hits[i];
     out << i + 1 << ". " << h.issue.ToString() << "  [" << graph::ResolutionName(h.resolution);
     if (!h.fixes.empty()) out << ", tier " << graph::TierName(h.fixes.front().tier);
-    out << "]  score " << std::fixed << std::setprecision(2) << h.score << "\n";
+    out << "]  score " << std::fixed << std::setprecision(2) << h.score << " (" << query::DocBand(h.score)
+        << ")\n";
     out.unsetf(std::ios::floatfield);
     out << "   " << h.title << "\n";
     if (!h.answer.empty()) {
@@ -88,15 +105,7 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
     }
     if (!h.url.empty()) out << "   " << h.url << "\n";
   }
-  if (!r.docs.empty()) {
-    out << "\ndocs" << (r.fallback ? " (KG fallback)" : "") << ":\n";
-    for (const query::DocHit& d : r.docs) {
-      out << "- " << d.title << "  score " << std::fixed << std::setprecision(2) << d.score << "\n";
-      out.unsetf(std::ios::floatfield);
-      out << "  " << d.id << (d.url.empty() ? "" : "  " + d.url) << "\n";
-      if (!d.snippet.empty()) out << Indent(d.snippet, "  ", 3);
-    }
-  }
+  if (!r.docs_first) PrintDocs(out, r);
 }
 
 void RunAsk(Context& ctx, const AskArgs& args) {

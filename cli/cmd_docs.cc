@@ -1,8 +1,13 @@
 // fixgraph docs import PATH... | fixgraph docs search TEXT [--json] [--limit N]
+// | fixgraph docs eval QUESTIONS.json [--ask] [--misses]
+#include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "fixgraph/query/ask.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::cli {
@@ -10,17 +15,79 @@ namespace {
 
 void RunDocsImport(Context& ctx, const std::vector<std::string>& paths) {
   query::DocImportStats st;
+  auto t0 = std::chrono::steady_clock::now();
   if (Status s = query::ImportDocs(ctx.db_dir, paths, &st); !s.ok()) return ctx.Fail(s);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   *ctx.out << "imported " << st.nodes << " doc nodes from " << st.files << " files";
   if (st.removed > 0) *ctx.out << " (replaced " << st.removed << " from earlier imports)";
-  *ctx.out << " into " << ctx.db_dir << "/index-docs\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", secs);
+  *ctx.out << " into " << ctx.db_dir << "/index-docs in " << buf << " s\n";
 }
 
-const char* Band(double score) {
-  if (score > query::kDocHitScore) return "hit";
-  if (score >= query::kDocNoiseScore) return "ambiguous";
-  return "noise";
+// Scores a question set: the doc search alone, or (--ask) the single ranking
+// of `ask` (issue hits count as wrong answers ahead of the page).
+void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misses) {
+  auto questions = query::ReadDocQuestions(file);
+  if (!questions.ok()) return ctx.Fail(questions.status());
+  std::function<StatusOr<std::vector<std::string>>(const std::string&)> rank;
+  std::vector<double> cpu_ms;  // thread CPU time per question (the machine may be shared)
+  std::unique_ptr<query::DocSource> src;
+  std::unique_ptr<query::Searcher> searcher;
+  if (via_ask) {
+    auto opened = query::Searcher::Open(ctx.db_dir);
+    if (!opened.ok()) return ctx.Fail(opened.status());
+    searcher = std::move(*opened);
+    rank = [&](const std::string& q) -> StatusOr<std::vector<std::string>> {
+      query::AskOptions opt;
+      opt.limit = 5;
+      opt.decode_fixes = false;
+      auto r = searcher->Ask(q, opt);
+      if (!r.ok()) return r.status();
+      std::vector<std::string> ids;
+      for (const query::RankedRef& e : r->ranked)
+        ids.push_back(e.doc ? r->docs[e.index].id : "issue:" + r->hits[e.index].issue.ToString());
+      return ids;
+    };
+  } else {
+    auto opened = query::OpenDocSources(ctx.db_dir);
+    if (!opened.ok()) return ctx.Fail(opened.status());
+    src = std::move(*opened);
+    rank = [&](const std::string& q) -> StatusOr<std::vector<std::string>> {
+      auto hits = src->Search(q, 10);
+      if (!hits.ok()) return hits.status();
+      std::vector<std::string> ids;
+      for (const query::DocHit& h : *hits) ids.push_back(h.id);
+      return ids;
+    };
+  }
+  auto timed = [&](const std::string& q) -> StatusOr<std::vector<std::string>> {
+    timespec a{}, b{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    auto r = rank(q);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    cpu_ms.push_back((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+    return r;
+  };
+  auto report = query::EvaluateDocQuestions(*questions, timed);
+  if (!report.ok()) return ctx.Fail(report.status());
+  char buf[160];
+  for (const auto& [name, s] : report->splits) {
+    std::snprintf(buf, sizeof buf, "%-5s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n", name.c_str(),
+                  s.questions, s.top1, s.top3, s.mrr);
+    *ctx.out << buf;
+  }
+  std::sort(cpu_ms.begin(), cpu_ms.end());
+  double cpu50 = cpu_ms.empty() ? 0 : cpu_ms[cpu_ms.size() / 2];
+  double cpu99 = cpu_ms.empty() ? 0 : cpu_ms[std::min(cpu_ms.size() - 1, cpu_ms.size() * 99 / 100)];
+  std::snprintf(buf, sizeof buf, "latency per question: p50 %.2f ms  p99 %.2f ms wall, p50 %.2f ms  p99 %.2f ms CPU (%s)\n",
+                report->p50_ms, report->p99_ms, cpu50, cpu99, via_ask ? "ask" : "docs search");
+  *ctx.out << buf;
+  if (misses)
+    for (const std::string& m : report->misses) *ctx.out << "  miss " << m << "\n";
 }
+
+const char* Band(double score) { return query::DocBand(score); }
 
 void RunDocsSearch(Context& ctx, const std::string& text, bool json_out, int limit) {
   auto src = query::OpenDocSources(ctx.db_dir);
@@ -73,6 +140,15 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   search->add_option("--limit", *limit, "at most N nodes (default 5)")
       ->check(WholeNumber(1, 200));
   search->callback([&ctx, text, json_out, limit] { RunDocsSearch(ctx, *text, *json_out, *limit); });
+
+  auto* eval = docs->add_subcommand("eval", "score a question set (tests/data/kg-questions.json): top-1, top-3, MRR");
+  auto file = std::make_shared<std::string>();
+  auto via_ask = std::make_shared<bool>(false);
+  auto misses = std::make_shared<bool>(false);
+  eval->add_option("QUESTIONS", *file, "question set JSON")->required();
+  eval->add_flag("--ask", *via_ask, "rank with `ask` (issues and docs in one ranking) instead of the doc search");
+  eval->add_flag("--misses", *misses, "list the questions whose page was not first");
+  eval->callback([&ctx, file, via_ask, misses] { RunDocsEval(ctx, *file, *via_ask, *misses); });
 }
 
 }  // namespace fixgraph::cli

@@ -287,11 +287,18 @@ class XapianSearcher final : public Searcher {
     BuiltQuery built;
     FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit, options.decode_fixes, &built));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
-    if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak)) {
+    if (options.with_docs && docs_ != nullptr) {
       auto docs = docs_->Search(result.searched, kDocLimit);
-      if (docs.ok()) result.docs = std::move(*docs);
+      if (docs.ok() && !docs->empty()) {
+        // A strong doc outranks a weaker issue hit even when the question
+        // does not look like a hardware question.
+        bool doc_leads = docs->front().score > kDocHitScore &&
+                         (result.hits.empty() || docs->front().score > result.hits.front().score);
+        if (built.names_hardware || weak || doc_leads) result.docs = std::move(*docs);
+      }
       result.fallback = !result.docs.empty();
     }
+    MergeRanking(&result);
     return result;
   }
 
@@ -514,9 +521,32 @@ json FlagsJson(const AskHit& h) {
   return flags;
 }
 
+// The single ranking: [{"kind": "issue"|"doc", "index", "score", "band"}].
+json RankedJson(const AskResult& r) {
+  json out = json::array();
+  for (const RankedRef& e : r.ranked)
+    out.push_back({{"band", e.band}, {"index", e.index}, {"kind", e.doc ? "doc" : "issue"}, {"score", e.score}});
+  return out;
+}
+
 void AppendJson(std::string* out, const json& v) { *out += v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 }  // namespace
+
+void MergeRanking(AskResult* r) {
+  r->ranked.clear();
+  size_t i = 0, d = 0;
+  while (i < r->hits.size() || d < r->docs.size()) {
+    bool take_doc = i >= r->hits.size() || (d < r->docs.size() && r->docs[d].score > r->hits[i].score);
+    RankedRef e;
+    e.doc = take_doc;
+    e.index = take_doc ? d++ : i++;
+    e.score = take_doc ? r->docs[e.index].score : r->hits[e.index].score;
+    e.band = DocBand(e.score);
+    r->ranked.push_back(e);
+  }
+  r->docs_first = !r->ranked.empty() && r->ranked.front().doc;
+}
 
 json ToJson(const AskResult& r) {
   json hits = json::array();
@@ -527,6 +557,7 @@ json ToJson(const AskResult& r) {
                     {"resolution", graph::ResolutionName(h.resolution)},
                     {"answer", h.answer},
                     {"answer_source", h.answer_source},
+                    {"band", DocBand(h.score)},
                     {"fixes", FixesJson(h)},
                     {"url", h.url},
                     {"state", h.state},
@@ -535,7 +566,8 @@ json ToJson(const AskResult& r) {
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
   return {{"query", r.query},       {"hits", std::move(hits)}, {"docs", std::move(docs)},
-          {"fallback", r.fallback}, {"searched", r.searched}};
+          {"fallback", r.fallback}, {"searched", r.searched}, {"ranked", RankedJson(r)},
+          {"docs_first", r.docs_first}};
 }
 
 std::string ToJsonText(const AskResult& r) {
@@ -544,6 +576,8 @@ std::string ToJsonText(const AskResult& r) {
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
   AppendJson(&out, docs);
+  out += ",\"docs_first\":";
+  out += r.docs_first ? "true" : "false";
   out += ",\"fallback\":";
   out += r.fallback ? "true" : "false";
   out += ",\"hits\":[";
@@ -554,6 +588,8 @@ std::string ToJsonText(const AskResult& r) {
     AppendJson(&out, h.answer);
     out += ",\"answer_source\":";
     AppendJson(&out, h.answer_source);
+    out += ",\"band\":";
+    AppendJson(&out, DocBand(h.score));
     out += ",\"fixes\":";
     if (h.fixes.empty() && !h.fixes_json.empty())
       out += h.fixes_json;
@@ -577,6 +613,8 @@ std::string ToJsonText(const AskResult& r) {
   }
   out += "],\"query\":";
   AppendJson(&out, r.query);
+  out += ",\"ranked\":";
+  AppendJson(&out, RankedJson(r));
   out += ",\"searched\":";
   AppendJson(&out, r.searched);
   out += '}';

@@ -5,6 +5,9 @@
 // the on-disk format: do not change them without a re-import note):
 //   data          NodeToJson(node)
 //   value 0       the page: the id up to '#' (one section per page first)
+//   value 1       the page kind, value 2 the section kind (docs_fields.h)
+//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms)
+//   metadata      "fixgraph:assoc": learned term associations (docs_assoc.h)
 //   "Q" + id      unique id term (replace_document key)
 //   "O" + origin  the tree/file the node came from (replacement on re-import)
 //   "P" + tag     product tag, lower-case
@@ -28,13 +31,19 @@
 //     its title and heading alone (title coverage);
 //   - evidence = min(1, sum over matched groups of IDF / max IDF, / 0.6): a
 //     match on common words only is weak whatever its coverage;
-//   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence.
+//   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence,
+//   then adjusted by page/section kind against the question's intent, and
+//   ranked by a key adding BM25, title and page coverage and a length
+//   penalty (Tuning below; docs/kg.md). Synonyms (0.8) and learned
+//   associations (0.5) of a question term count as partial matches.
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -45,7 +54,10 @@
 #include <xapian.h>
 
 #include "analyzer.h"
+#include "docs_assoc.h"
+#include "docs_fields.h"
 #include "docs_node.h"
+#include "lexicon.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
@@ -58,6 +70,8 @@ constexpr double kEvidenceShare = 0.6;  // matched IDF / max IDF for full eviden
 constexpr size_t kCandidates = 60;
 constexpr size_t kSnippetBytes = 320;
 constexpr Xapian::valueno kSlotPage = 0;  // the page part of the id (before '#')
+constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
+constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
 
@@ -77,10 +91,40 @@ std::string Prefixed(char prefix, std::string_view term) {
   return out;
 }
 
+// The whole-identifier terms a page's defined names are found under: the
+// name itself ("torch_npu.npu_grouped_matmul") and, when it is qualified, its
+// last component if that is an identifier too ("npu_grouped_matmul"; not
+// "step" of "...dynamic_profile.step").
+std::vector<std::string> DefinedTerms(const std::vector<std::string>& defines) {
+  std::vector<std::string> out;
+  auto whole = [&](std::string_view name) {
+    for (const Term& t : Analyze(name)) {
+      if (t.kind == TermKind::kIdentifier) {
+        out.push_back(t.text);
+        return;
+      }
+    }
+  };
+  for (const std::string& d : defines) {
+    whole(d);
+    size_t cut = d.find_last_of(".:");
+    if (cut != std::string::npos && cut + 1 < d.size()) {
+      std::string last = d.substr(cut + 1);
+      if (!docs::TitleIdentifier(last).empty()) whole(last);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Xapian::Document MakeDocument(const DocNode& n) {
   Xapian::Document doc;
   doc.set_data(docs::NodeToJson(n).dump());
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
+  doc.add_value(kSlotPageKind, n.page_kind);
+  doc.add_value(kSlotSectionKind, n.section_kind);
+  for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));
@@ -129,8 +173,14 @@ Status ParseFile(const fs::path& file, const std::string& rel, const std::string
     auto parsed = docs::ParseJsonl(file.string(), text);
     if (!parsed.ok()) return parsed.status();
     got = std::move(*parsed);
+    for (DocNode& n : got) {
+      std::vector<DocNode> one{std::move(n)};
+      docs::ClassifyPage(one[0].id, &one);
+      n = std::move(one[0]);
+    }
   } else {
     got = docs::ParseMarkdown(rel, text);
+    docs::ClassifyPage(rel, &got);
   }
   for (DocNode& n : got) {
     n.origin = origin;
@@ -262,16 +312,99 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
   return docs::Utf8Truncate(out, kSnippetBytes);
 }
 
+// Alternatives for a run of query groups: the other members of a lexicon
+// synonym group, or terms learned to go with a query term (docs_assoc.h). A
+// node holding every term of one member matches the groups at `credit`.
+struct AltSet {
+  std::vector<size_t> groups;
+  std::vector<std::vector<std::string>> members;
+  double credit = 0;
+};
+
+// Ranking adjustments (issue 22), added to the calibrated score; a page that
+// defines an identifier the question names goes first whatever its score.
+struct Tuning {
+  double index_penalty = 0.08;        // menus, lists and index pages
+  double tutorial_penalty = 0.03;     // a tutorial the question does not name
+  double enable_definer = 0.05;       // "how do I enable": the page defining a switch
+  double enable_tutorial = 0.03;
+  double support_section = 0.04;      // "does X support Y": X's constraints section
+  double support_products = 0.01;     // ...and a page that lists products
+  double symptom_trouble = 0.05;      // an error: troubleshooting pages
+  double bm25_share = 0.06;           // BM25 (relative to the best) in the rank key
+  double synonym_credit = 0.8;
+  double assoc_credit = docs::kAssociationCredit;
+  double feedback_weight = 0.3;       // expansion terms from the top documents
+  double feedback_docs = 4;
+  double feedback_terms = 8;
+  double candidates = 60;
+  double title_share = 0.15;          // title/heading coverage in the rank key
+  double function_section = 0.01;     // a page's description section
+  double length_penalty = 0.06;       // per e-fold of length above the average
+  double page_share = 0.3;            // page-level coverage beyond the section's
+};
+
+// The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
+// names above) overrides them for tuning experiments (docs/kg.md).
+Tuning ReadTuning() {
+  Tuning t;
+  const char* env = std::getenv("FIXGRAPH_KG_TUNE");
+  if (env == nullptr) return t;
+  std::string_view v(env);
+  std::map<std::string, double*> fields = {
+      {"index_penalty", &t.index_penalty},     {"tutorial_penalty", &t.tutorial_penalty},
+      {"enable_definer", &t.enable_definer},   {"enable_tutorial", &t.enable_tutorial},
+      {"support_section", &t.support_section}, {"support_products", &t.support_products},
+      {"symptom_trouble", &t.symptom_trouble}, {"bm25_share", &t.bm25_share},
+      {"synonym_credit", &t.synonym_credit},   {"assoc_credit", &t.assoc_credit},
+      {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
+      {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
+      {"title_share", &t.title_share},         {"function_section", &t.function_section},
+      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share}};
+  while (!v.empty()) {
+    size_t comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    size_t eq = item.find('=');
+    if (eq != std::string_view::npos) {
+      auto it = fields.find(std::string(item.substr(0, eq)));
+      if (it != fields.end()) *it->second = std::atof(std::string(item.substr(eq + 1)).c_str());
+    }
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return t;
+}
+// A page defining a name the question holds goes first; its score gains
+// this much (not a floor: a question holding names the corpus does not know
+// stays below a hit).
+constexpr double kNamedBonus = 0.08;
+
+// Keeps plain analyser terms (no prefixed boolean/title terms) not already in
+// the query for relevance feedback.
+class FeedbackDecider : public Xapian::ExpandDecider {
+ public:
+  explicit FeedbackDecider(const std::set<std::string>* have) : have_(have) {}
+  bool operator()(const std::string& term) const override {
+    if (term.empty() || (term[0] >= 'A' && term[0] <= 'Z')) return false;
+    if (term.size() < 2 || have_->count(term) > 0) return false;
+    // Numbers and one-byte words say little about a topic.
+    return term.find_first_not_of("0123456789.") != std::string::npos;
+  }
+
+ private:
+  const std::set<std::string>* have_;
+};
+
 class LocalDocSource : public DocSource {
  public:
-  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)) {}
+  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)), tune_(ReadTuning()) { LoadAssociations(); }
 
   std::string Name() const override { return "local"; }
 
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     std::lock_guard<std::mutex> lock(mu_);
     try {
-      db_.reopen();
+      if (db_.reopen()) LoadAssociations();
       return SearchLocked(text, limit);
     } catch (const Xapian::Error& e) {
       return Status::IOError("doc index: " + e.get_msg());
@@ -279,11 +412,14 @@ class LocalDocSource : public DocSource {
   }
 
  private:
+  void LoadAssociations() { assoc_ = docs::ReadAssociations(db_); }
+
   StatusOr<std::vector<DocHit>> SearchLocked(std::string_view text, size_t limit) {
     std::vector<DocHit> hits;
     if (limit == 0) return hits;
     std::vector<QueryGroup> groups = GroupQuery(text);
     if (groups.empty()) return hits;
+    const docs::Intent intent = docs::ReadIntent(text);
     const double n_docs = std::max<double>(1, db_.get_doccount());
     const double max_idf = std::log((n_docs + 1) / 0.5);
     auto idf = [&](const std::string& t) {
@@ -295,6 +431,7 @@ class LocalDocSource : public DocSource {
     std::vector<std::vector<double>> term_idf(groups.size());
     std::vector<double> group_w(groups.size());
     std::vector<std::string> qterms;
+    std::set<std::string> have;
     std::map<std::string, double> snippet_w;
     double total = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -311,6 +448,7 @@ class LocalDocSource : public DocSource {
         term_idf[g].push_back(f);
         if (f >= 0) {
           qterms.push_back(t);
+          have.insert(t);
           snippet_w[t] = std::max(snippet_w[t], f);
         }
       }
@@ -329,19 +467,132 @@ class LocalDocSource : public DocSource {
       group_w[g] = w;
       total += w;
     }
-    if (qterms.empty() || total <= 0) return hits;
+    if (total <= 0) return hits;
+    // Pages the question names: an identifier of the question that a page
+    // defines (its title's name).
+    std::set<std::string> named_terms;
+    for (const QueryGroup& g : groups) {
+      if (g.kind != TermKind::kIdentifier) continue;
+      std::string d = Prefixed('D', g.terms[0]);
+      if (db_.get_termfreq(d) > 0) named_terms.insert(d);
+    }
+    // Alternatives: the lexicon's synonyms and the learned associations.
+    std::vector<AltSet> alts = Alternatives(text, groups, term_idf);
+    std::vector<std::string> alt_terms;
+    for (const AltSet& a : alts)
+      for (const auto& m : a.members)
+        for (const std::string& t : m)
+          if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
+    if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr) {
+      for (size_t g = 0; g < groups.size(); ++g)
+        std::fprintf(stderr, "group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
+      for (const AltSet& a : alts) {
+        std::string m;
+        for (const auto& mem : a.members) {
+          m += " [";
+          for (const auto& t : mem) m += t + " ";
+          m += "]";
+        }
+        std::fprintf(stderr, "alt %.1f groups=%zu:%s\n", a.credit, a.groups.size(), m.c_str());
+      }
+      for (const std::string& d : named_terms) std::fprintf(stderr, "named %s\n", d.c_str());
+    }
+    if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
+
+    Xapian::Query base(Xapian::Query::OP_OR, qterms.begin(), qterms.end());
+    if (!alt_terms.empty())
+      base = Xapian::Query(Xapian::Query::OP_OR, base,
+                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                         Xapian::Query(Xapian::Query::OP_OR, alt_terms.begin(), alt_terms.end()),
+                                         0.5));
+    for (const std::string& d : named_terms)
+      base = Xapian::Query(Xapian::Query::OP_OR, base, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
     Xapian::Enquire enquire(db_);
-    enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, qterms.begin(), qterms.end()));
-    Xapian::MSet mset = enquire.get_mset(0, std::max(kCandidates, limit * 3));
+    enquire.set_query(base);
+    const Xapian::doccount want =
+        static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
+    Xapian::MSet mset = enquire.get_mset(0, want);
+    // Relevance feedback: terms that mark the best documents widen the
+    // candidate set (they do not count as covering the question).
+    if (mset.size() > 1 && tune_.feedback_terms > 0 && tune_.feedback_weight > 0) {
+      Xapian::RSet rset;
+      size_t k = 0;
+      for (auto it = mset.begin(); it != mset.end() && k < static_cast<size_t>(tune_.feedback_docs); ++it, ++k) rset.add_document(*it);
+      FeedbackDecider decider(&have);
+      Xapian::ESet eset = enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
+      if (!eset.empty()) {
+        std::vector<std::string> fb(eset.begin(), eset.end());
+        enquire.set_query(Xapian::Query(
+            Xapian::Query::OP_OR, base,
+            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
+                          tune_.feedback_weight)));
+        mset = enquire.get_mset(0, want);
+      }
+    }
     struct Cand {
-      double score;
+      double score;  // calibrated, adjusted: what the hit reports
+      double rank;   // the sort key
       double bm25;
+      bool named;
       Xapian::Document doc;
+      std::vector<double> matched;  // per group: the share matched
+      double coverage = 0;
     };
+    const double avg_len = std::max(1.0, db_.get_avlength());
+    const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
+    // Every term a candidate is tested for, sorted: one walk over a
+    // candidate's term list answers them all.
+    std::vector<std::string> needed;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (size_t k = 0; k < groups[g].terms.size(); ++k) {
+        if (term_idf[g][k] < 0) continue;
+        needed.push_back(groups[g].terms[k]);
+        needed.push_back(Prefixed('T', groups[g].terms[k]));
+      }
+    }
+    for (const AltSet& a : alts)
+      for (const auto& member : a.members)
+        for (const std::string& t : member) {
+          needed.push_back(t);
+          needed.push_back(Prefixed('T', t));
+        }
+    for (const std::string& d : named_terms) needed.push_back(d);
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     std::vector<Cand> cands;
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
+    // Which needed terms each candidate holds, read from the posting lists
+    // (one skip_to per term and candidate, in docid order) rather than by
+    // walking every candidate's whole term list.
+    std::vector<std::pair<Xapian::docid, size_t>> by_did;
+    for (auto it = mset.begin(); it != mset.end(); ++it) by_did.emplace_back(*it, by_did.size());
+    std::sort(by_did.begin(), by_did.end());
+    std::vector<std::set<std::string>> holds(by_did.size());
+    std::vector<bool> products_of(by_did.size(), false);
+    auto mark = [&](const std::string& term, bool products) {
+      Xapian::PostingIterator p = db_.postlist_begin(term);
+      const Xapian::PostingIterator end = db_.postlist_end(term);
+      for (const auto& [did, rank] : by_did) {
+        p.skip_to(did);
+        if (p == end) break;
+        if (*p == did) {
+          if (products)
+            products_of[rank] = true;
+          else
+            holds[rank].insert(term);
+        }
+      }
+    };
+    for (const std::string& t : needed)
+      if (db_.get_termfreq(t) > 0) mark(t, false);
+    if (intent.support)
+      for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt) mark(*pt, true);
+    size_t cand_rank = 0;
+    for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
       Xapian::Document doc = it.get_document();
-      double got = 0, got_title = 0, mass = 0;
+      const std::set<std::string>& present = holds[cand_rank];
+      const bool has_products = products_of[cand_rank];
+      auto DocHas = [&present](const Xapian::Document&, const std::string& t) { return present.count(t) > 0; };
+      std::vector<double> m(groups.size(), 0.0), mt(groups.size(), 0.0);
       for (size_t g = 0; g < groups.size(); ++g) {
         if (group_w[g] <= 0) continue;
         const auto& terms = groups[g].terms;
@@ -355,30 +606,114 @@ class LocalDocSource : public DocSource {
           }
           return parts > 0 ? 0.6 * parts_got / parts : 0.0;
         };
-        double m = match("");
-        got += m * group_w[g];
-        if (m > 0) got_title += match("T") * group_w[g];
-        mass += m * group_w[g];
+        m[g] = match("");
+        if (m[g] > 0) mt[g] = match("T");
+      }
+      for (const AltSet& a : alts) {
+        double best = 0, best_t = 0;
+        for (const auto& member : a.members) {
+          bool all = !member.empty(), all_t = !member.empty();
+          for (const std::string& t : member) {
+            if (!DocHas(doc, t)) {
+              all = all_t = false;
+              break;
+            }
+            if (all_t && !DocHas(doc, Prefixed('T', t))) all_t = false;
+          }
+          if (all) best = a.credit;
+          if (all_t) best_t = a.credit;
+          if (all_t) break;
+        }
+        for (size_t g : a.groups) {
+          m[g] = std::max(m[g], best);
+          mt[g] = std::max(mt[g], best_t);
+        }
+      }
+      double got = 0, got_title = 0, mass = 0;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        got += m[g] * group_w[g];
+        got_title += mt[g] * group_w[g];
+        mass += m[g] * group_w[g];
       }
       double coverage = got / total;
       double title_cov = got_title / total;
       double evidence = std::min(1.0, mass / max_idf / kEvidenceShare);
       double score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title_cov) * evidence;
-      score = std::clamp(score, 0.0, 1.0);
-      cands.push_back(Cand{score, it.get_weight(), doc});
+      // Structure: the page's kind and the section's kind against the intent.
+      const std::string page_kind = doc.get_value(kSlotPageKind);
+      const std::string sec_kind = doc.get_value(kSlotSectionKind);
+      const bool definer = page_kind == docs::kPageEnv || page_kind == docs::kPageApi;
+      double adj = 0;
+      if (page_kind == docs::kPageIndex) adj -= tune_.index_penalty;
+      if (page_kind == docs::kPageTutorial && title_cov <= 0) adj -= tune_.tutorial_penalty;
+      if (intent.enable && !intent.support) {
+        if (definer) adj += tune_.enable_definer;
+        if (page_kind == docs::kPageTutorial) adj -= tune_.enable_tutorial;
+      }
+      if (intent.support) {
+        if (sec_kind == docs::kSecConstraints) adj += tune_.support_section;
+        if (has_products) adj += tune_.support_products;
+      }
+      if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
+        adj += tune_.symptom_trouble;
+      bool named = false;
+      for (const std::string& d : named_terms)
+        if (DocHas(doc, d)) named = true;
+      score = std::clamp(score + adj, 0.0, 1.0);
+      double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
+      if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
+      // Long sections (deployment scripts, change logs) hold many words by
+      // sheer length.
+      double len = static_cast<double>(db_.get_doclength(*it));
+      if (len > avg_len) rank -= tune_.length_penalty * std::log(len / avg_len);
+      if (named) {
+        score = std::min(1.0, score + kNamedBonus);
+        rank += 1.0;
+      }
+      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage});
+    }
+    // Page evidence: the question terms matched by any candidate section of
+    // the page (a page answering in its description and its parameters).
+    if (tune_.page_share > 0) {
+      std::map<std::string, std::vector<double>> page_m;
+      for (const Cand& c : cands) {
+        auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        if (pm.empty()) pm.assign(groups.size(), 0.0);
+        for (size_t g = 0; g < groups.size(); ++g) pm[g] = std::max(pm[g], c.matched[g]);
+      }
+      for (Cand& c : cands) {
+        const auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        double got = 0;
+        for (size_t g = 0; g < groups.size(); ++g) got += pm[g] * group_w[g];
+        c.rank += tune_.page_share * (got / total - c.coverage);
+      }
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
-      if (std::abs(a.score - b.score) > 1e-9) return a.score > b.score;
+      if (std::abs(a.rank - b.rank) > 1e-9) return a.rank > b.rank;
       return a.bm25 > b.bm25;
     });
     // One section per page first (the best), then the other sections, so the
-    // first hits name different pages.
+    // first hits name different pages. Tutorials the question does not name
+    // share one slot: the best of them comes in the first round, the others
+    // (near-identical sections of other tutorials) after every other page.
     std::vector<const Cand*> order;
     std::vector<const Cand*> later;
     std::set<std::string> pages;
+    bool tutorial_shown = false;
     for (const Cand& c : cands) {
       std::string id = c.doc.get_value(kSlotPage);
-      (pages.insert(id).second ? order : later).push_back(&c);
+      if (!pages.insert(id).second) {
+        later.push_back(&c);
+        continue;
+      }
+      bool collapsible = c.doc.get_value(kSlotPageKind) == docs::kPageTutorial && !c.named &&
+                         c.rank < 1.0 && !TitleMatches(c.doc, groups, term_idf);
+      if (collapsible && tutorial_shown) {
+        later.push_back(&c);
+        continue;
+      }
+      if (collapsible) tutorial_shown = true;
+      order.push_back(&c);
     }
     order.insert(order.end(), later.begin(), later.end());
     for (const Cand* cp : order) {
@@ -392,16 +727,84 @@ class LocalDocSource : public DocSource {
       h.title = n.section.empty() ? n.title : n.title + " > " + n.section;
       h.source = "local";
       h.score = std::round(c.score * 1000) / 1000;
+      h.band = DocBand(h.score);
       h.snippet = MakeSnippet(n.text, snippet_w);
       h.products = n.products;
       h.url = n.url;
+      h.page_kind = n.page_kind;
+      h.section_kind = n.section_kind;
       hits.push_back(std::move(h));
     }
     return hits;
   }
 
+  // True when some distinctive question term is in the node's title or
+  // heading (the question names the page).
+  static bool TitleMatches(const Xapian::Document& doc, const std::vector<QueryGroup>& groups,
+                           const std::vector<std::vector<double>>& term_idf) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
+      if (groups[g].kind == TermKind::kWord) continue;  // plain words: "model", "deploy"
+      if (DocHas(doc, Prefixed('T', groups[g].terms[0]))) return true;
+    }
+    return false;
+  }
+
+  static bool DocHasPrefix(const Xapian::Document& doc, char prefix) {
+    Xapian::TermIterator it = doc.termlist_begin();
+    it.skip_to(std::string(1, prefix));
+    return it != doc.termlist_end() && !(*it).empty() && (*it)[0] == prefix;
+  }
+
+  std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
+                                   const std::vector<std::vector<double>>& term_idf) {
+    std::vector<AltSet> out;
+    // Sequence of whole terms, each with its group.
+    std::vector<Term> terms = Analyze(text);
+    Lexicon::Seq seq;
+    std::vector<size_t> seq_group;
+    std::map<std::string, size_t> group_of;
+    for (size_t g = 0; g < groups.size(); ++g) group_of.emplace(groups[g].terms[0], g);
+    for (const Term& t : terms) {
+      if (t.kind == TermKind::kPart) continue;
+      seq.push_back(t.text);
+      auto it = group_of.find(t.text);
+      seq_group.push_back(it == group_of.end() ? SIZE_MAX : it->second);
+    }
+    const Lexicon& lex = Lexicon::ForDocs();
+    for (const Lexicon::Match& m : tune_.synonym_credit > 0 ? lex.FindSynonyms(seq) : std::vector<Lexicon::Match>{}) {
+      AltSet a;
+      a.credit = tune_.synonym_credit;
+      for (size_t i = m.start; i < m.start + m.length; ++i)
+        if (seq_group[i] != SIZE_MAX) a.groups.push_back(seq_group[i]);
+      if (a.groups.empty()) continue;
+      const auto& members = lex.Group(m.group);
+      for (const Lexicon::Seq& member : members) {
+        if (std::equal(member.begin(), member.end(), seq.begin() + static_cast<std::ptrdiff_t>(m.start),
+                       seq.begin() + static_cast<std::ptrdiff_t>(m.start + m.length)))
+          continue;
+        a.members.push_back(member);
+      }
+      if (!a.members.empty()) out.push_back(std::move(a));
+    }
+    // Learned associations of single terms the corpus knows.
+    for (size_t g = 0; g < groups.size() && tune_.assoc_credit > 0; ++g) {
+      if (term_idf[g].empty()) continue;
+      auto it = assoc_.find(groups[g].terms[0]);
+      if (it == assoc_.end()) continue;
+      AltSet a;
+      a.credit = tune_.assoc_credit;
+      a.groups.push_back(g);
+      for (const std::string& t : it->second) a.members.push_back({t});
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+
   std::mutex mu_;
   Xapian::Database db_;
+  docs::Associations assoc_;
+  Tuning tune_;
 };
 
 }  // namespace
@@ -443,6 +846,8 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
           ++st->nodes;
         }
       }
+      // Learned term associations over the whole index as it now stands.
+      db.set_metadata(docs::kAssocKey, docs::EncodeAssociations(docs::LearnAssociations(db)));
       db.commit_transaction();
     } catch (...) {
       db.cancel_transaction();

@@ -24,6 +24,11 @@ struct DocNode {
   std::vector<std::string> product_names;  // the names as the page wrote them
   std::string url;                         // where to read it, when known
   std::string origin;  // what the node was imported from (tree root or file), for replacement
+  // Structure fields (docs_fields.h), set by ClassifyPage at import:
+  std::string page_kind;     // "api", "env", "guide", "troubleshooting", "tutorial", "index"
+  std::string section_kind;  // "function", "parameters", "constraints", "examples",
+                             // "troubleshooting", "other"
+  std::vector<std::string> defines;  // identifiers the page defines (its title's name)
 };
 
 nlohmann::json NodeToJson(const DocNode& n);

@@ -585,7 +585,10 @@ nlohmann::json NodeToJson(const DocNode& n) {
           {"products", n.products},
           {"product_names", n.product_names},
           {"url", n.url},
-          {"origin", n.origin}};
+          {"origin", n.origin},
+          {"page_kind", n.page_kind},
+          {"section_kind", n.section_kind},
+          {"defines", n.defines}};
 }
 
 DocNode NodeFromJson(const nlohmann::json& j) {
@@ -606,6 +609,9 @@ DocNode NodeFromJson(const nlohmann::json& j) {
   n.product_names = list("product_names");
   n.url = get("url");
   n.origin = get("origin");
+  n.page_kind = get("page_kind");
+  n.section_kind = get("section_kind");
+  n.defines = list("defines");
   return n;
 }
 

@@ -102,6 +102,13 @@ const Lexicon& Lexicon::Default() {
   return lex;
 }
 
+const Lexicon& Lexicon::ForDocs() {
+  static const Lexicon lex = FromText(
+      std::string(Embedded("synonyms.txt")) + "\n" + std::string(Embedded("docs_synonyms.txt")),
+      Embedded("hardware.txt"));
+  return lex;
+}
+
 std::vector<Lexicon::Match> Lexicon::FindSynonyms(const Seq& seq) const {
   std::vector<Match> out;
   size_t i = 0;

@@ -1,4 +1,5 @@
-// The embedded lexicon (data/lexicon): bilingual synonym groups and hardware /
+// The embedded lexicon (data/lexicon): bilingual synonym groups (synonyms.txt;
+// docs_synonyms.txt for the doc search only) and hardware /
 // platform terms, both held as analysed term sequences (analyzer.h) so they
 // match queries after the same normalisation. Private to query/.
 //
@@ -21,6 +22,9 @@ class Lexicon {
 
   // Built from the embedded synonyms.txt and hardware.txt.
   static const Lexicon& Default();
+  // Default() plus docs_synonyms.txt: the KG doc search's lexicon (the
+  // issue search keeps Default(), so its recall does not move with it).
+  static const Lexicon& ForDocs();
   // Built from file texts (tests).
   static Lexicon FromText(std::string_view synonyms, std::string_view hardware);
 

@@ -22,8 +22,13 @@
 // count as fully relevant; when fewer than `limit` do, they are ranked among
 // the issues holding every unit anywhere when at least `limit` issues do,
 // else among those holding any.
-// `score` is in [0, 1]. Docs are consulted (fallback) when the query names a
-// hardware/platform term or the best hit scores below kWeakHitScore.
+// `score` is in [0, 1]. Docs are always searched when a doc source is
+// configured; they are part of the answer (fallback) when the query names a
+// hardware/platform term, the best hit scores below kWeakHitScore, or the
+// best doc is a KG hit (> kDocHitScore) scoring above the best issue hit.
+// "ranked" lists both kinds in one order ({"kind": "issue"|"doc", "index",
+// "score", "band"}), "docs_first" says a doc leads, and every issue hit and
+// doc carries its "band" (DocBand).
 //
 // Thread safety: a Searcher may be used from several threads at once.
 #pragma once
@@ -75,13 +80,30 @@ inline constexpr double kWeakHitScore = 0.45;
 // Longest query accepted (bytes); longer text gets InvalidArgument.
 inline constexpr size_t kMaxQueryBytes = 16 * 1024 * 1024;
 
+// One entry of the single ranking of issue and doc hits.
+struct RankedRef {
+  bool doc = false;   // true: docs[index], false: hits[index]
+  size_t index = 0;
+  double score = 0;   // the hit's score, [0, 1]
+  const char* band = "noise";  // DocBand(score): "hit" > 0.83 >= "ambiguous" >= 0.70 > "noise"
+};
+
 struct AskResult {
   std::string query;
   std::vector<AskHit> hits;
   std::vector<DocHit> docs;
   bool fallback = false;   // docs were consulted and are part of the answer
   std::string searched;    // the text searched (signature lines of a pasted log)
+  // Issue and doc hits in one order, best first (MergeRanking): a doc that
+  // scores above the best issue hit comes before it. docs_first says the
+  // first entry is a doc: show the docs before the issues.
+  std::vector<RankedRef> ranked;
+  bool docs_first = false;
 };
+
+// Orders r.hits and r.docs into r.ranked by score (an issue before a doc of
+// the same score; each list keeps its own order) and sets r.docs_first.
+void MergeRanking(AskResult* r);
 
 // The `ask --json` document. A hit's fixes come from `fixes` when it holds
 // any, else from `fixes_json` (parsed).

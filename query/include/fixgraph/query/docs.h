@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <utility>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,8 +40,19 @@ struct DocHit {
   std::vector<std::string> products;  // normalised product tags ("A2", "A3", "training",
                                       // "inference", "950", models like "800I A2")
   std::string url;                    // where to read it, when known
+  std::string band;                   // DocBand(score): "hit", "ambiguous" or "noise"
+  std::string page_kind;              // local nodes: "api", "env", "guide", "troubleshooting",
+                                      // "tutorial", "index" (docs/kg.md); "" when unknown
+  std::string section_kind;           // local nodes: "function", "parameters", "constraints",
+                                      // "examples", "troubleshooting", "other"
 };
 
+// The KG band of a score: "hit" (> kDocHitScore), "ambiguous" (>=
+// kDocNoiseScore) or "noise". Issue hits of `ask` use the same bands.
+const char* DocBand(double score);
+
+// JSON of a hit; "band" is always present (computed from the score when the
+// hit does not carry one), "page_kind"/"section_kind" when known.
 nlohmann::json ToJson(const DocHit& hit);
 
 class DocSource {
@@ -98,6 +111,44 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
 
 // The local corpus alone. NotFound when <db_dir>/index-issues-docs does not exist.
 StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir);
+
+// --- evaluation (issue 22) -----------------------------------------------------
+
+// One question of a doc question set (tests/data/kg-questions.json):
+//   {"questions": [{"id", "split", "question", "pages": [path, ...]}, ...]}
+// `pages` are page paths under the imported tree (the first is the expected
+// page, the others equally good); a hit answers when its page (the id up to
+// '#') ends with "/" + one of them.
+struct DocQuestion {
+  int id = 0;
+  std::string split;  // "dev" or "test"
+  std::string question;
+  std::vector<std::string> pages;
+};
+
+// Reads a question set; errors name the file and the question.
+StatusOr<std::vector<DocQuestion>> ReadDocQuestions(const std::string& path);
+
+struct DocEvalSplit {
+  size_t questions = 0;
+  double top1 = 0, top3 = 0, mrr = 0;  // shares in [0, 1]; MRR over the first 10
+};
+
+struct DocEvalReport {
+  std::vector<std::pair<std::string, DocEvalSplit>> splits;  // "dev", "test", "all"
+  std::vector<std::string> misses;  // "<split> #<id> rank R: question -> first hit"
+  double p50_ms = 0, p99_ms = 0;    // time of one `rank` call
+};
+
+// Ranks every question with `rank` (the ids of the answer, best first: doc
+// node ids, and anything else, such as "issue:<ref>", for other hits) and
+// scores the page each expects.
+StatusOr<DocEvalReport> EvaluateDocQuestions(
+    const std::vector<DocQuestion>& questions,
+    const std::function<StatusOr<std::vector<std::string>>(const std::string&)>& rank);
+
+// True when doc node `id` lies on `page` (a path under some imported tree).
+bool DocIdIsPage(std::string_view id, std::string_view page);
 
 // --- remote KG service ----------------------------------------------------------
 

@@ -1,0 +1,43 @@
+// Term associations learned from the local doc corpus at `docs import`
+// (issue 22: bridging vocabulary without a model download). Private to query/.
+//
+// For every pair of terms that occur together in the same doc nodes, the
+// association is their cosine over nodes: together(a, b) / sqrt(nodes(a) x
+// nodes(b)), counted over each node's most distinctive terms (at most
+// kAssocTermsPerNode by wdf x IDF). A term keeps its kAssocPerTerm strongest
+// partners with at least kAssocMinCosine and kAssocMinTogether shared nodes.
+// The table is rebuilt from the whole doc index by every import (documents in
+// docid order, ties broken by term), so the same corpus gives the same
+// table, and it is stored in the index's metadata under kAssocKey.
+//
+// Thread safety: the functions are pure given their database.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <xapian.h>
+
+namespace fixgraph::query::docs {
+
+inline constexpr const char* kAssocKey = "fixgraph:assoc";
+inline constexpr size_t kAssocTermsPerNode = 48;
+inline constexpr size_t kAssocPerTerm = 4;
+inline constexpr double kAssocMinCosine = 0.4;
+inline constexpr unsigned kAssocMinTogether = 3;
+// What matching an associated term is worth against the term itself.
+inline constexpr double kAssociationCredit = 0.5;
+
+using Associations = std::unordered_map<std::string, std::vector<std::string>>;
+
+// Learns the table from every document of `db`.
+Associations LearnAssociations(const Xapian::Database& db);
+
+// "term\tpartner partner ...\n" lines, terms sorted.
+std::string EncodeAssociations(const Associations& a);
+
+// The table stored in `db` (empty when none is stored or it is unreadable).
+Associations ReadAssociations(const Xapian::Database& db);
+
+}  // namespace fixgraph::query::docs

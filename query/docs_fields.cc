@@ -1,0 +1,158 @@
+#include "docs_fields.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer.h"
+
+namespace fixgraph::query::docs {
+namespace {
+
+bool HasAny(std::string_view text, std::initializer_list<std::string_view> needles) {
+  for (std::string_view n : needles)
+    if (text.find(n) != std::string_view::npos) return true;
+  return false;
+}
+
+std::string_view TrimView(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The file name of a path without directories and extension.
+std::string_view Stem(std::string_view path) {
+  size_t hash = path.find('#');
+  if (hash != std::string_view::npos) path = path.substr(0, hash);
+  size_t slash = path.find_last_of('/');
+  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  size_t dot = path.find_last_of('.');
+  if (dot != std::string_view::npos && dot > 0) path = path.substr(0, dot);
+  return path;
+}
+
+bool IsUpperIdentifier(std::string_view id) {
+  bool upper = false;
+  for (char c : id) {
+    if (std::islower(static_cast<unsigned char>(c))) return false;
+    if (std::isupper(static_cast<unsigned char>(c))) upper = true;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return upper && id.find('_') != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string SectionKind(std::string_view heading) {
+  std::string h = Normalize(heading);
+  if (TrimView(h).empty()) return kSecFunction;
+  // Order matters: "参数说明" before "说明", "支持的型号" is a constraint.
+  if (HasAny(h, {"问题现象", "原因", "解决", "故障", "faq", "troubleshoot", "常见问题", "报错",
+                 "known issue", "error"}))
+    return kSecTrouble;
+  if (HasAny(h, {"约束", "限制", "注意", "constraint", "limitation", "restriction", "支持",
+                 "support", "requirement", "notice", "caution", "型号"}))
+    return kSecConstraints;
+  if (HasAny(h, {"参数", "函数原型", "原型", "返回值", "parameter", "argument", "prototype",
+                 "signature", "return", "配置项", "option", "configuration", "取值"}))
+    return kSecParameters;
+  if (HasAny(h, {"示例", "样例", "example", "usage", "使用方法", "调用", "sample", "how to use",
+                 "quick start", "快速"}))
+    return kSecExamples;
+  if (HasAny(h, {"功能", "概述", "简介", "介绍", "overview", "introduction", "description",
+                 "what is", "背景", "background"}))
+    return kSecFunction;
+  return kSecOther;
+}
+
+std::string TitleIdentifier(std::string_view title) {
+  std::string t = NormalizeKeepCase(title);
+  std::string_view v = TrimView(t);
+  for (std::string_view mark : {"(beta)", "（beta）"}) {
+    if (v.substr(0, mark.size()) == mark) v = TrimView(v.substr(mark.size()));
+  }
+  if (v.empty() || v.find(' ') != std::string_view::npos || v.find('\t') != std::string_view::npos)
+    return "";
+  while (v.size() > 2 && v.substr(v.size() - 2) == "()") v.remove_suffix(2);
+  bool marker = v.find('_') != std::string_view::npos || v.find('.') != std::string_view::npos ||
+                v.find("::") != std::string_view::npos;
+  for (size_t i = 1; !marker && i < v.size(); ++i) {
+    if (std::islower(static_cast<unsigned char>(v[i - 1])) &&
+        std::isupper(static_cast<unsigned char>(v[i])))
+      marker = true;
+  }
+  if (!marker) return "";
+  for (char c : v) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80) return "";  // CJK title: prose
+    if (!std::isalnum(u) && c != '_' && c != '.' && c != ':' && c != '-' && c != '(' && c != ')')
+      return "";
+  }
+  return std::string(v);
+}
+
+void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
+  if (nodes->empty()) return;
+  const std::string& title = nodes->front().title;
+  std::string path = Normalize(rel_path);
+  std::string stem = std::string(Stem(path));
+  std::string ident = TitleIdentifier(title);
+  bool has_prototype = false, has_trouble = false;
+  size_t trouble_sections = 0;
+  for (DocNode& n : *nodes) {
+    n.section_kind = SectionKind(n.section);
+    std::string h = Normalize(n.section);
+    if (HasAny(h, {"函数原型", "接口原型", "prototype", "参数说明"})) has_prototype = true;
+    if (HasAny(h, {"问题现象", "原因分析", "解决措施", "解决方法", "symptom", "root cause"})) {
+      has_trouble = true;
+      ++trouble_sections;
+    }
+  }
+  std::string kind;
+  // A page under a "_"-folder (templates, partials) or a change log lists
+  // rather than explains.
+  bool listing = path.find("/_") != std::string::npos || path.rfind("_", 0) == 0 ||
+                 stem.find("release_note") != std::string::npos || stem.find("changelog") != std::string::npos;
+  if (listing || stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
+      (stem.size() > 5 && stem.substr(stem.size() - 5) == "_list") || stem == "index" ||
+      stem == "readme" || stem == "summary") {
+    kind = kPageIndex;
+  } else if (has_trouble || path.find("troubleshoot") != std::string::npos ||
+             stem == "faq" || stem == "faqs" || stem.find("_faq") != std::string::npos) {
+    kind = kPageTrouble;
+  } else if (!ident.empty() && IsUpperIdentifier(ident)) {
+    kind = kPageEnv;
+  } else if (!ident.empty() || has_prototype) {
+    kind = kPageApi;
+  } else if (path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos) {
+    kind = kPageTutorial;
+  } else {
+    kind = kPageGuide;
+  }
+  std::vector<std::string> defines;
+  if (!ident.empty() && (kind == kPageApi || kind == kPageEnv)) defines.push_back(ident);
+  for (DocNode& n : *nodes) {
+    n.page_kind = kind;
+    n.defines = defines;
+  }
+}
+
+Intent ReadIntent(std::string_view question) {
+  Intent in;
+  std::string q = Normalize(question);
+  in.products = ProductTags(question);
+  in.support = HasAny(q, {"支持", "能用", "可以用", "能不能用", "可用吗", "能跑", "兼容", "适用",
+                          "support", "work on", "works on", "working on", "run on", "runs on",
+                          "available on", "compatible", "哪些产品", "哪些型号", "which product",
+                          "which hardware", "what hardware", "which device"});
+  in.enable = HasAny(q, {"怎么", "如何", "怎样", "how do", "how to", "how can", "enable", "disable",
+                         "turn on", "turn off", "switch", "开启", "打开", "关闭", "关掉", "启用",
+                         "禁用", "设置", "配置", "设成", "改成", "换成", "想让", "让它", "make ",
+                         "can i ", "is there", "有没有", "which setting", "what setting"});
+  in.symptom = HasAny(q, {"报错", "错误", "失败", "异常", "卡住", "超时", "error", "fail", "hang",
+                          "crash", "core dump", "timeout", "timed out", "traceback", "exception",
+                          "wrong result", "对不上", "对不齐", "不一致", "起不来"});
+  return in;
+}
+
+}  // namespace fixgraph::query::docs
