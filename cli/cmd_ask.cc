@@ -1,6 +1,7 @@
 // fixgraph ask: symptom lookup over past issues with the KG fallback
 // (design.md s6, s8); and the hidden eval-ask that measures it against a
 // query set (docs/evaluation.md).
+#include <cstdio>
 #include <algorithm>
 #include <array>
 #include <map>
@@ -88,7 +89,8 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
   for (size_t i = 0; i < r.hits.size(); ++i) {
     const query::AskHit& h = r.hits[i];
     out << i + 1 << ". " << h.issue.ToString() << "  [" << graph::ResolutionName(h.resolution);
-    if (!h.fixes.empty()) out << ", tier " << graph::TierName(h.fixes.front().tier);
+    if (!h.fixes.empty() && h.fixes.front().tier != graph::Tier::kD)
+      out << ", tier " << graph::TierName(h.fixes.front().tier);
     out << "]  score " << std::fixed << std::setprecision(2) << h.score << " (" << query::DocBand(h.score)
         << ")\n";
     out.unsetf(std::ios::floatfield);
@@ -97,9 +99,17 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
       out << "   answer" << (h.answer_source == "pr" ? " (from the fix PR)" : "") << ":\n";
       out << Indent(h.answer, "     ", 4);
     }
-    for (size_t f = 0; f < h.fixes.size() && f < 3; ++f) {
-      const graph::FixLink& fix = h.fixes[f];
-      out << "   fix: " << ShortPr(fix.pr, h.issue) << " (tier " << graph::TierName(fix.tier) << ")";
+    size_t shown = 0, likely = 0;
+    for (const graph::FixLink& fix : h.fixes) {
+      bool d = fix.tier == graph::Tier::kD;
+      if (d ? likely++ >= 3 : shown++ >= 3) continue;
+      if (d) {
+        char p[16];
+        std::snprintf(p, sizeof p, "%.2f", fix.confidence);
+        out << "   likely fix, not verified: " << ShortPr(fix.pr, h.issue) << " (probability " << p << ")";
+      } else {
+        out << "   fix: " << ShortPr(fix.pr, h.issue) << " (tier " << graph::TierName(fix.tier) << ")";
+      }
       if (!fix.title.empty()) out << " " << fix.title;
       out << "\n";
     }

@@ -508,11 +508,22 @@ class XapianSearcher final : public Searcher {
 
 namespace {
 
-json FixesJson(const AskHit& h) {
-  if (h.fixes.empty() && !h.fixes_json.empty()) return json::parse(h.fixes_json, nullptr, false);
-  json fixes = json::array();
-  for (const graph::FixLink& f : h.fixes) fixes.push_back(graph::ToJson(f));
-  return fixes;
+// The hit's trusted fixes (tiers A-C), or with `suggested` its inferred
+// ones (tier D: likely, not verified). The index keeps both in one list.
+json FixesJson(const AskHit& h, bool suggested = false) {
+  json all = json::array();
+  if (h.fixes.empty() && !h.fixes_json.empty()) {
+    all = json::parse(h.fixes_json, nullptr, false);
+    if (!all.is_array()) all = json::array();
+  } else {
+    for (const graph::FixLink& f : h.fixes) all.push_back(graph::ToJson(f));
+  }
+  json out = json::array();
+  for (json& f : all) {
+    bool d = f.is_object() && f.value("tier", "") == "D";
+    if (d == suggested) out.push_back(std::move(f));
+  }
+  return out;
 }
 
 json FlagsJson(const AskHit& h) {
@@ -559,6 +570,7 @@ json ToJson(const AskResult& r) {
                     {"answer_source", h.answer_source},
                     {"band", DocBand(h.score)},
                     {"fixes", FixesJson(h)},
+                    {"suggested", FixesJson(h, true)},
                     {"url", h.url},
                     {"state", h.state},
                     {"flags", FlagsJson(h)}});
@@ -591,8 +603,8 @@ std::string ToJsonText(const AskResult& r) {
     out += ",\"band\":";
     AppendJson(&out, DocBand(h.score));
     out += ",\"fixes\":";
-    if (h.fixes.empty() && !h.fixes_json.empty())
-      out += h.fixes_json;
+    if (h.fixes.empty() && (h.fixes_json.empty() || h.fixes_json.find("\"tier\":\"D\"") == std::string::npos))
+      out += h.fixes_json.empty() ? "[]" : h.fixes_json;  // no suggestion in it: copied as it is
     else
       AppendJson(&out, FixesJson(h));
     out += ",\"flags\":";
@@ -605,6 +617,8 @@ std::string ToJsonText(const AskResult& r) {
     AppendJson(&out, h.score);
     out += ",\"state\":";
     AppendJson(&out, h.state);
+    out += ",\"suggested\":";
+    AppendJson(&out, FixesJson(h, true));
     out += ",\"title\":";
     AppendJson(&out, h.title);
     out += ",\"url\":";

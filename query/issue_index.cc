@@ -455,6 +455,11 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
     }
   }
 
+  // The likely fixes (tier D, not verified) follow in the same list; ask
+  // prints them apart (ask.cc, FixesJson).
+  for (size_t i = 0; i < links.suggested.size() && i < kMaxFixesShown; ++i)
+    fixes.push_back(graph::ToJson(links.suggested[i]));
+
   Xapian::Document doc;
   terms.AddTo(&doc);
   double prior = ResolutionPrior(links);
