@@ -447,7 +447,8 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     std::string reason = ExclusionReason(*c, options.rules, &detail);
     if (!reason.empty()) {
       part->excluded.push_back({c->issue.ref().ToString(), dt::CleanTitle(c->issue.title), reason,
-                                dt::Squash(detail)});
+                                dt::Squash(detail), {}});
+      if (c->links && c->issue.state == IssueState::kClosed) part->excluded.back().suggested = c->links->suggested;
       continue;
     }
     DigestCase dc;

@@ -505,6 +505,29 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
         << dt::MdCell(RefList(d, r.cases, Zh(lang) ? "、" : ", ")) << " |\n";
     o << "\n";
   }
+  // Likely fixes of excluded issues: suggestions, apart from the trusted tables.
+  bool any_likely = false;
+  for (const DigestExcluded& e : d.excluded) any_likely = any_likely || !e.suggested.empty();
+  if (any_likely) {
+    o << "## " << (Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified") << "\n\n";
+    o << (Zh(lang) ? "以下 issue 没有可信的修复关联；按排序模型列出最可能的修复 PR 及其概率，仅供核查，不计入上文统计。\n\n"
+                   : "These issues have no trusted fix link; the ranking's most likely fix PRs and their "
+                     "probabilities are listed for checking, and are not counted above.\n\n");
+    for (const DigestExcluded& e : d.excluded) {
+      if (e.suggested.empty()) continue;
+      std::vector<std::string> parts;
+      auto ref = ParseRef(e.issue);
+      for (size_t i = 0; i < e.suggested.size() && i < 3; ++i) {
+        const graph::FixLink& f = e.suggested[i];
+        char p[16];
+        std::snprintf(p, sizeof p, "%.2f", f.confidence);
+        std::string pr = ref.ok() ? dt::ShortPr(f.pr, ref->repo) : f.pr;
+        parts.push_back(pr + " (" + p + ") " + dt::CleanTitle(f.title));
+      }
+      o << "- " << dt::MdCell(IssueLabel(d, e.issue) + " " + e.title) << ": " << dt::MdCell(Join(parts, "; ")) << "\n";
+    }
+    o << "\n";
+  }
   // Disclosure.
   DisclosureCounts k = CountDisclosure(d);
   o << "## " << w.disclosure << "\n\n";
@@ -672,8 +695,15 @@ json DigestJson(const Digest& d, bool with_repos) {
   disc["traps"] = k.traps;
   disc["traceless"] = k.traceless;
   json ex = json::array();
-  for (const DigestExcluded& e : d.excluded)
+  json likely = json::array();
+  for (const DigestExcluded& e : d.excluded) {
     ex.push_back({{"issue", e.issue}, {"title", e.title}, {"reason", e.reason}, {"detail", e.detail}});
+    if (e.suggested.empty()) continue;
+    json fixes = json::array();
+    for (const graph::FixLink& f : e.suggested) fixes.push_back(graph::ToJson(f));
+    likely.push_back({{"issue", e.issue}, {"title", e.title}, {"suggested", std::move(fixes)}});
+  }
+  j["likely_fixes"] = likely;
   disc["excluded"] = ex;
   disc["candidates"] = {{"considered", d.considered},
                         {"included", static_cast<std::int64_t>(d.Cases().size())},

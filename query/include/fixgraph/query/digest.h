@@ -152,6 +152,9 @@ struct DigestExcluded {
   std::string title;
   std::string reason;  // stale | wontfix | duplicate | no_evidence | open | below_min_tier
   std::string detail;
+  // The linker's likely fixes (tier D, not verified) of an issue left without
+  // a trusted one: listed under their own heading, never counted as fixes.
+  std::vector<graph::FixLink> suggested;
 };
 
 struct Digest {
