@@ -160,14 +160,16 @@ class McpServer {
   void Serve(std::istream& in) {
     std::string line;
     bool too_long = false;
+    size_t line_no = 0;
     while (ReadLine(in, &line, &too_long)) {
+      ++line_no;
       if (too_long) {
         Send(Error(nullptr, -32600, "message larger than 4 MiB"));
         continue;
       }
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      auto msg = ParseClientJson(line, "message");
+      auto msg = ParseClientJson(line, "line " + std::to_string(line_no));
       if (!msg.ok()) {
         Send(Error(nullptr, -32700, "parse error: " + msg.status().message()));
         continue;
