@@ -229,7 +229,10 @@ void Refuse(const Conn& c, int status, const std::string& message) {
 class HardenedServer::Front : public httplib::TaskQueue {
  public:
   explicit Front(HardenedServer* server)
-      : server_(server), limits_(server->limits_), pool_(std::max<size_t>(1, limits_.threads)) {
+      : server_(server),
+        limits_(server->limits_),
+        pool_size_(std::max<size_t>(1, limits_.threads)),
+        pool_(pool_size_) {
     wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     poller_ = std::thread([this] { Poll(); });
   }
@@ -307,7 +310,10 @@ class HardenedServer::Front : public httplib::TaskQueue {
   }
 
   void Dispatch(std::unique_ptr<Conn> c) {
-    if (queued_.load() >= limits_.max_queue) {
+    // Requests that would wait: those queued beyond the idle workers.
+    size_t pending = queued_.load() + busy_.load();
+    size_t waiting = pending > pool_size_ ? pending - pool_size_ : 0;
+    if (waiting >= limits_.max_queue) {
       server_->shed_.fetch_add(1);
       Refuse(*c, 503, "server busy: more than " + std::to_string(limits_.max_queue) +
                           " requests waiting for a worker; retry shortly");
@@ -316,8 +322,10 @@ class HardenedServer::Front : public httplib::TaskQueue {
     queued_.fetch_add(1);
     Conn* raw = c.release();
     pool_.enqueue([this, raw] {
+      busy_.fetch_add(1);
       queued_.fetch_sub(1);
       Serve(std::unique_ptr<Conn>(raw));
+      busy_.fetch_sub(1);
     });
   }
 
@@ -428,6 +436,7 @@ class HardenedServer::Front : public httplib::TaskQueue {
 
   HardenedServer* server_;
   ConnectionLimits limits_;
+  size_t pool_size_;
   httplib::ThreadPool pool_;
   int wake_ = -1;
   std::thread poller_;
@@ -435,7 +444,8 @@ class HardenedServer::Front : public httplib::TaskQueue {
   std::vector<std::unique_ptr<Conn>> incoming_;
   std::atomic<bool> stopping_{false};
   bool down_ = false;
-  std::atomic<size_t> queued_{0};
+  std::atomic<size_t> queued_{0};  // enqueued, not started
+  std::atomic<size_t> busy_{0};    // workers answering
 };
 
 HardenedServer::HardenedServer(const ConnectionLimits& limits) : limits_(limits) {

@@ -19,8 +19,9 @@
 // - at most `max_connections` connections wait in the poller; a new one
 //   beyond that closes the one that has waited longest (503), so new clients
 //   (a /healthz probe) are still answered when slow ones pile up;
-// - at most `max_queue` whole requests wait for a worker; beyond that the
-//   poller answers 503 with Retry-After itself;
+// - at most `max_queue` whole requests wait for a worker (beyond those the
+//   idle workers take at once); beyond that the poller answers 503 with
+//   Retry-After itself;
 // - the bytes a connection sent after its request stay with the connection:
 //   pipelined requests are answered in order;
 // - the listen backlog is kListenBacklog (the kernel may clamp it to

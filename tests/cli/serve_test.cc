@@ -676,6 +676,49 @@ TEST(Serve, ConnectionCapStillAnswersHealthz) {
   EXPECT_GE(refused, 20 + 5 - 8 - 5);
 }
 
+// Load shedding: with every worker busy and --max-queue requests waiting, the
+// next request gets 503 with Retry-After at once; the waiting one is answered.
+TEST(Serve, FullQueueSheds503WithRetryAfter) {
+  TempDir db;
+  std::string out, err;
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " +
+                           PartialDemo(db, "dump", {"gitcode/Ascend/MindSpeed-Ops"}),
+                       &out, &err),
+            0)
+      << err;
+  ServeProcess server(db.path(), {"--threads", "1", "--max-queue", "1", "--timeout", "20"});
+  ASSERT_GT(server.port(), 0) << server.log();
+  // A body longer than the poller waits for: the one worker reads it as it comes.
+  std::string body = "{\"q\": \"" + std::string(100000, 'a') + "\"}";
+  int busy = Connect(server.port());
+  ASSERT_TRUE(SendAll(busy, "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
+                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+                            body.substr(0, 10)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  int waiting = Connect(server.port());
+  ASSERT_TRUE(SendAll(waiting, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  int shed = Connect(server.port());
+  ASSERT_TRUE(SendAll(shed, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  bool closed = false;
+  std::string got = ReadUntil(shed, std::chrono::seconds(10),
+                              [](const std::string&) { return false; }, &closed);
+  close(shed);
+  EXPECT_EQ(got.rfind("HTTP/1.1 503", 0), 0u) << got;
+  EXPECT_NE(got.find("Retry-After: 1"), std::string::npos) << got;
+  EXPECT_NE(got.find("requests waiting for a worker"), std::string::npos) << got;
+  // The worker finishes the long body, then answers the waiting request.
+  ASSERT_TRUE(SendAll(busy, body.substr(10)));
+  got = ReadUntil(busy, std::chrono::seconds(20),
+                  [](const std::string& g) { return g.find("\r\n\r\n") != std::string::npos; });
+  close(busy);
+  EXPECT_EQ(got.rfind("HTTP/1.1 ", 0), 0u) << got;
+  got = ReadUntil(waiting, std::chrono::seconds(20), [](const std::string&) { return false; });
+  close(waiting);
+  EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u) << got;
+  EXPECT_EQ(server.Stop(), 0);
+}
+
 // Issue 21 finding 6: the token check looks at the address the name resolves to.
 TEST(Serve, ListenHostIsJudgedByItsResolvedAddress) {
   auto r = cli::ResolveListenHost("localhost");
