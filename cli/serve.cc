@@ -226,6 +226,11 @@ class Server {
                {"store", store.ok()},
                {"ask", backend_.AskAvailable()},
                {"store_opens", backend_.opens()}};
+      HardenedServer::Counters c = svr_.counters();
+      doc["connections"] = {{"accepted", c.accepted},
+                            {"timed_out", c.timed_out},
+                            {"evicted", c.evicted},
+                            {"shed", c.shed}};
       if (!store.ok()) doc["message"] = store.status().message();
       SendJson(res, store.ok() ? 200 : 503, doc);
     });

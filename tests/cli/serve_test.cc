@@ -619,6 +619,10 @@ TEST(Serve, SlowClientsDoNotStopTheServer) {
     close(slow[i]);
   }
   EXPECT_GE(timed_out, 8);
+  auto health = c.Get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_GE(json::parse(health->body)["connections"]["timed_out"].get<int>(), timed_out)
+      << health->body;
   // A body that stops arriving is cut off the same way.
   int fd = Connect(server.port());
   ASSERT_TRUE(SendAll(fd, "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
@@ -716,6 +720,10 @@ TEST(Serve, FullQueueSheds503WithRetryAfter) {
   got = ReadUntil(waiting, std::chrono::seconds(20), [](const std::string&) { return false; });
   close(waiting);
   EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u) << got;
+  httplib::Client c("127.0.0.1", server.port());
+  auto health = c.Get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(json::parse(health->body)["connections"]["shed"], 1) << health->body;
   EXPECT_EQ(server.Stop(), 0);
 }
 
