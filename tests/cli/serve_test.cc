@@ -214,7 +214,8 @@ TEST_F(ServeDemo, AskGetAndPostAreTheCliAsk) {
   r = client_->Get("/api/v1/ask?q=catlass%20AttributeError&repo=gitcode%3AAscend%2FFlashGen");
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 200) << r->body;
-  for (const json& h : json::parse(r->body)["hits"])
+  json filtered = json::parse(r->body);  // not a temporary: the loop outlives the statement
+  for (const json& h : filtered["hits"])
     EXPECT_EQ(h["issue"].get<std::string>().rfind("gitcode:Ascend/FlashGen#", 0), 0u) << h.dump();
 
   // Nothing searchable is the client's mistake.
