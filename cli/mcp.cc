@@ -159,25 +159,63 @@ class McpServer {
 
   void Serve(std::istream& in) {
     std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      if (line.size() > kMaxLineBytes) {
+    bool too_long = false;
+    size_t line_no = 0;
+    while (ReadLine(in, &line, &too_long)) {
+      ++line_no;
+      if (too_long) {
         Send(Error(nullptr, -32600, "message larger than 4 MiB"));
         continue;
       }
-      json msg;
-      try {
-        msg = json::parse(line);
-      } catch (const json::parse_error& e) {
-        Send(Error(nullptr, -32700, std::string("parse error: ") + e.what()));
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      auto msg = ParseClientJson(line, "line " + std::to_string(line_no));
+      if (!msg.ok()) {
+        Send(Error(nullptr, -32700, "parse error: " + msg.status().message()));
         continue;
       }
-      Handle(msg);
+      // Handle checks every field it reads; this is the last guard that keeps
+      // one odd message from ending the session.
+      try {
+        Handle(*msg);
+      } catch (const std::exception& e) {
+        log_ << "fixgraph mcp: internal error: " << e.what() << "\n";
+        Send(Error(RequestId(*msg), -32603, std::string("internal error: ") + e.what()));
+      }
     }
   }
 
  private:
+  // Reads one line (without the newline) of at most kMaxLineBytes; a longer
+  // line is consumed up to its newline without being kept (*too_long).
+  static bool ReadLine(std::istream& in, std::string* line, bool* too_long) {
+    line->clear();
+    *too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    while (true) {
+      int c = buf->sbumpc();
+      if (c == std::char_traits<char>::eof()) {
+        in.setstate(std::ios::eofbit);
+        return any;
+      }
+      any = true;
+      if (c == '\n') return true;
+      if (line->size() >= kMaxLineBytes) {
+        *too_long = true;
+        line->clear();
+      }
+      if (!*too_long) line->push_back(static_cast<char>(c));
+    }
+  }
+
+  // The id of a request when it is one JSON-RPC allows (string, integer), else null.
+  static json RequestId(const json& msg) {
+    if (!msg.is_object() || !msg.contains("id")) return nullptr;
+    const json& id = msg["id"];
+    return id.is_string() || id.is_number_integer() ? id : json(nullptr);
+  }
+
   void Send(const json& msg) {
     out_ << msg.dump(-1, ' ', false, json::error_handler_t::replace) << "\n" << std::flush;
   }
@@ -194,12 +232,12 @@ class McpServer {
       Send(Error(nullptr, -32600, "batches are not supported (MCP 2025-06-18)"));
       return;
     }
-    if (!msg.is_object() || msg.value("jsonrpc", "") != "2.0" || !msg.contains("method") ||
-        !msg["method"].is_string()) {
+    if (!msg.is_object() || !msg.contains("jsonrpc") || msg["jsonrpc"] != "2.0" ||
+        !msg.contains("method") || !msg["method"].is_string()) {
       // A response from the client (we send no requests) is ignored.
       if (msg.is_object() && (msg.contains("result") || msg.contains("error"))) return;
-      json id = msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr);
-      Send(Error(id, -32600, "invalid request: expected a JSON-RPC 2.0 object with a method"));
+      Send(Error(RequestId(msg), -32600,
+                 "invalid request: expected a JSON-RPC 2.0 object with a method"));
       return;
     }
     const std::string method = msg["method"];
@@ -219,9 +257,9 @@ class McpServer {
       return;
     }
     if (method == "initialize") {
-      std::string asked = params.value("protocolVersion", "");
-      if (asked.empty()) {
-        Send(Error(id, -32602, "initialize: protocolVersion is required"));
+      if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string() ||
+          params["protocolVersion"].get<std::string>().empty()) {
+        Send(Error(id, -32602, "initialize: protocolVersion (a string) is required"));
         return;
       }
       Send(Result(id, {{"protocolVersion", kProtocolVersion},

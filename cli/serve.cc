@@ -8,16 +8,22 @@
 // status naming the bad parameter, or 5xx when the server cannot answer.
 //
 // Limits: request bodies up to --max-body bytes (413), query text up to
-// kMaxQueryBytes (413), URIs up to 8 KiB (414, cpp-httplib), read/write
-// timeouts of --timeout seconds per socket operation, --threads worker threads
-// (each serves one connection at a time; keep-alive connections idle out
-// after 5 s), and load shedding: when more than --max-queue accepted
-// connections wait for a worker, requests get 503 with Retry-After.
+// kMaxQueryBytes (413), URIs up to 8 KiB (414, cpp-httplib), request line and
+// headers up to 64 KiB (431). Connections (cli/serve_http.h): --timeout
+// seconds to send a whole request (408) and to receive a whole answer,
+// keep-alive connections idle out after 5 s, pipelined requests are answered
+// in order, --max-connections waiting for a request (beyond, the longest
+// waiting one is closed with 503), --threads workers, and --max-queue whole
+// requests waiting for one (beyond, 503 with Retry-After).
 // Auth: when $FIXGRAPH_SERVE_TOKEN is set, /api/ requests need
 // "Authorization: Bearer <token>" (compared in constant time; never logged).
-// Binding a non-loopback address requires the token.
+// Binding an address that does not resolve to loopback requires the token.
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netdb.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -31,6 +37,7 @@
 #include "documents.h"
 #include "serve.h"
 #include "serve_backend.h"
+#include "serve_http.h"
 
 namespace fixgraph::cli {
 
@@ -43,29 +50,6 @@ using nlohmann::json;
 
 constexpr size_t kMaxQueryBytes = 64 * 1024;
 constexpr int kMaxLimit = 100;
-
-bool IsLoopback(const std::string& host) {
-  return host == "127.0.0.1" || host == "localhost" || host == "::1" ||
-         host.rfind("127.", 0) == 0;
-}
-
-// Counts connections waiting for a worker thread (for load shedding).
-class CountingPool : public httplib::TaskQueue {
- public:
-  CountingPool(size_t threads, std::atomic<int>* waiting) : pool_(threads), waiting_(waiting) {}
-  void enqueue(std::function<void()> fn) override {
-    waiting_->fetch_add(1);
-    pool_.enqueue([this, fn = std::move(fn)] {
-      waiting_->fetch_sub(1);
-      fn();
-    });
-  }
-  void shutdown() override { pool_.shutdown(); }
-
- private:
-  httplib::ThreadPool pool_;
-  std::atomic<int>* waiting_;
-};
 
 bool ConstantTimeEqual(const std::string& a, const std::string& b) {
   unsigned char diff = a.size() == b.size() ? 0 : 1;
@@ -131,18 +115,12 @@ bool ParseLimit(const std::string& text, size_t* out, std::string* error) {
 class Server {
  public:
   Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
-      : options_(options), backend_(db_dir), log_(log) {}
+      : options_(options), backend_(db_dir), log_(log), svr_(Limits(options)) {}
 
   // Binds, prints the address, serves until Stop(). Returns false on bind failure.
   Status Run(const std::function<void(int port)>& on_listening) {
-    if (options_.threads == 0) options_.threads = 1;
-    svr_.new_task_queue = [this] { return new CountingPool(options_.threads, &waiting_); };
     svr_.set_payload_max_length(options_.max_body);
-    svr_.set_read_timeout(options_.timeout_s, 0);
-    svr_.set_write_timeout(options_.timeout_s, 0);
     svr_.set_tcp_nodelay(true);  // small JSON answers: no Nagle/delayed-ACK stalls
-    svr_.set_keep_alive_timeout(5);
-    svr_.set_keep_alive_max_count(1000);
     svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       return PreRoute(req, res);
     });
@@ -173,15 +151,10 @@ class Server {
           SendError(res, 500, "internal error while answering " + req.path);
         });
     Routes();
-    int port = options_.port;
-    if (port == 0) {
-      port = svr_.bind_to_any_port(options_.host);
-      if (port < 0)
-        return Status::IOError("cannot listen on " + options_.host + ": bind failed");
-    } else if (!svr_.bind_to_port(options_.host, port)) {
-      return Status::IOError("cannot listen on " + options_.host + ":" + std::to_string(port) +
-                             " (address in use or not available)");
-    }
+    int port = svr_.Bind(options_.host, options_.port);
+    if (port < 0)
+      return Status::IOError("cannot listen on " + options_.host + ":" +
+                             std::to_string(options_.port) + " (address in use or not available)");
     on_listening(port);
     if (!svr_.listen_after_bind() && !stopping_.load())
       return Status::IOError("the HTTP server stopped unexpectedly");
@@ -199,13 +172,16 @@ class Server {
     log_ << "fixgraph serve: " << line << "\n" << std::flush;
   }
 
+  static ConnectionLimits Limits(const ServeOptions& o) {
+    ConnectionLimits l;
+    l.threads = std::max<size_t>(1, o.threads);
+    l.max_queue = static_cast<size_t>(o.max_queue);
+    l.max_connections = static_cast<size_t>(std::max(1, o.max_connections));
+    l.timeout_s = o.timeout_s;
+    return l;
+  }
+
   httplib::Server::HandlerResponse PreRoute(const httplib::Request& req, httplib::Response& res) {
-    if (waiting_.load() > options_.max_queue) {
-      res.set_header("Retry-After", "1");
-      res.set_header("Connection", "close");
-      SendError(res, 503, "server busy: too many connections waiting; retry shortly");
-      return httplib::Server::HandlerResponse::Handled;
-    }
     if (!options_.token.empty() && req.path.rfind("/api/", 0) == 0) {
       std::string auth = req.get_header_value("Authorization");
       const std::string prefix = "Bearer ";
@@ -250,6 +226,11 @@ class Server {
                {"store", store.ok()},
                {"ask", backend_.AskAvailable()},
                {"store_opens", backend_.opens()}};
+      HardenedServer::Counters c = svr_.counters();
+      doc["connections"] = {{"accepted", c.accepted},
+                            {"timed_out", c.timed_out},
+                            {"evicted", c.evicted},
+                            {"shed", c.shed}};
       if (!store.ok()) doc["message"] = store.status().message();
       SendJson(res, store.ok() ? 200 : 503, doc);
     });
@@ -307,12 +288,9 @@ class Server {
       std::string type = req.get_header_value("Content-Type");
       if (!type.empty() && type.find("json") == std::string::npos)
         return SendError(res, 415, "Content-Type " + type + ": expected application/json");
-      json body;
-      try {
-        body = json::parse(req.body);
-      } catch (const json::parse_error& e) {
-        return SendError(res, 400, std::string("request body is not valid JSON: ") + e.what());
-      }
+      auto parsed = ParseClientJson(req.body, "request body");
+      if (!parsed.ok()) return SendStatus(res, parsed.status());
+      json body = std::move(*parsed);
       if (!body.is_object())
         return SendError(res, 400, "request body: expected a JSON object {\"q\", \"limit\", \"repo\"}");
       for (const auto& [key, value] : body.items()) {
@@ -391,10 +369,22 @@ class Server {
   Backend backend_;
   std::ostream& log_;
   std::mutex log_mu_;
-  httplib::Server svr_;
-  std::atomic<int> waiting_{0};
+  HardenedServer svr_;
   std::atomic<bool> stopping_{false};
 };
+
+// Each connection is a descriptor: make room for the connection cap, the
+// queue and the workers besides the store's files, within the hard limit.
+void RaiseOpenFileLimit(const ServeOptions& o) {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  rlim_t want = static_cast<rlim_t>(o.max_connections) + static_cast<rlim_t>(o.max_queue) +
+                static_cast<rlim_t>(o.threads) + 1024;
+  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want) {
+    lim.rlim_cur = lim.rlim_max == RLIM_INFINITY ? want : std::min(want, lim.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+}
 
 void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   auto hp = ParseListen(listen);
@@ -406,10 +396,19 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   options.host = hp->first;
   options.port = hp->second;
   if (const char* t = std::getenv("FIXGRAPH_SERVE_TOKEN"); t != nullptr) options.token = t;
-  if (!IsLoopback(options.host) && options.token.empty())
+  // The address that will be bound decides, not the spelling of the name
+  // (127.0.0.1.example may resolve anywhere).
+  auto resolved = ResolveListenHost(options.host);
+  if (!resolved.ok()) return ctx.Fail(resolved.status());
+  if (!resolved->loopback && options.token.empty())
     return ctx.Fail(Status::InvalidArgument(
-        "--listen " + listen +
-        ": refusing a non-loopback address without a token; set FIXGRAPH_SERVE_TOKEN"));
+        "--listen " + listen + ": " +
+        (resolved->address == options.host ? std::string("")
+                                           : options.host + " resolves to " + resolved->address +
+                                                 ", ") +
+        "not a loopback address; refusing to serve without a token; set FIXGRAPH_SERVE_TOKEN"));
+  options.host = resolved->address;
+  RaiseOpenFileLimit(options);
 
   // SIGINT/SIGTERM stop the server cleanly: block them before any thread
   // exists (RocksDB starts background threads when the store opens; threads
@@ -487,6 +486,35 @@ StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
   return std::make_pair(host, std::stoi(port));
 }
 
+StatusOr<ListenHost> ResolveListenHost(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  if (rc != 0 || found == nullptr)
+    return Status::InvalidArgument("--listen host \"" + host + "\": cannot resolve it (" +
+                                   gai_strerror(rc) + ")");
+  ListenHost out;
+  char text[INET6_ADDRSTRLEN] = "";
+  if (found->ai_family == AF_INET) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(found->ai_addr);
+    inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
+    out.loopback = (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+  } else if (found->ai_family == AF_INET6) {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(found->ai_addr);
+    inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
+    const uint8_t* b = a->sin6_addr.s6_addr;
+    out.loopback = IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) ||
+                   (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && b[12] == 127);
+  }
+  freeaddrinfo(found);
+  if (text[0] == '\0')
+    return Status::InvalidArgument("--listen host \"" + host + "\": not an IPv4 or IPv6 address");
+  out.address = text;
+  return out;
+}
+
 void AddServeCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("serve", "HTTP JSON API and a search page (loopback by default)");
   auto listen = std::make_shared<std::string>("127.0.0.1:8080");
@@ -495,11 +523,15 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--threads", options->threads, "worker threads (default 16)")
       ->check(WholeNumber(1, 1024));
   cmd->add_option("--max-queue", options->max_queue,
-                  "connections allowed to wait for a worker before requests get 503 (default 256)")
+                  "whole requests allowed to wait for a worker before requests get 503 (default 1024)")
       ->check(WholeNumber(0, 1000000));
+  cmd->add_option("--max-connections", options->max_connections,
+                  "connections waiting for a request; beyond, the longest waiting is closed (default 1024)")
+      ->check(WholeNumber(1, 100000));
   cmd->add_option("--max-body", options->max_body, "largest request body in bytes (default 1 MiB)")
       ->check(WholeNumber(1024, 64 * 1024 * 1024));
-  cmd->add_option("--timeout", options->timeout_s, "socket read/write timeout in seconds (default 10)")
+  cmd->add_option("--timeout", options->timeout_s,
+                  "seconds a client has to send a whole request, and the server to send a whole answer (default 10)")
       ->check(WholeNumber(1, 3600));
   cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }

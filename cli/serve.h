@@ -12,14 +12,24 @@ namespace fixgraph::cli {
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;
-  size_t threads = 16;            // worker threads, one connection each at a time
-  int max_queue = 256;            // connections waiting for a worker before 503
+  size_t threads = 16;            // worker threads, one request each at a time
+  int max_queue = 1024;           // whole requests waiting for a worker before 503
+  int max_connections = 1024;     // connections waiting for a request (cli/serve_http.h)
   size_t max_body = 1 << 20;      // bytes
-  int timeout_s = 10;             // socket read/write timeout
+  int timeout_s = 10;             // to receive a whole request / send a whole answer
   std::string token;              // from $FIXGRAPH_SERVE_TOKEN only
 };
 
 // "127.0.0.1:8080", "[::1]:0", ":9000" (loopback), "8080" -> (host, port).
 StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text);
+
+// The --listen host resolved to the numeric address serve binds, and whether
+// that address is loopback (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104): the
+// token check looks at this, never at how the name is spelled.
+struct ListenHost {
+  std::string address;
+  bool loopback = false;
+};
+StatusOr<ListenHost> ResolveListenHost(const std::string& host);
 
 }  // namespace fixgraph::cli

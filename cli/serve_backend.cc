@@ -30,10 +30,12 @@ const char* CodeName(int http_status) {
     case 401: return "unauthorized";
     case 404: return "not_found";
     case 405: return "method_not_allowed";
+    case 408: return "request_timeout";
     case 409: return "conflict";
     case 413: return "payload_too_large";
     case 414: return "uri_too_long";
     case 415: return "unsupported_media_type";
+    case 431: return "headers_too_large";
     case 501: return "not_implemented";
     case 503: return "unavailable";
     default: return http_status >= 500 ? "internal" : "bad_request";
@@ -45,6 +47,41 @@ const char* CodeName(int http_status) {
 nlohmann::json ErrorDocument(int http_status, const std::string& message) {
   return {{"error",
            {{"status", http_status}, {"code", CodeName(http_status)}, {"message", message}}}};
+}
+
+StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::string& what,
+                                         size_t max_depth) {
+  // The nesting depth first: nlohmann's parser is iterative, but copying,
+  // dumping and destroying a deep value recurse.
+  size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        return Status::InvalidArgument(what + ": JSON nested deeper than " +
+                                       std::to_string(max_depth) + " levels at byte " +
+                                       std::to_string(i));
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406: a number that does not fit a double (1e400).
+    return Status::InvalidArgument(what + ": number out of range: " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(what + " is not valid JSON: " + e.what());
+  }
 }
 
 struct Backend::SearchState {

@@ -32,6 +32,14 @@ int HttpStatusFor(const Status& s);
 // {"error": {"status": HTTP, "code": "invalid_argument", "message": "..."}}
 nlohmann::json ErrorDocument(int http_status, const std::string& message);
 
+// Parses JSON a client sent (an HTTP request body, an MCP message) without
+// ever throwing: a syntax error, a number out of range (1e400) or nesting
+// deeper than `max_depth` arrays/objects is InvalidArgument naming the problem
+// and the byte offset. `what` names the input in the message ("request body").
+constexpr size_t kMaxClientJsonDepth = 64;
+StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::string& what,
+                                         size_t max_depth = kMaxClientJsonDepth);
+
 class Backend {
  public:
   explicit Backend(std::string db_dir,

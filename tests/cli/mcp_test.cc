@@ -276,5 +276,54 @@ TEST_F(McpDemo, ToolFailuresAreResultsProtocolErrorsAreErrors) {
   EXPECT_EQ(c.rest(), "");
 }
 
+// Issue 21 finding 3: numbers out of range, deep nesting, fields of the wrong
+// type and overlong lines are JSON-RPC errors naming the problem; the session
+// goes on (before, 1e400 ended the process with an uncaught exception).
+TEST_F(McpDemo, HostileMessagesGetErrorsAndTheSessionGoesOn) {
+  McpClient c(db_->path());
+  Initialize(c);
+  c.SendRaw(R"({"jsonrpc":"2.0","id":1e400,"method":"ping"})");
+  json r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32700) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("out of range"), std::string::npos)
+      << r.dump();
+  c.SendRaw(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_links","arguments":{"limit":1e999}}})");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32700) << r.dump();
+  // 100,000 nested arrays: refused by depth, not by the stack.
+  c.SendRaw(R"({"jsonrpc":"2.0","id":8,"method":"ping","params":)" + std::string(100000, '[') +
+            std::string(100000, ']') + "}");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32700) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("nested deeper than 64"),
+            std::string::npos)
+      << r.dump();
+  // Brackets inside strings are text, not nesting.
+  json deep_text = c.Call("show_item", {{"ref", std::string(1000, '[')}});
+  EXPECT_EQ(deep_text["result"]["isError"], true) << deep_text.dump();
+  // Fields of the wrong type.
+  c.SendRaw(R"({"jsonrpc":2,"id":9,"method":"ping"})");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32600) << r.dump();
+  EXPECT_EQ(r["id"], 9);
+  c.SendRaw(R"({"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":3}})");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32602) << r.dump();
+  EXPECT_EQ(r["id"], 10);
+  c.SendRaw(R"({"jsonrpc":"2.0","id":{"a":[1,2]},"method":"ping"})");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32600) << r.dump();
+  EXPECT_TRUE(r["id"].is_null());
+  // A line beyond 4 MiB is skipped up to its newline.
+  c.SendRaw(std::string(5 << 20, ' ') + "x");
+  r = c.ReadMessage();
+  EXPECT_EQ(r["error"]["code"], -32600) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("4 MiB"), std::string::npos);
+  json ping = c.Request("ping", json::object());
+  EXPECT_EQ(ping["result"], json::object()) << ping.dump();
+  EXPECT_EQ(c.Close(), 0);
+  EXPECT_EQ(c.rest(), "");
+}
+
 }  // namespace
 }  // namespace fixgraph

@@ -53,7 +53,8 @@ TEST(SyncCli, DemoThroughFakeEqualsImport) {
   ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "stats --json"), &a, &err), 0) << err;
   ASSERT_EQ(RunCommand(Fixgraph(dir / "replayed", "stats --json"), &b, &err), 0) << err;
   EXPECT_EQ(json::parse(a)["repositories"], json::parse(b)["repositories"]);
-  for (const json& r : json::parse(a)["repositories"]) {
+  json stats = json::parse(a);  // not a temporary: the loop outlives the statement
+  for (const json& r : stats["repositories"]) {
     std::string name = r["repo"];
     EXPECT_TRUE(name == "gitcode:Ascend/TransformerEngineNPU" || name == "gitcode:Ascend/agent-skills" ||
                 name == "gitee:mindspore/mindformers")

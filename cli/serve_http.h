@@ -1,0 +1,80 @@
+// The connection handling of `fixgraph serve` (cli/serve.cc) around
+// cpp-httplib. Private to cli/.
+//
+// cpp-httplib 0.11 gives every accepted connection to a worker thread that
+// then blocks reading it: a client sending one header line every few seconds
+// holds a worker for as long as it likes (each read has its own timeout), a
+// few such clients stop the server, the listen backlog is 5, and bytes of a
+// second pipelined request read along with the first are lost.
+//
+// HardenedServer keeps httplib's request parsing, routing and answers
+// (process_request) and replaces what is around them:
+// - one poller thread reads every connection that has not yet sent a whole
+//   request (its headers, and its body when Content-Length announces at most
+//   64 KiB); no worker waits for a slow client;
+// - a connection gets `timeout_s` seconds to send a whole request (408 and
+//   closed otherwise, counted from its first byte), and `keep_alive_s` idle
+//   seconds between requests; the worker that reads a body the poller did not
+//   wait for, and that writes the answer, has `timeout_s` for each in total;
+// - at most `max_connections` connections wait in the poller; a new one
+//   beyond that closes the one that has waited longest (503), so new clients
+//   (a /healthz probe) are still answered when slow ones pile up;
+// - at most `max_queue` whole requests wait for a worker (beyond those the
+//   idle workers take at once); beyond that the poller answers 503 with
+//   Retry-After itself;
+// - the bytes a connection sent after its request stay with the connection:
+//   pipelined requests are answered in order;
+// - the listen backlog is kListenBacklog (the kernel may clamp it to
+//   net.core.somaxconn).
+#pragma once
+
+#include <httplib.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace fixgraph::cli {
+
+struct ConnectionLimits {
+  size_t threads = 16;             // workers, each answering one request at a time
+  size_t max_connections = 1024;   // connections waiting for (the rest of) a request
+  size_t max_queue = 1024;         // whole requests waiting for a worker
+  int timeout_s = 10;              // to receive a whole request; to send a whole answer
+  int keep_alive_s = 5;            // idle seconds between two requests of a connection
+  size_t keep_alive_max = 1000;    // requests answered on one connection
+  size_t max_header_bytes = 64 * 1024;  // request line and headers (431 beyond)
+};
+
+constexpr int kListenBacklog = 1024;
+
+class HardenedServer : public httplib::Server {
+ public:
+  explicit HardenedServer(const ConnectionLimits& limits);
+  ~HardenedServer() override;
+
+  // Binds host:port (port 0: any free port) and sets the backlog. Returns
+  // the port, or -1 when binding failed.
+  int Bind(const std::string& host, int port);
+
+  struct Counters {
+    std::int64_t accepted = 0;
+    std::int64_t timed_out = 0;  // 408: the request did not arrive in time
+    std::int64_t evicted = 0;    // 503: closed to make room under max_connections
+    std::int64_t shed = 0;       // 503: more than max_queue requests waiting
+  };
+  Counters counters() const;
+
+ private:
+  class Front;
+  friend class Front;
+  bool process_and_close_socket(socket_t sock) override;
+  bool Answer(httplib::Stream& strm, bool close_connection, bool& connection_closed);
+
+  ConnectionLimits limits_;
+  std::atomic<Front*> front_{nullptr};
+  std::atomic<std::int64_t> accepted_{0}, timed_out_{0}, evicted_{0}, shed_{0};
+};
+
+}  // namespace fixgraph::cli
