@@ -60,7 +60,7 @@ void PrintStats(std::ostream& out, const graph::LinkStats& s) {
   out << "\n";
 }
 
-void RunLink(Context& ctx, const std::string& repo_text, bool json_out) {
+void RunLink(Context& ctx, const std::string& repo_text, bool json_out, bool no_suggest) {
   RepoRef repo;
   bool has_repo = false;
   if (!RepoFilter(ctx, repo_text, &repo, &has_repo)) return;
@@ -70,6 +70,7 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out) {
   // FIXGRAPH_LINK_THREADS pins the number of linking threads (benchmarks use 1).
   if (const char* t = std::getenv("FIXGRAPH_LINK_THREADS"); t != nullptr && *t != '\0')
     options.threads = static_cast<unsigned>(std::strtoul(t, nullptr, 10));
+  options.suggest = !no_suggest;
   graph::LinkStats stats;
   Status s = graph::LinkAll(store->get(), has_repo ? &repo : nullptr, options, &stats);
   if (!s.ok()) return ctx.Fail(s);
@@ -238,9 +239,11 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("link", "recompute the links of every issue (or one repository)");
     auto repo = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
+    auto no_suggest = std::make_shared<bool>(false);
     cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)");
     cmd->add_flag("--json", *json_out, "print a JSON summary");
-    cmd->callback([&ctx, repo, json_out] { RunLink(ctx, *repo, *json_out); });
+    cmd->add_flag("--no-suggest", *no_suggest, "skip the suggested-fix ranking (and its check of implicit tier C links)");
+    cmd->callback([&ctx, repo, json_out, no_suggest] { RunLink(ctx, *repo, *json_out, *no_suggest); });
   }
   {
     auto* cmd = app.add_subcommand("links", "every issue: resolution, fixes with tiers, flags");

@@ -46,44 +46,69 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   slot_of.Reserve(q.size());
   for (size_t i = 0; i < q.size(); ++i) slot_of.Slot(q[i]) = static_cast<std::uint32_t>(i + 1);
   std::vector<std::uint32_t> df(q.size(), 0);
-  std::vector<std::uint32_t> hit_start(rows.size() + 1, 0);
-  std::vector<std::uint32_t> hits;  // per row, the slots of its shared words
-  double total_len = 0;
+  std::vector<double> bm25(rows.size(), 0);
+  std::vector<double> idf(q.size());
+  double best = 0;
+  // Rows from the run index are scored from its postings (rows by text
+  // token): only the rows holding a word of the issue are touched. Rows read
+  // from the store are walked in full. Both give the same scores.
+  const RunIndex::KeyPostings* postings = cache->TextPostings(is.repo);
+  const RunIndex::WindowRows* wrows = cache->WindowRowsOf(is.repo);
+  const bool indexed = postings && wrows && !storage.size() && !rows.empty();
   size_t docs = 0;
+  double total_len = 0;
+  auto len_of = [&](size_t r) -> double {
+    return indexed ? static_cast<double>(wrows->row(rows[r].pos).text_n)
+                   : static_cast<double>(rows[r].info->text_tokens.size());
+  };
   for (size_t r = 0; r < rows.size(); ++r) {
-    hit_start[r] = static_cast<std::uint32_t>(hits.size());
-    const PullInfo* info = rows[r].info.get();
-    if (!info) continue;
+    if (!rows[r].info) continue;
     ++docs;
-    total_len += static_cast<double>(info->text_tokens.size());
-    if (q.empty()) continue;
-    for (std::uint64_t t : info->text_tokens) {
-      std::uint32_t s = slot_of.Of(t);
-      if (s == 0) continue;
-      ++df[s - 1];
-      hits.push_back(s - 1);
-    }
+    total_len += len_of(r);
   }
-  hit_start[rows.size()] = static_cast<std::uint32_t>(hits.size());
   if (docs == 0) return Status::OK();
   const double n_docs = static_cast<double>(docs);
   const double avg_len = std::max(1.0, total_len / n_docs);
-  std::vector<double> idf(q.size());
-  for (size_t i = 0; i < q.size(); ++i) {
-    double d = df[i];
-    idf[i] = std::log(1 + (n_docs - d + 0.5) / (d + 0.5));
-  }
-  std::vector<double> bm25(rows.size(), 0);
-  double best = 0;
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const PullInfo* info = rows[r].info.get();
-    if (!info) continue;
-    double len = static_cast<double>(info->text_tokens.size());
-    double norm = (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len / avg_len));
-    double s = 0;
-    for (std::uint32_t h = hit_start[r]; h < hit_start[r + 1]; ++h) s += idf[hits[h]];
-    bm25[r] = s * norm;
-    best = std::max(best, bm25[r]);
+  auto norm_of = [&](size_t r) { return (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len_of(r) / avg_len)); };
+  auto idf_of = [&](double d) { return std::log(1 + (n_docs - d + 0.5) / (d + 0.5)); };
+  if (indexed) {
+    const std::uint32_t lo = rows.front().pos;
+    const std::uint32_t hi = rows.back().pos + 1;
+    std::vector<double> raw(rows.size(), 0);
+    for (size_t i = 0; i < q.size(); ++i) {
+      std::span<const std::uint32_t> at = postings->Rows(q[i], lo, hi);
+      df[i] = static_cast<std::uint32_t>(at.size());
+      idf[i] = idf_of(df[i]);
+      for (std::uint32_t pos : at) raw[pos - lo] += idf[i];
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (raw[r] == 0 || !rows[r].info) continue;
+      bm25[r] = raw[r] * norm_of(r);
+      best = std::max(best, bm25[r]);
+    }
+  } else {
+    std::vector<std::uint32_t> hit_start(rows.size() + 1, 0);
+    std::vector<std::uint32_t> hits;  // per row, the slots of its shared words
+    for (size_t r = 0; r < rows.size(); ++r) {
+      hit_start[r] = static_cast<std::uint32_t>(hits.size());
+      const PullInfo* info = rows[r].info.get();
+      if (!info || q.empty()) continue;
+      for (std::uint64_t t : info->text_tokens) {
+        std::uint32_t s = slot_of.Of(t);
+        if (s == 0) continue;
+        ++df[s - 1];
+        hits.push_back(s - 1);
+      }
+    }
+    hit_start[rows.size()] = static_cast<std::uint32_t>(hits.size());
+    for (size_t i = 0; i < q.size(); ++i) idf[i] = idf_of(df[i]);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (!rows[r].info) continue;
+      double sum = 0;
+      for (std::uint32_t h = hit_start[r]; h < hit_start[r + 1]; ++h) sum += idf[hits[h]];
+      bm25[r] = sum * norm_of(r);
+      best = std::max(best, bm25[r]);
+    }
   }
 
   // The shortlist: best by text, and the last merged before the close.

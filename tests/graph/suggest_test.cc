@@ -135,7 +135,7 @@ TEST_F(GraphTest, ClosedIssueWithoutTrustedFixGetsRankedSuggestions) {
   IssueLinks l = Link("7");
   EXPECT_TRUE(l.fixes.empty());
   ASSERT_FALSE(l.suggested.empty());
-  EXPECT_EQ(l.suggested.front().pr, P(20).ToString());
+  EXPECT_EQ(l.suggested.front().pr, P(20));
   EXPECT_EQ(l.suggested.front().tier, Tier::kD);
   EXPECT_GT(l.suggested.front().confidence, l.suggested.back().confidence - 1e-9);
   for (const FixLink& f : l.suggested) EXPECT_LE(f.confidence, 1.0);
