@@ -21,7 +21,8 @@ nlohmann::json CountsJson(const ingest::ImportCounts& c) {
 }
 
 void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link) {
-  auto store = ctx.OpenForWrite();
+  // --no-link loads only: pending derived work stays pending (stats shows it).
+  auto store = ctx.OpenForWrite(/*finish_pending=*/link);
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::ImportOptions options;
   if (ctx.err_is_terminal) {

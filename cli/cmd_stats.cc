@@ -4,17 +4,24 @@
 
 #include "commands.h"
 #include "documents.h"
+#include "refresh.h"
 
 namespace fixgraph::cli {
 namespace {
 
 void RunStats(Context& ctx, bool json_out) {
-  auto store = ctx.OpenForRead();
+  auto store = ctx.OpenForRead(/*report_pending=*/false);  // shown below
   if (!store.ok()) return ctx.Fail(store.status());
   auto data = CollectStats(**store);
   if (!data.ok()) return ctx.Fail(data.status());
+  PendingWork pending;
+  if (Status s = (*store)->ListPending(&pending); !s.ok()) return ctx.Fail(s);
   if (json_out) {
-    *ctx.out << StatsDocument(*data).dump() << "\n";
+    nlohmann::json doc = StatsDocument(*data);
+    doc["pending"] = {{"relink", pending.relink.size()},
+                      {"reindex", pending.reindex.size()},
+                      {"link_runs", pending.link_runs}};
+    *ctx.out << doc.dump() << "\n";
     return;
   }
   const std::vector<RepoStats>& rows = data->rows;
@@ -39,6 +46,7 @@ void RunStats(Context& ctx, bool json_out) {
   for (const std::string& r : interrupted)
     *ctx.out << "warning: the import of " << r
              << " was interrupted; run the import again to complete it\n";
+  if (!pending.empty()) *ctx.out << "pending: " << PendingWarning(pending) << "\n";
 }
 
 }  // namespace

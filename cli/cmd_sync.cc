@@ -109,7 +109,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     }
   }
 
-  auto store = ctx.OpenForWrite();
+  auto store = ctx.OpenForWrite(/*finish_pending=*/!a.no_link);
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::SyncCounts total;
   auto start = std::chrono::steady_clock::now();

@@ -34,9 +34,14 @@ class ReverseIndex {
  public:
   explicit ReverseIndex(const Store& store) : store_(store) {}
 
+  // The row of `pr`, to be changed: it is written by the next Write.
   StatusOr<std::set<std::string>*> Of(const std::string& pr) {
     auto it = entries_.find(pr);
-    if (it != entries_.end()) return &it->second;
+    if (it != entries_.end()) {
+      dirty_.insert(pr);
+      return &it->second;
+    }
+    dirty_.insert(pr);
     std::set<std::string>& set = entries_[pr];
     auto ref = ParseRef(pr);
     if (ref.ok() && ref->kind == RefKind::kPull) {
@@ -50,11 +55,18 @@ class ReverseIndex {
     return &set;
   }
   // Starts from nothing for PRs never read (LinkAll over every repository).
-  void MarkEmpty(const std::string& pr) { entries_.try_emplace(pr); }
+  void MarkEmpty(const std::string& pr) {
+    entries_.try_emplace(pr);
+    dirty_.insert(pr);
+  }
 
+  // Stages the rows changed since the last Write. LinkAndStore writes them
+  // with the links of each block, so that the store never holds links
+  // without the reverse rows that name them (a crash between two writes).
   Status Write(Store::Batch* batch) {
     std::string value;
-    for (const auto& [pr, issues] : entries_) {
+    for (const std::string& pr : dirty_) {
+      const std::set<std::string>& issues = entries_[pr];
       auto ref = ParseRef(pr);
       if (!ref.ok() || ref->kind != RefKind::kPull) continue;  // URL targets have no record
       if (issues.empty()) {
@@ -64,12 +76,14 @@ class ReverseIndex {
         FG_RETURN_IF_ERROR(batch->PutDerived(kPullLinksKind, *ref, value));
       }
     }
+    dirty_.clear();
     return Status::OK();
   }
 
  private:
   const Store& store_;
   std::map<std::string, std::set<std::string>> entries_;
+  std::set<std::string> dirty_;
 };
 
 std::vector<std::string> FixKeys(const IssueLinks& l) {
@@ -137,6 +151,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
       if (!links.ok()) {
         if (!links.status().IsNotFound()) return links.status().WithContext(ref.ToString());
         FG_RETURN_IF_ERROR(batch->DeleteDerived(kLinksKind, ref));  // the issue is gone
+        FG_RETURN_IF_ERROR(batch->MarkReindex(ref));
       } else {
         EncodeLinks(*links, &value);
         FG_RETURN_IF_ERROR(batch->PutDerived(kLinksKind, ref, value));
@@ -145,9 +160,12 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
           set->insert(ref.ToString());
         }
         stats->Add(*links);
+        // Its ask document carries the links: rewritten later, pending meanwhile.
+        FG_RETURN_IF_ERROR(batch->MarkReindex(ref));
       }
       ++done;
     }
+    FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
     if (heap) heap->Update();
