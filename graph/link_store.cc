@@ -297,6 +297,11 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
 StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<Ref>& touched,
                                           const LinkerOptions& options) {
   std::set<Ref> issues;
+  // Merge seconds of the touched merged PRs, per repository: the issues whose
+  // implicit window holds one are found below in one pass per repository (a
+  // scan per PR read every issue closed within ~7 months of its merge: with
+  // thousands of changed PRs, quadratic).
+  std::map<RepoRef, std::vector<UnixSeconds>> merges;
   for (const Ref& t : touched) {
     if (t.kind == RefKind::kIssue) {
       issues.insert(t);
@@ -337,18 +342,32 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
       UnixSeconds m = *pr->merged_at;
       FG_RETURN_IF_ERROR(AddClosedBetween(store, t.repo, m - options.close_window_s,
                                           m + options.close_window_s, &issues));
-      // Issues whose implicit window [created - before, closed + after] holds m.
-      std::vector<std::pair<UnixSeconds, Ref>> closed;
-      FG_RETURN_IF_ERROR(store.IssuesClosedBetween(
-          t.repo, m - options.window_days_after * kDay,
-          m + (options.window_days_before + options.window_max_days) * kDay, &closed));
-      for (const auto& [x, ref] : closed) {
-        auto is = store.GetIssue(ref);
-        if (!is.ok() || !is->created_at) continue;
-        UnixSeconds c = *is->created_at;
-        if (c - options.window_days_before * kDay <= m && m <= c + options.window_max_days * kDay)
-          issues.insert(ref);
-      }
+      merges[t.repo].push_back(m);
+    }
+  }
+  // Issues whose implicit window holds a merge m: closed at x in
+  // [m - after, m + before + max] and created at c with
+  // c - before <= m <= c + max, i.e. some m in
+  // [max(x - before - max, c - before), min(x + after, c + max)].
+  const UnixSeconds before = options.window_days_before * kDay;
+  const UnixSeconds after = options.window_days_after * kDay;
+  const UnixSeconds most = options.window_max_days * kDay;
+  for (auto& [repo, ms] : merges) {
+    std::sort(ms.begin(), ms.end());
+    ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
+    auto any_in = [&ms](UnixSeconds lo, UnixSeconds hi) {
+      auto it = std::lower_bound(ms.begin(), ms.end(), lo);
+      return it != ms.end() && *it <= hi;
+    };
+    std::vector<std::pair<UnixSeconds, Ref>> closed;
+    FG_RETURN_IF_ERROR(store.IssuesClosedBetween(repo, ms.front() - after, ms.back() + before + most, &closed));
+    for (const auto& [x, ref] : closed) {
+      if (issues.count(ref) || !any_in(x - before - most, x + after)) continue;
+      auto is = store.GetIssue(ref);
+      if (!is.ok() || !is->created_at) continue;
+      UnixSeconds c = *is->created_at;
+      if (any_in(std::max(x - before - most, c - before), std::min(x + after, c + most)))
+        issues.insert(ref);
     }
   }
   std::vector<Ref> out;
