@@ -37,7 +37,7 @@ void WriteDump(const std::string& root, bool changed) {
      "merged_at": "2026-01-05T12:00:00+08:00", "head": {"ref": "b"}, "base": {"ref": "master"}}])");
 }
 
-std::string Run(const std::string& env, const std::string& db, const std::string& args, int* code,
+std::string Fg(const std::string& env, const std::string& db, const std::string& args, int* code,
                 std::string* err = nullptr) {
   std::string out;
   *code = RunCommand(env + " " + BinaryPath() + " --db " + db + " " + args, &out, err);
@@ -70,10 +70,10 @@ class PendingCli : public ::testing::Test {
 TEST_F(PendingCli, ReimportKilledAtAnyWriteIsFinishedByTheNextImport) {
   int code = 0;
   const std::string ref = dir_ / "ref";
-  Run("", ref, "import " + (dir_ / "a"), &code);
+  Fg("", ref, "import " + (dir_ / "a"), &code);
   ASSERT_EQ(code, 0);
   std::string err;
-  Run("FIXGRAPH_CRASH_COUNT=1", ref, "import " + (dir_ / "b"), &code, &err);
+  Fg("FIXGRAPH_CRASH_COUNT=1", ref, "import " + (dir_ / "b"), &code, &err);
   ASSERT_EQ(code, 0) << err;
   size_t at = err.find("crash points: ");
   ASSERT_NE(at, std::string::npos) << err;
@@ -83,11 +83,11 @@ TEST_F(PendingCli, ReimportKilledAtAnyWriteIsFinishedByTheNextImport) {
   ASSERT_NE(want.find("#8"), std::string::npos) << want;
   for (int k = 1; k <= points; ++k) {
     const std::string db = dir_ / ("db" + std::to_string(k));
-    Run("", db, "import " + (dir_ / "a"), &code);
+    Fg("", db, "import " + (dir_ / "a"), &code);
     ASSERT_EQ(code, 0);
-    Run("FIXGRAPH_CRASH_AT=" + std::to_string(k), db, "import " + (dir_ / "b"), &code, &err);
+    Fg("FIXGRAPH_CRASH_AT=" + std::to_string(k), db, "import " + (dir_ / "b"), &code, &err);
     ASSERT_EQ(code, 86) << "kill point " << k << ": " << err;  // ended at the crash point
-    Run("", db, "import " + (dir_ / "b"), &code, &err);
+    Fg("", db, "import " + (dir_ / "b"), &code, &err);
     ASSERT_EQ(code, 0) << err;
     EXPECT_EQ(Links(db), want) << "kill point " << k;
     EXPECT_EQ(Pending(db), json({{"relink", 0}, {"reindex", 0}, {"link_runs", json::array()}}))
@@ -98,17 +98,17 @@ TEST_F(PendingCli, ReimportKilledAtAnyWriteIsFinishedByTheNextImport) {
 TEST_F(PendingCli, StatsShowsPendingWorkAndReadersWarn) {
   int code = 0;
   const std::string db = dir_ / "db";
-  Run("", db, "import --no-link " + (dir_ / "a"), &code);
+  Fg("", db, "import --no-link " + (dir_ / "a"), &code);
   ASSERT_EQ(code, 0);
   json p = Pending(db);
   EXPECT_EQ(p["relink"], 3);  // issues 7 and 8, PR 12
   std::string out, err;
-  out = Run("", db, "stats", &code, &err);
+  out = Fg("", db, "stats", &code, &err);
   EXPECT_NE(out.find("pending: "), std::string::npos) << out;
-  out = Run("", db, "links", &code, &err);
+  out = Fg("", db, "links", &code, &err);
   EXPECT_NE(err.find("warning: the store has unfinished derived work"), std::string::npos) << err;
   // Any writer finishes it: here `ask`.
-  out = Run("", db, "ask --json aclnnFoo", &code, &err);
+  out = Fg("", db, "ask --json aclnnFoo", &code, &err);
   ASSERT_EQ(code, 0) << err;
   EXPECT_NE(err.find("finished the work an interrupted run left pending"), std::string::npos) << err;
   EXPECT_EQ(Pending(db), json({{"relink", 0}, {"reindex", 0}, {"link_runs", json::array()}}));
@@ -118,18 +118,18 @@ TEST_F(PendingCli, StatsShowsPendingWorkAndReadersWarn) {
 TEST_F(PendingCli, KilledLinkRunIsRunAgainByTheNextWriter) {
   int code = 0;
   const std::string ref = dir_ / "ref";
-  Run("", ref, "import " + (dir_ / "b"), &code);
+  Fg("", ref, "import " + (dir_ / "b"), &code);
   ASSERT_EQ(code, 0);
   const std::string want = Links(ref);
   const std::string db = dir_ / "db";
-  Run("", db, "import " + (dir_ / "a"), &code);
-  Run("", db, "import --no-link " + (dir_ / "b"), &code);
+  Fg("", db, "import " + (dir_ / "a"), &code);
+  Fg("", db, "import --no-link " + (dir_ / "b"), &code);
   ASSERT_EQ(code, 0);
   std::string err;
-  Run("FIXGRAPH_CRASH_AT=3", db, "link", &code, &err);
+  Fg("FIXGRAPH_CRASH_AT=3", db, "link", &code, &err);
   ASSERT_EQ(code, 86) << err;
   EXPECT_EQ(Pending(db)["link_runs"], json::array({"*"}));
-  Run("", db, "ask --json HCCL", &code, &err);
+  Fg("", db, "ask --json HCCL", &code, &err);
   ASSERT_EQ(code, 0) << err;
   EXPECT_EQ(Links(db), want);
   EXPECT_EQ(Pending(db)["link_runs"], json::array());
