@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "fixgraph/query/ask.h"
@@ -17,7 +19,54 @@ graph::LinkerOptions CliLinkerOptions() {
   return options;
 }
 
+namespace {
+
+// An index update in flight: the index's version file before it, then the
+// issues it reindexes, one per line.
+const std::string kIndexUpdateKey("index_update_in_flight");
+
+// The bytes of the issue index's version file (Xapian rewrites it at every
+// commit, and a rebuild replaces it); "" when there is none.
+std::string IndexVersion(const std::string& db_dir) {
+  std::ifstream in(db_dir + "/index-issues/iamglass", std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A crash between an index update's commit and the clearing of its pending
+// entries: the entries are cleared now (the update is not applied twice).
+// When the index did not change, the entries stay and are reindexed.
+Status SettleIndexUpdate(const Context& ctx, Store* store) {
+  auto note = store->GetMeta(kIndexUpdateKey);
+  if (!note.ok()) return note.status().IsNotFound() ? Status::OK() : note.status();
+  // "<size of the version>:<version><issue>\n<issue>\n..."
+  std::string_view v(*note);
+  size_t colon = v.find(':');
+  size_t size = colon == std::string_view::npos ? 0 : std::strtoul(std::string(v.substr(0, colon)).c_str(), nullptr, 10);
+  if (colon == std::string_view::npos || colon + 1 + size > v.size())
+    return Status::Corruption("store: unreadable " + kIndexUpdateKey + " note");
+  if (v.substr(colon + 1, size) != IndexVersion(ctx.db_dir)) {  // committed
+    PendingWork done;
+    std::string_view refs = v.substr(colon + 1 + size);
+    for (size_t at = 0; at < refs.size();) {
+      size_t nl = refs.find('\n', at);
+      if (nl == std::string_view::npos) nl = refs.size();
+      auto ref = ParseRef(refs.substr(at, nl - at));
+      if (ref.ok()) done.reindex.push_back(*ref);
+      at = nl + 1;
+    }
+    FG_RETURN_IF_ERROR(store->ClearPending(done));
+  }
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(batch->DeleteMeta(kIndexUpdateKey));
+  return store->Write(batch.get());
+}
+
+}  // namespace
+
 Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) {
+  FG_RETURN_IF_ERROR(SettleIndexUpdate(ctx, store));
   PendingWork p;
   FG_RETURN_IF_ERROR(store->ListPending(&p));
   if (p.empty()) return Status::OK();
@@ -96,12 +145,25 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     std::vector<Ref> issues = now.reindex;
     std::sort(issues.begin(), issues.end());
     issues.erase(std::unique(issues.begin(), issues.end()), issues.end());
+    // An update in place is not idempotent (a second one leaves more dead
+    // documents, which shift scores), so it is noted before it starts, with
+    // the index's version file: a crash after its commit is then recognised
+    // (the file changed) and the update is not applied twice.
+    auto batch = store->NewBatch();
+    const std::string version = IndexVersion(ctx.db_dir);
+    std::string note = std::to_string(version.size()) + ":" + version;
+    for (const Ref& r : issues) note += r.ToString() + "\n";
+    FG_RETURN_IF_ERROR(batch->PutMeta(kIndexUpdateKey, note));
+    FG_RETURN_IF_ERROR(store->Write(batch.get()));
     Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues);
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     stats->indexed = issues.size();
   }
   CrashPoint();
-  return store->ClearPending(now);
+  FG_RETURN_IF_ERROR(store->ClearPending(now));
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(batch->DeleteMeta(kIndexUpdateKey));
+  return store->Write(batch.get());
 }
 
 Status RefreshAfterWrite(const Context& ctx, Store* store, const std::vector<Ref>& touched,

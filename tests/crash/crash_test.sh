@@ -33,7 +33,7 @@ export FIXGRAPH_LINK_BATCH=4
 export FIXGRAPH_HTTP_BACKOFF_MS=5
 unset FIXGRAPH_CRASH_AT FIXGRAPH_CRASH_COUNT
 
-QUERIES=("aclnn error 561000" "HCCL timeout" "torch_npu import error" "docker image" "npu-smi")
+QUERIES=("aclnn error 561000" "HCCL timeout" "torch_npu import error")
 
 fail=0
 report() { echo "$*" | tee -a "$WORK/report.txt"; }
