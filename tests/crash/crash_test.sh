@@ -156,9 +156,16 @@ run_scenario() {  # NAME
       local vpid=$!
       sleep "${p#t:}"
       # The fixgraph process: the subshell itself when bash exec'd it, else its child.
-      pkill -KILL -P "$vpid" 2>/dev/null
-      kill -KILL "$vpid" 2>/dev/null
+      local fg kids k
+      fg=$vpid
+      [ "$(cat /proc/$vpid/comm 2>/dev/null)" = fixgraph ] || fg=$(pgrep -P "$vpid" | head -1)
+      [ -n "$fg" ] || fg=$vpid
+      kids=$(pgrep -P "$fg")  # Xapian's lock holder, if any: it exits once fixgraph is gone
+      kill -KILL "$fg" 2>/dev/null
       wait "$vpid"; rc=$?
+      for k in $kids; do
+        for _ in $(seq 100); do kill -0 "$k" 2>/dev/null || break; sleep 0.05; done
+      done
     fi
     [ $rc -ne 0 ] && killed=$((killed + 1))
     # The next command: the same one again.
