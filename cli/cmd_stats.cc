@@ -14,14 +14,10 @@ void RunStats(Context& ctx, bool json_out) {
   if (!store.ok()) return ctx.Fail(store.status());
   auto data = CollectStats(**store);
   if (!data.ok()) return ctx.Fail(data.status());
-  PendingWork pending;
-  if (Status s = (*store)->ListPending(&pending); !s.ok()) return ctx.Fail(s);
+  if (Status s = (*store)->ListPending(&data->pending); !s.ok()) return ctx.Fail(s);
+  const PendingWork& pending = data->pending;
   if (json_out) {
-    nlohmann::json doc = StatsDocument(*data);
-    doc["pending"] = {{"relink", pending.relink.size()},
-                      {"reindex", pending.reindex.size()},
-                      {"link_runs", pending.link_runs}};
-    *ctx.out << doc.dump() << "\n";
+    *ctx.out << StatsDocument(*data).dump() << "\n";
     return;
   }
   const std::vector<RepoStats>& rows = data->rows;
