@@ -7,20 +7,35 @@
 
 #include "commands.h"
 #include "context.h"
+#include "refresh.h"
 
 namespace fixgraph::cli {
 
 constexpr const char* kDefaultDbDir = "./fixgraph-data";
 constexpr const char* kVersion = "fixgraph 0.1.0";
 
-StatusOr<std::unique_ptr<Store>> Context::OpenForRead() const {
+StatusOr<std::unique_ptr<Store>> Context::OpenForRead(bool report_pending) const {
   StoreOptions o;
   o.read_only = true;
-  return Store::Open(StoreDir(), o);
+  auto store = Store::Open(StoreDir(), o);
+  if (store.ok() && report_pending) {
+    PendingWork p;
+    if ((*store)->ListPending(&p).ok() && !p.empty())
+      *err << "fixgraph: warning: " << PendingWarning(p) << "\n";
+  }
+  return store;
 }
 
-StatusOr<std::unique_ptr<Store>> Context::OpenForWrite() const {
-  return Store::Open(StoreDir(), StoreOptions());
+StatusOr<std::unique_ptr<Store>> Context::OpenForWrite(bool finish_pending) const {
+  auto store = Store::Open(StoreDir(), StoreOptions());
+  if (!store.ok() || !finish_pending) return store;
+  RefreshStats st;
+  Status s = FinishPendingWork(*this, store->get(), &st);
+  if (!s.ok()) return s.WithContext("finishing the work an interrupted run left pending");
+  if (st.any)
+    *err << "fixgraph: finished the work an interrupted run left pending (relinked "
+         << st.link.issues << " issues, reindexed " << st.indexed << ")\n";
+  return store;
 }
 
 void Context::Fail(const Status& s) {

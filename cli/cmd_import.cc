@@ -21,7 +21,10 @@ nlohmann::json CountsJson(const ingest::ImportCounts& c) {
 }
 
 void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link) {
-  auto store = ctx.OpenForWrite();
+  // Pending work an earlier run left is finished with this run's, after the
+  // writes (one relink and one index update for both); --no-link loads only
+  // and leaves all of it pending (stats shows it).
+  auto store = ctx.OpenForWrite(/*finish_pending=*/false);
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::ImportOptions options;
   if (ctx.err_is_terminal) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "refresh.h"
 #include "fixgraph/graph/evaluate.h"
 #include "fixgraph/graph/suggest.h"
 #include "fixgraph/graph/graph_view.h"
@@ -64,19 +65,15 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out, bool no_
   RepoRef repo;
   bool has_repo = false;
   if (!RepoFilter(ctx, repo_text, &repo, &has_repo)) return;
-  auto store = ctx.OpenForWrite();
+  // A run over every repository does all pending work itself; one of a
+  // single repository finishes the pending work first.
+  auto store = ctx.OpenForWrite(/*finish_pending=*/has_repo);
   if (!store.ok()) return ctx.Fail(store.status());
-  graph::LinkerOptions options;
-  // FIXGRAPH_LINK_THREADS pins the number of linking threads (benchmarks use 1).
-  if (const char* t = std::getenv("FIXGRAPH_LINK_THREADS"); t != nullptr && *t != '\0')
-    options.threads = static_cast<unsigned>(std::strtoul(t, nullptr, 10));
+  graph::LinkerOptions options = CliLinkerOptions();
   options.suggest = !no_suggest;
   graph::LinkStats stats;
-  Status s = graph::LinkAll(store->get(), has_repo ? &repo : nullptr, options, &stats);
+  Status s = LinkRun(ctx, store->get(), has_repo ? &repo : nullptr, options, &stats);
   if (!s.ok()) return ctx.Fail(s);
-  // The ask index carries each issue's resolution and fixes: rebuild it.
-  s = query::RebuildIssueIndex(**store, ctx.db_dir);
-  if (!s.ok()) return ctx.Fail(s.WithContext("indexing issues for ask"));
   if (json_out) {
     *ctx.out << StatsJson(stats).dump() << "\n";
   } else {

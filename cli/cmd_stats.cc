@@ -4,15 +4,18 @@
 
 #include "commands.h"
 #include "documents.h"
+#include "refresh.h"
 
 namespace fixgraph::cli {
 namespace {
 
 void RunStats(Context& ctx, bool json_out) {
-  auto store = ctx.OpenForRead();
+  auto store = ctx.OpenForRead(/*report_pending=*/false);  // shown below
   if (!store.ok()) return ctx.Fail(store.status());
   auto data = CollectStats(**store);
   if (!data.ok()) return ctx.Fail(data.status());
+  if (Status s = (*store)->ListPending(&data->pending); !s.ok()) return ctx.Fail(s);
+  const PendingWork& pending = data->pending;
   if (json_out) {
     *ctx.out << StatsDocument(*data).dump() << "\n";
     return;
@@ -39,6 +42,7 @@ void RunStats(Context& ctx, bool json_out) {
   for (const std::string& r : interrupted)
     *ctx.out << "warning: the import of " << r
              << " was interrupted; run the import again to complete it\n";
+  if (!pending.empty()) *ctx.out << "pending: " << PendingWarning(pending) << "\n";
 }
 
 }  // namespace

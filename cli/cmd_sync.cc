@@ -129,7 +129,8 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     }
   }
 
-  auto store = ctx.OpenForWrite();
+  // Pending work an earlier run left is finished with this run's, after the writes.
+  auto store = ctx.OpenForWrite(/*finish_pending=*/false);
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::SyncCounts total;
   auto start = std::chrono::steady_clock::now();
@@ -175,7 +176,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   if (ctx.err_is_terminal) *ctx.err << "\r\x1b[K" << std::flush;
   // Relink what was written, even when a later repository failed.
   RefreshStats refreshed;
-  if (!a.no_link && !total.touched.empty()) {
+  if (!a.no_link) {
     Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
     if (!s.ok() && failure.ok()) failure = s;
   }

@@ -18,8 +18,12 @@ struct Context {
   int exit_code = 0;
 
   std::string StoreDir() const { return db_dir + "/store"; }
-  StatusOr<std::unique_ptr<Store>> OpenForRead() const;
-  StatusOr<std::unique_ptr<Store>> OpenForWrite() const;
+  // Read-only; warns on stderr about pending derived work (Store::ListPending)
+  // unless `report_pending` is false (stats shows it itself).
+  StatusOr<std::unique_ptr<Store>> OpenForRead(bool report_pending = true) const;
+  // For writing; first finishes the pending derived work an earlier run left
+  // (cli/refresh.h FinishPendingWork) unless `finish_pending` is false.
+  StatusOr<std::unique_ptr<Store>> OpenForWrite(bool finish_pending = true) const;
 
   // Prints "fixgraph: error: <message>" and sets exit code 1.
   void Fail(const Status& s);

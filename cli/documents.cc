@@ -80,12 +80,16 @@ nlohmann::json StatsDocument(const StatsData& data) {
   t["repositories"] = data.rows.size();
   doc["totals"] = t;
   doc["interrupted_imports"] = data.interrupted;
+  doc["pending"] = {{"relink", data.pending.relink.size()},
+                    {"reindex", data.pending.reindex.size()},
+                    {"link_runs", data.pending.link_runs}};
   return doc;
 }
 
 StatusOr<nlohmann::json> StatsDocument(const Store& store) {
   auto data = CollectStats(store);
   if (!data.ok()) return data.status();
+  FG_RETURN_IF_ERROR(store.ListPending(&data->pending));
   return StatsDocument(*data);
 }
 

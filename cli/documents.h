@@ -45,6 +45,7 @@ struct StatsData {
   std::vector<RepoStats> rows;
   RepoStats total;
   std::vector<std::string> interrupted;
+  PendingWork pending;  // derived work still to do (Store::ListPending)
 };
 StatusOr<StatsData> CollectStats(const Store& store);
 nlohmann::json StatsDocument(const StatsData& data);

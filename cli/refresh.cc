@@ -1,43 +1,210 @@
 #include "refresh.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
 
+graph::LinkerOptions CliLinkerOptions() {
+  graph::LinkerOptions options;
+  if (const char* t = std::getenv("FIXGRAPH_LINK_THREADS"); t != nullptr && *t != '\0')
+    options.threads = static_cast<unsigned>(std::strtoul(t, nullptr, 10));
+  if (const char* b = std::getenv("FIXGRAPH_LINK_BATCH"); b != nullptr && *b != '\0')
+    options.batch_issues = std::max<size_t>(1, std::strtoul(b, nullptr, 10));
+  return options;
+}
+
+namespace {
+
+// An index update in flight: the index's version file before it, then the
+// issues it reindexes, one per line.
+const std::string kIndexUpdateKey("index_update_in_flight");
+
+// The bytes of the issue index's version file (Xapian rewrites it at every
+// commit, and a rebuild replaces it); "" when there is none.
+std::string IndexVersion(const std::string& db_dir) {
+  std::ifstream in(db_dir + "/index-issues/iamglass", std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A crash between an index update's commit and the clearing of its pending
+// entries: the entries are cleared now (the update is not applied twice).
+// When the index did not change, the entries stay and are reindexed.
+Status SettleIndexUpdate(const Context& ctx, Store* store) {
+  auto note = store->GetMeta(kIndexUpdateKey);
+  if (!note.ok()) return note.status().IsNotFound() ? Status::OK() : note.status();
+  // "<size of the version>:<version><issue>\n<issue>\n..."
+  std::string_view v(*note);
+  size_t colon = v.find(':');
+  size_t size = colon == std::string_view::npos ? 0 : std::strtoul(std::string(v.substr(0, colon)).c_str(), nullptr, 10);
+  if (colon == std::string_view::npos || colon + 1 + size > v.size())
+    return Status::Corruption("store: unreadable " + kIndexUpdateKey + " note");
+  if (v.substr(colon + 1, size) != IndexVersion(ctx.db_dir)) {  // committed
+    PendingWork done;
+    std::string_view refs = v.substr(colon + 1 + size);
+    for (size_t at = 0; at < refs.size();) {
+      size_t nl = refs.find('\n', at);
+      if (nl == std::string_view::npos) nl = refs.size();
+      auto ref = ParseRef(refs.substr(at, nl - at));
+      if (ref.ok()) done.reindex.push_back(*ref);
+      at = nl + 1;
+    }
+    FG_RETURN_IF_ERROR(store->ClearPending(done));
+  }
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(batch->DeleteMeta(kIndexUpdateKey));
+  return store->Write(batch.get());
+}
+
+}  // namespace
+
+Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) {
+  FG_RETURN_IF_ERROR(SettleIndexUpdate(ctx, store));
+  PendingWork p;
+  FG_RETURN_IF_ERROR(store->ListPending(&p));
+  if (p.empty()) return Status::OK();
+  stats->any = true;
+  const graph::LinkerOptions options = CliLinkerOptions();
+  bool rebuild_index = false;
+  bool all_linked = false;
+  // 1. Whole link runs that did not finish (a killed `link`, or the first
+  // link of a store) run again from the start: their results are a function
+  // of the data alone.
+  for (const std::string& run : p.link_runs) {
+    if (run == "*") all_linked = true;
+  }
+  if (all_linked) {
+    Status s = graph::LinkAll(store, nullptr, options, &stats->link);
+    if (!s.ok()) return s.WithContext("finishing an interrupted link run");
+    rebuild_index = true;
+  } else {
+    for (const std::string& run : p.link_runs) {
+      auto repo = ParseRef(run);
+      if (!repo.ok() || repo->kind != RefKind::kRepo)
+        return Status::Corruption("pending link run '" + run + "': not a repository");
+      Status s = graph::LinkAll(store, &repo->repo, options, &stats->link);
+      if (!s.ok()) return s.WithContext("finishing an interrupted link run of " + run);
+      rebuild_index = true;
+    }
+  }
+  CrashPoint();
+  // 2. Changed items: relink what they can affect.
+  if (!p.relink.empty() && !all_linked) {
+    // A store with no links yet is linked whole: cheaper than finding the
+    // neighbourhood of every changed item. Recorded as a link run first, so
+    // that a crash repeats the whole run (which covers the changed items).
+    bool any_links = false;
+    FG_RETURN_IF_ERROR(graph::ForEachLinks(*store, nullptr, [&](const graph::IssueLinks&) {
+      any_links = true;
+      return false;
+    }));
+    if (!any_links) {
+      FG_RETURN_IF_ERROR(store->BeginLinkRun(nullptr, p.relink));
+      Status s = graph::LinkAll(store, nullptr, options, &stats->link);
+      if (!s.ok()) return s.WithContext("linking after the write");
+      rebuild_index = true;
+    } else {
+      // Every issue Relink rewrites is marked for reindexing in the write of
+      // its links (graph/link_store.cc), so clearing the changed items after
+      // it loses nothing; their own issues are marked here (their text or
+      // comments changed).
+      std::vector<Ref> relinked;
+      Status s = graph::Relink(store, p.relink, options, &stats->link, &relinked);
+      if (!s.ok()) return s.WithContext("linking after the write");
+      auto batch = store->NewBatch();
+      for (const Ref& r : p.relink)
+        if (r.kind == RefKind::kIssue) FG_RETURN_IF_ERROR(batch->MarkReindex(r));
+      FG_RETURN_IF_ERROR(store->Write(batch.get()));
+      PendingWork done;
+      done.relink = p.relink;
+      FG_RETURN_IF_ERROR(store->ClearPending(done));
+    }
+  }
+  CrashPoint();
+  // 3. The ask index, then everything pending now (the reindex entries the
+  // linking added included) is done.
+  PendingWork now;
+  FG_RETURN_IF_ERROR(store->ListPending(&now));
+  if (rebuild_index) {
+    Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
+    if (!s.ok()) return s.WithContext("indexing issues for ask");
+    size_t issues = 0;
+    FG_RETURN_IF_ERROR(store->ForEachIssue(nullptr, [&](Issue&) {
+      ++issues;
+      return true;
+    }));
+    stats->indexed = issues;
+  } else if (!now.reindex.empty()) {
+    std::vector<Ref> issues = now.reindex;
+    std::sort(issues.begin(), issues.end());
+    issues.erase(std::unique(issues.begin(), issues.end()), issues.end());
+    // An update in place is not idempotent (a second one leaves more dead
+    // documents, which shift scores), so it is noted before it starts, with
+    // the index's version file: a crash after its commit is then recognised
+    // (the file changed) and the update is not applied twice.
+    auto batch = store->NewBatch();
+    const std::string version = IndexVersion(ctx.db_dir);
+    std::string note = std::to_string(version.size()) + ":" + version;
+    for (const Ref& r : issues) note += r.ToString() + "\n";
+    FG_RETURN_IF_ERROR(batch->PutMeta(kIndexUpdateKey, note));
+    FG_RETURN_IF_ERROR(store->Write(batch.get()));
+    Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues);
+    if (!s.ok()) return s.WithContext("indexing issues for ask");
+    stats->indexed = issues.size();
+  }
+  CrashPoint();
+  FG_RETURN_IF_ERROR(store->ClearPending(now));
+  auto batch = store->NewBatch();
+  FG_RETURN_IF_ERROR(batch->DeleteMeta(kIndexUpdateKey));
+  return store->Write(batch.get());
+}
+
 Status RefreshAfterWrite(const Context& ctx, Store* store, const std::vector<Ref>& touched,
                          RefreshStats* stats) {
-  if (touched.empty()) return Status::OK();
-  // A store with no links yet is linked whole: cheaper than finding the
-  // neighbourhood of every touched item.
-  bool any_links = false;
-  FG_RETURN_IF_ERROR(graph::ForEachLinks(*store, nullptr, [&](const graph::IssueLinks&) {
-    any_links = true;
-    return false;
-  }));
-  std::vector<Ref> relinked;
-  Status s = any_links
-                 ? graph::Relink(store, touched, graph::LinkerOptions(), &stats->link, &relinked)
-                 : graph::LinkAll(store, graph::LinkerOptions(), &stats->link);
-  if (!s.ok()) return s.WithContext("linking after the write");
-  if (!any_links) {
-    // Everything was linked: index everything (also drops stale documents).
-    s = query::RebuildIssueIndex(*store, ctx.db_dir);
-    if (!s.ok()) return s.WithContext("indexing issues for ask");
-    stats->indexed = static_cast<size_t>(stats->link.issues);
-    return Status::OK();
-  }
-  // The relinked issues and the touched ones (their text or comments changed).
-  std::vector<Ref> issues = std::move(relinked);
-  for (const Ref& r : touched)
-    if (r.kind == RefKind::kIssue) issues.push_back(r);
-  std::sort(issues.begin(), issues.end());
-  issues.erase(std::unique(issues.begin(), issues.end()), issues.end());
-  s = query::UpdateIssueIndex(*store, ctx.db_dir, issues);
+  (void)touched;  // recorded as pending by the write itself
+  return FinishPendingWork(ctx, store, stats);
+}
+
+Status LinkRun(const Context& ctx, Store* store, const RepoRef* repo,
+               const graph::LinkerOptions& options, graph::LinkStats* stats) {
+  PendingWork before;
+  FG_RETURN_IF_ERROR(store->ListPending(&before));
+  // A run over every repository covers every changed item.
+  FG_RETURN_IF_ERROR(store->BeginLinkRun(repo, repo ? std::vector<Ref>() : before.relink));
+  FG_RETURN_IF_ERROR(graph::LinkAll(store, repo, options, stats));
+  CrashPoint();
+  // The ask index carries each issue's resolution and fixes: rebuild it.
+  Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
   if (!s.ok()) return s.WithContext("indexing issues for ask");
-  stats->indexed = issues.size();
-  return Status::OK();
+  CrashPoint();
+  PendingWork now;
+  FG_RETURN_IF_ERROR(store->ListPending(&now));
+  if (repo) now.relink.clear();  // changed items elsewhere still need their relink
+  return store->ClearPending(now);
+}
+
+std::string PendingWarning(const PendingWork& p) {
+  if (p.empty()) return "";
+  std::string w = "the store has unfinished derived work (";
+  std::string sep;
+  if (!p.link_runs.empty()) {
+    w += std::to_string(p.link_runs.size()) + " link run(s)";
+    sep = ", ";
+  }
+  if (!p.relink.empty()) {
+    w += sep + std::to_string(p.relink.size()) + " changed items to relink";
+    sep = ", ";
+  }
+  if (!p.reindex.empty()) w += sep + std::to_string(p.reindex.size()) + " issues to reindex for ask";
+  w += "): links and ask results may be stale until a writing command (import, sync, link) finishes it";
+  return w;
 }
 
 }  // namespace fixgraph::cli

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -25,6 +27,26 @@
 #include "store_keys.h"
 
 namespace fixgraph {
+
+namespace {
+std::atomic<long> crash_calls{0};
+long CrashAt() {
+  static const long at = [] {
+    const char* v = std::getenv("FIXGRAPH_CRASH_AT");
+    if (const char* c = std::getenv("FIXGRAPH_CRASH_COUNT"); c != nullptr && *c != '\0')
+      std::atexit([] { std::fprintf(stderr, "crash points: %ld\n", crash_calls.load()); });
+    return v != nullptr && *v != '\0' ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  return at;
+}
+}  // namespace
+
+void CrashPoint() {
+  long at = CrashAt();
+  long n = ++crash_calls;
+  if (at > 0 && n == at) _exit(86);
+}
+
 namespace {
 
 // Folders of a bulk load's table files inside the store folder, until they
@@ -847,9 +869,20 @@ struct Store::Batch::Impl {
     ++changed;
     if ((owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) &&
         !(last_touched && *last_touched == owner))  // an item's records come together
-      last_touched = &*touched.insert(owner).first;
+      Touch(owner);
     return Status::OK();
   }
+
+  // Records `item` as touched; the first time, also stages its pending-relink
+  // key in this batch, so that the change and the work it calls for are
+  // committed (or lost) together.
+  void Touch(const Ref& item) {
+    auto [it, inserted] = touched.insert(item);
+    last_touched = &*it;
+    if (inserted && record_pending)
+      Stage(store->meta, false, keys::PendingKey(keys::kPendingRelink, item.ToString()), {});
+  }
+  bool record_pending = true;
 };
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -876,6 +909,10 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   opts.max_open_files = 256;
   opts.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   opts.keep_log_file_num = 2;
+  // Imports write unlogged (Durability::kUnlogged): without a log, only a
+  // flush of every family at once keeps a crash from persisting one family's
+  // half of a batch (an item without its index rows or its pending entry).
+  opts.atomic_flush = true;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));  // point reads of new keys miss fast
   opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
@@ -988,7 +1025,9 @@ Status Store::Write(Batch* batch, Durability durability) {
     Status filled = b.Fill(b.wb.get());
     rocksdb::WriteOptions wo;
     wo.disableWAL = durability == Durability::kUnlogged;
+    CrashPoint();
     Status s = filled.ok() ? FromRocks(impl_->db->Write(wo, b.wb.get()), "commit") : filled;
+    CrashPoint();
     // A buffer grown past what import batches need goes back to the allocator.
     if (b.wb->GetDataSize() > Batch::Impl::kKeepWriteBatch) b.wb.reset();
     else b.wb->Clear();
@@ -1020,12 +1059,14 @@ Status Store::IngestBulkLoad(Batch* batch) {
       if (!arg.external_files.empty()) args.push_back(std::move(arg));
     }
     rocksdb::Status s;
+    CrashPoint();
     try {
       s = impl_->db->IngestExternalFiles(args);
     } catch (const std::exception& e) {
       s = rocksdb::Status::IOError(e.what());
     }
     FG_RETURN_IF_ERROR(FromRocks(s, "bulk load: ingest"));
+    CrashPoint();
   }
   b.RemoveBulkFiles();
   b.bulk = false;
@@ -1037,7 +1078,10 @@ Status Store::Flush() {
   rocksdb::FlushOptions fo;
   fo.wait = true;
   std::vector<rocksdb::ColumnFamilyHandle*> all(impl_->handles.begin(), impl_->handles.end());
-  return FromRocks(impl_->db->Flush(fo, all), "flush");
+  CrashPoint();
+  Status s = FromRocks(impl_->db->Flush(fo, all), "flush");
+  CrashPoint();
+  return s;
 }
 
 StatusOr<Repository> Store::GetRepository(const RepoRef& repo) const {
@@ -1228,6 +1272,53 @@ Status Store::ListMeta(const std::string& prefix, std::map<std::string, std::str
   });
 }
 
+Status Store::ListPending(PendingWork* out) const {
+  *out = PendingWork();
+  Status inner;
+  FG_RETURN_IF_ERROR(impl_->Scan(impl_->meta, std::string(keys::kPendingPrefix),
+                                 [&](std::string_view k, std::string_view) {
+    std::string_view rest = k.substr(keys::kPendingPrefix.size());
+    size_t sep = rest.find(keys::kSep);
+    if (sep == std::string_view::npos) return true;
+    std::string_view kind = rest.substr(0, sep), what = rest.substr(sep + 1);
+    if (kind == keys::kPendingLinkRun) {
+      out->link_runs.emplace_back(what);
+      return true;
+    }
+    auto ref = ParseRef(what);
+    if (!ref.ok()) {
+      inner = Status::Corruption("pending entry '" + std::string(what) + "': " + ref.status().message());
+      return false;
+    }
+    if (kind == keys::kPendingRelink) out->relink.push_back(*ref);
+    else if (kind == keys::kPendingReindex) out->reindex.push_back(*ref);
+    return true;
+  }));
+  return inner;
+}
+
+Status Store::ClearPending(const PendingWork& done) {
+  if (done.empty()) return Status::OK();
+  std::unique_ptr<Batch> batch = NewBatch();
+  Batch::Impl& b = *batch->impl_;
+  for (const Ref& r : done.relink)
+    b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingRelink, r.ToString()), {});
+  for (const Ref& r : done.reindex)
+    b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingReindex, r.ToString()), {});
+  for (const std::string& r : done.link_runs)
+    b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingLinkRun, r), {});
+  return Write(batch.get(), Durability::kLogged);
+}
+
+Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered) {
+  std::unique_ptr<Batch> batch = NewBatch();
+  Batch::Impl& b = *batch->impl_;
+  b.Stage(impl_->meta, false, keys::PendingKey(keys::kPendingLinkRun, repo ? repo->ToString() : "*"), {});
+  for (const Ref& r : covered)
+    b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingRelink, r.ToString()), {});
+  return Write(batch.get(), Durability::kLogged);
+}
+
 // ---- Batch
 
 Store::Batch::Batch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -1259,7 +1350,7 @@ Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
     return Status::InvalidArgument("a platform link joins an issue and a pull request");
   std::int64_t before = impl_->changed;
   FG_RETURN_IF_ERROR(impl_->Upsert(v, "", v.issue));
-  if (impl_->changed != before) impl_->touched.insert(v.pull);  // a new link touches both sides
+  if (impl_->changed != before) impl_->Touch(v.pull);  // a new link touches both sides
   return Status::OK();
 }
 Status Store::Batch::PutDerived(const std::string& kind, const Ref& item, std::string_view value) {
@@ -1274,6 +1365,11 @@ Status Store::Batch::DeleteDerived(const std::string& kind, const Ref& item) {
 std::vector<Ref> Store::Batch::TouchedItems() const {
   return std::vector<Ref>(impl_->touched.begin(), impl_->touched.end());
 }
+Status Store::Batch::MarkReindex(const Ref& issue) {
+  impl_->Stage(impl_->store->meta, false, keys::PendingKey(keys::kPendingReindex, issue.ToString()), {});
+  return Status::OK();
+}
+void Store::Batch::RecordPending(bool on) { impl_->record_pending = on; }
 Status Store::Batch::PutMeta(const std::string& key, const std::string& value) {
   impl_->Stage(impl_->store->meta, false, key, value);
   return Status::OK();

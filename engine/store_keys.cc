@@ -74,6 +74,14 @@ std::string Prefix(char tag, std::initializer_list<std::string_view> parts) {
   return k;
 }
 
+std::string PendingKey(std::string_view kind, std::string_view what) {
+  std::string k(kPendingPrefix);
+  k.append(kind);
+  k.push_back(kSep);
+  k.append(what);
+  return k;
+}
+
 std::string RepoKey(const RepoRef& repo) { return Join(kRepoTag, {repo.ToString()}); }
 
 std::string IssueKey(const RepoRef& repo, std::string_view number) {

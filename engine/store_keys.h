@@ -19,7 +19,11 @@
 //   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord JSON
 //   l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) -> link JSON
 //   s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
-// Default column family: "schema_version", "import\0<repo>" markers, cursors.
+// Default column family: "schema_version", "import\0<repo>" markers, cursors,
+// and the pending derived work (Store::ListPending), values "":
+//   pending\0relink\0<item ref>    an issue or PR whose data changed after its links were computed
+//   pending\0reindex\0<issue ref>  an issue whose links changed after its ask document was written
+//   pending\0linkrun\0<repo ref>   a whole link run (of one repository; "*": of all) not finished
 //
 // <repo> is the canonical repository reference, <num> a number padded to 12
 // digits when it is all digits (so numbers sort numerically), <time> 8
@@ -73,6 +77,13 @@ void AppendTime(std::string* out, std::int64_t t);
 std::string Join(char tag, std::initializer_list<std::string_view> parts);
 // A prefix ending in kSep, for scans: Prefix('I', {"gitcode:a/b"}) = "I\0gitcode:a/b\0".
 std::string Prefix(char tag, std::initializer_list<std::string_view> parts);
+
+inline constexpr std::string_view kPendingPrefix{"pending\0", 8};
+inline constexpr std::string_view kPendingRelink = "relink";
+inline constexpr std::string_view kPendingReindex = "reindex";
+inline constexpr std::string_view kPendingLinkRun = "linkrun";
+// "pending\0<kind>\0<what>".
+std::string PendingKey(std::string_view kind, std::string_view what);
 
 std::string RepoKey(const RepoRef& repo);
 std::string IssueKey(const RepoRef& repo, std::string_view number);

@@ -37,9 +37,14 @@ class ReverseIndex {
  public:
   explicit ReverseIndex(const Store& store) : store_(store) {}
 
+  // The row of `pr`, to be changed: it is written by the next Write.
   StatusOr<std::set<std::string>*> Of(const std::string& pr) {
     auto it = entries_.find(pr);
-    if (it != entries_.end()) return &it->second;
+    if (it != entries_.end()) {
+      dirty_.insert(pr);
+      return &it->second;
+    }
+    dirty_.insert(pr);
     std::set<std::string>& set = entries_[pr];
     auto ref = ParseRef(pr);
     if (ref.ok() && ref->kind == RefKind::kPull) {
@@ -53,11 +58,18 @@ class ReverseIndex {
     return &set;
   }
   // Starts from nothing for PRs never read (LinkAll over every repository).
-  void MarkEmpty(const std::string& pr) { entries_.try_emplace(pr); }
+  void MarkEmpty(const std::string& pr) {
+    entries_.try_emplace(pr);
+    dirty_.insert(pr);
+  }
 
+  // Stages the rows changed since the last Write. LinkAndStore writes them
+  // with the links of each block, so that the store never holds links
+  // without the reverse rows that name them (a crash between two writes).
   Status Write(Store::Batch* batch) {
     std::string value;
-    for (const auto& [pr, issues] : entries_) {
+    for (const std::string& pr : dirty_) {
+      const std::set<std::string>& issues = entries_[pr];
       auto ref = ParseRef(pr);
       if (!ref.ok() || ref->kind != RefKind::kPull) continue;  // URL targets have no record
       if (issues.empty()) {
@@ -67,12 +79,14 @@ class ReverseIndex {
         FG_RETURN_IF_ERROR(batch->PutDerived(kPullLinksKind, *ref, value));
       }
     }
+    dirty_.clear();
     return Status::OK();
   }
 
  private:
   const Store& store_;
   std::map<std::string, std::set<std::string>> entries_;
+  std::set<std::string> dirty_;
 };
 
 std::vector<std::string> FixKeys(const IssueLinks& l) {
@@ -140,6 +154,7 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
       if (!links.ok()) {
         if (!links.status().IsNotFound()) return links.status().WithContext(ref.ToString());
         FG_RETURN_IF_ERROR(batch->DeleteDerived(kLinksKind, ref));  // the issue is gone
+        FG_RETURN_IF_ERROR(batch->MarkReindex(ref));
       } else {
         EncodeLinks(*links, &value);
         FG_RETURN_IF_ERROR(batch->PutDerived(kLinksKind, ref, value));
@@ -148,9 +163,12 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
           set->insert(ref.ToString());
         }
         stats->Add(*links);
+        // Its ask document carries the links: rewritten later, pending meanwhile.
+        FG_RETURN_IF_ERROR(batch->MarkReindex(ref));
       }
       ++done;
     }
+    FG_RETURN_IF_ERROR(reverse->Write(batch.get()));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     if (options.on_progress) options.on_progress(done, static_cast<std::int64_t>(issues.size()));
     if (heap) heap->Update();
@@ -317,6 +335,11 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
 StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<Ref>& touched,
                                           const LinkerOptions& options) {
   std::set<Ref> issues;
+  // Merge seconds of the touched merged PRs, per repository: the issues whose
+  // implicit window holds one are found below in one pass per repository (a
+  // scan per PR read every issue closed within ~7 months of its merge: with
+  // thousands of changed PRs, quadratic).
+  std::map<RepoRef, std::vector<UnixSeconds>> merges;
   for (const Ref& t : touched) {
     if (t.kind == RefKind::kIssue) {
       issues.insert(t);
@@ -357,18 +380,32 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
       UnixSeconds m = *pr->merged_at;
       FG_RETURN_IF_ERROR(AddClosedBetween(store, t.repo, m - options.close_window_s,
                                           m + options.close_window_s, &issues));
-      // Issues whose implicit window [created - before, closed + after] holds m.
-      std::vector<std::pair<UnixSeconds, Ref>> closed;
-      FG_RETURN_IF_ERROR(store.IssuesClosedBetween(
-          t.repo, m - options.window_days_after * kDay,
-          m + (options.window_days_before + options.window_max_days) * kDay, &closed));
-      for (const auto& [x, ref] : closed) {
-        auto is = store.GetIssue(ref);
-        if (!is.ok() || !is->created_at) continue;
-        UnixSeconds c = *is->created_at;
-        if (c - options.window_days_before * kDay <= m && m <= c + options.window_max_days * kDay)
-          issues.insert(ref);
-      }
+      merges[t.repo].push_back(m);
+    }
+  }
+  // Issues whose implicit window holds a merge m: closed at x in
+  // [m - after, m + before + max] and created at c with
+  // c - before <= m <= c + max, i.e. some m in
+  // [max(x - before - max, c - before), min(x + after, c + max)].
+  const UnixSeconds before = options.window_days_before * kDay;
+  const UnixSeconds after = options.window_days_after * kDay;
+  const UnixSeconds most = options.window_max_days * kDay;
+  for (auto& [repo, ms] : merges) {
+    std::sort(ms.begin(), ms.end());
+    ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
+    auto any_in = [&ms](UnixSeconds lo, UnixSeconds hi) {
+      auto it = std::lower_bound(ms.begin(), ms.end(), lo);
+      return it != ms.end() && *it <= hi;
+    };
+    std::vector<std::pair<UnixSeconds, Ref>> closed;
+    FG_RETURN_IF_ERROR(store.IssuesClosedBetween(repo, ms.front() - after, ms.back() + before + most, &closed));
+    for (const auto& [x, ref] : closed) {
+      if (issues.count(ref) || !any_in(x - before - most, x + after)) continue;
+      auto is = store.GetIssue(ref);
+      if (!is.ok() || !is->created_at) continue;
+      UnixSeconds c = *is->created_at;
+      if (any_in(std::max(x - before - most, c - before), std::min(x + after, c + most)))
+        issues.insert(ref);
     }
   }
   std::vector<Ref> out;

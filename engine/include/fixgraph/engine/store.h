@@ -88,6 +88,28 @@ struct RepoStats {
   std::int64_t platform_links = 0;
 };
 
+// Derived work (links, the reverse index, the ask index) that data written
+// to the store still calls for. It is recorded in the same atomic write as
+// the data that calls for it (a Batch records every item it touches) and
+// cleared only after the links and the index are durably written, so a crash
+// anywhere leaves it to be finished by the next writer (docs/architecture.md,
+// "Crash consistency").
+struct PendingWork {
+  std::vector<Ref> relink;   // issues and PRs changed after their links were computed
+  std::vector<Ref> reindex;  // issues whose links changed after their ask document was written
+  // Whole link runs begun and not finished: repositories, or "*" for all.
+  std::vector<std::string> link_runs;
+  bool empty() const { return relink.empty() && reindex.empty() && link_runs.empty(); }
+};
+
+// Testing hook for crash tests: when the environment variable
+// FIXGRAPH_CRASH_AT holds N >= 1, the N-th call in this process ends it at
+// once with _exit(86) (like kill -9: no destructor, no flush). The store calls
+// it before and after every write that reaches the disk; callers that write
+// elsewhere (the ask index) call it between their steps. With
+// FIXGRAPH_CRASH_COUNT set, the number of calls is printed to stderr at exit.
+void CrashPoint();
+
 class Store {
  public:
   class Batch;
@@ -184,6 +206,14 @@ class Store {
 
   const std::string& dir() const;
 
+  // ---- Pending derived work (PendingWork above).
+  Status ListPending(PendingWork* out) const;
+  // Removes the given entries in one logged write.
+  Status ClearPending(const PendingWork& done);
+  // Records a whole link run (of `repo`, of all repositories when null) as
+  // begun, and drops `relink` entries it covers, in one logged write.
+  Status BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered);
+
   // ---- Bulk scans (one sequential pass instead of a read per item; the
   // linker loads everything a run needs with these). Each calls fn for every
   // record of one repository when `repo` is set, of all repositories when
@@ -256,6 +286,12 @@ class Store::Batch {
   Status PutPlatformLink(const PlatformLink& link);
   Status PutDerived(const std::string& kind, const Ref& item, std::string_view value);
   Status DeleteDerived(const std::string& kind, const Ref& item);
+  // An issue whose ask document must be rewritten (its links changed): kept
+  // pending, with this batch, until Store::ClearPending.
+  Status MarkReindex(const Ref& issue);
+  // Whether the items this batch touches are recorded as pending relinking
+  // (in the same write as their data). Default: true.
+  void RecordPending(bool on);
   Status PutMeta(const std::string& key, const std::string& value);
   Status DeleteMeta(const std::string& key);
 
