@@ -79,7 +79,9 @@ std::string Prefixed(char prefix, std::string_view term) {
 
 Xapian::Document MakeDocument(const DocNode& n) {
   Xapian::Document doc;
-  doc.set_data(docs::NodeToJson(n).dump());
+  // A page with ill-formed UTF-8 (found by fuzzing, issue 21): U+FFFD instead
+  // of an exception that aborted `docs import`.
+  doc.set_data(docs::NodeToJson(n).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
