@@ -52,7 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   JsonDoc doc;
   Status s = doc.Parse(text);
   // nlohmann: the reference (its depth limit is none, ours JsonDoc::kMaxDepth).
-  bool accepted = nlohmann::json::accept(text);
+  // nlohmann stops at a NUL byte ("7\0x" is 7 to it); JsonDoc refuses the
+  // trailing bytes, rightly. Compared only without NUL bytes.
+  bool comparable = text.find('\0') == std::string_view::npos;
+  bool accepted = comparable && nlohmann::json::accept(text);
   if (s.ok()) {
     Check(accepted, "JsonDoc accepted what nlohmann rejects");
     Walk(doc.root(), 0);
@@ -64,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Check(limited == j, "ParseJsonLimited read another value");
   } else {
     Check(s.IsCorruption() && s.message().rfind("byte ", 0) == 0, "error without a byte offset");
-    if (s.message().find("nest too deep") == std::string::npos)
+    if (comparable && s.message().find("nest too deep") == std::string::npos)
       Check(!accepted, "JsonDoc rejected what nlohmann accepts");
   }
   // The streaming reader over the same bytes as a file.
