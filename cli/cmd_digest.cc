@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "documents.h"
+#include "output_file.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/query/digest.h"
 
@@ -23,25 +24,6 @@ struct DigestArgs {
   std::string output;
   std::string config;
 };
-
-Status WriteOutput(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Status::IOError("cannot write " + tmp);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      return Status::IOError("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::IOError("cannot replace " + path);
-  }
-  return Status::OK();
-}
 
 void RunDigest(Context& ctx, const DigestArgs& a) {
   DigestRequest request;
@@ -71,7 +53,7 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
     *ctx.out << *text;
     return;
   }
-  Status s = WriteOutput(a.output, *text);
+  Status s = WriteOutputFile(a.output, *text);
   if (!s.ok()) return ctx.Fail(s);
   *ctx.err << "wrote " << a.output << ": " << counts.cases << " issues from " << counts.repos
            << " repositories (" << counts.excluded << " excluded)\n";
@@ -90,7 +72,7 @@ void AddDigestCommand(CLI::App& app, Context& ctx) {
   sub->add_option("--min-tier", args->min_tier, "weakest fix tier a fixed issue may have (A-D; default D)");
   sub->add_option("--lang", args->lang, "language of the fixed text: zh (default) or en");
   sub->add_option("--format", args->format, "md (default), json or html");
-  sub->add_option("-o,--output", args->output, "write to this file instead of stdout");
+  sub->add_option("-o,--output", args->output, "write to this file (atomically; a regular file only) instead of stdout (-o -)");
   sub->add_option("--config", args->config, "selection rules (JSON, see data/digest/rules.json)");
   sub->callback([&ctx, args]() { RunDigest(ctx, *args); });
 }

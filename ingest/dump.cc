@@ -1,6 +1,7 @@
 #include "fixgraph/ingest/dump.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <condition_variable>
 #include <deque>
@@ -18,6 +19,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -447,16 +449,43 @@ std::vector<fs::path> SortedSubdirs(const fs::path& dir, std::error_code* ec) {
 
 // Reads a whole small JSON file (repo.json) into `text` and parses it.
 Status ReadWholeJson(const std::string& path, std::string* text, JsonDoc* doc) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  // O_NONBLOCK: a FIFO must not hang the import in open(); it is refused.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidArgument(path + ": not a regular file");
+  }
   text->clear();
   char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
-  bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Status::IOError(path + ": read error");
+  ssize_t got;
+  while ((got = ::read(fd, buf, sizeof buf)) != 0) {
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return Status::IOError(path + ": read error: " + std::strerror(err));
+    }
+    text->append(buf, static_cast<size_t>(got));
+  }
+  ::close(fd);
   return doc->Parse(*text).WithContext(path);
+}
+
+// Whether the dump file `path` is there. A symbolic link whose target is
+// missing is an error, not an absent file (that would import nothing from it
+// and report success).
+Status DumpFilePresent(const fs::path& path, bool* present) {
+  std::error_code ec;
+  fs::file_status st = fs::symlink_status(path, ec);
+  *present = false;
+  if (st.type() == fs::file_type::not_found) return Status::OK();
+  if (ec) return Status::IOError(path.string() + ": " + ec.message());
+  if (st.type() == fs::file_type::symlink && !fs::exists(path, ec))
+    return Status::IOError(path.string() + ": symbolic link to a missing file");
+  *present = true;
+  return Status::OK();
 }
 
 // The files an item folder may hold, one bit each (ItemLayout).
@@ -490,7 +519,9 @@ class RepoWalker {
   Status Walk() {
     bool any = false;
     fs::path repo_file = root_ / "repo.json";
-    if (fs::exists(repo_file)) {
+    bool has_repo_file = false;
+    FG_RETURN_IF_ERROR(DumpFilePresent(repo_file, &has_repo_file));
+    if (has_repo_file) {
       any = true;
       std::string text;
       JsonDoc doc;
@@ -506,7 +537,9 @@ class RepoWalker {
       FG_RETURN_IF_ERROR(sink_->Repository(r, nullptr));
     }
     fs::path issues = root_ / "issues.json";
-    if (fs::exists(issues)) {
+    bool has_issues = false;
+    FG_RETURN_IF_ERROR(DumpFilePresent(issues, &has_issues));
+    if (has_issues) {
       any = true;
       pending_close_.clear();
       FG_RETURN_IF_ERROR(file_.ForEach(issues.string(), [&](const JsonDoc& d, size_t) -> Status {
@@ -524,7 +557,9 @@ class RepoWalker {
       }));
     }
     fs::path pulls = root_ / "pulls.json";
-    if (fs::exists(pulls)) {
+    bool has_pulls = false;
+    FG_RETURN_IF_ERROR(DumpFilePresent(pulls, &has_pulls));
+    if (has_pulls) {
       any = true;
       FG_RETURN_IF_ERROR(file_.ForEach(pulls.string(), [&](const JsonDoc& d, size_t) -> Status {
         FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &pull_));
@@ -765,7 +800,28 @@ Status InterruptedImports(const Store& store, std::vector<std::string>* repos) {
   return Status::OK();
 }
 
-StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir) {
+namespace {
+
+// Quotes a folder name for an error message: control characters (a newline)
+// as \xNN, so that the message stays on one line.
+std::string QuotedName(const std::string& name) {
+  std::string out = "\"";
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// The repositories of a dump; a folder whose name cannot be an OWNER or REPO
+// goes to `refused` (one error each) instead of stopping the listing.
+StatusOr<std::vector<DumpRepo>> ListRepositoryFolders(const std::string& dump_dir,
+                                                      std::vector<Status>* refused) {
   std::error_code ec;
   fs::path root(dump_dir);
   if (!fs::exists(root, ec)) return Status::IOError(dump_dir + ": no such file or directory");
@@ -786,8 +842,13 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
         r.repo.platform = *platform;
         r.repo.owner = odir.filename().string();
         r.repo.name = rdir.filename().string();
-        if (!IsValidRepoSegment(r.repo.owner) || !IsValidRepoSegment(r.repo.name))
-          return Status::InvalidArgument(rdir.string() + ": not a valid OWNER/REPO folder");
+        if (!IsValidRepoSegment(r.repo.owner) || !IsValidRepoSegment(r.repo.name)) {
+          refused->push_back(Status::InvalidArgument(
+              pdir.string() + "/" + QuotedName(r.repo.owner) + "/" + QuotedName(r.repo.name) +
+              ": not a valid OWNER/REPO folder (names hold only letters, digits, '.', '-' and "
+              "'_'); not imported"));
+          continue;
+        }
         r.dir = rdir.string();
         out.push_back(std::move(r));
       }
@@ -795,6 +856,7 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
     }
     if (ec) return Status::IOError(pdir.string() + ": " + ec.message());
   }
+  if (out.empty() && !refused->empty()) return refused->front();
   if (out.empty())
     return Status::InvalidArgument(dump_dir +
                                    ": no repositories found (expected "
@@ -802,6 +864,15 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
   std::sort(out.begin(), out.end(),
             [](const DumpRepo& a, const DumpRepo& b) { return a.repo < b.repo; });
   return out;
+}
+
+}  // namespace
+
+StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir) {
+  std::vector<Status> refused;
+  FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListRepositoryFolders(dump_dir, &refused));
+  if (!refused.empty()) return refused.front();
+  return repos;
 }
 
 Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions& options,
@@ -871,7 +942,10 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
 
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts) {
-  FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListDumpRepositories(dump_dir));
+  // A folder with a name no repository can have is refused alone: the other
+  // repositories are imported and its error is returned (as for bad input).
+  std::vector<Status> refused;
+  FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListRepositoryFolders(dump_dir, &refused));
   size_t threads = options.threads;
   if (threads == 0) threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   threads = std::min(threads, repos.size());
@@ -937,6 +1011,13 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
       first = errors[i];
     } else {
       others += (others.empty() ? "" : ", ") + repos[i].repo.ToString();
+    }
+  }
+  for (const Status& r : refused) {
+    if (first.ok()) {
+      first = r;
+    } else {
+      others += std::string(others.empty() ? "" : ", ") + "a folder with an invalid name";
     }
   }
   if (!others.empty()) return first.WithContext("(also failed: " + others + ")");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <mutex>
 #include <vector>
 
@@ -25,20 +26,66 @@ std::string Trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
+// What one transfer collects; the callbacks stop it (by returning a short
+// count, CURLE_WRITE_ERROR) when a cap is passed.
+struct Transfer {
+  HttpResponse* response;
+  std::size_t max_body;
+  std::size_t max_headers;
+  std::size_t header_bytes = 0;
+  bool body_too_large = false;
+  bool headers_too_large = false;
+};
+
 size_t WriteBody(char* data, size_t size, size_t n, void* user) {
-  static_cast<std::string*>(user)->append(data, size * n);
+  auto* t = static_cast<Transfer*>(user);
+  // Decompressed bytes: the cap holds for a gzip bomb too.
+  if (t->response->body.size() + size * n > t->max_body) {
+    t->body_too_large = true;
+    return 0;
+  }
+  t->response->body.append(data, size * n);
   return size * n;
 }
 
 size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
-  auto* r = static_cast<HttpResponse*>(user);
+  auto* t = static_cast<Transfer*>(user);
+  t->header_bytes += size * n;
+  if (t->header_bytes > t->max_headers) {
+    t->headers_too_large = true;
+    return 0;
+  }
+  HttpResponse* r = t->response;
   std::string line(data, size * n);
   if (line.rfind("HTTP/", 0) == 0) {
-    r->headers.clear();  // a new response (after 100-continue or a redirect)
+    r->headers.clear();  // a new response (after 100-continue)
   } else if (size_t colon = line.find(':'); colon != std::string::npos) {
     r->headers[Lower(Trim(line.substr(0, colon)))] = Trim(line.substr(colon + 1));
   }
   return size * n;
+}
+
+// scheme://host:port of an absolute URL, lower-cased, the port made explicit;
+// "" when curl cannot parse it.
+std::string Origin(const std::string& url) {
+  CURLU* u = curl_url();
+  std::string out;
+  if (curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    char *scheme = nullptr, *host = nullptr, *port = nullptr;
+    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK)
+      out = Lower(scheme) + "://" + Lower(host) + ":" + port;
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(port);
+  }
+  curl_url_cleanup(u);
+  return out;
+}
+
+bool IsRedirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
 class CurlClient final : public HttpClient {
@@ -52,14 +99,48 @@ class CurlClient final : public HttpClient {
     for (CURL* h : pool_) curl_easy_cleanup(h);
   }
 
+  // Redirects are followed here, not by curl: curl would send the request's
+  // headers (a PRIVATE-TOKEN) to whatever host a Location names. One to the
+  // same scheme, host and port is followed as is; one elsewhere only when the
+  // request carries no credentials (no extra headers, no token parameter),
+  // else it is an error naming the target.
   StatusOr<HttpResponse> Get(const HttpRequest& request) override {
+    const bool credentials = !request.headers.empty() || RedactUrl(request.url) != request.url;
+    const std::string origin = Origin(request.url);
+    std::string url = request.url;
+    for (int hop = 0;; ++hop) {
+      std::string location;
+      StatusOr<HttpResponse> r = GetOnce(request, url, &location);
+      if (!r.ok() || !IsRedirect(r->status) || location.empty()) return r;
+      if (hop == options_.max_redirects)
+        return Status::Unavailable("GET " + RedactUrl(request.url) + ": more than " +
+                                   std::to_string(options_.max_redirects) + " redirects");
+      std::string target_origin = Origin(location);
+      if (target_origin.empty() || (target_origin != origin && credentials))
+        return Status::FailedPrecondition(
+            "GET " + RedactUrl(request.url) + ": HTTP " + std::to_string(r->status) +
+            " redirects to " + RedactUrl(location) +
+            ", another scheme, host or port: not followed, so that the access token is not "
+            "sent there (use that address as the API base if it is the right one)");
+      url = location;
+    }
+  }
+
+ private:
+  // One request to `url` (no redirect followed); *location is the absolute
+  // target of a redirect response, "" otherwise.
+  StatusOr<HttpResponse> GetOnce(const HttpRequest& request, const std::string& url,
+                                 std::string* location) {
     CURL* h = Acquire();
     HttpResponse response;
+    Transfer transfer{&response, options_.max_body_bytes, options_.max_header_bytes};
     curl_slist* headers = nullptr;
-    for (const auto& [name, value] : request.headers)
-      headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    if (Origin(url) == Origin(request.url)) {
+      for (const auto& [name, value] : request.headers)
+        headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    }
     headers = curl_slist_append(headers, "Accept: application/json");
-    curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
@@ -67,33 +148,44 @@ class CurlClient final : public HttpClient {
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, options_.timeout_ms);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, options_.connect_timeout_ms);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(options_.max_body_bytes));
     curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, WriteBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &transfer);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, WriteHeader);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &response);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &transfer);
     char errbuf[CURL_ERROR_SIZE] = {0};
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
     CURLcode rc = curl_easy_perform(h);
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    char* redirect = nullptr;
+    curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect);
+    location->assign(redirect != nullptr ? redirect : "");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
     curl_slist_free_all(headers);
     Release(h);
+    const std::string shown = "GET " + RedactUrl(url) + ": ";
+    if (transfer.body_too_large || rc == CURLE_FILESIZE_EXCEEDED)
+      return Status::Unavailable(shown + "response body larger than " +
+                                 std::to_string(options_.max_body_bytes) +
+                                 " bytes (after decompression); refused");
+    if (transfer.headers_too_large)
+      return Status::Unavailable(shown + "response headers larger than " +
+                                 std::to_string(options_.max_header_bytes) + " bytes; refused");
     if (rc != CURLE_OK) {
       std::string what = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(rc);
       // Never echo the URL curl may have put in its message: it can hold a token.
-      return Status::Unavailable("GET " + RedactUrl(request.url) + ": " +
-                                 RedactUrl(what));
+      return Status::Unavailable(shown + RedactUrl(what));
     }
     response.status = static_cast<int>(status);
     return response;
   }
 
- private:
   CURL* Acquire() {
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,10 @@
 namespace fixgraph::ingest {
 
 using Type = JsonValue::Type;
+
+namespace {
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+}  // namespace
 
 // ---- Parser
 
@@ -120,6 +126,12 @@ class JsonParser {
         return Fail(p_, "invalid number; expected a digit in the exponent");
       while (p_ < n_ && s_[p_] >= '0' && s_[p_] <= '9') ++p_;
     }
+    if (!integer && !FiniteDouble(s_ + b, s_ + p_)) {
+      // nlohmann rejects these too ("number overflow"); a double cannot hold them.
+      std::size_t shown = std::min<std::size_t>(p_ - b, 40);
+      return Fail(b, "number out of range: " + std::string(s_ + b, shown) +
+                         (p_ - b > shown ? "..." : ""));
+    }
     if (integer) {
       // nlohmann: int64, else uint64, else a float.
       const char* first = s_ + b;
@@ -138,6 +150,20 @@ class JsonParser {
     doc_->toks_[i].integer = integer;
     Close(i, p_);
     return true;
+  }
+
+  // Whether the number [first, last) (valid JSON syntax) fits in a double
+  // (an underflow to 0 or a subnormal is fine, as for nlohmann).
+  static bool FiniteDouble(const char* first, const char* last) {
+    // Fast path: no exponent and fewer than 300 digits cannot overflow.
+    if (last - first < 300 && std::find_if(first, last, [](char c) {
+                                return c == 'e' || c == 'E';
+                              }) == last)
+      return true;
+    std::string copy(first, last);  // strtod needs a terminator ("C" locale: '.')
+    errno = 0;
+    double v = std::strtod(copy.c_str(), nullptr);
+    return std::isfinite(v);
   }
 
   static int Hex(char c) {
@@ -387,7 +413,9 @@ Status JsonDoc::ParseValue(std::string_view text, std::size_t pos, std::size_t* 
 
 Status JsonDoc::Parse(std::string_view text) {
   std::size_t end = 0, err = 0;
-  Status s = ParseValue(text, 0, &end, &err);
+  // A UTF-8 byte order mark before the value is skipped (as nlohmann does).
+  std::size_t start = text.substr(0, 3) == kUtf8Bom ? 3 : 0;
+  Status s = ParseValue(text, start, &end, &err);
   if (s.ok()) {
     JsonParser p(this, text);
     p.p_ = end;
@@ -408,6 +436,19 @@ Status JsonDoc::ParseJson(const nlohmann::json& j) {
     return Status::Corruption(std::string("payload cannot be serialised: ") + e.what());
   }
   return Parse(owned_);
+}
+
+Status ParseJsonLimited(std::string_view text, nlohmann::json* out) {
+  {
+    JsonDoc check;
+    FG_RETURN_IF_ERROR(check.Parse(text));
+  }
+  try {
+    *out = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Corruption(e.what());  // not expected after the check
+  }
+  return Status::OK();
 }
 
 bool JsonDoc::WriteDump(std::string* out) const {
@@ -650,14 +691,23 @@ Status JsonArrayFile::Open(int dir_fd, const char* name, const std::string& path
   eof_ = false;
   size_ = -1;
   state_ = State::kStart;
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
   do {
-    fd_ = dir_fd >= 0 ? ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC)
-                      : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = dir_fd >= 0 ? ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+                      : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
+  if (fstat(fd_, &st) != 0) return Status::IOError(path + ": cannot stat: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return Status::InvalidArgument(path + ": not a regular file (" +
+                                   (S_ISDIR(st.st_mode)    ? "a directory"
+                                    : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                    : S_ISSOCK(st.st_mode) ? "a socket"
+                                                           : "a device") +
+                                   ")");
   std::size_t want = kChunkBytes;
-  if (fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+  if (st.st_size >= 0) {
     size_ = st.st_size;
     if (static_cast<std::size_t>(st.st_size) < kWholeFileBytes)
       want = static_cast<std::size_t>(st.st_size) + 1;
@@ -728,6 +778,10 @@ Status JsonArrayFile::Next(bool* done) {
     char c = buf_[p];
     switch (state_) {
       case State::kStart:
+        if (consumed_ + p == 0 && len_ >= 3 && std::string_view(buf_.data(), 3) == kUtf8Bom) {
+          pos_ = 3;  // a UTF-8 byte order mark: skipped (as nlohmann does)
+          continue;
+        }
         if (c != '[') return Status::Corruption(path_ + ": expected a JSON array at the top level");
         pos_ = p + 1;
         state_ = State::kFirstOrEnd;

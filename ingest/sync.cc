@@ -12,6 +12,7 @@
 
 #include "dump_writer.h"
 #include "fixgraph/engine/mentions.h"
+#include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
 
 namespace fixgraph::ingest {
@@ -157,7 +158,10 @@ class Fetcher {
       StatusOr<HttpResponse> r = client_->Get(req);
       long wait_ms = -1;  // from the server
       bool rate_limited = false;
-      if (!r.ok()) {
+      if (!r.ok() && r.status().code() == Status::Code::kFailedPrecondition) {
+        // Not transient (a redirect to another host refused): no retry.
+        return Status::FailedPrecondition(Scrub(r.status().message()));
+      } else if (!r.ok()) {
         std::string m = Scrub(r.status().message());
         // Nothing listens there, or the name does not resolve: retrying
         // will not help, and every later request would fail the same way.
@@ -176,8 +180,11 @@ class Fetcher {
         std::string what = "GET " + shown + ": HTTP " + std::to_string(code) +
                            (msg.empty() ? "" : " (" + msg + ")");
         if (code >= 200 && code < 300) {
-          json j = json::parse(resp.body, nullptr, false);
-          if (!j.is_discarded()) {
+          // Bounded: a hostile body (100,000 levels deep, 1e400) is an error,
+          // not a stack overflow in the code that walks the value.
+          json j;
+          Status parsed = ParseJsonLimited(resp.body, &j);
+          if (parsed.ok()) {
             Fetched f;
             f.body = std::move(j);
             resp.body.clear();
@@ -189,7 +196,8 @@ class Fetcher {
                       resp.Header("content-type").find("html") != std::string::npos;
           last = Status::Corruption("GET " + shown + ": " +
                                     (html ? "got an HTML page instead of JSON"
-                                          : "response body is not valid JSON (truncated?)") +
+                                          : "response body is not valid JSON (" +
+                                                parsed.message() + ")") +
                                     " (" + std::to_string(resp.body.size()) + " bytes)");
         } else if (code == 401) {
           return Status::FailedPrecondition(

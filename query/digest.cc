@@ -500,8 +500,17 @@ DigestRules DefaultDigestRules() { return DigestRules(); }
 
 StatusOr<DigestRules> ParseDigestRules(const std::string& json_text, const std::string& where) {
   json j = json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    return Status::InvalidArgument(where + ": not a JSON object");
+  if (j.is_discarded()) {
+    // Parsed again for nlohmann's message: where and what (1e400: number overflow).
+    std::string why = "invalid JSON";
+    try {
+      (void)json::parse(json_text);
+    } catch (const json::exception& e) {
+      why = e.what();
+    }
+    return Status::InvalidArgument(where + ": not valid JSON: " + why);
+  }
+  if (!j.is_object()) return Status::InvalidArgument(where + ": not a JSON object");
   DigestRules r;
   Status st;
   for (auto it = j.begin(); it != j.end(); ++it) {

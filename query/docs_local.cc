@@ -120,7 +120,9 @@ std::vector<std::string> DefinedTerms(const std::vector<std::string>& defines) {
 
 Xapian::Document MakeDocument(const DocNode& n) {
   Xapian::Document doc;
-  doc.set_data(docs::NodeToJson(n).dump());
+  // A page with ill-formed UTF-8 (found by fuzzing, issue 21): U+FFFD instead
+  // of an exception that aborted `docs import`.
+  doc.set_data(docs::NodeToJson(n).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
   doc.add_value(kSlotPageKind, n.page_kind);
   doc.add_value(kSlotSectionKind, n.section_kind);

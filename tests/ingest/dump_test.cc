@@ -5,7 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "testutil/testutil.h"
@@ -615,6 +621,117 @@ TEST(Dump, ProgressReportsRecordTotals) {
   EXPECT_EQ(seen.back().records_total, 20 + 20 + 40 + 20 + 20 + 20);
   EXPECT_EQ(seen.back().records_done, seen.back().records_total + 1);  // + the repository record
   EXPECT_EQ(seen.back().repo_count, 1u);
+}
+
+}  // namespace
+}  // namespace fixgraph::ingest
+
+namespace fixgraph::ingest {
+namespace {
+
+// ---- Hostile dumps (issue 21): special files and odd folder names.
+
+// Regression: a dangling issues.json symlink imported the repository with 0
+// issues and reported success.
+TEST(DumpHostile, DanglingSymlinkIsAnErrorNamingIt) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 3);
+  std::string issues = dir / "dump/gitcode/Ascend/a/issues.json";
+  std::filesystem::remove(issues);
+  ASSERT_EQ(::symlink((dir / "nowhere.json").c_str(), issues.c_str()), 0);
+  auto store = OpenStore(dir / "db");
+  Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(issues + ": symbolic link to a missing file"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 0);
+  // A link to a regular file is read through.
+  std::filesystem::remove(issues);
+  WriteRepo(dir / "other", "Ascend", "a", 3);
+  ASSERT_EQ(::symlink((dir / "other/gitcode/Ascend/a/issues.json").c_str(), issues.c_str()), 0);
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 2);
+}
+
+// Regression: a FIFO as issues.json (or as an item file) hung the import in
+// open(). A watchdog opens the writing end after 10 s, which would let a
+// hung reader go on, and records that it had to.
+TEST(DumpHostile, FifoIsRefusedWithoutWaiting) {
+  for (const char* file : {"issues.json", "issues/2/comments.json", "repo.json"}) {
+    TempDir dir;
+    WriteRepo(dir / "dump", "Ascend", "a", 3);
+    std::string path = dir / ("dump/gitcode/Ascend/a/" + std::string(file));
+    std::filesystem::remove(path);
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    auto store = OpenStore(dir / "db");
+    std::atomic<bool> done{false}, unblocked{false};
+    std::thread watchdog([&] {
+      for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (done) return;
+      unblocked = true;
+      int fd = ::open(path.c_str(), O_WRONLY);
+      if (fd >= 0) ::close(fd);
+    });
+    Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+    done = true;
+    watchdog.join();
+    EXPECT_FALSE(unblocked) << file << ": the import waited on the FIFO";
+    ASSERT_FALSE(s.ok()) << file;
+    EXPECT_NE(s.message().find(path + ": not a regular file"), std::string::npos) << s.message();
+  }
+}
+
+// Regression: one repository folder with an odd name refused every
+// repository of the dump. Now it is refused alone and named.
+TEST(DumpHostile, OddRepositoryFolderNameIsRefusedAlone) {
+  for (const char* odd : {"with space", "a:b", "a#1", "new\nline"}) {
+    TempDir dir;
+    WriteRepo(dir / "dump", "Ascend", "a", 3);
+    WriteRepo(dir / "dump", "Ascend", "b", 3);
+    WriteRepo(dir / "dump", "Ascend", odd, 1);
+    auto store = OpenStore(dir / "db");
+    Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+    ASSERT_FALSE(s.ok()) << odd;
+    EXPECT_NE(s.message().find("not a valid OWNER/REPO folder"), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.message();
+    EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 2) << odd;
+    EXPECT_EQ(StatsOf(*store, "Ascend", "b").issues_closed, 2) << odd;
+    // Listing alone still refuses the dump, naming the folder.
+    EXPECT_FALSE(ListDumpRepositories(dir / "dump").ok());
+  }
+}
+
+// Regression: 1e400 anywhere in a dump aborted import (exit 134). Now it is an
+// error naming the file and byte, and the repository is left as it was.
+TEST(DumpHostile, OutOfRangeNumberIsAnErrorAndImportsNothing) {
+  for (const char* file : {"issues.json", "issues/1/comments.json", "pulls/2/files.json"}) {
+    TempDir dir;
+    WriteRepo(dir / "dump", "Ascend", "a", 3);
+    std::string path = dir / ("dump/gitcode/Ascend/a/" + std::string(file));
+    std::string text = fixgraph::testing::ReadFile(path);
+    text.insert(text.rfind(']'), ", {\"id\": 1e400}");
+    WriteFile(path, text);
+    auto store = OpenStore(dir / "db");
+    Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+    ASSERT_FALSE(s.ok()) << file;
+    EXPECT_NE(s.message().find(path + ": byte "), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("number out of range: 1e400"), std::string::npos) << s.message();
+    EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 0);
+  }
+}
+
+// A UTF-8 byte order mark at the start of a dump file is skipped.
+TEST(DumpHostile, ByteOrderMarkIsSkipped) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 3);
+  for (const char* file : {"issues.json", "repo.json", "issues/1/comments.json"}) {
+    std::string path = dir / ("dump/gitcode/Ascend/a/" + std::string(file));
+    WriteFile(path, "\xEF\xBB\xBF" + fixgraph::testing::ReadFile(path));
+  }
+  auto store = OpenStore(dir / "db");
+  Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 2);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sys/stat.h>
 
 #include "testutil/testutil.h"
 
@@ -33,6 +34,11 @@ const std::vector<std::string>& Corpus() {
       // Ill-formed bytes inside or after a run of three-byte sequences.
       "[\"中文\xe4\xb8\"]", "[\"中文\xe4\x41\x80\"]", "[\"中\xe4\xb8\xad\xc0\"]",
       "[\"中\xed\xa0\x80\"]", "[\"中文\xe4\xb8",
+      // Numbers a double cannot hold are rejected by both; underflow is fine.
+      R"([1e400])", R"({"a": -1e999})", R"([1.5E+309])", R"([1e-400, 0e99999])",
+      "[" + std::string(400, '9') + ".5]",
+      // A UTF-8 byte order mark before the value is skipped by both.
+      "\xEF\xBB\xBF[1]", "\xEF\xBB\xBF", "[\xEF\xBB\xBF]", " \xEF\xBB\xBF[1]",
       R"([1] x)", R"(// c
       [1])", "", " ", R"([1 2])", R"({"a": 1 "b": 2})",
   };
@@ -214,6 +220,69 @@ TEST(JsonReader, NestingLimit) {
   std::string ok(100, '[');
   ok += std::string(100, ']');
   EXPECT_TRUE(doc.Parse(ok).ok());
+}
+
+// Regression (issue 21): 1e400 in a dump aborted import (an exception from
+// nlohmann when the record was re-serialised); now it is a syntax error
+// naming the file and byte.
+TEST(JsonReader, OutOfRangeNumberIsAnErrorNamingFileAndByte) {
+  TempDir dir;
+  JsonArrayFile file;
+  WriteFile(dir / "f.json", R"([{"n": 1}, {"n": 1e400}])");
+  Status s = file.ForEach(dir / "f.json", [](const JsonDoc&, size_t) { return Status::OK(); });
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("f.json: byte 18: syntax error: number out of range: 1e400"),
+            std::string::npos)
+      << s.message();
+  JsonDoc doc;
+  EXPECT_FALSE(doc.Parse("1e999").ok());
+  ASSERT_TRUE(doc.Parse("[1e308, -1e-999]").ok());
+}
+
+// Regression (issue 21): a file starting with a UTF-8 BOM gave "expected a
+// JSON array"; the mark is skipped (offsets still count it).
+TEST(JsonReader, ArrayFileSkipsAByteOrderMark) {
+  TempDir dir;
+  JsonArrayFile file;
+  WriteFile(dir / "f.json", "\xEF\xBB\xBF[1, 2]");
+  int n = 0;
+  Status s = file.ForEach(dir / "f.json", [&](const JsonDoc&, size_t) {
+    ++n;
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(n, 2);
+  WriteFile(dir / "g.json", "\xEF\xBB\xBF[1, x]");
+  s = file.ForEach(dir / "g.json", [&](const JsonDoc&, size_t) { return Status::OK(); });
+  EXPECT_NE(s.message().find("g.json: byte 8: "), std::string::npos) << s.message();
+  WriteFile(dir / "h.json", "[1]\xEF\xBB\xBF");
+  EXPECT_FALSE(file.ForEach(dir / "h.json", [&](const JsonDoc&, size_t) { return Status::OK(); }).ok());
+}
+
+// Regression (issue 21): a FIFO given as a dump file hung the reader in open().
+TEST(JsonReader, ArrayFileRefusesAFifo) {
+  TempDir dir;
+  std::string fifo = dir / "issues.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  JsonArrayFile file;
+  Status s = file.ForEach(fifo, [](const JsonDoc&, size_t) { return Status::OK(); });
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("issues.json: not a regular file"), std::string::npos) << s.message();
+}
+
+// Regression (issue 21): a 100,000-deep body crashed sync (stack overflow in
+// code walking the parsed value); ParseJsonLimited refuses it first.
+TEST(JsonReader, ParseJsonLimitedRefusesDeepNestingAndHugeNumbers) {
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  json j;
+  Status s = ParseJsonLimited(deep, &j);
+  ASSERT_TRUE(s.IsCorruption());
+  EXPECT_NE(s.message().find("nest too deep"), std::string::npos) << s.message();
+  s = ParseJsonLimited(R"({"id": 1e400})", &j);
+  EXPECT_NE(s.message().find("number out of range"), std::string::npos) << s.message();
+  ASSERT_TRUE(ParseJsonLimited("\xEF\xBB\xBF{\"a\": [1, 2.5]}", &j).ok());
+  EXPECT_EQ(j.dump(), R"({"a":[1,2.5]})");
 }
 
 }  // namespace

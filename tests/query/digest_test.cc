@@ -326,6 +326,20 @@ TEST(DigestRules, BadFieldsAreNamed) {
   EXPECT_FALSE(query::ParseDigestRules("{\"term_min_issues\": 1}", "x.json").ok());
 }
 
+// Issue 21: an invalid rules file names the place (before: "not a JSON
+// object" for 1e400 or a syntax error alike); a BOM is accepted.
+TEST(DigestRules, InvalidJsonNamesThePlace) {
+  auto a = query::ParseDigestRules("{\"since_days\": 1e400}", "x.json");
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("x.json: not valid JSON:"), std::string::npos)
+      << a.status().message();
+  EXPECT_NE(a.status().message().find("number overflow"), std::string::npos) << a.status().message();
+  auto b = query::ParseDigestRules("{\"a\": [1,,]}", "x.json");
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("line 1, column"), std::string::npos) << b.status().message();
+  EXPECT_TRUE(query::ParseDigestRules("\xEF\xBB\xBF{}", "x.json").ok());
+}
+
 TEST(DigestText, SentencesTermsAndTruncation) {
   EXPECT_EQ(dt::FirstSentence("## 环境\n\n```\ncode. here\n```\n执行 pytest 后用例失败。随后又……"),
             "执行 pytest 后用例失败");

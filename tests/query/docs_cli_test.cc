@@ -51,6 +51,20 @@ TEST(DocsCli, MalformedJsonlFailsNamingFileAndLine) {
   EXPECT_TRUE(nlohmann::json::parse(out)["docs"].empty());
 }
 
+// Regression (issue 21, found by fuzz_docs_parse): one ill-formed UTF-8 byte
+// in a Markdown page aborted `docs import` (exit 134, an exception from
+// nlohmann's dump()). It is imported, the byte read as U+FFFD.
+TEST(DocsCli, IllFormedUtf8InAPageIsImported) {
+  TempDir dir;
+  WriteFile(dir / "in/page.md", "# Zebra page\n\nzebra \x83 stripes\n");
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search zebra --json", &out, &err), 0) << err;
+  auto docs = nlohmann::json::parse(out)["docs"];
+  ASSERT_EQ(docs.size(), 1u) << out;
+  EXPECT_EQ(docs[0]["title"], "Zebra page");
+}
+
 TEST(DocsCli, UsageErrors) {
   TempDir dir;
   std::string out, err;

@@ -100,13 +100,17 @@ struct ImportOptions {
 
 // The repositories of a dump, sorted by reference.
 // Errors: IOError for an unreadable path, InvalidArgument for an unknown
-// platform folder or a path that is not a dump (both naming the path).
+// platform folder, an OWNER/REPO folder whose name no repository can have
+// (space, ':', '#', newline...) or a path that is not a dump (naming the path).
 StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir);
 
 // Imports every repository of a dump, several at a time. A repository with bad
 // input is left as it was and its error returned (the first in repository
 // order; the others that failed are named after it); every other repository is
-// imported. `counts` (may be null) receives what was read from the repositories
+// imported. A repository folder with an invalid name is refused alone the same
+// way: the others are imported and its error returned. Dump files must be
+// regular files (or symbolic links to one): a FIFO, a device or a dangling
+// link is an error naming it. `counts` (may be null) receives what was read from the repositories
 // imported. on_progress is called from worker threads, one call at a time.
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts);

@@ -6,13 +6,21 @@
 // policy (sync.h adds those). A transport failure (connection refused, reset,
 // timeout, a body shorter than its Content-Length) is a Status of code
 // kUnavailable whose message names the URL with tokens redacted; any HTTP
-// status, 4xx and 5xx included, is a successful HttpResponse.
+// status, 4xx and 5xx included, is a successful HttpResponse. A body or
+// header block larger than its cap (HttpClientOptions) is kUnavailable too.
+//
+// Redirects: one to the same scheme, host and port is followed with the
+// request's headers; one to another scheme, host or port only when the
+// request carries no credentials (no extra headers and no token parameter in
+// the URL), else it is an error of code kFailedPrecondition naming the target
+// (a token is never sent to a host the caller did not name).
 //
 // Thread safety: Get may be called from several threads at once. The curl
 // client keeps a pool of handles so that connections are reused (keep-alive)
 // across requests to the same host.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +54,13 @@ struct HttpClientOptions {
   long connect_timeout_ms = 10000;
   // User-Agent sent with every request. Default: "fixgraph/<version> (+sync)".
   std::string user_agent;
+  // Largest response body, counted after decompression (so a gzip bomb stops
+  // here too); a larger one is an error, not a truncated body. Default: 64 MiB.
+  std::size_t max_body_bytes = std::size_t{64} << 20;
+  // Largest total size of the response's header lines. Default: 1 MiB.
+  std::size_t max_header_bytes = std::size_t{1} << 20;
+  // Redirects followed per request. Default: 5.
+  int max_redirects = 5;
 };
 
 class HttpClient {

@@ -8,7 +8,9 @@
 //
 // What it accepts is what nlohmann::json::parse accepts (RFC 8259: no comments,
 // no trailing commas, well-formed UTF-8 in strings, paired \u surrogates), with
-// one limit: values nest at most kMaxDepth deep. Integers follow nlohmann's
+// one limit: values nest at most kMaxDepth deep. As nlohmann, it rejects a
+// number too large for a double ("number out of range": 1e400) and skips a
+// UTF-8 byte order mark before the top-level value. Integers follow nlohmann's
 // typing: a number without fraction or exponent that fits in 64 bits is an
 // integer, anything else a float. Duplicate object keys: the last one wins.
 //
@@ -149,6 +151,14 @@ void JsonValue::ForEachElement(Fn fn) const {
   }
 }
 
+// Parses `text` (one JSON value; a leading UTF-8 byte order mark is skipped)
+// into a nlohmann value after JsonDoc has checked it: RFC 8259 syntax, nesting
+// at most JsonDoc::kMaxDepth deep, numbers a double can hold. For bodies from
+// the network and other untrusted text that code then walks recursively
+// (dump(), mappers): a hostile body gets an error, never a stack overflow or
+// an exception. Errors: Corruption "byte N: ...".
+Status ParseJsonLimited(std::string_view text, nlohmann::json* out);
+
 // Reads the top-level array of a file one element at a time, in memory
 // bounded by the largest element (files up to a few MB are read whole).
 class JsonArrayFile {
@@ -161,7 +171,9 @@ class JsonArrayFile {
   // Calls fn(element, index) for each element of the array in `path`. The
   // element's doc (and raw bytes) are valid during the call only. Errors
   // name the file: "<path>: byte N: ...", "<path>: item I: <fn's error>",
-  // "<path>: expected a JSON array at the top level"; IOError when unreadable.
+  // "<path>: expected a JSON array at the top level"; IOError when unreadable;
+  // InvalidArgument "<path>: not a regular file (a FIFO)" for anything but a
+  // regular file (a symbolic link to one is followed).
   template <typename Fn>
   Status ForEach(const std::string& path, Fn fn) {
     return ForEachAt(-1, nullptr, path, fn);
