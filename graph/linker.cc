@@ -370,33 +370,15 @@ StatusOr<IssueLinks> Linker::Finish() {
   out.duplicate_of = duplicate_of_;
   if (out.resolution != Resolution::kDuplicate) out.duplicate_of.reset();
   ComputeFlags(ctx_, *options_, &out);
-  // `fixes` keeps the trusted links; the inferred ones are suggestions.
-  std::vector<FixLink> weak;
-  for (auto it = out.fixes.begin(); it != out.fixes.end();) {
-    if (it->tier == Tier::kD) {
-      weak.push_back(std::move(*it));
-      it = out.fixes.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  bool eligible = is.state == IssueState::kClosed && out.fixes.empty() &&
+  // A closed issue left without a trusted link gets the ranking's
+  // suggestions (PRs already linked at tier D are not repeated).
+  bool trusted = std::any_of(out.fixes.begin(), out.fixes.end(), [](const FixLink& f) { return f.tier <= Tier::kC; });
+  bool eligible = is.state == IssueState::kClosed && !trusted &&
                   (out.resolution == Resolution::kFixed || out.resolution == Resolution::kUnknown);
   if (eligible && options_->suggest && !nested_) {
     FG_RETURN_IF_ERROR(Rank());
     out.suggested = Suggestions();
-  }
-  // Weak links the ranking did not list follow its suggestions, below them.
-  const double floor = out.suggested.empty() ? 1.0 : out.suggested.back().confidence;
-  for (FixLink& f : weak) {
-    auto same = std::find_if(out.suggested.begin(), out.suggested.end(),
-                             [&](const FixLink& s) { return s.pr == f.pr; });
-    if (same == out.suggested.end()) {
-      f.confidence = std::min(f.confidence, floor * 0.9);
-      out.suggested.push_back(std::move(f));
-    } else {
-      for (Evidence& e : f.evidence) same->evidence.push_back(std::move(e));
-    }
+    std::erase_if(out.suggested, [&](const FixLink& s) { return out.FindFix(s.pr) != nullptr; });
   }
   return out;
 }
@@ -437,8 +419,14 @@ Status Linker::ConfirmImplicit() {
   FG_RETURN_IF_ERROR(Rank());
   if (order_.empty()) return Status::OK();
   const PoolEntry& top = pool_.entries[order_.front()];
-  for (Candidate* c : implicit)
+  // Only a confident ranking overrules the match: another PR at least even
+  // odds, and the matched PR itself unlikely.
+  if (probs_[order_.front()] < 0.5) return Status::OK();
+  for (Candidate* c : implicit) {
     if (c->key == top.info->key) return Status::OK();
+    for (size_t i = 0; i < pool_.entries.size(); ++i)
+      if (pool_.entries[i].info->key == c->key && probs_[i] >= 0.1) return Status::OK();
+  }
   for (Candidate* c : implicit) {
     c->keep = false;
     notes_.push_back(Short(c->ref) + "'s title/patch match is not confirmed: the ranking of the PRs merged around the issue puts " +

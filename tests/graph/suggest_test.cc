@@ -120,7 +120,7 @@ TEST(RankModel, CrossValidationScoresEachFoldWithoutIt) {
 }
 
 // A closed issue, no PR naming it, closed hours after the fix merged: the
-// fix is the first suggestion; fixes (trusted) stays empty.
+// fix is the first suggestion; fixes stays empty.
 TEST_F(GraphTest, ClosedIssueWithoutTrustedFixGetsRankedSuggestions) {
   AddIssue("7", "DataLoader worker crashes with shared memory error",
            "RuntimeError: DataLoader worker exited unexpectedly, bus error in shared memory when num_workers is 8",
@@ -132,6 +132,9 @@ TEST_F(GraphTest, ClosedIssueWithoutTrustedFixGetsRankedSuggestions) {
           "2026-03-04T05:00:00Z");
   AddPull(22, "Add CI job for the tokenizer", "New CI job.", "2026-03-02T00:00:00Z", "2026-03-03T05:00:00Z");
   Commit();
+  // Without the window's title and patch evidence, nothing links the issue:
+  // only the ranking speaks.
+  options_.implicit = false;
   IssueLinks l = Link("7");
   EXPECT_TRUE(l.fixes.empty());
   ASSERT_FALSE(l.suggested.empty());

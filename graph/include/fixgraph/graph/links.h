@@ -119,10 +119,11 @@ struct IssueLinks {
   OptTime created_at;
   OptTime closed_at;
   Resolution resolution = Resolution::kUnknown;
-  std::vector<FixLink> fixes;        // trusted (tiers A-C), strongest first
-  // Inferred (tier D): likely fixes, not verified, most probable first. For a
-  // closed issue without a trusted fix, the ranked suggestions (suggest.h),
-  // whose confidence is a calibrated probability.
+  std::vector<FixLink> fixes;        // what the evidence links (tiers A-D), strongest first
+  // For a closed issue without a trusted (A-C) fix: the ranking's likely
+  // fixes, not verified (tier D, suggest.h), most probable first, whose
+  // confidence is a calibrated probability; PRs already in `fixes` are not
+  // repeated.
   std::vector<FixLink> suggested;
   std::vector<Flag> flags;           // sorted, unique
   std::vector<Evidence> evidence;    // issue-level evidence (verify_comment_close)
