@@ -21,6 +21,19 @@ bool AllDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The example of one issue's pool, its entries among `fixes` marked.
+RankExample ExampleOf(const Ref& issue, const RankPool& pool, const std::vector<std::string>& fixes) {
+  RankExample e;
+  e.issue = issue.ToString();
+  e.labelled = !fixes.empty();
+  for (const PoolEntry& p : pool.entries) {
+    e.prs.push_back(p.info->key);
+    e.pool.push_back(p.x);
+    e.fix.push_back(std::find(fixes.begin(), fixes.end(), p.info->key) != fixes.end());
+  }
+  return e;
+}
+
 }  // namespace
 
 bool SharedNumbering(const RepoRef& repo) { return repo.platform == Platform::kGitHub; }
@@ -253,15 +266,7 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
   for (const auto& [issue, fixes] : pairs) {
     FG_RETURN_IF_ERROR(LoadIssueContext(&cache, issue, &ctx));
     FG_RETURN_IF_ERROR(BuildRankPool(ctx, &cache, po, &pool));
-    RankExample e;
-    e.issue = issue.ToString();
-    e.labelled = true;
-    for (const PoolEntry& p : pool.entries) {
-      e.prs.push_back(p.info->key);
-      e.pool.push_back(p.x);
-      e.fix.push_back(std::find(fixes.begin(), fixes.end(), p.info->key) != fixes.end());
-    }
-    examples.push_back(std::move(e));
+    examples.push_back(ExampleOf(issue, pool, fixes));
   }
   RankFitOptions fo;
   fo.freeze_time = true;
@@ -288,15 +293,7 @@ StatusOr<std::vector<RankExample>> LoadRankExamples(const Store& store, std::spa
       if (s.IsNotFound()) continue;
       FG_RETURN_IF_ERROR(s);
       FG_RETURN_IF_ERROR(BuildRankPool(ctx, &cache, po, &pool));
-      RankExample e;
-      e.issue = i.issue.ToString();
-      e.labelled = !i.fixes.empty();
-      for (const PoolEntry& p : pool.entries) {
-        e.prs.push_back(p.info->key);
-        e.pool.push_back(p.x);
-        e.fix.push_back(std::find(i.fixes.begin(), i.fixes.end(), p.info->key) != i.fixes.end());
-      }
-      out.push_back(std::move(e));
+      out.push_back(ExampleOf(i.issue, pool, i.fixes));
     }
   }
   if (out.empty() && !issues.empty()) return Status::NotFound("none of the labelled issues is in the store");

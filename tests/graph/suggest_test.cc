@@ -167,3 +167,37 @@ TEST_F(GraphTest, TrustedFixMeansNoSuggestions) {
 
 }  // namespace
 }  // namespace fixgraph::graph
+
+namespace fixgraph::graph {
+namespace {
+
+// `link` refits the model from a repository's explicit pairs and keeps it
+// in the store; with too few pairs it keeps none.
+TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
+  for (int i = 0; i < 3; ++i) {
+    std::string n = std::to_string(40 + i);
+    AddIssue(n, "Crash in module " + n + " when loading weights", "loader_" + n + " raises KeyError",
+             "2026-03-01T00:00:00Z", "2026-03-04T09:00:0" + std::to_string(i) + "Z");
+    AddPull(140 + i, "Fix loader_" + n + " key error", "Fixes #" + n, "2026-03-02T00:00:00Z",
+            "2026-03-04T09:00:0" + std::to_string(i) + "Z");
+  }
+  Commit();
+  LinkerOptions o = options_;
+  o.suggest_min_pairs = 3;
+  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
+  auto meta = store_->GetMeta(RankModelKey(repo_));
+  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
+  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->source, "store");
+  EXPECT_EQ(m->pairs, 3);
+  // Time weights stay the built-in ones.
+  for (size_t i = 0; i < kRankFeatures; ++i)
+    if (IsTimeFeature(i)) EXPECT_EQ(m->weights[i], BuiltinRankModel().weights[i]);
+  o.suggest_min_pairs = 4;
+  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
+  EXPECT_TRUE(store_->GetMeta(RankModelKey(repo_)).status().IsNotFound());
+}
+
+}  // namespace
+}  // namespace fixgraph::graph
