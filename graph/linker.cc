@@ -307,7 +307,10 @@ void Linker::Prune() {
     return a->patch.score + (a->text.strong ? 2 : 0) > b->patch.score + (b->text.strong ? 2 : 0);
   });
   for (size_t i = 4; i < implicit.size(); ++i) implicit[i]->keep = false;
-  // A backport of a dropped link goes with it.
+  DropOrphanBackports();
+}
+
+void Linker::DropOrphanBackports() {
   for (auto& [key, c] : cands_) {
     if (!c.keep || c.backport_of.empty()) continue;
     auto it = cands_.find(c.backport_of);
@@ -432,12 +435,7 @@ Status Linker::ConfirmImplicit() {
     notes_.push_back(Short(c->ref) + "'s title/patch match is not confirmed: the ranking of the PRs merged around the issue puts " +
                      Short(top.info->pr.ref()) + " first");
   }
-  // A backport of a dropped link goes with it.
-  for (auto& [key, c] : cands_) {
-    if (!c.keep || c.backport_of.empty()) continue;
-    auto it = cands_.find(c.backport_of);
-    if (it != cands_.end() && !it->second.keep && !c.Explicit()) c.keep = false;
-  }
+  DropOrphanBackports();
   return Status::OK();
 }
 

@@ -167,11 +167,14 @@ class Linker {
   Status KeepOriginalsFixes();
   // Drops inferred links when explicit ones exist; keeps at most four.
   void Prune();
+  // A backport of a dropped link goes with it (unless it names the issue itself).
+  void DropOrphanBackports();
   // ---- Suggestions (suggest.cc, rank_pool.cc; here in linker.cc).
   // Ranks the pool of a closed issue once (pool_, order_, probs_).
   Status Rank();
-  // Implicit-only tier C links stand only when the ranking puts one of them
-  // first; otherwise they are dropped (and come back as suggestions).
+  // Implicit-only tier C links are dropped (and come back as suggestions)
+  // when the ranking gives another PR at least even odds and none of them
+  // 10%.
   Status ConfirmImplicit();
   // The ranked suggestions of an issue left without a trusted fix.
   std::vector<FixLink> Suggestions();

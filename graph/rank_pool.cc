@@ -67,7 +67,7 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   // from the store are walked in full. Both give the same scores.
   const RunIndex::KeyPostings* postings = cache->TextPostings(is.repo);
   const RunIndex::WindowRows* wrows = cache->WindowRowsOf(is.repo);
-  const bool indexed = postings && wrows && !storage.size() && !rows.empty();
+  const bool indexed = postings && wrows && storage.empty();
   size_t docs = 0;
   double total_len = 0;
   auto len_of = [&](size_t r) -> double {
@@ -124,6 +124,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     }
   }
 
+  const bool numbered = SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12;
+  const std::int64_t issue_number = numbered ? std::stoll(is.number) : 0;
   // The shortlist: best by text, and the last merged before the close.
   std::vector<std::uint32_t> pick;
   {
@@ -143,12 +145,11 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     }
     // Where issues and PRs share one counter, the PRs opened next after the
     // issue (the lowest numbers above it).
-    if (SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12) {
-      std::int64_t n = std::stoll(is.number);
+    if (numbered) {
       std::vector<std::pair<std::int64_t, std::uint32_t>> next;
       for (size_t r = 0; r < rows.size(); ++r)
-        if (rows[r].info && rows[r].info->pr.number > n)
-          next.push_back({rows[r].info->pr.number - n, static_cast<std::uint32_t>(r)});
+        if (rows[r].info && rows[r].info->pr.number > issue_number)
+          next.push_back({rows[r].info->pr.number - issue_number, static_cast<std::uint32_t>(r)});
       size_t k2 = std::min(options.shortlist_number, next.size());
       std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(k2), next.end());
       for (size_t i = 0; i < k2; ++i) pick.push_back(next[i].second);
@@ -174,8 +175,6 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     std::uint32_t s = slot_of.Of(t);
     if (s) title_mass += idf[s - 1];
   }
-  const bool numbered = SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12;
-  const std::int64_t issue_number = numbered ? std::stoll(is.number) : 0;
   const bool time_known = closed && !options.mask_times;
 
   out->entries.reserve(pick.size());
