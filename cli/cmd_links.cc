@@ -169,7 +169,7 @@ void RunEval(Context& ctx, const std::string& labels_path, bool json_out) {
 // cross-validation (each fold scored by weights fitted without it), or with
 // the model `link` uses (--model builtin) or a model file.
 void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, const std::string& model_path,
-                    const std::string& fit_out, bool json_out) {
+                    const std::string& fit_out, bool json_out, bool show_misses) {
   auto labels = graph::LoadLabels(labels_path);
   if (!labels.ok()) return ctx.Fail(labels.status());
   auto store = ctx.OpenForRead();
@@ -185,7 +185,7 @@ void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, con
   }
   auto examples = graph::LoadRankExamples(**store, issues, /*mask_times=*/false);
   if (!examples.ok()) return ctx.Fail(examples.status());
-  graph::RankFitOptions fit;
+  const graph::RankFitOptions fit = graph::NeutralFitOptions();
   graph::RankEval report;
   std::string how;
   if (model_path.empty()) {
@@ -225,6 +225,14 @@ void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, con
     if (b.n == 0) continue;
     std::snprintf(buf, sizeof buf, "  %.1f-%.1f: %4lld  %.3f  %.3f\n", b.lo, b.hi, static_cast<long long>(b.n), b.mean_p,
                   b.accuracy);
+    *ctx.out << buf;
+  }
+  if (!show_misses) return;
+  *ctx.out << "issues whose fix was not ranked first (" << report.misses.size() << "):\n";
+  for (const graph::RankEval::Miss& m : report.misses) {
+    std::snprintf(buf, sizeof buf, "  %s: fix at %s (p=%.3f); first %s (p=%.3f)\n", m.issue.c_str(),
+                  m.fix_rank ? std::to_string(m.fix_rank).c_str() : "-", m.fix_p, m.top.empty() ? "-" : m.top.c_str(),
+                  m.top_p);
     *ctx.out << buf;
   }
 }
@@ -277,9 +285,11 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     cmd->add_option("--folds", *folds, "cross-validation folds (default 5)")->check(CLI::Range(2, 100));
     cmd->add_option("--model", *model, "score with a fixed model instead: 'builtin' or a model JSON file");
     cmd->add_option("--fit-out", *fit_out, "also fit on every labelled issue and write the model JSON here");
-    cmd->add_flag("--json", *json_out, "print JSON");
-    cmd->callback([&ctx, labels, folds, model, fit_out, json_out] {
-      RunEvalSuggest(ctx, *labels, *folds, *model, *fit_out, *json_out);
+    auto misses = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json_out, "print JSON (with the misses)");
+    cmd->add_flag("--misses", *misses, "also list the issues whose fix was not ranked first");
+    cmd->callback([&ctx, labels, folds, model, fit_out, json_out, misses] {
+      RunEvalSuggest(ctx, *labels, *folds, *model, *fit_out, *json_out, *misses);
     });
   }
 }

@@ -324,8 +324,8 @@ double Sum(const text::TokenSet& a, const TokenWeights* w) {
   return s;
 }
 
-// The last dotted or slashed segment: "torch_npu.npu_rms_norm" -> "npu_rms_norm",
-// "a/b/c.py" -> "c.py".
+}  // namespace
+
 std::string_view LastSegment(std::string_view id) {
   size_t slash = id.rfind('/');
   if (slash != std::string_view::npos) id = id.substr(slash + 1);
@@ -333,6 +333,8 @@ std::string_view LastSegment(std::string_view id) {
   size_t dot = id.rfind('.');
   return dot == std::string_view::npos ? id : id.substr(dot + 1);
 }
+
+namespace {
 
 bool SharesIdentifier(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   for (const std::string& x : a)

@@ -214,6 +214,10 @@ TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t 
                           std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
                           double issue_title, const TokenBits* text_bits = nullptr);
 
+// The last dotted or slashed segment of an identifier:
+// "torch_npu.npu_rms_norm" -> "npu_rms_norm", "a/b/c.py" -> "c.py".
+std::string_view LastSegment(std::string_view id);
+
 // Which identifiers the issue names that the PR changes.
 struct PatchMatch {
   double score = 0;

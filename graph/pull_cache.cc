@@ -95,7 +95,6 @@ void DropUnread(PullRequest* pr) {
   Forget(&pr->author.id);
   Forget(&pr->head_sha);
   Forget(&pr->head_repo);
-  Forget(&pr->merged_by);
   std::vector<std::string>().swap(pr->labels);
 }
 void DropUnread(Comment* c) { Forget(&c->author.id); }

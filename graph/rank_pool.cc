@@ -17,6 +17,79 @@ constexpr double kB = 0.75;
 constexpr UnixSeconds kEarliest = 0;
 constexpr UnixSeconds kLatest = 7258118400;  // 2200-01-01
 
+// An identifier's last segment worth matching against PR titles: four
+// characters or more, a letter among them (not a version number).
+bool DistinctiveTail(std::string_view t) {
+  return t.size() >= 4 && std::any_of(t.begin(), t.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+         });
+}
+
+char LowerLetter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// The words of a person's name, lower-cased ASCII letters ("Joshua C.
+// Randall" -> joshua, c, randall).
+std::vector<std::string> NameWords(std::string_view name) {
+  std::vector<std::string> words(1);
+  for (char c : name) {
+    if (IsLetter(c)) {
+      words.back() += LowerLetter(c);
+    } else if (!words.back().empty()) {
+      words.emplace_back();
+    }
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+// Whether a login may be the account of the person `name` (a git author name
+// where a dump gives no login: "jrandall", "fabiogeraci", "alexk101" for
+// "Joshua C. Randall", "Fabio Geraci", "Alexander Kiefer"): the login's
+// letters are all the name's words run together, start or end with a name
+// word of five letters or more, or are a prefix of one word followed by a
+// prefix of another, five letters in all and one of the two at least three.
+bool LoginMatchesName(std::string_view login, std::string_view name) {
+  std::string l;
+  for (char c : login)
+    if (IsLetter(c)) l += LowerLetter(c);
+  if (l.size() < 4) return false;
+  std::vector<std::string> words = NameWords(name);
+  if (words.empty()) return false;
+  std::string all;
+  for (const std::string& w : words) all += w;
+  if (l == all) return true;
+  if (words.size() < 2) return false;
+  for (const std::string& w : words)
+    if (w.size() >= 5 && (l.starts_with(w) || l.ends_with(w))) return true;
+  if (l.size() < 5) return false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    for (size_t a = 1; a < l.size() && a <= words[i].size() && l[a - 1] == words[i][a - 1]; ++a) {
+      std::string_view rest = std::string_view(l).substr(a);
+      if (a < 3 && rest.size() < 3) continue;
+      for (size_t j = 0; j < words.size(); ++j)
+        if (j != i && std::string_view(words[j]).starts_with(rest)) return true;
+    }
+  }
+  return false;
+}
+
+// 1 when the PR's author took part in the issue (filed it or commented; by
+// login, or by a name that fits a participant's login where the PR gives a
+// git author name), 0.5 when only the PR's merger did.
+double PeopleOf(const IssueContext& ctx, const PullRequest& pr) {
+  const std::vector<std::string>& who = ctx.participants;
+  auto in = [&](const std::string& login) { return !login.empty() && std::binary_search(who.begin(), who.end(), login); };
+  if (in(pr.author.login)) return 1;
+  for (std::string_view name : {std::string_view(pr.author.name), std::string_view(pr.author.login)}) {
+    if (name.find(' ') == std::string_view::npos && name != pr.author.name) continue;  // a plain login: exact only
+    for (const std::string& p : who)
+      if (LoginMatchesName(p, name)) return 1;
+  }
+  if (in(pr.merged_by)) return 0.5;
+  return 0;
+}
+
 bool AllDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -169,6 +242,43 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     for (const IdMatch& m : matches[k]) ++id_df[m.id];
   }
 
+  // The code identifiers the issue names (by their last segments) that the
+  // shortlisted PR titles name, and per identifier how many of those titles
+  // name it.
+  std::vector<std::uint64_t> issue_tails;
+  issue_tails.reserve(ctx.identifiers.size());
+  for (const std::string& id : ctx.identifiers) {
+    std::string_view t = LastSegment(id);
+    if (DistinctiveTail(t)) issue_tails.push_back(text::Hash(t));
+  }
+  std::sort(issue_tails.begin(), issue_tails.end());
+  issue_tails.erase(std::unique(issue_tails.begin(), issue_tails.end()), issue_tails.end());
+  std::vector<std::vector<std::uint64_t>> title_ids(pick.size());
+  std::vector<std::pair<std::uint64_t, int>> title_id_df;  // sorted by hash at the end
+  if (!issue_tails.empty()) {
+    for (size_t k = 0; k < pick.size(); ++k) {
+      for (const std::string& y : rows[pick[k]].info->title_identifiers) {
+        std::string_view t = LastSegment(y);
+        if (!DistinctiveTail(t)) continue;
+        std::uint64_t h = text::Hash(t);
+        if (std::binary_search(issue_tails.begin(), issue_tails.end(), h)) title_ids[k].push_back(h);
+      }
+      std::sort(title_ids[k].begin(), title_ids[k].end());
+      title_ids[k].erase(std::unique(title_ids[k].begin(), title_ids[k].end()), title_ids[k].end());
+      for (std::uint64_t h : title_ids[k]) title_id_df.push_back({h, 1});
+    }
+    std::sort(title_id_df.begin(), title_id_df.end());
+    size_t w = 0;
+    for (size_t i = 0; i < title_id_df.size(); ++i) {
+      if (w > 0 && title_id_df[w - 1].first == title_id_df[i].first) {
+        ++title_id_df[w - 1].second;
+      } else {
+        title_id_df[w++] = title_id_df[i];
+      }
+    }
+    title_id_df.resize(w);
+  }
+
   // Title words' idf mass.
   double title_mass = 0;
   for (std::uint64_t t : ctx.title_tokens) {
@@ -224,9 +334,11 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
         at(RankFeature::kNumBefore) = std::log1p(static_cast<double>(-gap)) / 5;
       }
     }
-    const std::string& login = pr.pr.author.login;
-    if (!login.empty() && std::binary_search(ctx.participants.begin(), ctx.participants.end(), login))
-      at(RankFeature::kPeople) = 1;
+    for (std::uint64_t h : title_ids[k]) {
+      auto it = std::lower_bound(title_id_df.begin(), title_id_df.end(), std::make_pair(h, 0));
+      at(RankFeature::kIdentTitle) = std::max(at(RankFeature::kIdentTitle), 1.0 / it->second);
+    }
+    at(RankFeature::kPeople) = PeopleOf(ctx, pr.pr);
     out->entries.push_back(std::move(e));
   }
   return Status::OK();

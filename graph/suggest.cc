@@ -12,18 +12,23 @@ namespace {
 constexpr const char* kNames[kRankFeatures] = {
     "text",      "text_log",   "title",   "title_dice", "patch",      "lag_log",    "lag_day",   "lag_week",
     "after_close", "before_issue", "no_close", "num_after", "num_gap", "num_before", "people",
+    "ident_title",
 };
 
-// Fitted by `fixgraph eval-suggest --fit-out` on the 78 closed issues of the
-// references-stripped DeepSpeed dev set (docs/evaluation.md, "Suggested
-// fixes"); its figures there come from cross-validation, never from these.
-// no_close (constant within a pool: it only sets how likely "none" is when
-// the close time is unknown) is taken from the fit on the set's variant
-// without issue times.
+// Fitted by `fixgraph eval-suggest --fit-out` (NeutralFitOptions) on the 78
+// closed issues of the references-stripped DeepSpeed dev set
+// (docs/evaluation.md, "Suggested fixes"); its figures there come from
+// cross-validation from zero weights, never from these. no_close (constant
+// within a pool: it only sets how likely "none" is when the close time is
+// unknown) is taken from the fit on the set's variant without issue times, as
+// the difference none - no_close that fit found (5.41); in the stripped set
+// only the distractors lack a close time, which would teach "no close time:
+// no fix".
 constexpr FeatureVector kBuiltin = {
-    2.8782, 0.1774, 1.5905, 1.6751, 1.5805, -0.2116, -0.0212, 4.0623, -1.0407, -0.6839, -3.3600, 0.9373, -2.0422, -2.0577, 0.8609,
+    2.9409, 0.0353, 1.7919, 1.8186, 1.5420, -0.2191, -0.0205, 4.3417,
+    -0.3326, -0.7183, -2.8210, 0.5717, -1.6363, -2.0671, 1.6932, 2.3159,
 };
-constexpr double kBuiltinNone = 2.3441;
+constexpr double kBuiltinNone = 2.5894;
 
 double Softmax(std::span<const double> scores, double none, std::vector<double>* out) {
   double m = none;
@@ -138,6 +143,13 @@ RankModel FitRankModel(std::span<const RankExample> examples, const RankFitOptio
   return m;
 }
 
+RankFitOptions NeutralFitOptions() {
+  RankFitOptions o;
+  o.prior = RankModel();
+  o.l2 = 0.005;
+  return o;
+}
+
 namespace {
 
 struct Scored {
@@ -159,13 +171,24 @@ Scored ScoreExample(const RankExample& e, const RankModel& m) {
 void Accumulate(const RankExample& e, const Scored& s, RankEval* out, std::vector<std::pair<double, bool>>* shown) {
   for (size_t r = 0; r < s.order.size() && r < 5; ++r) shown->push_back({s.p[s.order[r]], e.fix[s.order[r]]});
   if (!e.labelled) return;
+  RankEval::Miss miss;
+  miss.issue = e.issue;
+  if (!s.order.empty()) {
+    miss.top = e.prs[s.order[0]];
+    miss.top_p = s.p[s.order[0]];
+    miss.top_x = e.pool[s.order[0]];
+  }
   for (size_t r = 0; r < s.order.size(); ++r) {
     if (!e.fix[s.order[r]]) continue;
     if (r == 0) out->p_at_1 += 1;
     if (r < 5) out->hit_at_5 += 1;
     out->mrr += 1.0 / static_cast<double>(r + 1);
+    miss.fix_rank = static_cast<int>(r + 1);
+    miss.fix_p = s.p[s.order[r]];
+    miss.fix_x = e.pool[s.order[r]];
     break;
   }
+  if (miss.fix_rank != 1) out->misses.push_back(std::move(miss));
 }
 
 void Finish(std::vector<std::pair<double, bool>>& shown, RankEval* out) {
@@ -193,6 +216,8 @@ void Finish(std::vector<std::pair<double, bool>>& shown, RankEval* out) {
     ece += static_cast<double>(b.n) * std::abs(b.mean_p - b.accuracy);
   }
   out->ece = shown.empty() ? 0 : ece / static_cast<double>(shown.size());
+  std::sort(out->misses.begin(), out->misses.end(),
+            [](const RankEval::Miss& a, const RankEval::Miss& b) { return a.issue < b.issue; });
 }
 
 void CountExamples(std::span<const RankExample> examples, RankEval* out) {
@@ -244,9 +269,22 @@ nlohmann::json RankEval::ToJson() const {
   nlohmann::json bins_json = nlohmann::json::array();
   for (const Bin& b : bins)
     bins_json.push_back({{"lo", b.lo}, {"hi", b.hi}, {"n", b.n}, {"mean_p", b.mean_p}, {"accuracy", b.accuracy}});
+  nlohmann::json misses_json = nlohmann::json::array();
+  auto features = [](const FeatureVector& x) {
+    nlohmann::json f = nlohmann::json::object();
+    for (size_t i = 0; i < kRankFeatures; ++i)
+      if (x[i] != 0) f[kNames[i]] = x[i];
+    return f;
+  };
+  for (const Miss& m : misses) {
+    nlohmann::json mj = {{"issue", m.issue}, {"fix_rank", m.fix_rank}, {"top", m.top}, {"top_p", m.top_p},
+                         {"fix_p", m.fix_p}, {"top_features", features(m.top_x)}};
+    if (m.fix_rank) mj["fix_features"] = features(m.fix_x);
+    misses_json.push_back(std::move(mj));
+  }
   return {{"pairs", pairs}, {"fix_in_pool", fix_in_pool}, {"distractors", distractors},
           {"p_at_1", p_at_1}, {"hit_at_5", hit_at_5}, {"mrr", mrr}, {"ece", ece},
-          {"folds", folds}, {"reliability", bins_json}};
+          {"folds", folds}, {"reliability", bins_json}, {"misses", misses_json}};
 }
 
 }  // namespace fixgraph::graph

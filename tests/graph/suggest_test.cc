@@ -201,3 +201,83 @@ TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
 
 }  // namespace
 }  // namespace fixgraph::graph
+
+namespace fixgraph::graph {
+namespace {
+
+double FeatureOf(const RankExample& e, const std::string& pr, RankFeature f) {
+  for (size_t i = 0; i < e.prs.size(); ++i)
+    if (e.prs[i] == pr) return e.pool[i][static_cast<size_t>(f)];
+  ADD_FAILURE() << pr << " is not in the pool of " << e.issue;
+  return -1;
+}
+
+// ident_title: a PR title naming a code identifier of the issue (by its last
+// segment), shared out among the shortlisted titles that name it.
+TEST_F(GraphTest, RankPoolIdentTitleFeature) {
+  AddIssue("9", "Importing the library sets multiprocessing set_start_method",
+           "Our code calls torch.multiprocessing.set_start_method() and model.no_sync() first; it breaks.",
+           "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
+  AddPull(50, "Don't break set_start_method", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  AddPull(51, "Add a no_sync context manager", "", "2026-03-02T00:00:00Z", "2026-03-03T01:00:00Z");
+  AddPull(52, "Log when set_start_method was called before", "", "2026-03-02T00:00:00Z", "2026-03-03T02:00:00Z");
+  AddPull(53, "Speed up the loader", "start method", "2026-03-02T00:00:00Z", "2026-03-03T03:00:00Z");
+  Commit();
+  std::vector<IssueFixes> want = {{IssueRef("9"), {P(50)}}};
+  auto ex = LoadRankExamples(*store_, want, false);
+  ASSERT_TRUE(ex.ok()) << ex.status().ToString();
+  ASSERT_EQ(ex->size(), 1u);
+  const RankExample& e = ex->front();
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(50), RankFeature::kIdentTitle), 0.5);  // two titles name it
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(52), RankFeature::kIdentTitle), 0.5);
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(51), RankFeature::kIdentTitle), 1.0);  // model.no_sync -> no_sync
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(53), RankFeature::kIdentTitle), 0.0);  // words, not the identifier
+}
+
+// people: the PR's author by login, or by a git author name that fits a
+// participant's login; the merger alone counts half.
+TEST_F(GraphTest, RankPoolPeopleFeatureMatchesLoginsToNames) {
+  AddIssue("10", "Loader crash", "KeyError in the loader", "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z",
+           "jrandall");
+  AddComment(IssueRef("10"), "c1", "fabiogeraci", "same here", "2026-03-02T00:00:00Z");
+  AddComment(IssueRef("10"), "c2", "alexk101", "and here", "2026-03-02T00:00:00Z");
+  auto pull = [&](std::int64_t n, const std::string& author) {
+    AddPull(n, "Loader change " + std::to_string(n), "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "main",
+            "", nullptr, author);
+  };
+  pull(60, "Joshua C. Randall");
+  pull(61, "Fabio Geraci");
+  pull(62, "Alexander Kiefer");
+  pull(63, "Jane Randolph");
+  pull(64, "jrandall");
+  pull(65, "Kim Lee");
+  Commit();
+  std::vector<IssueFixes> want = {{IssueRef("10"), {P(60)}}};
+  auto ex = LoadRankExamples(*store_, want, false);
+  ASSERT_TRUE(ex.ok()) << ex.status().ToString();
+  const RankExample& e = ex->front();
+  EXPECT_EQ(FeatureOf(e, P(60), RankFeature::kPeople), 1);
+  EXPECT_EQ(FeatureOf(e, P(61), RankFeature::kPeople), 1);
+  EXPECT_EQ(FeatureOf(e, P(62), RankFeature::kPeople), 1);
+  EXPECT_EQ(FeatureOf(e, P(63), RankFeature::kPeople), 0);
+  EXPECT_EQ(FeatureOf(e, P(64), RankFeature::kPeople), 1);
+  EXPECT_EQ(FeatureOf(e, P(65), RankFeature::kPeople), 0);
+}
+
+// eval-suggest --misses: every labelled issue whose fix is not first, with
+// where its fix came.
+TEST(RankModel, EvaluationListsTheMisses) {
+  std::vector<RankExample> ex = Examples(8);
+  RankModel m;
+  m.weights[static_cast<size_t>(RankFeature::kText)] = 5;  // text alone: the i % 4 == 3 examples miss
+  RankEval e = EvaluateModel(ex, m);
+  ASSERT_EQ(e.misses.size(), 2u);
+  EXPECT_EQ(e.misses[0].issue, "gitcode:o/r#103");
+  EXPECT_EQ(e.misses[0].fix_rank, 2);
+  EXPECT_EQ(e.misses[0].top, "a");
+  EXPECT_GT(e.misses[0].top_p, e.misses[0].fix_p);
+  EXPECT_EQ(e.ToJson()["misses"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace fixgraph::graph

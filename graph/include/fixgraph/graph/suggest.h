@@ -59,8 +59,9 @@ enum class RankFeature : std::uint8_t {
   kNumGap,        // log(1 + PR number - issue number) / 5, when above
   kNumBefore,     // log(1 + issue number - PR number) / 5, when below
   kPeople,        // the PR's author filed the issue, is assigned or commented on it
+  kIdentTitle,    // the PR title names a code identifier the issue names: 1 / (shortlisted PR titles naming it)
 };
-inline constexpr size_t kRankFeatures = 15;
+inline constexpr size_t kRankFeatures = 16;
 const char* RankFeatureName(size_t i);
 // The time features: masked in training examples and frozen in a store fit.
 bool IsTimeFeature(size_t i);
@@ -101,6 +102,10 @@ struct RankFitOptions {
   RankFitOptions() : prior(BuiltinRankModel()) {}
 };
 RankModel FitRankModel(std::span<const RankExample> examples, const RankFitOptions& options);
+// The fit of `eval-suggest` (its cross-validation and --fit-out): from zero
+// weights with a light L2 pull towards zero, so nothing of the built-in
+// model (itself fitted on a dev set) leaks into a cross-validated figure.
+RankFitOptions NeutralFitOptions();
 
 // Cross-validated ranking quality (eval-suggest): examples are split into
 // `folds` by a fixed rule (sorted by issue, every folds-th), each fold scored
@@ -119,6 +124,17 @@ struct RankEval {
   std::vector<Bin> bins;
   double ece = 0;  // expected calibration error over those suggestions
   int folds = 0;
+  // Per labelled issue whose fix was not ranked first: where the first fix
+  // came (0: not in the pool), and what came first instead.
+  struct Miss {
+    std::string issue;
+    int fix_rank = 0;
+    std::string top;     // the first-ranked PR ("" for an empty pool)
+    double top_p = 0;    // its probability
+    double fix_p = 0;    // the best-ranked fix's probability (0 when absent)
+    FeatureVector top_x{}, fix_x{};  // their features
+  };
+  std::vector<Miss> misses;  // in issue order
   nlohmann::json ToJson() const;
 };
 // `fold_models` (may be null) receives the model of each fold.
