@@ -37,7 +37,7 @@ json StatsJson(const graph::LinkStats& s) {
           {"fixes", s.fixes},        {"by_tier", s.by_tier},
           {"by_resolution", s.by_resolution}, {"by_flag", s.by_flag},
           {"seconds", s.seconds},
-          {"phases", {{"load", s.load_seconds}, {"compute", s.compute_seconds}, {"write", s.write_seconds}}}};
+          {"phases", {{"load", s.load_seconds}, {"fit", s.fit_seconds}, {"compute", s.compute_seconds}, {"write", s.write_seconds}}}};
 }
 
 void PrintStats(std::ostream& out, const graph::LinkStats& s) {

@@ -213,6 +213,31 @@ std::vector<std::string> LinkedBranches(std::span<const OperateLogEvent> oplog) 
   return out;
 }
 
+namespace {
+
+// An identifier naming an error or warning class ("AttributeError",
+// "RuntimeError", "OutOfMemoryError", "UserWarning"): a symptom's category,
+// which unrelated fixes share.
+bool NamesAnErrorClass(std::string_view id) {
+  std::string_view tail = LastSegment(id);
+  for (std::string_view suffix : {std::string_view("error"), std::string_view("exception"),
+                                  std::string_view("warning"), std::string_view("errors")})
+    if (tail.size() >= suffix.size() && tail.substr(tail.size() - suffix.size()) == suffix) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<text::TokenSet> TitleSubjectTokens(const std::vector<std::string>& title_identifiers) {
+  std::vector<text::TokenSet> out;
+  for (const std::string& id : title_identifiers) {
+    if (NamesAnErrorClass(id)) continue;
+    text::TokenSet t = text::Tokens(id);
+    if (!t.empty()) out.push_back(std::move(t));
+  }
+  return out;
+}
+
 Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   IssueContext& c = *out;
   FG_RETURN_IF_ERROR(cache->ReadIssue(ref, &c.issue));  // reuses c.issue's strings
@@ -235,6 +260,7 @@ Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   ident_buf.Clear();
   ident_buf.Add(c.normalized_title, false);  // text::Identifiers(normalized_title, false)
   AssignStrings(ident_buf.Sorted(), &c.title_identifiers);
+  c.title_subject_tokens = TitleSubjectTokens(c.title_identifiers);
   c.text_tokens = text::TokensOfLines({c.normalized_title, c.issue.body});
   c.comment_is_bot.resize(c.comments.size());
   size_t ident_size = c.issue.title.size() + 1 + c.issue.body.size();
@@ -413,6 +439,21 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
     if (bits & kText) ++title_in_text;
   }
   TitleRatios r = RatiosOf(issue.title_tokens.size(), pr.title_tokens.size(), it, pt, shared, covered, title_in_text);
+  // A restatement by coverage alone (the PR's text holds most of the issue
+  // title's words, the titles themselves differ) must also hold a subject
+  // the issue title names in code, when it names one: an error template
+  // ("AttributeError: 'X' object has no attribute 'y'") recurs in unrelated
+  // PRs' tracebacks; the names in it do not.
+  if (r.strong && r.dice < 0.6 && r.containment < 0.8 && !issue.title_subject_tokens.empty()) {
+    bool holds = false;
+    for (const text::TokenSet& id : issue.title_subject_tokens) {
+      holds = std::all_of(id.begin(), id.end(), [&](std::uint64_t t) {
+        return std::binary_search(pr.text_tokens.begin(), pr.text_tokens.end(), t);
+      });
+      if (holds) break;
+    }
+    if (!holds) r.strong = false;
+  }
   m.title_dice = r.dice;
   m.title_coverage = r.coverage;
   m.containment = r.containment;

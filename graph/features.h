@@ -65,6 +65,10 @@ struct IssueContext {
   text::TokenSet title_tokens;
   text::TokenSet text_tokens;            // title and body
   std::vector<std::string> title_identifiers;
+  // The word tokens of each title identifier that names a subject (not an
+  // error class such as AttributeError): what a PR restating the title must
+  // hold (CompareText).
+  std::vector<text::TokenSet> title_subject_tokens;
   std::vector<std::string> identifiers;  // from title, body and human comments
   text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
@@ -86,6 +90,10 @@ struct IssueContext {
   TokenMarks marks;
   static constexpr std::uint8_t kTitleMark = 1, kTextMark = 2;
 };
+
+// IssueContext::title_subject_tokens of these title identifiers: the word
+// tokens of each, error and warning class names left out.
+std::vector<text::TokenSet> TitleSubjectTokens(const std::vector<std::string>& title_identifiers);
 
 // Loads an issue's context. NotFound when the issue is absent.
 // The branches an issue's operate log links to it (IssueContext::linked_branches).

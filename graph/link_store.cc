@@ -235,8 +235,10 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
   LinkerOptions scoped = options;
   std::map<RepoRef, RankModel> models;
   if (repo && options.suggest && options.suggest_learn && !options.suggest_model) {
+    const auto fit_start = std::chrono::steady_clock::now();
     FG_ASSIGN_OR_RETURN(std::optional<RankModel> fitted,
                         FitRepositoryModel(*store, *run, *repo, options.suggest_min_pairs));
+    stats->fit_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - fit_start).count();
     auto meta = store->NewBatch();
     if (fitted) {
       FG_RETURN_IF_ERROR(meta->PutMeta(RankModelKey(*repo), fitted->ToJson().dump()));

@@ -11,6 +11,12 @@ namespace fixgraph::graph {
 namespace {
 
 constexpr double kK1 = 1.2;
+// The store fit keeps each example's 24 entries best by the built-in model
+// (and its fixes).
+constexpr size_t kStoreFitTopK = 24;
+// and builds each example's pool with a text shortlist of 30 (the entries
+// past the 30 best by BM25 seldom reach those 24 once times are masked).
+constexpr size_t kStoreFitShortlist = 30;
 constexpr double kB = 0.75;
 // Bounds for an unknown creation or close time (the store's time index
 // holds 1970 .. 2200).
@@ -371,6 +377,7 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
   PullCache cache(store, 4096, &run);
   RankPoolOptions po;
   po.mask_times = true;
+  po.shortlist_text = kStoreFitShortlist;
   IssueContext ctx;
   RankPool pool;
   std::vector<RankExample> examples;
@@ -381,6 +388,7 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
   }
   RankFitOptions fo;
   fo.freeze_time = true;
+  fo.top_k = kStoreFitTopK;
   RankModel m = FitRankModel(examples, fo);
   m.source = "store";
   return std::optional<RankModel>(std::move(m));

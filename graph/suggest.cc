@@ -21,14 +21,14 @@ constexpr const char* kNames[kRankFeatures] = {
 // cross-validation from zero weights, never from these. no_close (constant
 // within a pool: it only sets how likely "none" is when the close time is
 // unknown) is taken from the fit on the set's variant without issue times, as
-// the difference none - no_close that fit found (5.41); in the stripped set
+// the difference none - no_close that fit found (4.96); in the stripped set
 // only the distractors lack a close time, which would teach "no close time:
 // no fix".
 constexpr FeatureVector kBuiltin = {
-    2.9409, 0.0353, 1.7919, 1.8186, 1.5420, -0.2191, -0.0205, 4.3417,
-    -0.3326, -0.7183, -2.8210, 0.5717, -1.6363, -2.0671, 1.6932, 2.3159,
+    2.6416, 0.0540, 1.5711, 1.6201, 1.4575, -0.2312, -0.0183, 3.7324,
+    -0.1994, -0.6463, -2.6661, 0.4208, -1.4748, -1.6732, 1.5187, 2.0382,
 };
-constexpr double kBuiltinNone = 2.5894;
+constexpr double kBuiltinNone = 2.2911;
 
 double Softmax(std::span<const double> scores, double none, std::vector<double>* out) {
   double m = none;
@@ -105,48 +105,185 @@ const RankModel& BuiltinRankModel() {
   return m;
 }
 
-RankModel FitRankModel(std::span<const RankExample> examples, const RankFitOptions& options) {
+namespace {
+
+// `examples` with each pool cut to its top_k entries by the prior's score
+// and its fixes (in pool order).
+std::vector<RankExample> Pruned(std::span<const RankExample> examples, const RankFitOptions& options) {
+  std::vector<RankExample> out;
+  out.reserve(examples.size());
+  std::vector<std::pair<double, size_t>> by_score;
+  for (const RankExample& e : examples) {
+    RankExample p;
+    p.issue = e.issue;
+    p.labelled = e.labelled;
+    by_score.clear();
+    for (size_t j = 0; j < e.pool.size(); ++j) by_score.push_back({-options.prior.Score(e.pool[j]), j});
+    std::sort(by_score.begin(), by_score.end());
+    std::vector<bool> keep(e.pool.size(), false);
+    for (size_t r = 0; r < by_score.size() && r < options.top_k; ++r) keep[by_score[r].second] = true;
+    for (size_t j = 0; j < e.pool.size(); ++j) {
+      if (!keep[j] && !e.fix[j]) continue;
+      p.prs.push_back(e.prs[j]);
+      p.pool.push_back(e.pool[j]);
+      p.fix.push_back(e.fix[j]);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+RankModel FitRankModel(std::span<const RankExample> all_examples, const RankFitOptions& options) {
+  std::vector<RankExample> pruned;
+  std::span<const RankExample> examples = all_examples;
+  if (options.top_k > 0) {
+    pruned = Pruned(all_examples, options);
+    examples = pruned;
+  }
   RankModel m = options.prior;
   m.source = "fitted";
   m.pairs = 0;
   for (const RankExample& e : examples)
     if (std::find(e.fix.begin(), e.fix.end(), true) != e.fix.end()) ++m.pairs;
   if (examples.empty()) return m;
+  // Newton's method on the mean negative log-likelihood plus the L2 pull:
+  // theta = (weights, none); the Hessian of an example is the covariance of
+  // its options' feature vectors under the model's probabilities (exact for
+  // one target option; for several targets the PSD part). Each step is
+  // halved until the objective does not rise.
+  constexpr size_t D = kRankFeatures + 1;
   const double n = static_cast<double>(examples.size());
+  const double l2 = std::max(options.l2, 1e-9);
+  std::array<bool, D> free{};
+  std::vector<size_t> idx;  // the free parameters
+  for (size_t k = 0; k < D; ++k) {
+    free[k] = !(k < kRankFeatures && options.freeze_time && IsTimeFeature(k));
+    if (free[k]) idx.push_back(k);
+  }
+  auto theta_of = [](const RankModel& r) {
+    std::array<double, D> t{};
+    for (size_t k = 0; k < kRankFeatures; ++k) t[k] = r.weights[k];
+    t[kRankFeatures] = r.none;
+    return t;
+  };
+  const std::array<double, D> prior = theta_of(options.prior);
+  std::array<double, D> theta = theta_of(m);
   std::vector<double> scores, p;
-  for (int it = 0; it < options.iterations; ++it) {
-    FeatureVector grad{};
-    double grad_none = 0;
+  // The objective at `t`; with `grad`/`hess`, also its derivatives.
+  auto evaluate = [&](const std::array<double, D>& t, std::array<double, D>* grad,
+                      std::array<std::array<double, D>, D>* hess) {
+    RankModel at;
+    for (size_t k = 0; k < kRankFeatures; ++k) at.weights[k] = t[k];
+    at.none = t[kRankFeatures];
+    double loss = 0;
+    if (grad) *grad = {};
+    if (hess) *hess = {};
     for (const RankExample& e : examples) {
       scores.resize(e.pool.size());
-      for (size_t j = 0; j < e.pool.size(); ++j) scores[j] = m.Score(e.pool[j]);
-      Softmax(scores, m.none, &p);
+      for (size_t j = 0; j < e.pool.size(); ++j) scores[j] = at.Score(e.pool[j]);
+      Softmax(scores, at.none, &p);
       double p_fix = 0;
+      bool has_fix = false;
       for (size_t j = 0; j < e.pool.size(); ++j)
-        if (e.fix[j]) p_fix += p[j];
-      bool has_fix = p_fix > 0 || std::find(e.fix.begin(), e.fix.end(), true) != e.fix.end();
-      // d(-log P(target))/ds_j = p_j - q_j, q the target's share of each option.
+        if (e.fix[j]) {
+          p_fix += p[j];
+          has_fix = true;
+        }
+      double p_target = has_fix ? p_fix : p.back();
+      loss -= std::log(std::max(p_target, 1e-300));
+      if (!grad) continue;
+      std::array<double, D> mu{};
       for (size_t j = 0; j < e.pool.size(); ++j) {
-        double q = has_fix && e.fix[j] ? (p_fix > 0 ? p[j] / p_fix : 0) : 0;
-        double g = p[j] - q;
-        if (g == 0) continue;
-        for (size_t k = 0; k < kRankFeatures; ++k) grad[k] += g * e.pool[j][k];
+        const double pj = p[j];
+        const double q = has_fix && e.fix[j] ? (p_fix > 0 ? pj / p_fix : 0) : 0;
+        const double g = pj - q;
+        const FeatureVector& x = e.pool[j];
+        for (size_t k = 0; k < kRankFeatures; ++k) {
+          if (x[k] == 0) continue;
+          (*grad)[k] += g * x[k];
+          mu[k] += pj * x[k];
+          for (size_t l = k; l < kRankFeatures; ++l) (*hess)[k][l] += pj * x[k] * x[l];
+        }
       }
-      grad_none += p.back() - (has_fix ? 0.0 : 1.0);
+      (*grad)[kRankFeatures] += p.back() - (has_fix ? 0.0 : 1.0);
+      mu[kRankFeatures] = p.back();
+      (*hess)[kRankFeatures][kRankFeatures] += p.back();
+      for (size_t k = 0; k < D; ++k)
+        for (size_t l = k; l < D; ++l) (*hess)[k][l] -= mu[k] * mu[l];
     }
-    for (size_t k = 0; k < kRankFeatures; ++k) {
-      if (options.freeze_time && IsTimeFeature(k)) continue;
-      m.weights[k] -= options.step * (grad[k] / n + options.l2 * (m.weights[k] - options.prior.weights[k]));
+    double reg = 0;
+    for (size_t k = 0; k < D; ++k)
+      if (free[k]) reg += (t[k] - prior[k]) * (t[k] - prior[k]);
+    double obj = loss / n + 0.5 * l2 * reg;
+    if (grad) {
+      for (size_t k = 0; k < D; ++k) (*grad)[k] = (*grad)[k] / n + l2 * (t[k] - prior[k]);
+      for (size_t k = 0; k < D; ++k)
+        for (size_t l = k; l < D; ++l) {
+          (*hess)[k][l] = (*hess)[k][l] / n + (k == l ? l2 : 0);
+          (*hess)[l][k] = (*hess)[k][l];
+        }
     }
-    m.none -= options.step * (grad_none / n + options.l2 * (m.none - options.prior.none));
+    return obj;
+  };
+  std::array<double, D> grad{};
+  std::array<std::array<double, D>, D> hess{};
+  const size_t f = idx.size();
+  std::vector<double> a(f * f), step(f);
+  for (int it = 0; it < options.iterations; ++it) {
+    const double obj = evaluate(theta, &grad, &hess);
+    // Solve hess[idx][idx] * step = grad[idx] by Cholesky (the L2 term
+    // keeps the matrix positive definite).
+    for (size_t r = 0; r < f; ++r)
+      for (size_t c = 0; c < f; ++c) a[r * f + c] = hess[idx[r]][idx[c]];
+    bool ok = true;
+    for (size_t c = 0; c < f && ok; ++c) {
+      double d = a[c * f + c];
+      for (size_t k = 0; k < c; ++k) d -= a[c * f + k] * a[c * f + k];
+      if (!(d > 0)) {
+        ok = false;
+        break;
+      }
+      a[c * f + c] = std::sqrt(d);
+      for (size_t r = c + 1; r < f; ++r) {
+        double v = a[r * f + c];
+        for (size_t k = 0; k < c; ++k) v -= a[r * f + k] * a[c * f + k];
+        a[r * f + c] = v / a[c * f + c];
+      }
+    }
+    if (!ok) break;
+    for (size_t r = 0; r < f; ++r) {
+      double v = grad[idx[r]];
+      for (size_t k = 0; k < r; ++k) v -= a[r * f + k] * step[k];
+      step[r] = v / a[r * f + r];
+    }
+    for (size_t r = f; r-- > 0;) {
+      double v = step[r];
+      for (size_t k = r + 1; k < f; ++k) v -= a[k * f + r] * step[k];
+      step[r] = v / a[r * f + r];
+    }
+    double t = 1, biggest = 0;
+    std::array<double, D> next = theta;
+    for (; t > 1e-4; t /= 2) {
+      next = theta;
+      for (size_t r = 0; r < f; ++r) next[idx[r]] -= t * step[r];
+      if (evaluate(next, nullptr, nullptr) <= obj) break;
+    }
+    if (t <= 1e-4) break;
+    for (size_t r = 0; r < f; ++r) biggest = std::max(biggest, std::abs(t * step[r]));
+    theta = next;
+    if (biggest < 1e-7) break;
   }
+  for (size_t k = 0; k < kRankFeatures; ++k) m.weights[k] = theta[k];
+  m.none = theta[kRankFeatures];
   return m;
 }
 
 RankFitOptions NeutralFitOptions() {
   RankFitOptions o;
   o.prior = RankModel();
-  o.l2 = 0.005;
+  o.l2 = 0.01;
   return o;
 }
 

@@ -47,6 +47,7 @@ IssueContext ContextOf(const std::string& title, const std::string& body) {
   c.normalized_title = text::StripTitleTags(title);
   c.title_tokens = text::Tokens(c.normalized_title);
   c.title_identifiers = text::Identifiers(c.normalized_title, false);
+  c.title_subject_tokens = TitleSubjectTokens(c.title_identifiers);
   c.text_tokens = text::Tokens(c.normalized_title + "\n" + body);
   c.identifiers = text::Identifiers(title + "\n" + body);
   for (const std::string& id : c.identifiers) c.id_shapes.push_back(IdShape::Of(id));
@@ -80,6 +81,29 @@ void ExpectSameVerdict(const TextMatch& got, const TextMatch& want) {
   EXPECT_EQ(got.moderate, want.moderate);
   EXPECT_EQ(got.described, want.described);
   EXPECT_EQ(got.title_dice, want.title_dice);
+}
+
+// A PR whose text holds most of the issue title's words restates it only
+// when it also holds the subject the title names in code: an error template
+// alone ("AttributeError: ... object has no attribute ...") does not.
+TEST(Features, CoverageRestatementNeedsTheTitlesSubject) {
+  IssueContext issue = ContextOf("AttributeError: 'Linear' object has no attribute 'ds_grads_remaining'", "");
+  PullInfo other = PullOf("Fix testcases that depend on triton",
+                          "E AttributeError: 'NoneType' object has no attribute 'skip_autotune' in the linear test",
+                          {}, {}, "");
+  PullInfo fix = PullOf("Reset ds_grads_remaining on wrapped modules",
+                        "AttributeError: 'Linear' object has no attribute 'ds_grads_remaining' when PEFT wraps", {}, {},
+                        "");
+  TextMatch a = CompareText(issue, other, nullptr);
+  TextMatch b = CompareText(issue, fix, nullptr);
+  EXPECT_GE(a.title_coverage, 0.6);
+  EXPECT_FALSE(a.strong);
+  EXPECT_TRUE(a.moderate);  // still a shared-words match, not a restatement
+  EXPECT_TRUE(b.strong);
+  // Without a subject in code (only the error class), coverage decides as before.
+  IssueContext plain = ContextOf("AttributeError: object has no attribute when saving checkpoints", "");
+  EXPECT_TRUE(CompareText(plain, PullOf("Checkpoint fix", "AttributeError: object has no attribute when saving checkpoints",
+                                        {}, {}, ""), nullptr).strong);
 }
 
 // The window checks the titles' identifiers only for matches that set a

@@ -281,3 +281,24 @@ TEST(RankModel, EvaluationListsTheMisses) {
 
 }  // namespace
 }  // namespace fixgraph::graph
+
+namespace fixgraph::graph {
+namespace {
+
+// top_k: each example keeps its best entries by the prior and its fixes, so
+// a fix ranked low by the prior still teaches the fit.
+TEST(RankModel, TopKKeepsTheFixes) {
+  std::vector<RankExample> ex = Examples(20);
+  RankFitOptions o = NeutralFitOptions();
+  o.prior.weights[static_cast<size_t>(RankFeature::kText)] = 1;  // prior: text alone
+  o.top_k = 1;
+  RankModel m = FitRankModel(ex, o);
+  // With only the prior's favourite and the fix left, the close-by fixes
+  // (i % 4 == 3) still pull lag_week up.
+  EXPECT_GT(m.weights[static_cast<size_t>(RankFeature::kLagWeek)], 0.5);
+  RankModel full = FitRankModel(ex, NeutralFitOptions());
+  EXPECT_GT(full.weights[static_cast<size_t>(RankFeature::kLagWeek)], 0.5);
+}
+
+}  // namespace
+}  // namespace fixgraph::graph

@@ -114,8 +114,10 @@ struct LinkStats {
   double seconds = 0;  // wall time of the whole run
   // Where `seconds` went: finding the issues and reading them and the PRs
   // into memory; computing the links (worker threads); writing them (link
-  // records and the reverse index).
+  // records and the reverse index); fitting the repositories' suggestion
+  // models (part of load).
   double load_seconds = 0;
+  double fit_seconds = 0;
   double compute_seconds = 0;
   double write_seconds = 0;
 

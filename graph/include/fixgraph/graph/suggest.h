@@ -21,8 +21,8 @@
 // the repository), with the explicit reference masked and the time features
 // held at their built-in weights (an issue closed by its fix's merge tells
 // nothing of how late a traceless issue is closed). The fit is a conditional
-// logit with an L2 pull towards the built-in weights, by plain gradient
-// descent from fixed starting values: deterministic, and with few pairs it
+// logit with an L2 pull towards the built-in weights, by Newton's method
+// from fixed starting values: deterministic, and with few pairs it
 // stays near the built-in model.
 //
 // Thread safety: RankModel is a plain value; the functions are pure.
@@ -94,11 +94,14 @@ struct RankExample {
 };
 
 struct RankFitOptions {
-  int iterations = 600;
-  double step = 0.2;
+  int iterations = 50;  // Newton steps at most (it stops when a step is below 1e-7)
   double l2 = 0.02;  // pull towards `prior`
   RankModel prior;   // starting point and L2 centre (the built-in model by default)
   bool freeze_time = false;  // keep the time features at the prior's weights
+  // When non-zero, each example keeps only its `top_k` entries best by the
+  // prior's score and its fixes: the rest carry next to no probability, so
+  // next to no gradient, and the fit costs a fraction (link's store fit).
+  size_t top_k = 0;
   RankFitOptions() : prior(BuiltinRankModel()) {}
 };
 RankModel FitRankModel(std::span<const RankExample> examples, const RankFitOptions& options);
