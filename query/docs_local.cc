@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -272,12 +273,6 @@ bool IsQuantity(const std::string& t) {
   return false;
 }
 
-bool DocHas(const Xapian::Document& doc, const std::string& term) {
-  Xapian::TermIterator it = doc.termlist_begin();
-  it.skip_to(term);
-  return it != doc.termlist_end() && *it == term;
-}
-
 // Index of the best line of `text` for the query, by matched weight.
 std::string MakeSnippet(const std::string& text, const std::map<std::string, double>& weight) {
   std::vector<std::string_view> lines;
@@ -287,9 +282,24 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
     if (nl > pos) lines.emplace_back(text.data() + pos, nl - pos);
     pos = nl + 1;
   }
+  // A line holding none of the terms' first bytes (ASCII lower-cased; stems
+  // keep the first letters of their word) cannot match: it is not analysed.
+  std::vector<std::string> probes;
+  for (const auto& [term, w] : weight) probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
+  std::string lower;
   size_t best = 0;
   double best_w = 0;
   for (size_t i = 0; i < lines.size() && i < 400; ++i) {
+    lower.assign(lines[i]);
+    for (char& c : lower)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    bool maybe = false;
+    for (const std::string& pr : probes)
+      if (lower.find(pr) != std::string::npos) {
+        maybe = true;
+        break;
+      }
+    if (!maybe) continue;
     std::set<std::string> got;
     double w = 0;
     for (const Term& t : Analyze(lines[i])) {
@@ -513,13 +523,16 @@ class LocalDocSource : public DocSource {
     enquire.set_query(base);
     const Xapian::doccount want =
         static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
-    Xapian::MSet mset = enquire.get_mset(0, want);
     // Relevance feedback: terms that mark the best documents widen the
-    // candidate set (they do not count as covering the question).
-    if (mset.size() > 1 && tune_.feedback_terms > 0 && tune_.feedback_weight > 0) {
+    // candidate set (they do not count as covering the question). The first
+    // pass asks only for those documents (a short match prunes most of the
+    // posting lists); the candidates come from the second.
+    const bool feedback = tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
+    Xapian::MSet mset = enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
+    bool expanded = false;
+    if (feedback && mset.size() > 1) {
       Xapian::RSet rset;
-      size_t k = 0;
-      for (auto it = mset.begin(); it != mset.end() && k < static_cast<size_t>(tune_.feedback_docs); ++it, ++k) rset.add_document(*it);
+      for (auto it = mset.begin(); it != mset.end(); ++it) rset.add_document(*it);
       FeedbackDecider decider(&have);
       Xapian::ESet eset = enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
       if (!eset.empty()) {
@@ -529,8 +542,10 @@ class LocalDocSource : public DocSource {
             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
                           tune_.feedback_weight)));
         mset = enquire.get_mset(0, want);
+        expanded = true;
       }
     }
+    if (feedback && !expanded) mset = enquire.get_mset(0, want);
     struct Cand {
       double score;  // calibrated, adjusted: what the hit reports
       double rank;   // the sort key
@@ -539,6 +554,9 @@ class LocalDocSource : public DocSource {
       Xapian::Document doc;
       std::vector<double> matched;  // per group: the share matched
       double coverage = 0;
+      std::string page;       // value kSlotPage
+      std::string page_kind;  // value kSlotPageKind
+      const std::set<std::string>* holds = nullptr;  // the needed terms it holds
     };
     const double avg_len = std::max(1.0, db_.get_avlength());
     const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
@@ -588,6 +606,30 @@ class LocalDocSource : public DocSource {
       if (db_.get_termfreq(t) > 0) mark(t, false);
     if (intent.support)
       for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt) mark(*pt, true);
+    // The page, the kinds and the length of every candidate, read the same
+    // way: one stream per value slot and the all-documents posting list, in
+    // docid order (Document::get_value seeks the value table on every call).
+    std::vector<std::array<std::string, 3>> values(by_did.size());
+    std::vector<double> doc_len(by_did.size(), avg_len);
+    for (Xapian::valueno slot : {kSlotPage, kSlotPageKind, kSlotSectionKind}) {
+      Xapian::ValueIterator v = db_.valuestream_begin(slot);
+      const Xapian::ValueIterator vend = db_.valuestream_end(slot);
+      for (const auto& [did, rank] : by_did) {
+        if (v == vend) break;
+        v.skip_to(did);
+        if (v == vend) break;
+        if (v.get_docid() == did) values[rank][slot] = *v;
+      }
+    }
+    {
+      Xapian::PostingIterator p = db_.postlist_begin("");
+      const Xapian::PostingIterator end = db_.postlist_end("");
+      for (const auto& [did, rank] : by_did) {
+        p.skip_to(did);
+        if (p == end) break;
+        if (*p == did) doc_len[rank] = static_cast<double>(p.get_doclength());
+      }
+    }
     size_t cand_rank = 0;
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
       Xapian::Document doc = it.get_document();
@@ -642,8 +684,8 @@ class LocalDocSource : public DocSource {
       double evidence = std::min(1.0, mass / max_idf / kEvidenceShare);
       double score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title_cov) * evidence;
       // Structure: the page's kind and the section's kind against the intent.
-      const std::string page_kind = doc.get_value(kSlotPageKind);
-      const std::string sec_kind = doc.get_value(kSlotSectionKind);
+      const std::string& page_kind = values[cand_rank][kSlotPageKind];
+      const std::string& sec_kind = values[cand_rank][kSlotSectionKind];
       const bool definer = page_kind == docs::kPageEnv || page_kind == docs::kPageApi;
       double adj = 0;
       if (page_kind == docs::kPageIndex) adj -= tune_.index_penalty;
@@ -666,25 +708,26 @@ class LocalDocSource : public DocSource {
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
       // Long sections (deployment scripts, change logs) hold many words by
       // sheer length.
-      double len = static_cast<double>(db_.get_doclength(*it));
+      double len = doc_len[cand_rank];
       if (len > avg_len) rank -= tune_.length_penalty * std::log(len / avg_len);
       if (named) {
         score = std::min(1.0, score + kNamedBonus);
         rank += 1.0;
       }
-      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage});
+      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage,
+                           values[cand_rank][kSlotPage], page_kind, &holds[cand_rank]});
     }
     // Page evidence: the question terms matched by any candidate section of
     // the page (a page answering in its description and its parameters).
     if (tune_.page_share > 0) {
       std::map<std::string, std::vector<double>> page_m;
       for (const Cand& c : cands) {
-        auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        auto& pm = page_m[c.page];
         if (pm.empty()) pm.assign(groups.size(), 0.0);
         for (size_t g = 0; g < groups.size(); ++g) pm[g] = std::max(pm[g], c.matched[g]);
       }
       for (Cand& c : cands) {
-        const auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        const auto& pm = page_m[c.page];
         double got = 0;
         for (size_t g = 0; g < groups.size(); ++g) got += pm[g] * group_w[g];
         c.rank += tune_.page_share * (got / total - c.coverage);
@@ -703,13 +746,13 @@ class LocalDocSource : public DocSource {
     std::set<std::string> pages;
     bool tutorial_shown = false;
     for (const Cand& c : cands) {
-      std::string id = c.doc.get_value(kSlotPage);
+      const std::string& id = c.page;
       if (!pages.insert(id).second) {
         later.push_back(&c);
         continue;
       }
-      bool collapsible = c.doc.get_value(kSlotPageKind) == docs::kPageTutorial && !c.named &&
-                         c.rank < 1.0 && !TitleMatches(c.doc, groups, term_idf);
+      bool collapsible = c.page_kind == docs::kPageTutorial && !c.named && c.rank < 1.0 &&
+                         !TitleMatches(*c.holds, groups, term_idf);
       if (collapsible && tutorial_shown) {
         later.push_back(&c);
         continue;
@@ -742,12 +785,12 @@ class LocalDocSource : public DocSource {
 
   // True when some distinctive question term is in the node's title or
   // heading (the question names the page).
-  static bool TitleMatches(const Xapian::Document& doc, const std::vector<QueryGroup>& groups,
+  static bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
                            const std::vector<std::vector<double>>& term_idf) {
     for (size_t g = 0; g < groups.size(); ++g) {
       if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
       if (groups[g].kind == TermKind::kWord) continue;  // plain words: "model", "deploy"
-      if (DocHas(doc, Prefixed('T', groups[g].terms[0]))) return true;
+      if (holds.count(Prefixed('T', groups[g].terms[0])) > 0) return true;
     }
     return false;
   }
