@@ -48,6 +48,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -65,6 +66,7 @@ namespace fixgraph::query {
 namespace {
 
 namespace fs = std::filesystem;
+
 using docs::DocNode;
 
 constexpr double kEvidenceShare = 0.6;  // matched IDF / max IDF for full evidence
@@ -354,6 +356,7 @@ struct Tuning {
   double function_section = 0.01;     // a page's description section
   double length_penalty = 0.06;       // per e-fold of length above the average
   double page_share = 0.3;            // page-level coverage beyond the section's
+  double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -372,7 +375,8 @@ Tuning ReadTuning() {
       {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
       {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
       {"title_share", &t.title_share},         {"function_section", &t.function_section},
-      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share}};
+      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
+      {"feedback_df", &t.feedback_df}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -511,14 +515,23 @@ class LocalDocSource : public DocSource {
     }
     if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
 
-    Xapian::Query base(Xapian::Query::OP_OR, qterms.begin(), qterms.end());
-    if (!alt_terms.empty())
-      base = Xapian::Query(Xapian::Query::OP_OR, base,
-                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                         Xapian::Query(Xapian::Query::OP_OR, alt_terms.begin(), alt_terms.end()),
-                                         0.5));
-    for (const std::string& d : named_terms)
-      base = Xapian::Query(Xapian::Query::OP_OR, base, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+    // The query over `keep` terms (all of them, or the rarer ones only).
+    auto make_query = [&](const std::function<bool(const std::string&)>& keep) {
+      std::vector<std::string> q, a;
+      for (const std::string& t : qterms)
+        if (keep(t)) q.push_back(t);
+      for (const std::string& t : alt_terms)
+        if (keep(t)) a.push_back(t);
+      Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
+      if (!a.empty())
+        out = Xapian::Query(Xapian::Query::OP_OR, out,
+                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()),
+                                          0.5));
+      for (const std::string& d : named_terms)
+        out = Xapian::Query(Xapian::Query::OP_OR, out, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+      return out;
+    };
+    Xapian::Query base = make_query([](const std::string&) { return true; });
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
     const Xapian::doccount want =
@@ -528,6 +541,13 @@ class LocalDocSource : public DocSource {
     // pass asks only for those documents (a short match prunes most of the
     // posting lists); the candidates come from the second.
     const bool feedback = tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
+    // That pass leaves out the terms in more than feedback_df of the nodes:
+    // their long posting lists are most of a match's cost and barely move
+    // the best few documents.
+    const double common_df = tune_.feedback_df * n_docs;
+    Xapian::Query probe = make_query([&](const std::string& t) { return db_.get_termfreq(t) <= common_df; });
+    if (!feedback || probe.empty()) probe = base;
+    enquire.set_query(probe);
     Xapian::MSet mset = enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
     bool expanded = false;
     if (feedback && mset.size() > 1) {
@@ -545,7 +565,10 @@ class LocalDocSource : public DocSource {
         expanded = true;
       }
     }
-    if (feedback && !expanded) mset = enquire.get_mset(0, want);
+    if (feedback && !expanded) {
+      enquire.set_query(base);
+      mset = enquire.get_mset(0, want);
+    }
     struct Cand {
       double score;  // calibrated, adjusted: what the hit reports
       double rank;   // the sort key
