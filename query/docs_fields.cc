@@ -156,3 +156,50 @@ Intent ReadIntent(std::string_view question) {
 }
 
 }  // namespace fixgraph::query::docs
+
+namespace fixgraph::query::docs {
+
+std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
+                                     const std::function<double(const std::string&)>& df, double ratio) {
+  std::vector<std::string> out;
+  if (ratio <= 0) return out;
+  // Runs of overlapping bigrams: consecutive positions where the second
+  // character of one is the first of the next.
+  std::vector<const Term*> run;
+  auto flush = [&] {
+    for (size_t i = 1; i + 1 < run.size(); ++i) {
+      double here = df(run[i]->text), left = df(run[i - 1]->text), right = df(run[i + 1]->text);
+      if (left <= 0 || right <= 0) continue;
+      if (left >= ratio * here && right >= ratio * here) out.push_back(run[i]->text);
+    }
+    run.clear();
+  };
+  auto first_char_len = [](const std::string& s) -> size_t {
+    unsigned char c = static_cast<unsigned char>(s[0]);
+    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  };
+  for (const Term& t : terms) {
+    if (t.kind != TermKind::kCjk) {
+      if (t.kind != TermKind::kPart) flush();
+      continue;
+    }
+    size_t first = first_char_len(t.text);
+    if (first >= t.text.size()) {  // a lone character
+      flush();
+      continue;
+    }
+    if (!run.empty()) {
+      const std::string& prev = run.back()->text;
+      size_t pf = first_char_len(prev);
+      bool overlaps = t.pos == run.back()->pos + 1 && prev.compare(pf, std::string::npos, t.text, 0, first) == 0;
+      if (!overlaps) flush();
+    }
+    run.push_back(&t);
+  }
+  flush();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace fixgraph::query::docs

@@ -10,6 +10,7 @@
 // Thread safety: the functions are pure; call them from any thread.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,5 +61,23 @@ struct Intent {
 
 // Reads the intent of a question from its wording (Chinese and English).
 Intent ReadIntent(std::string_view question);
+
+}  // namespace fixgraph::query::docs
+
+namespace fixgraph::query {
+struct Term;
+}
+
+namespace fixgraph::query::docs {
+
+// CJK bigrams of a question that straddle a word boundary, found from the
+// corpus alone (no dictionary): in a run of overlapping bigrams ("通信超时"
+// -> 通信 信超 超时), a bigram whose two neighbours in the run are both at
+// least `ratio` times as frequent (`df`, nodes holding the term) is taken
+// for the seam between two words (信超) and returned. A bigram at either end
+// of a run, or next to a bigram the corpus never saw, is kept (a rare word
+// such as 卡住 between unseen seams is a word).
+std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
+                                     const std::function<double(const std::string&)>& df, double ratio);
 
 }  // namespace fixgraph::query::docs

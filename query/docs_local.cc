@@ -357,6 +357,7 @@ struct Tuning {
   double length_penalty = 0.06;       // per e-fold of length above the average
   double page_share = 0.3;            // page-level coverage beyond the section's
   double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
+  double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -376,7 +377,7 @@ Tuning ReadTuning() {
       {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
       {"title_share", &t.title_share},         {"function_section", &t.function_section},
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
-      {"feedback_df", &t.feedback_df}};
+      {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -443,6 +444,16 @@ class LocalDocSource : public DocSource {
       if (df == 0) return -1.0;
       return std::max(0.0, std::log((n_docs + 1) / (df + 0.5)));
     };
+    // Bigrams across a word boundary of the question (信超 of 通信超时) are
+    // rare in the corpus, so they would weigh much and match by chance: they
+    // are neither weighed nor searched.
+    std::set<std::string> seams;
+    {
+      std::vector<std::string> v = docs::SeamBigrams(
+          Analyze(text), [&](const std::string& t) { return static_cast<double>(db_.get_termfreq(t)); },
+          tune_.seam_ratio);
+      seams.insert(v.begin(), v.end());
+    }
     // Group weights and the terms Xapian searches for.
     std::vector<std::vector<double>> term_idf(groups.size());
     std::vector<double> group_w(groups.size());
@@ -454,7 +465,8 @@ class LocalDocSource : public DocSource {
       double w = 0;
       // A lone letter or digit ("x" in "4 x 8", "a") names nothing: it is
       // neither searched for nor weighed.
-      if (groups[g].kind == TermKind::kWord && groups[g].terms[0].size() == 1) {
+      if ((groups[g].kind == TermKind::kWord && groups[g].terms[0].size() == 1) ||
+          (groups[g].kind == TermKind::kCjk && seams.count(groups[g].terms[0]) > 0)) {
         term_idf[g].assign(groups[g].terms.size(), -1.0);
         group_w[g] = 0;
         continue;

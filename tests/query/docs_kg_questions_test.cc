@@ -6,11 +6,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <xapian.h>
 
 #include "fixgraph/query/ask.h"
 #include "fixgraph/query/docs.h"
+#include "../../query/analyzer.h"
 #include "../../query/docs_assoc.h"
 #include "../../query/docs_fields.h"
 #include "../../query/docs_node.h"
@@ -77,6 +79,26 @@ TEST(DocsFields, Intent) {
   EXPECT_TRUE(docs::ReadIntent("how do I enable the level 2 queue").enable);
   EXPECT_FALSE(docs::ReadIntent("what is the queue").enable);
   EXPECT_TRUE(docs::ReadIntent("训练报错 EZ9999").symptom);
+}
+
+TEST(DocsFields, SeamBigramsAreTheRareOnesBetweenWords) {
+  std::map<std::string, double> df = {{"通信", 200}, {"信超", 3}, {"超时", 150}, {"卡住", 2}};
+  auto f = [&](const std::string& t) {
+    auto it = df.find(t);
+    return it == df.end() ? 0.0 : it->second;
+  };
+  // 通信超时: 信超 sits between two frequent words.
+  EXPECT_EQ(docs::SeamBigrams(Analyze("通信超时"), f, 10), std::vector<std::string>{"信超"});
+  // Not when a neighbour is only a few times as frequent, nor with the rule off.
+  df["通信"] = 20;
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信超时"), f, 10).empty());
+  df["通信"] = 200;
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信超时"), f, 0).empty());
+  // Ends of a run, and a rare word between unseen bigrams, are kept.
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信"), f, 10).empty());
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("练卡住后"), f, 10).empty());
+  // Runs do not reach across a space or a stop character.
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信 超时"), f, 10).empty());
 }
 
 // --- search over small pages ----------------------------------------------------
@@ -152,8 +174,11 @@ TEST_F(DocsStructure, EnableQuestionPrefersTheDefiningPageAndCollapsesTutorials)
   for (size_t i = 0; i < 3; ++i) tutorials += hits[i].page_kind == "tutorial";
   EXPECT_LE(tutorials, 1);
   // The menu naming the switch ranks below the page defining it.
-  for (size_t i = 0; i < hits.size(); ++i)
-    if (hits[i].page_kind == "index") EXPECT_LT(hits[i].score, hits[0].score) << hits[i].id;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    if (hits[i].page_kind == "index") {
+      EXPECT_LT(hits[i].score, hits[0].score) << hits[i].id;
+    }
+  }
 }
 
 TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
@@ -215,6 +240,31 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
   setenv("FIXGRAPH_KG_TUNE", "assoc_credit=0,synonym_credit=0", 1);
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
+  // 通信 and 超时 are common words; only the target holds both. A decoy holds
+  // the rare bigram 信超 (from 自信超越), which straddles the two words of
+  // the question 通信超时.
+  for (int i = 0; i < 20; ++i) {
+    Page("a/c" + std::to_string(i) + ".md", "# 页面 " + std::to_string(i) + "\n\n通信配置 " + std::to_string(i) + "\n");
+    Page("a/t" + std::to_string(i) + ".md", "# 条目 " + std::to_string(i) + "\n\n超时设置 " + std::to_string(i) + "\n");
+  }
+  for (int i = 0; i < 160; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Page("a/target.md", "# 说明\n\n通信的超时如何设置。\n");
+  Page("a/decoy.md", "# 说明\n\n自信超越。\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("通信超时", 5);
+    EXPECT_TRUE(hits.ok());
+    return hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+  };
+  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/target.md");
+  setenv("FIXGRAPH_KG_TUNE", "seam_ratio=0", 1);
+  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/decoy.md");
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
