@@ -75,6 +75,7 @@ constexpr size_t kSnippetBytes = 320;
 constexpr Xapian::valueno kSlotPage = 0;  // the page part of the id (before '#')
 constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
 constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
+constexpr Xapian::valueno kSlotTitleTerms = 3;  // the page title's whole terms, space-separated
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
 
@@ -129,6 +130,15 @@ Xapian::Document MakeDocument(const DocNode& n) {
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
   doc.add_value(kSlotPageKind, n.page_kind);
   doc.add_value(kSlotSectionKind, n.section_kind);
+  {
+    std::string words;
+    for (const Term& t : Analyze(n.title)) {
+      if (t.kind == TermKind::kPart) continue;
+      if (!words.empty()) words.push_back(' ');
+      words += t.text;
+    }
+    if (!words.empty()) doc.add_value(kSlotTitleTerms, words);
+  }
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
@@ -358,6 +368,7 @@ struct Tuning {
   double page_share = 0.3;            // page-level coverage beyond the section's
   double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
+  double title_named = 0.08;            // share of the page title's terms the question holds
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -377,7 +388,8 @@ Tuning ReadTuning() {
       {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
       {"title_share", &t.title_share},         {"function_section", &t.function_section},
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
-      {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio}};
+      {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
+      {"title_named", &t.title_named}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -506,6 +518,11 @@ class LocalDocSource : public DocSource {
     }
     // Alternatives: the lexicon's synonyms and the learned associations.
     std::vector<AltSet> alts = Alternatives(text, groups, term_idf);
+    // What each alternative term is worth as a stand-in for a question term.
+    std::map<std::string, double> alt_credit;
+    for (const AltSet& a : alts)
+      for (const auto& m : a.members)
+        for (const std::string& t : m) alt_credit[t] = std::max(alt_credit[t], a.credit);
     std::vector<std::string> alt_terms;
     for (const AltSet& a : alts)
       for (const auto& m : a.members)
@@ -644,9 +661,9 @@ class LocalDocSource : public DocSource {
     // The page, the kinds and the length of every candidate, read the same
     // way: one stream per value slot and the all-documents posting list, in
     // docid order (Document::get_value seeks the value table on every call).
-    std::vector<std::array<std::string, 3>> values(by_did.size());
+    std::vector<std::array<std::string, 4>> values(by_did.size());
     std::vector<double> doc_len(by_did.size(), avg_len);
-    for (Xapian::valueno slot : {kSlotPage, kSlotPageKind, kSlotSectionKind}) {
+    for (Xapian::valueno slot : {kSlotPage, kSlotPageKind, kSlotSectionKind, kSlotTitleTerms}) {
       Xapian::ValueIterator v = db_.valuestream_begin(slot);
       const Xapian::ValueIterator vend = db_.valuestream_end(slot);
       for (const auto& [did, rank] : by_did) {
@@ -741,6 +758,10 @@ class LocalDocSource : public DocSource {
       score = std::clamp(score + adj, 0.0, 1.0);
       double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
+      // The question names the page: the share of the page title's terms
+      // that the question holds (or a synonym of), for short titles such as
+      // "Supported Models" or "Environment Variables" whose words are common.
+      if (tune_.title_named > 0) rank += tune_.title_named * TitleNamed(values[cand_rank][kSlotTitleTerms], have, alt_credit);
       // Long sections (deployment scripts, change logs) hold many words by
       // sheer length.
       double len = doc_len[cand_rank];
@@ -816,6 +837,27 @@ class LocalDocSource : public DocSource {
       hits.push_back(std::move(h));
     }
     return hits;
+  }
+
+  // The share of a page title's terms (`words`, space-separated) the
+  // question holds, a synonym or association counting at its credit.
+  static double TitleNamed(const std::string& words, const std::set<std::string>& have,
+                           const std::map<std::string, double>& alt_credit) {
+    double n = 0, got = 0;
+    for (size_t pos = 0; pos < words.size();) {
+      size_t sp = words.find(' ', pos);
+      if (sp == std::string::npos) sp = words.size();
+      std::string w = words.substr(pos, sp - pos);
+      pos = sp + 1;
+      if (w.empty()) continue;
+      n += 1;
+      if (have.count(w) > 0) {
+        got += 1;
+      } else if (auto it = alt_credit.find(w); it != alt_credit.end()) {
+        got += it->second;
+      }
+    }
+    return n > 0 ? got / n : 0.0;
   }
 
   // True when some distinctive question term is in the node's title or

@@ -268,6 +268,30 @@ TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
+TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
+  // "Gadget Models" lists the models; the guides use the same words at length.
+  Page("m/gadget_models.md",
+       "# Gadget Models\n\n## Text models\n| name | state |\n|---|---|\n| Alpha | yes |\n| Beta | yes |\n");
+  for (const char* g : {"Alpha", "Beta", "Gamma", "Delta", "Epsilon"})
+    Page(std::string("g/") + g + ".md",
+         std::string("# ") + g + " guide\n\n## Serving\nRun the " + g +
+             " models with gadget serve; models run on one card. Which flags to pass: see below.\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("which gadget models can I run", 5);
+    EXPECT_TRUE(hits.ok());
+    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+    return id.substr(0, id.find('#'));
+  };
+  EXPECT_EQ(first(), "kb/m/gadget_models.md");
+  setenv("FIXGRAPH_KG_TUNE", "title_named=0", 1);
+  EXPECT_NE(first(), "kb/m/gadget_models.md");
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
 // --- one ranking ------------------------------------------------------------------
 
 TEST(AskMerge, StrongDocBeforeWeakIssue) {
