@@ -77,6 +77,8 @@ constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
 constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
 constexpr Xapian::valueno kSlotTitleTerms = 3;  // the page title's whole terms, space-separated
 constexpr Xapian::termcount kTitleWdf = 4;
+constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
+constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
 constexpr Xapian::termcount kHeadingWdf = 3;
 
 std::string DocsDir(const std::string& db_dir) { return db_dir + "/index-docs"; }
@@ -368,6 +370,7 @@ struct Tuning {
   double page_share = 0.3;            // page-level coverage beyond the section's
   double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
+  double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;            // share of the page title's terms the question holds
 };
 
@@ -389,7 +392,8 @@ Tuning ReadTuning() {
       {"title_share", &t.title_share},         {"function_section", &t.function_section},
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
-      {"title_named", &t.title_named}};
+      {"title_named", &t.title_named},
+      {"prefix_credit", &t.prefix_credit}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -919,6 +923,27 @@ class LocalDocSource : public DocSource {
       a.groups.push_back(g);
       for (const std::string& t : it->second) a.members.push_back({t});
       out.push_back(std::move(a));
+    }
+    // Abbreviations: an English word of the question whose stem begins with
+    // a shorter term of the index ("increment" -> "incr" of
+    // npu_incre_flash_attention, "configur" -> "config", "paramet" ->
+    // "param"): identifiers shorten the words prose spells out.
+    for (size_t g = 0; g < groups.size() && tune_.prefix_credit > 0; ++g) {
+      if (groups[g].kind != TermKind::kWord) continue;
+      const std::string& w = groups[g].terms[0];
+      if (w.size() < kPrefixMinWord) continue;
+      bool ascii = true;
+      for (char c : w)
+        if (!(c >= 'a' && c <= 'z')) ascii = false;
+      if (!ascii) continue;
+      AltSet a;
+      a.credit = tune_.prefix_credit;
+      a.groups.push_back(g);
+      for (size_t k = w.size() - 1; k >= kPrefixMinAbbrev; --k) {
+        std::string pre = w.substr(0, k);
+        if (db_.get_termfreq(pre) > 0) a.members.push_back({pre});
+      }
+      if (!a.members.empty()) out.push_back(std::move(a));
     }
     return out;
   }

@@ -292,6 +292,27 @@ TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
+TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
+  // The API's name shortens "incremental" to "incre"; its text is Chinese.
+  Page("api/incre.md", "# torch\\_npu.npu\\_incre\\_gizmo\n\n## 功能说明\n增量场景的计算。\n");
+  Page("api/full.md", "# torch\\_npu.npu\\_full\\_gizmo\n\n## 功能说明\n全量场景的计算。\n");
+  Page("g/gizmo.md", "# Gizmo overview\n\nThe gizmo tool.\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("incremental gizmo", 5);
+    EXPECT_TRUE(hits.ok());
+    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+    return id.substr(0, id.find('#'));
+  };
+  EXPECT_EQ(first(), "kb/api/incre.md");
+  setenv("FIXGRAPH_KG_TUNE", "prefix_credit=0", 1);
+  EXPECT_NE(first(), "kb/api/incre.md");
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
 // --- one ranking ------------------------------------------------------------------
 
 TEST(AskMerge, StrongDocBeforeWeakIssue) {
