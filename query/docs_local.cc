@@ -371,7 +371,8 @@ struct Tuning {
   double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
-  double title_named = 0.08;            // share of the page title's terms the question holds
+  double title_named = 0.08;
+  double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -393,7 +394,8 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}};
+      {"prefix_credit", &t.prefix_credit},
+      {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -762,6 +764,7 @@ class LocalDocSource : public DocSource {
       score = std::clamp(score + adj, 0.0, 1.0);
       double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
+      if (sec_kind == docs::kSecFunction && intent.meaning) rank += tune_.meaning_function;
       // The question names the page: the share of the page title's terms
       // that the question holds (or a synonym of), for short titles such as
       // "Supported Models" or "Environment Variables" whose words are common.

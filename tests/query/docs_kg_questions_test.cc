@@ -79,6 +79,9 @@ TEST(DocsFields, Intent) {
   EXPECT_TRUE(docs::ReadIntent("how do I enable the level 2 queue").enable);
   EXPECT_FALSE(docs::ReadIntent("what is the queue").enable);
   EXPECT_TRUE(docs::ReadIntent("训练报错 EZ9999").symptom);
+  EXPECT_TRUE(docs::ReadIntent("TASK_QUEUE_ENABLE 配置为2 有什么作用").meaning);
+  EXPECT_TRUE(docs::ReadIntent("what does expandable_segments do").meaning);
+  EXPECT_FALSE(docs::ReadIntent("how do I enable the level 2 queue").meaning);
 }
 
 TEST(DocsFields, SeamBigramsAreTheRareOnesBetweenWords) {
