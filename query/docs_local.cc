@@ -362,7 +362,7 @@ struct Tuning {
   double assoc_credit = docs::kAssociationCredit;
   double feedback_weight = 0.3;       // expansion terms from the top documents
   double feedback_docs = 4;
-  double feedback_terms = 8;
+  double feedback_terms = 0;          // 0: no feedback pass (dev: no gain for 2 ms; docs/kg.md)
   double candidates = 60;
   double title_share = 0.15;          // title/heading coverage in the rank key
   double function_section = 0.01;     // a page's description section
