@@ -397,10 +397,10 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name != "test") continue;
     saw_test = true;
-    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.80 / 0.67 (24 and
-    // 20 of 30, docs/evaluation.md). The floors hold what is reached.
+    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.80 / 0.70 (24 and
+    // 21 of 30, docs/evaluation.md). The floors hold what is reached.
     EXPECT_GE(s.top3, 0.79) << misses;
-    EXPECT_GE(s.top1, 0.65) << misses;
+    EXPECT_GE(s.top1, 0.69) << misses;
   }
   EXPECT_TRUE(saw_test);
 }
