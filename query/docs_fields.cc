@@ -131,6 +131,15 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   }
   std::vector<std::string> defines;
   if (!ident.empty() && (kind == kPageApi || kind == kPageEnv)) defines.push_back(ident);
+  // A Markdown page's file name that is an identifier names what the page
+  // is about ("additional_config.md" under the title "Additional
+  // Configuration"): a question naming it exactly names the page.
+  std::string file_stem(Stem(rel_path));
+  bool markdown = path.size() > 3 && (path.compare(path.size() - 3, 3, ".md") == 0 ||
+                                      (path.size() > 9 && path.compare(path.size() - 9, 9, ".markdown") == 0));
+  if (markdown && file_stem.find('_') != std::string::npos && (kind == kPageGuide || kind == kPageApi || kind == kPageEnv) &&
+      TitleIdentifier(file_stem) == file_stem && std::find(defines.begin(), defines.end(), file_stem) == defines.end())
+    defines.push_back(file_stem);
   for (DocNode& n : *nodes) {
     n.page_kind = kind;
     n.defines = defines;

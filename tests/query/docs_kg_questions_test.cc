@@ -52,6 +52,15 @@ TEST(DocsFields, PageAndSectionKinds) {
   EXPECT_EQ(tut[0].page_kind, "tutorial");
   EXPECT_TRUE(tut[0].defines.empty());
 
+  // A guide whose file name is an identifier defines that name.
+  auto guide = docs::ParseMarkdown("t/config/extra_options.md", "# Extra Options\n\nPass them at start.\n");
+  docs::ClassifyPage("t/config/extra_options.md", &guide);
+  EXPECT_EQ(guide[0].page_kind, "guide");
+  EXPECT_EQ(guide[0].defines, std::vector<std::string>{"extra_options"});
+  auto plain = docs::ParseMarkdown("t/config/overview.md", "# Overview\n\nx\n");
+  docs::ClassifyPage("t/config/overview.md", &plain);
+  EXPECT_TRUE(plain[0].defines.empty());
+
   auto menu = docs::ParseMarkdown("t/_menu_env.md", "# 环境变量\n\n- [A](a.md)\n");
   docs::ClassifyPage("t/_menu_env.md", &menu);
   EXPECT_EQ(menu[0].page_kind, "index");
