@@ -124,7 +124,62 @@ std::vector<std::string> DefinedTerms(const std::vector<std::string>& defines) {
   return out;
 }
 
-Xapian::Document MakeDocument(const DocNode& n) {
+// The components of a defined name's last part, lower-case
+// ("torch_npu.npu_rms_norm" -> npu, rms, norm).
+std::vector<std::string> NameComponents(const std::string& name) {
+  size_t cut = name.find_last_of(".:");
+  std::string last = LowerAscii(cut == std::string::npos ? name : name.substr(cut + 1));
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= last.size()) {
+    size_t us = last.find('_', pos);
+    if (us == std::string::npos) us = last.size();
+    if (us > pos) out.push_back(last.substr(pos, us - pos));
+    pos = us + 1;
+  }
+  return out;
+}
+
+// Namespace components: the first component of many of the defined names
+// of one import ("npu" of npu_rms_norm, npu_grouped_matmul, ...), at least
+// kNamespaceMinNames names and kNamespaceShare of them.
+constexpr size_t kNamespaceMinNames = 5;
+constexpr double kNamespaceShare = 0.2;
+std::set<std::string> NameNamespaces(const std::vector<DocNode>& nodes) {
+  std::set<std::string> names;
+  for (const DocNode& n : nodes)
+    for (const std::string& d : n.defines) names.insert(d);
+  std::map<std::string, size_t> first;
+  for (const std::string& d : names) {
+    std::vector<std::string> c = NameComponents(d);
+    if (c.size() >= 2) ++first[c[0]];
+  }
+  std::set<std::string> out;
+  for (const auto& [c, k] : first)
+    if (k >= kNamespaceMinNames && static_cast<double>(k) >= kNamespaceShare * static_cast<double>(names.size()))
+      out.insert(c);
+  return out;
+}
+
+// The run-together form of a defined name without its namespace
+// ("npu_rms_norm" -> "rmsnorm", "npu_grouped_matmul" -> "groupedmatmul"):
+// what a question writes as RMSNorm or GroupedMatmul.
+std::vector<std::string> CompactNames(const std::vector<std::string>& defines, const std::set<std::string>& namespaces) {
+  std::vector<std::string> out;
+  for (const std::string& d : defines) {
+    std::vector<std::string> c = NameComponents(d);
+    if (c.size() < 3 || namespaces.count(c[0]) == 0) continue;
+    std::string joined;
+    for (size_t i = 1; i < c.size(); ++i) joined += c[i];
+    bool ok = !joined.empty() && joined.size() <= kMaxTermBytes;
+    for (char ch : joined)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ok = false;
+    if (ok) out.push_back(joined);
+  }
+  return out;
+}
+
+Xapian::Document MakeDocument(const DocNode& n, const std::set<std::string>& namespaces) {
   Xapian::Document doc;
   // A page with ill-formed UTF-8 (found by fuzzing, issue 21): U+FFFD instead
   // of an exception that aborted `docs import`.
@@ -142,6 +197,7 @@ Xapian::Document MakeDocument(const DocNode& n) {
     if (!words.empty()) doc.add_value(kSlotTitleTerms, words);
   }
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
+  for (const std::string& d : CompactNames(n.defines, namespaces)) doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));
@@ -518,7 +574,8 @@ class LocalDocSource : public DocSource {
     // defines (its title's name).
     std::set<std::string> named_terms;
     for (const QueryGroup& g : groups) {
-      if (g.kind != TermKind::kIdentifier) continue;
+      // Identifiers, and words that may be a name run together ("rmsnorm").
+      if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6)) continue;
       std::string d = Prefixed('D', g.terms[0]);
       if (db_.get_termfreq(d) > 0) named_terms.insert(d);
     }
@@ -987,12 +1044,16 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
     Xapian::WritableDatabase db(DocsDir(db_dir), Xapian::DB_CREATE_OR_OPEN);
     db.begin_transaction();
     try {
+      std::vector<DocNode> all_nodes;
+      for (const PendingImport& imp : pending) all_nodes.insert(all_nodes.end(), imp.nodes.begin(), imp.nodes.end());
+      const std::set<std::string> namespaces = NameNamespaces(all_nodes);
+      all_nodes.clear();
       for (const PendingImport& imp : pending) {
         Xapian::doccount before = db.get_termfreq("O" + imp.origin);
         st->removed += before;
         if (before > 0) db.delete_document("O" + imp.origin);
         for (const DocNode& n : imp.nodes) {
-          db.replace_document("Q" + n.id, MakeDocument(n));
+          db.replace_document("Q" + n.id, MakeDocument(n, namespaces));
           ++st->nodes;
         }
       }

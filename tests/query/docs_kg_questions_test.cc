@@ -326,6 +326,25 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
+TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
+  // Five APIs share the namespace component "npu"; a question writes the
+  // name run together and in camel case (WidgetNorm for npu_widget_norm).
+  for (const char* name : {"npu_widget_norm", "npu_add_widget_norm", "npu_gizmo_cast", "npu_gadget_sort", "npu_doohickey"})
+    Page(std::string("api/") + name + ".md",
+         std::string("# torch\\_npu.") + name + "\n\n## 功能说明\n对输入做归一化计算的融合算子。\n");
+  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  {
+    Xapian::Database db(dir_ / "db/index-docs");
+    EXPECT_GT(db.get_termfreq("Dwidgetnorm"), 0u);
+    EXPECT_GT(db.get_termfreq("Daddwidgetnorm"), 0u);
+    EXPECT_EQ(db.get_termfreq("Ddoohickey"), 0u);  // one component: no run-together form
+  }
+  auto hits = Search("WidgetNorm 归一化有现成的融合算子吗");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].id.substr(0, hits[0].id.find('#')), "kb/api/npu_widget_norm.md") << hits[0].id;
+}
+
 // --- one ranking ------------------------------------------------------------------
 
 TEST(AskMerge, StrongDocBeforeWeakIssue) {
