@@ -161,6 +161,7 @@ Intent ReadIntent(std::string_view question) {
   in.symptom = HasAny(q, {"报错", "错误", "失败", "异常", "卡住", "超时", "error", "fail", "hang",
                           "crash", "core dump", "timeout", "timed out", "traceback", "exception",
                           "wrong result", "对不上", "对不齐", "不一致", "起不来"});
+  in.setting = HasAny(q, {"开关", "环境变量", "switch", "flag", "env var", "environment variable", "knob"});
   in.meaning = HasAny(q, {"作用", "是什么", "什么意思", "含义", "干什么", "做什么", "用来", "what does",
                           "what is", "what are", "meaning", "purpose", "what for"});
   return in;

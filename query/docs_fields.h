@@ -56,6 +56,7 @@ struct Intent {
   bool support = false;  // "does X support / work on Y", "which products"
   bool enable = false;   // "how do I enable / make / set / turn off ..."
   bool symptom = false;  // an error, a failure, a hang
+  bool setting = false;  // asks for a switch: "开关", "环境变量", "flag", "env var"
   bool meaning = false;  // "what does X do / 有什么作用 / 是什么": X's description
   std::vector<std::string> products;  // product tags named (ProductTags)
 };

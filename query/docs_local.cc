@@ -428,6 +428,7 @@ struct Tuning {
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;
+  double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
 };
 
@@ -450,7 +451,7 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit},
+      {"prefix_credit", &t.prefix_credit}, {"setting_env", &t.setting_env},
       {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
@@ -815,6 +816,7 @@ class LocalDocSource : public DocSource {
       }
       if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
         adj += tune_.symptom_trouble;
+      if (intent.setting && page_kind == docs::kPageEnv) adj += tune_.setting_env;
       bool named = false;
       for (const std::string& d : named_terms)
         if (DocHas(doc, d)) named = true;

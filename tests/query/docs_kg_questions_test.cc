@@ -91,6 +91,9 @@ TEST(DocsFields, Intent) {
   EXPECT_TRUE(docs::ReadIntent("TASK_QUEUE_ENABLE 配置为2 有什么作用").meaning);
   EXPECT_TRUE(docs::ReadIntent("what does expandable_segments do").meaning);
   EXPECT_FALSE(docs::ReadIntent("how do I enable the level 2 queue").meaning);
+  EXPECT_TRUE(docs::ReadIntent("有没有分析通信超时的开关").setting);
+  EXPECT_TRUE(docs::ReadIntent("is there an env var for this").setting);
+  EXPECT_FALSE(docs::ReadIntent("训练报错 EZ9999").setting);
 }
 
 TEST(DocsFields, SeamBigramsAreTheRareOnesBetweenWords) {
@@ -343,6 +346,33 @@ TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
   auto hits = Search("WidgetNorm 归一化有现成的融合算子吗");
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].id.substr(0, hits[0].id.find('#')), "kb/api/npu_widget_norm.md") << hits[0].id;
+}
+
+TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
+  // A failure case about timeouts, and the variable that switches on their
+  // diagnosis; the question has a symptom and asks for a switch (开关).
+  Page("cases/timeout.md",
+       "# HCCL 报错\n\n## 问题现象描述\n多卡任务通信超时报错。\n\n## 原因分析\n"
+       "某张卡异常退出，其他卡等待通信超时。\n\n## 解决措施\n检查网络。\n");
+  Page("env/FOO_DESYNC_DEBUG.md",
+       "# FOO\\_DESYNC\\_DEBUG\n\n## 功能描述\n通过此环境变量控制是否进行通信超时诊断。\n");
+  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto env_score = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("通信超时报错，有没有诊断的开关", 5);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind("kb/env/FOO_DESYNC_DEBUG.md", 0) == 0) return h.score;
+    return 0.0;
+  };
+  double with = env_score();
+  setenv("FIXGRAPH_KG_TUNE", "setting_env=0", 1);
+  double without = env_score();
+  unsetenv("FIXGRAPH_KG_TUNE");
+  EXPECT_GT(with, kDocHitScore);  // a hit, above the failure case's 0.82
+  EXPECT_NEAR(with - without, 0.1, 0.005);
 }
 
 // --- one ranking ------------------------------------------------------------------
