@@ -428,6 +428,7 @@ struct Tuning {
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;
+  double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
 };
@@ -451,7 +452,7 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}, {"setting_env", &t.setting_env},
+      {"prefix_credit", &t.prefix_credit}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
       {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
@@ -558,6 +559,9 @@ class LocalDocSource : public DocSource {
       double whole = term_idf[g][0];
       if (whole >= 0) {
         w = whole;
+        // A plain English word is rare in a small doc corpus by chance
+        // ("badly", "fly") as often as by meaning: its weight is capped.
+        if (groups[g].kind == TermKind::kWord) w = std::min(w, tune_.word_idf_cap * max_idf);
       } else if (groups[g].kind == TermKind::kCjk) {
         w = 0;
       } else if (IsQuantity(groups[g].terms[0])) {

@@ -375,6 +375,34 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
   EXPECT_NEAR(with - without, 0.1, 0.005);
 }
 
+TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
+  // "badly" and "fly" occur once in the corpus (rare by chance); the
+  // question's topic words occur in ten pages each, the target holds them all.
+  Page("g/target.md", "# Balancer\n\nRebalance the experts when their load is imbalanced.\n");
+  Page("g/decoy.md", "# Notes\n\nThe demo went badly, patched on the fly.\n");
+  for (int i = 0; i < 9; ++i) {
+    Page("g/e" + std::to_string(i) + ".md", "# Experts " + std::to_string(i) + "\n\nexperts setup " + std::to_string(i) + "\n");
+    Page("g/i" + std::to_string(i) + ".md", "# Load " + std::to_string(i) + "\n\nimbalanced load " + std::to_string(i) + "\n");
+    Page("g/r" + std::to_string(i) + ".md", "# Sched " + std::to_string(i) + "\n\nrebalance step " + std::to_string(i) + "\n");
+  }
+  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  // The calibrated score of a page (0 when it is not among the hits).
+  auto score = [&](const std::string& page) {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("experts badly imbalanced, rebalance them on the fly", 20);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind(page, 0) == 0) return h.score;
+    return 0.0;
+  };
+  EXPECT_GT(score("kb/g/target.md"), score("kb/g/decoy.md"));
+  setenv("FIXGRAPH_KG_TUNE", "word_idf_cap=1", 1);
+  EXPECT_LT(score("kb/g/target.md"), score("kb/g/decoy.md"));
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
 // --- one ranking ------------------------------------------------------------------
 
 TEST(AskMerge, StrongDocBeforeWeakIssue) {
