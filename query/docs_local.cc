@@ -428,6 +428,7 @@ struct Tuning {
   double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;
+  double title_query = 0.3;            // weight of the title field in the candidate match
   double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
@@ -452,7 +453,7 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
+      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
       {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
@@ -629,6 +630,19 @@ class LocalDocSource : public DocSource {
       return out;
     };
     Xapian::Query base = make_query([](const std::string&) { return true; });
+    // The title field as a field of its own: a node whose title or heading
+    // holds question terms joins the candidates even when the question's
+    // words are common in bodies ("which models can I run" and the page
+    // "Supported Models").
+    if (tune_.title_query > 0) {
+      std::vector<std::string> tq;
+      for (const std::string& t : qterms)
+        if (db_.get_termfreq(Prefixed('T', t)) > 0) tq.push_back(Prefixed('T', t));
+      if (!tq.empty())
+        base = Xapian::Query(Xapian::Query::OP_OR, base,
+                             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
+                                           tune_.title_query));
+    }
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
     const Xapian::doccount want =

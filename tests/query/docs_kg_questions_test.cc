@@ -403,6 +403,35 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
+TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
+  // 59 tutorials hold every word of the question in their bodies (they
+  // fill all but one of the 60 candidate places, and then share one slot of
+  // the hits); 30 pages hold two of the words; the list page holds only
+  // "models", in its title. The last candidate place goes to the list page
+  // only when the title field is searched.
+  Page("m/supported_things.md", "# Supported Models\n\nSee the table.\n");
+  for (int i = 0; i < 59; ++i)
+    Page("tutorials/guide" + std::to_string(i) + ".md",
+         "# Guide " + std::to_string(i) + "\n\nRun the models with foo on bar; foo on bar runs models " +
+             std::to_string(i) + ".\n");
+  for (int i = 0; i < 30; ++i) Page("p/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) + "\n\nmodels of foo " + std::to_string(i) + "\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto found = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("which models can I run with foo on bar", 10);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind("kb/m/supported_things.md", 0) == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(found());
+  setenv("FIXGRAPH_KG_TUNE", "title_query=0", 1);
+  EXPECT_FALSE(found());
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
 // --- one ranking ------------------------------------------------------------------
 
 TEST(AskMerge, StrongDocBeforeWeakIssue) {
