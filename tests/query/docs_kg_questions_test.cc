@@ -512,9 +512,9 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name != "test") continue;
     saw_test = true;
-    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.80 / 0.70 (24 and
+    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.83 / 0.70 (25 and
     // 21 of 30, docs/evaluation.md). The floors hold what is reached.
-    EXPECT_GE(s.top3, 0.79) << misses;
+    EXPECT_GE(s.top3, 0.82) << misses;
     EXPECT_GE(s.top1, 0.69) << misses;
   }
   EXPECT_TRUE(saw_test);
