@@ -6,7 +6,10 @@
 //   data          NodeToJson(node)
 //   value 0       the page: the id up to '#' (one section per page first)
 //   value 1       the page kind, value 2 the section kind (docs_fields.h)
-//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms)
+//   value 3       the page title's whole terms, space-separated (an index
+//                 imported before it existed lacks it: no title-naming signal)
+//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms), and
+//                 an API name run together without its namespace (CompactNames)
 //   metadata      "fixgraph:assoc": learned term associations (docs_assoc.h)
 //   "Q" + id      unique id term (replace_document key)
 //   "O" + origin  the tree/file the node came from (replacement on re-import)
@@ -34,8 +37,10 @@
 //   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence,
 //   then adjusted by page/section kind against the question's intent, and
 //   ranked by a key adding BM25, title and page coverage and a length
-//   penalty (Tuning below; docs/kg.md). Synonyms (0.8) and learned
-//   associations (0.5) of a question term count as partial matches.
+//   penalty (Tuning below; docs/kg.md). Synonyms (0.8), learned
+//   associations (0.5) and abbreviations (0.5) of a question term count as
+//   partial matches; plain English words weigh at most 0.65 x max IDF and
+//   CJK bigrams across a word boundary of the question weigh 0.
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
