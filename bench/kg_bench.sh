@@ -14,7 +14,10 @@
 #  2. the corpus copied ten times under distinct tree names (so ten times the
 #     nodes, distinct ids) imported into the same store: import time, then the
 #     latency of `docs search` and `ask` per question (in-process, p50 / p99
-#     over the question set, RUNS runs, medians printed).
+#     over the question set, RUNS runs, medians printed). With BASELINE set to
+#     another fixgraph binary (e.g. main's build), its runs alternate with
+#     this build's over the same index and the ratios are printed (the
+#     machine's load moves both alike).
 set -euo pipefail
 BUILD_DIR=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -46,16 +49,28 @@ end=$(date +%s.%N)
 echo "ten imports: $(echo "$end - $start" | bc) s"
 "$FG" --db "$WORK/db10" import "$WORK/dump" >/dev/null
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+BINS=("$FG")
+[ -n "${BASELINE:-}" ] && BINS+=("$BASELINE")
 for mode in "" "--ask"; do
-  w50=(); w99=(); c50=(); c99=()
+  declare -A w50=() w99=() c50=() c99=()
   for r in $(seq 1 "$RUNS"); do
-    # "latency per question: p50 W ms  p99 W ms wall, p50 C ms  p99 C ms CPU (...)"
-    line=$("$FG" --db "$WORK/db10" docs eval $mode "$QUESTIONS" | grep '^latency')
-    w50+=("$(echo "$line" | awk '{print $5}')"); w99+=("$(echo "$line" | awk '{print $8}')")
-    c50+=("$(echo "$line" | awk '{print $12}')"); c99+=("$(echo "$line" | awk '{print $15}')")
+    for b in "${BINS[@]}"; do
+      # "latency per question: p50 W ms  p99 W ms wall, p50 C ms  p99 C ms CPU (...)"
+      line=$("$b" --db "$WORK/db10" docs eval $mode "$QUESTIONS" | grep '^latency')
+      w50[$b]+="$(echo "$line" | awk '{print $5}') "; w99[$b]+="$(echo "$line" | awk '{print $8}') "
+      c50[$b]+="$(echo "$line" | awk '{print $12}') "; c99[$b]+="$(echo "$line" | awk '{print $15}') "
+    done
   done
   name=${mode:-docs search}; name=${name/--ask/ask}
-  echo "$name over ten copies (median of $RUNS runs): p50 $(printf '%s\n' "${c50[@]}" | median) ms CPU" \
-       "($(printf '%s\n' "${w50[@]}" | median) ms wall), p99 $(printf '%s\n' "${c99[@]}" | median) ms CPU" \
-       "($(printf '%s\n' "${w99[@]}" | median) ms wall)"
+  for b in "${BINS[@]}"; do
+    m() { printf '%s\n' $1 | median; }
+    who=$([ "$b" = "$FG" ] && echo "" || echo " [baseline $b]")
+    echo "$name over ten copies$who (median of $RUNS runs): p50 $(m "${c50[$b]}") ms CPU" \
+         "($(m "${w50[$b]}") ms wall), p99 $(m "${c99[$b]}") ms CPU ($(m "${w99[$b]}") ms wall)"
+  done
+  if [ -n "${BASELINE:-}" ]; then
+    echo "  ratio to baseline: p50 CPU $(echo "$(m "${c50[$FG]}") / $(m "${c50[$BASELINE]}")" | bc -l | cut -c1-5)," \
+         "p99 CPU $(echo "$(m "${c99[$FG]}") / $(m "${c99[$BASELINE]}")" | bc -l | cut -c1-5)"
+  fi
+  unset w50 w99 c50 c99
 done

@@ -131,6 +131,15 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   }
   std::vector<std::string> defines;
   if (!ident.empty() && (kind == kPageApi || kind == kPageEnv)) defines.push_back(ident);
+  // A Markdown page's file name that is an identifier names what the page
+  // is about ("additional_config.md" under the title "Additional
+  // Configuration"): a question naming it exactly names the page.
+  std::string file_stem(Stem(rel_path));
+  bool markdown = path.size() > 3 && (path.compare(path.size() - 3, 3, ".md") == 0 ||
+                                      (path.size() > 9 && path.compare(path.size() - 9, 9, ".markdown") == 0));
+  if (markdown && file_stem.find('_') != std::string::npos && (kind == kPageGuide || kind == kPageApi || kind == kPageEnv) &&
+      TitleIdentifier(file_stem) == file_stem && std::find(defines.begin(), defines.end(), file_stem) == defines.end())
+    defines.push_back(file_stem);
   for (DocNode& n : *nodes) {
     n.page_kind = kind;
     n.defines = defines;
@@ -152,7 +161,57 @@ Intent ReadIntent(std::string_view question) {
   in.symptom = HasAny(q, {"报错", "错误", "失败", "异常", "卡住", "超时", "error", "fail", "hang",
                           "crash", "core dump", "timeout", "timed out", "traceback", "exception",
                           "wrong result", "对不上", "对不齐", "不一致", "起不来"});
+  in.setting = HasAny(q, {"开关", "环境变量", "switch", "flag", "env var", "environment variable", "knob"});
+  in.meaning = HasAny(q, {"作用", "是什么", "什么意思", "含义", "干什么", "做什么", "用来", "what does",
+                          "what is", "what are", "meaning", "purpose", "what for"});
   return in;
+}
+
+}  // namespace fixgraph::query::docs
+
+namespace fixgraph::query::docs {
+
+std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
+                                     const std::function<double(const std::string&)>& df, double ratio) {
+  std::vector<std::string> out;
+  if (ratio <= 0) return out;
+  // Runs of overlapping bigrams: consecutive positions where the second
+  // character of one is the first of the next.
+  std::vector<const Term*> run;
+  auto flush = [&] {
+    for (size_t i = 1; i + 1 < run.size(); ++i) {
+      double here = df(run[i]->text), left = df(run[i - 1]->text), right = df(run[i + 1]->text);
+      if (left <= 0 || right <= 0) continue;
+      if (left >= ratio * here && right >= ratio * here) out.push_back(run[i]->text);
+    }
+    run.clear();
+  };
+  auto first_char_len = [](const std::string& s) -> size_t {
+    unsigned char c = static_cast<unsigned char>(s[0]);
+    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  };
+  for (const Term& t : terms) {
+    if (t.kind != TermKind::kCjk) {
+      if (t.kind != TermKind::kPart) flush();
+      continue;
+    }
+    size_t first = first_char_len(t.text);
+    if (first >= t.text.size()) {  // a lone character
+      flush();
+      continue;
+    }
+    if (!run.empty()) {
+      const std::string& prev = run.back()->text;
+      size_t pf = first_char_len(prev);
+      bool overlaps = t.pos == run.back()->pos + 1 && prev.compare(pf, std::string::npos, t.text, 0, first) == 0;
+      if (!overlaps) flush();
+    }
+    run.push_back(&t);
+  }
+  flush();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace fixgraph::query::docs

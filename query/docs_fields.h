@@ -10,6 +10,7 @@
 // Thread safety: the functions are pure; call them from any thread.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,10 +56,30 @@ struct Intent {
   bool support = false;  // "does X support / work on Y", "which products"
   bool enable = false;   // "how do I enable / make / set / turn off ..."
   bool symptom = false;  // an error, a failure, a hang
+  bool setting = false;  // asks for a switch: "开关", "环境变量", "flag", "env var"
+  bool meaning = false;  // "what does X do / 有什么作用 / 是什么": X's description
   std::vector<std::string> products;  // product tags named (ProductTags)
 };
 
 // Reads the intent of a question from its wording (Chinese and English).
 Intent ReadIntent(std::string_view question);
+
+}  // namespace fixgraph::query::docs
+
+namespace fixgraph::query {
+struct Term;
+}
+
+namespace fixgraph::query::docs {
+
+// CJK bigrams of a question that straddle a word boundary, found from the
+// corpus alone (no dictionary): in a run of overlapping bigrams ("通信超时"
+// -> 通信 信超 超时), a bigram whose two neighbours in the run are both at
+// least `ratio` times as frequent (`df`, nodes holding the term) is taken
+// for the seam between two words (信超) and returned. A bigram at either end
+// of a run, or next to a bigram the corpus never saw, is kept (a rare word
+// such as 卡住 between unseen seams is a word).
+std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
+                                     const std::function<double(const std::string&)>& df, double ratio);
 
 }  // namespace fixgraph::query::docs

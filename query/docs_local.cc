@@ -6,7 +6,10 @@
 //   data          NodeToJson(node)
 //   value 0       the page: the id up to '#' (one section per page first)
 //   value 1       the page kind, value 2 the section kind (docs_fields.h)
-//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms)
+//   value 3       the page title's whole terms, space-separated (an index
+//                 imported before it existed lacks it: no title-naming signal)
+//   "D" + term    a name the page defines (docs_fields.h, DefinedTerms), and
+//                 an API name run together without its namespace (CompactNames)
 //   metadata      "fixgraph:assoc": learned term associations (docs_assoc.h)
 //   "Q" + id      unique id term (replace_document key)
 //   "O" + origin  the tree/file the node came from (replacement on re-import)
@@ -34,19 +37,23 @@
 //   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence,
 //   then adjusted by page/section kind against the question's intent, and
 //   ranked by a key adding BM25, title and page coverage and a length
-//   penalty (Tuning below; docs/kg.md). Synonyms (0.8) and learned
-//   associations (0.5) of a question term count as partial matches.
+//   penalty (Tuning below; docs/kg.md). Synonyms (0.8), learned
+//   associations (0.5) and abbreviations (0.5) of a question term count as
+//   partial matches; plain English words weigh at most 0.65 x max IDF and
+//   CJK bigrams across a word boundary of the question weigh 0.
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -64,6 +71,7 @@ namespace fixgraph::query {
 namespace {
 
 namespace fs = std::filesystem;
+
 using docs::DocNode;
 
 constexpr double kEvidenceShare = 0.6;  // matched IDF / max IDF for full evidence
@@ -72,7 +80,10 @@ constexpr size_t kSnippetBytes = 320;
 constexpr Xapian::valueno kSlotPage = 0;  // the page part of the id (before '#')
 constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
 constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
+constexpr Xapian::valueno kSlotTitleTerms = 3;  // the page title's whole terms, space-separated
 constexpr Xapian::termcount kTitleWdf = 4;
+constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
+constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
 constexpr Xapian::termcount kHeadingWdf = 3;
 
 std::string DocsDir(const std::string& db_dir) { return db_dir + "/index-docs"; }
@@ -118,7 +129,62 @@ std::vector<std::string> DefinedTerms(const std::vector<std::string>& defines) {
   return out;
 }
 
-Xapian::Document MakeDocument(const DocNode& n) {
+// The components of a defined name's last part, lower-case
+// ("torch_npu.npu_rms_norm" -> npu, rms, norm).
+std::vector<std::string> NameComponents(const std::string& name) {
+  size_t cut = name.find_last_of(".:");
+  std::string last = LowerAscii(cut == std::string::npos ? name : name.substr(cut + 1));
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= last.size()) {
+    size_t us = last.find('_', pos);
+    if (us == std::string::npos) us = last.size();
+    if (us > pos) out.push_back(last.substr(pos, us - pos));
+    pos = us + 1;
+  }
+  return out;
+}
+
+// Namespace components: the first component of many of the defined names
+// of one import ("npu" of npu_rms_norm, npu_grouped_matmul, ...), at least
+// kNamespaceMinNames names and kNamespaceShare of them.
+constexpr size_t kNamespaceMinNames = 5;
+constexpr double kNamespaceShare = 0.2;
+std::set<std::string> NameNamespaces(const std::vector<DocNode>& nodes) {
+  std::set<std::string> names;
+  for (const DocNode& n : nodes)
+    for (const std::string& d : n.defines) names.insert(d);
+  std::map<std::string, size_t> first;
+  for (const std::string& d : names) {
+    std::vector<std::string> c = NameComponents(d);
+    if (c.size() >= 2) ++first[c[0]];
+  }
+  std::set<std::string> out;
+  for (const auto& [c, k] : first)
+    if (k >= kNamespaceMinNames && static_cast<double>(k) >= kNamespaceShare * static_cast<double>(names.size()))
+      out.insert(c);
+  return out;
+}
+
+// The run-together form of a defined name without its namespace
+// ("npu_rms_norm" -> "rmsnorm", "npu_grouped_matmul" -> "groupedmatmul"):
+// what a question writes as RMSNorm or GroupedMatmul.
+std::vector<std::string> CompactNames(const std::vector<std::string>& defines, const std::set<std::string>& namespaces) {
+  std::vector<std::string> out;
+  for (const std::string& d : defines) {
+    std::vector<std::string> c = NameComponents(d);
+    if (c.size() < 3 || namespaces.count(c[0]) == 0) continue;
+    std::string joined;
+    for (size_t i = 1; i < c.size(); ++i) joined += c[i];
+    bool ok = !joined.empty() && joined.size() <= kMaxTermBytes;
+    for (char ch : joined)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ok = false;
+    if (ok) out.push_back(joined);
+  }
+  return out;
+}
+
+Xapian::Document MakeDocument(const DocNode& n, const std::set<std::string>& namespaces) {
   Xapian::Document doc;
   // A page with ill-formed UTF-8 (found by fuzzing, issue 21): U+FFFD instead
   // of an exception that aborted `docs import`.
@@ -126,7 +192,17 @@ Xapian::Document MakeDocument(const DocNode& n) {
   doc.add_value(kSlotPage, n.id.substr(0, n.id.find('#')));
   doc.add_value(kSlotPageKind, n.page_kind);
   doc.add_value(kSlotSectionKind, n.section_kind);
+  {
+    std::string words;
+    for (const Term& t : Analyze(n.title)) {
+      if (t.kind == TermKind::kPart) continue;
+      if (!words.empty()) words.push_back(' ');
+      words += t.text;
+    }
+    if (!words.empty()) doc.add_value(kSlotTitleTerms, words);
+  }
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
+  for (const std::string& d : CompactNames(n.defines, namespaces)) doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));
@@ -272,12 +348,6 @@ bool IsQuantity(const std::string& t) {
   return false;
 }
 
-bool DocHas(const Xapian::Document& doc, const std::string& term) {
-  Xapian::TermIterator it = doc.termlist_begin();
-  it.skip_to(term);
-  return it != doc.termlist_end() && *it == term;
-}
-
 // Index of the best line of `text` for the query, by matched weight.
 std::string MakeSnippet(const std::string& text, const std::map<std::string, double>& weight) {
   std::vector<std::string_view> lines;
@@ -287,9 +357,24 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
     if (nl > pos) lines.emplace_back(text.data() + pos, nl - pos);
     pos = nl + 1;
   }
+  // A line holding none of the terms' first bytes (ASCII lower-cased; stems
+  // keep the first letters of their word) cannot match: it is not analysed.
+  std::vector<std::string> probes;
+  for (const auto& [term, w] : weight) probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
+  std::string lower;
   size_t best = 0;
   double best_w = 0;
   for (size_t i = 0; i < lines.size() && i < 400; ++i) {
+    lower.assign(lines[i]);
+    for (char& c : lower)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    bool maybe = false;
+    for (const std::string& pr : probes)
+      if (lower.find(pr) != std::string::npos) {
+        maybe = true;
+        break;
+      }
+    if (!maybe) continue;
     std::set<std::string> got;
     double w = 0;
     for (const Term& t : Analyze(lines[i])) {
@@ -338,12 +423,20 @@ struct Tuning {
   double assoc_credit = docs::kAssociationCredit;
   double feedback_weight = 0.3;       // expansion terms from the top documents
   double feedback_docs = 4;
-  double feedback_terms = 8;
+  double feedback_terms = 0;          // 0: no feedback pass (dev: no gain for 2 ms; docs/kg.md)
   double candidates = 60;
   double title_share = 0.15;          // title/heading coverage in the rank key
   double function_section = 0.01;     // a page's description section
   double length_penalty = 0.06;       // per e-fold of length above the average
   double page_share = 0.3;            // page-level coverage beyond the section's
+  double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
+  double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
+  double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
+  double title_named = 0.08;
+  double title_query = 0.3;            // weight of the title field in the candidate match
+  double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
+  double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
+  double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
 };
 
 // The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
@@ -362,7 +455,11 @@ Tuning ReadTuning() {
       {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
       {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
       {"title_share", &t.title_share},         {"function_section", &t.function_section},
-      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share}};
+      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
+      {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
+      {"title_named", &t.title_named},
+      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
+      {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -429,6 +526,16 @@ class LocalDocSource : public DocSource {
       if (df == 0) return -1.0;
       return std::max(0.0, std::log((n_docs + 1) / (df + 0.5)));
     };
+    // Bigrams across a word boundary of the question (信超 of 通信超时) are
+    // rare in the corpus, so they would weigh much and match by chance: they
+    // are neither weighed nor searched.
+    std::set<std::string> seams;
+    {
+      std::vector<std::string> v = docs::SeamBigrams(
+          Analyze(text), [&](const std::string& t) { return static_cast<double>(db_.get_termfreq(t)); },
+          tune_.seam_ratio);
+      seams.insert(v.begin(), v.end());
+    }
     // Group weights and the terms Xapian searches for.
     std::vector<std::vector<double>> term_idf(groups.size());
     std::vector<double> group_w(groups.size());
@@ -440,7 +547,8 @@ class LocalDocSource : public DocSource {
       double w = 0;
       // A lone letter or digit ("x" in "4 x 8", "a") names nothing: it is
       // neither searched for nor weighed.
-      if (groups[g].kind == TermKind::kWord && groups[g].terms[0].size() == 1) {
+      if ((groups[g].kind == TermKind::kWord && groups[g].terms[0].size() == 1) ||
+          (groups[g].kind == TermKind::kCjk && seams.count(groups[g].terms[0]) > 0)) {
         term_idf[g].assign(groups[g].terms.size(), -1.0);
         group_w[g] = 0;
         continue;
@@ -457,6 +565,9 @@ class LocalDocSource : public DocSource {
       double whole = term_idf[g][0];
       if (whole >= 0) {
         w = whole;
+        // A plain English word is rare in a small doc corpus by chance
+        // ("badly", "fly") as often as by meaning: its weight is capped.
+        if (groups[g].kind == TermKind::kWord) w = std::min(w, tune_.word_idf_cap * max_idf);
       } else if (groups[g].kind == TermKind::kCjk) {
         w = 0;
       } else if (IsQuantity(groups[g].terms[0])) {
@@ -474,12 +585,18 @@ class LocalDocSource : public DocSource {
     // defines (its title's name).
     std::set<std::string> named_terms;
     for (const QueryGroup& g : groups) {
-      if (g.kind != TermKind::kIdentifier) continue;
+      // Identifiers, and words that may be a name run together ("rmsnorm").
+      if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6)) continue;
       std::string d = Prefixed('D', g.terms[0]);
       if (db_.get_termfreq(d) > 0) named_terms.insert(d);
     }
     // Alternatives: the lexicon's synonyms and the learned associations.
     std::vector<AltSet> alts = Alternatives(text, groups, term_idf);
+    // What each alternative term is worth as a stand-in for a question term.
+    std::map<std::string, double> alt_credit;
+    for (const AltSet& a : alts)
+      for (const auto& m : a.members)
+        for (const std::string& t : m) alt_credit[t] = std::max(alt_credit[t], a.credit);
     std::vector<std::string> alt_terms;
     for (const AltSet& a : alts)
       for (const auto& m : a.members)
@@ -501,25 +618,57 @@ class LocalDocSource : public DocSource {
     }
     if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
 
-    Xapian::Query base(Xapian::Query::OP_OR, qterms.begin(), qterms.end());
-    if (!alt_terms.empty())
-      base = Xapian::Query(Xapian::Query::OP_OR, base,
-                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                         Xapian::Query(Xapian::Query::OP_OR, alt_terms.begin(), alt_terms.end()),
-                                         0.5));
-    for (const std::string& d : named_terms)
-      base = Xapian::Query(Xapian::Query::OP_OR, base, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+    // The query over `keep` terms (all of them, or the rarer ones only).
+    auto make_query = [&](const std::function<bool(const std::string&)>& keep) {
+      std::vector<std::string> q, a;
+      for (const std::string& t : qterms)
+        if (keep(t)) q.push_back(t);
+      for (const std::string& t : alt_terms)
+        if (keep(t)) a.push_back(t);
+      Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
+      if (!a.empty())
+        out = Xapian::Query(Xapian::Query::OP_OR, out,
+                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()),
+                                          0.5));
+      for (const std::string& d : named_terms)
+        out = Xapian::Query(Xapian::Query::OP_OR, out, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+      return out;
+    };
+    Xapian::Query base = make_query([](const std::string&) { return true; });
+    // The title field as a field of its own: a node whose title or heading
+    // holds question terms joins the candidates even when the question's
+    // words are common in bodies ("which models can I run" and the page
+    // "Supported Models").
+    if (tune_.title_query > 0) {
+      std::vector<std::string> tq;
+      for (const std::string& t : qterms)
+        if (db_.get_termfreq(Prefixed('T', t)) > 0) tq.push_back(Prefixed('T', t));
+      if (!tq.empty())
+        base = Xapian::Query(Xapian::Query::OP_OR, base,
+                             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
+                                           tune_.title_query));
+    }
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
     const Xapian::doccount want =
         static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
-    Xapian::MSet mset = enquire.get_mset(0, want);
     // Relevance feedback: terms that mark the best documents widen the
-    // candidate set (they do not count as covering the question).
-    if (mset.size() > 1 && tune_.feedback_terms > 0 && tune_.feedback_weight > 0) {
+    // candidate set (they do not count as covering the question). The first
+    // pass asks only for those documents (a short match prunes most of the
+    // posting lists); the candidates come from the second.
+    const bool feedback = tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
+    // That pass leaves out the terms in more than feedback_df of the nodes:
+    // their long posting lists are most of a match's cost and barely move
+    // the best few documents.
+    const double common_df = tune_.feedback_df * n_docs;
+    Xapian::Query probe = make_query([&](const std::string& t) { return db_.get_termfreq(t) <= common_df; });
+    if (!feedback || probe.empty()) probe = base;
+    enquire.set_query(probe);
+    Xapian::MSet mset = enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
+    bool expanded = false;
+    if (feedback && mset.size() > 1) {
       Xapian::RSet rset;
-      size_t k = 0;
-      for (auto it = mset.begin(); it != mset.end() && k < static_cast<size_t>(tune_.feedback_docs); ++it, ++k) rset.add_document(*it);
+      for (auto it = mset.begin(); it != mset.end(); ++it) rset.add_document(*it);
       FeedbackDecider decider(&have);
       Xapian::ESet eset = enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
       if (!eset.empty()) {
@@ -529,7 +678,12 @@ class LocalDocSource : public DocSource {
             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
                           tune_.feedback_weight)));
         mset = enquire.get_mset(0, want);
+        expanded = true;
       }
+    }
+    if (feedback && !expanded) {
+      enquire.set_query(base);
+      mset = enquire.get_mset(0, want);
     }
     struct Cand {
       double score;  // calibrated, adjusted: what the hit reports
@@ -539,6 +693,9 @@ class LocalDocSource : public DocSource {
       Xapian::Document doc;
       std::vector<double> matched;  // per group: the share matched
       double coverage = 0;
+      std::string page;       // value kSlotPage
+      std::string page_kind;  // value kSlotPageKind
+      const std::set<std::string>* holds = nullptr;  // the needed terms it holds
     };
     const double avg_len = std::max(1.0, db_.get_avlength());
     const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
@@ -588,6 +745,30 @@ class LocalDocSource : public DocSource {
       if (db_.get_termfreq(t) > 0) mark(t, false);
     if (intent.support)
       for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt) mark(*pt, true);
+    // The page, the kinds and the length of every candidate, read the same
+    // way: one stream per value slot and the all-documents posting list, in
+    // docid order (Document::get_value seeks the value table on every call).
+    std::vector<std::array<std::string, 4>> values(by_did.size());
+    std::vector<double> doc_len(by_did.size(), avg_len);
+    for (Xapian::valueno slot : {kSlotPage, kSlotPageKind, kSlotSectionKind, kSlotTitleTerms}) {
+      Xapian::ValueIterator v = db_.valuestream_begin(slot);
+      const Xapian::ValueIterator vend = db_.valuestream_end(slot);
+      for (const auto& [did, rank] : by_did) {
+        if (v == vend) break;
+        v.skip_to(did);
+        if (v == vend) break;
+        if (v.get_docid() == did) values[rank][slot] = *v;
+      }
+    }
+    {
+      Xapian::PostingIterator p = db_.postlist_begin("");
+      const Xapian::PostingIterator end = db_.postlist_end("");
+      for (const auto& [did, rank] : by_did) {
+        p.skip_to(did);
+        if (p == end) break;
+        if (*p == did) doc_len[rank] = static_cast<double>(p.get_doclength());
+      }
+    }
     size_t cand_rank = 0;
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
       Xapian::Document doc = it.get_document();
@@ -642,8 +823,8 @@ class LocalDocSource : public DocSource {
       double evidence = std::min(1.0, mass / max_idf / kEvidenceShare);
       double score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title_cov) * evidence;
       // Structure: the page's kind and the section's kind against the intent.
-      const std::string page_kind = doc.get_value(kSlotPageKind);
-      const std::string sec_kind = doc.get_value(kSlotSectionKind);
+      const std::string& page_kind = values[cand_rank][kSlotPageKind];
+      const std::string& sec_kind = values[cand_rank][kSlotSectionKind];
       const bool definer = page_kind == docs::kPageEnv || page_kind == docs::kPageApi;
       double adj = 0;
       if (page_kind == docs::kPageIndex) adj -= tune_.index_penalty;
@@ -658,33 +839,40 @@ class LocalDocSource : public DocSource {
       }
       if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
         adj += tune_.symptom_trouble;
+      if (intent.setting && page_kind == docs::kPageEnv) adj += tune_.setting_env;
       bool named = false;
       for (const std::string& d : named_terms)
         if (DocHas(doc, d)) named = true;
       score = std::clamp(score + adj, 0.0, 1.0);
       double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
+      if (sec_kind == docs::kSecFunction && intent.meaning) rank += tune_.meaning_function;
+      // The question names the page: the share of the page title's terms
+      // that the question holds (or a synonym of), for short titles such as
+      // "Supported Models" or "Environment Variables" whose words are common.
+      if (tune_.title_named > 0) rank += tune_.title_named * TitleNamed(values[cand_rank][kSlotTitleTerms], have, alt_credit);
       // Long sections (deployment scripts, change logs) hold many words by
       // sheer length.
-      double len = static_cast<double>(db_.get_doclength(*it));
+      double len = doc_len[cand_rank];
       if (len > avg_len) rank -= tune_.length_penalty * std::log(len / avg_len);
       if (named) {
         score = std::min(1.0, score + kNamedBonus);
         rank += 1.0;
       }
-      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage});
+      cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage,
+                           values[cand_rank][kSlotPage], page_kind, &holds[cand_rank]});
     }
     // Page evidence: the question terms matched by any candidate section of
     // the page (a page answering in its description and its parameters).
     if (tune_.page_share > 0) {
       std::map<std::string, std::vector<double>> page_m;
       for (const Cand& c : cands) {
-        auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        auto& pm = page_m[c.page];
         if (pm.empty()) pm.assign(groups.size(), 0.0);
         for (size_t g = 0; g < groups.size(); ++g) pm[g] = std::max(pm[g], c.matched[g]);
       }
       for (Cand& c : cands) {
-        const auto& pm = page_m[c.doc.get_value(kSlotPage)];
+        const auto& pm = page_m[c.page];
         double got = 0;
         for (size_t g = 0; g < groups.size(); ++g) got += pm[g] * group_w[g];
         c.rank += tune_.page_share * (got / total - c.coverage);
@@ -703,13 +891,13 @@ class LocalDocSource : public DocSource {
     std::set<std::string> pages;
     bool tutorial_shown = false;
     for (const Cand& c : cands) {
-      std::string id = c.doc.get_value(kSlotPage);
+      const std::string& id = c.page;
       if (!pages.insert(id).second) {
         later.push_back(&c);
         continue;
       }
-      bool collapsible = c.doc.get_value(kSlotPageKind) == docs::kPageTutorial && !c.named &&
-                         c.rank < 1.0 && !TitleMatches(c.doc, groups, term_idf);
+      bool collapsible = c.page_kind == docs::kPageTutorial && !c.named && c.rank < 1.0 &&
+                         !TitleMatches(*c.holds, groups, term_idf);
       if (collapsible && tutorial_shown) {
         later.push_back(&c);
         continue;
@@ -740,14 +928,35 @@ class LocalDocSource : public DocSource {
     return hits;
   }
 
+  // The share of a page title's terms (`words`, space-separated) the
+  // question holds, a synonym or association counting at its credit.
+  static double TitleNamed(const std::string& words, const std::set<std::string>& have,
+                           const std::map<std::string, double>& alt_credit) {
+    double n = 0, got = 0;
+    for (size_t pos = 0; pos < words.size();) {
+      size_t sp = words.find(' ', pos);
+      if (sp == std::string::npos) sp = words.size();
+      std::string w = words.substr(pos, sp - pos);
+      pos = sp + 1;
+      if (w.empty()) continue;
+      n += 1;
+      if (have.count(w) > 0) {
+        got += 1;
+      } else if (auto it = alt_credit.find(w); it != alt_credit.end()) {
+        got += it->second;
+      }
+    }
+    return n > 0 ? got / n : 0.0;
+  }
+
   // True when some distinctive question term is in the node's title or
   // heading (the question names the page).
-  static bool TitleMatches(const Xapian::Document& doc, const std::vector<QueryGroup>& groups,
+  static bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
                            const std::vector<std::vector<double>>& term_idf) {
     for (size_t g = 0; g < groups.size(); ++g) {
       if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
       if (groups[g].kind == TermKind::kWord) continue;  // plain words: "model", "deploy"
-      if (DocHas(doc, Prefixed('T', groups[g].terms[0]))) return true;
+      if (holds.count(Prefixed('T', groups[g].terms[0])) > 0) return true;
     }
     return false;
   }
@@ -800,6 +1009,27 @@ class LocalDocSource : public DocSource {
       for (const std::string& t : it->second) a.members.push_back({t});
       out.push_back(std::move(a));
     }
+    // Abbreviations: an English word of the question whose stem begins with
+    // a shorter term of the index ("increment" -> "incr" of
+    // npu_incre_flash_attention, "configur" -> "config", "paramet" ->
+    // "param"): identifiers shorten the words prose spells out.
+    for (size_t g = 0; g < groups.size() && tune_.prefix_credit > 0; ++g) {
+      if (groups[g].kind != TermKind::kWord) continue;
+      const std::string& w = groups[g].terms[0];
+      if (w.size() < kPrefixMinWord) continue;
+      bool ascii = true;
+      for (char c : w)
+        if (!(c >= 'a' && c <= 'z')) ascii = false;
+      if (!ascii) continue;
+      AltSet a;
+      a.credit = tune_.prefix_credit;
+      a.groups.push_back(g);
+      for (size_t k = w.size() - 1; k >= kPrefixMinAbbrev; --k) {
+        std::string pre = w.substr(0, k);
+        if (db_.get_termfreq(pre) > 0) a.members.push_back({pre});
+      }
+      if (!a.members.empty()) out.push_back(std::move(a));
+    }
     return out;
   }
 
@@ -839,12 +1069,16 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
     Xapian::WritableDatabase db(DocsDir(db_dir), Xapian::DB_CREATE_OR_OPEN);
     db.begin_transaction();
     try {
+      std::vector<DocNode> all_nodes;
+      for (const PendingImport& imp : pending) all_nodes.insert(all_nodes.end(), imp.nodes.begin(), imp.nodes.end());
+      const std::set<std::string> namespaces = NameNamespaces(all_nodes);
+      all_nodes.clear();
       for (const PendingImport& imp : pending) {
         Xapian::doccount before = db.get_termfreq("O" + imp.origin);
         st->removed += before;
         if (before > 0) db.delete_document("O" + imp.origin);
         for (const DocNode& n : imp.nodes) {
-          db.replace_document("Q" + n.id, MakeDocument(n));
+          db.replace_document("Q" + n.id, MakeDocument(n, namespaces));
           ++st->nodes;
         }
       }

@@ -6,11 +6,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <xapian.h>
 
 #include "fixgraph/query/ask.h"
 #include "fixgraph/query/docs.h"
+#include "../../query/analyzer.h"
 #include "../../query/docs_assoc.h"
 #include "../../query/docs_fields.h"
 #include "../../query/docs_node.h"
@@ -50,6 +52,15 @@ TEST(DocsFields, PageAndSectionKinds) {
   EXPECT_EQ(tut[0].page_kind, "tutorial");
   EXPECT_TRUE(tut[0].defines.empty());
 
+  // A guide whose file name is an identifier defines that name.
+  auto guide = docs::ParseMarkdown("t/config/extra_options.md", "# Extra Options\n\nPass them at start.\n");
+  docs::ClassifyPage("t/config/extra_options.md", &guide);
+  EXPECT_EQ(guide[0].page_kind, "guide");
+  EXPECT_EQ(guide[0].defines, std::vector<std::string>{"extra_options"});
+  auto plain = docs::ParseMarkdown("t/config/overview.md", "# Overview\n\nx\n");
+  docs::ClassifyPage("t/config/overview.md", &plain);
+  EXPECT_TRUE(plain[0].defines.empty());
+
   auto menu = docs::ParseMarkdown("t/_menu_env.md", "# 环境变量\n\n- [A](a.md)\n");
   docs::ClassifyPage("t/_menu_env.md", &menu);
   EXPECT_EQ(menu[0].page_kind, "index");
@@ -77,6 +88,32 @@ TEST(DocsFields, Intent) {
   EXPECT_TRUE(docs::ReadIntent("how do I enable the level 2 queue").enable);
   EXPECT_FALSE(docs::ReadIntent("what is the queue").enable);
   EXPECT_TRUE(docs::ReadIntent("训练报错 EZ9999").symptom);
+  EXPECT_TRUE(docs::ReadIntent("TASK_QUEUE_ENABLE 配置为2 有什么作用").meaning);
+  EXPECT_TRUE(docs::ReadIntent("what does expandable_segments do").meaning);
+  EXPECT_FALSE(docs::ReadIntent("how do I enable the level 2 queue").meaning);
+  EXPECT_TRUE(docs::ReadIntent("有没有分析通信超时的开关").setting);
+  EXPECT_TRUE(docs::ReadIntent("is there an env var for this").setting);
+  EXPECT_FALSE(docs::ReadIntent("训练报错 EZ9999").setting);
+}
+
+TEST(DocsFields, SeamBigramsAreTheRareOnesBetweenWords) {
+  std::map<std::string, double> df = {{"通信", 200}, {"信超", 3}, {"超时", 150}, {"卡住", 2}};
+  auto f = [&](const std::string& t) {
+    auto it = df.find(t);
+    return it == df.end() ? 0.0 : it->second;
+  };
+  // 通信超时: 信超 sits between two frequent words.
+  EXPECT_EQ(docs::SeamBigrams(Analyze("通信超时"), f, 10), std::vector<std::string>{"信超"});
+  // Not when a neighbour is only a few times as frequent, nor with the rule off.
+  df["通信"] = 20;
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信超时"), f, 10).empty());
+  df["通信"] = 200;
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信超时"), f, 0).empty());
+  // Ends of a run, and a rare word between unseen bigrams, are kept.
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信"), f, 10).empty());
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("练卡住后"), f, 10).empty());
+  // Runs do not reach across a space or a stop character.
+  EXPECT_TRUE(docs::SeamBigrams(Analyze("通信 超时"), f, 10).empty());
 }
 
 // --- search over small pages ----------------------------------------------------
@@ -152,8 +189,11 @@ TEST_F(DocsStructure, EnableQuestionPrefersTheDefiningPageAndCollapsesTutorials)
   for (size_t i = 0; i < 3; ++i) tutorials += hits[i].page_kind == "tutorial";
   EXPECT_LE(tutorials, 1);
   // The menu naming the switch ranks below the page defining it.
-  for (size_t i = 0; i < hits.size(); ++i)
-    if (hits[i].page_kind == "index") EXPECT_LT(hits[i].score, hits[0].score) << hits[i].id;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    if (hits[i].page_kind == "index") {
+      EXPECT_LT(hits[i].score, hits[0].score) << hits[i].id;
+    }
+  }
 }
 
 TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
@@ -210,11 +250,185 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
   // would: 绑核 | affinity)...
   setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0,synonym_credit=0", 1);
   EXPECT_FALSE(found("绑核", "kb/g/target.md"));
-  // ...the learned associations do, and so does relevance feedback.
+  // ...the learned associations do, and so does relevance feedback (off by
+  // default since it did not pay for its second match: docs/kg.md).
   setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,synonym_credit=0", 1);
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
-  setenv("FIXGRAPH_KG_TUNE", "assoc_credit=0,synonym_credit=0", 1);
+  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=8,assoc_credit=0,synonym_credit=0", 1);
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
+  // 通信 and 超时 are common words; only the target holds both. A decoy holds
+  // the rare bigram 信超 (from 自信超越), which straddles the two words of
+  // the question 通信超时.
+  for (int i = 0; i < 20; ++i) {
+    Page("a/c" + std::to_string(i) + ".md", "# 页面 " + std::to_string(i) + "\n\n通信配置 " + std::to_string(i) + "\n");
+    Page("a/t" + std::to_string(i) + ".md", "# 条目 " + std::to_string(i) + "\n\n超时设置 " + std::to_string(i) + "\n");
+  }
+  for (int i = 0; i < 160; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Page("a/target.md", "# 说明\n\n通信的超时如何设置。\n");
+  Page("a/decoy.md", "# 说明\n\n自信超越。\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("通信超时", 5);
+    EXPECT_TRUE(hits.ok());
+    return hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+  };
+  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/target.md");
+  setenv("FIXGRAPH_KG_TUNE", "seam_ratio=0", 1);
+  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/decoy.md");
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
+  // "Gadget Models" lists the models; the guides use the same words at length.
+  Page("m/gadget_models.md",
+       "# Gadget Models\n\n## Text models\n| name | state |\n|---|---|\n| Alpha | yes |\n| Beta | yes |\n");
+  for (const char* g : {"Alpha", "Beta", "Gamma", "Delta", "Epsilon"})
+    Page(std::string("g/") + g + ".md",
+         std::string("# ") + g + " guide\n\n## Serving\nRun the " + g +
+             " models with gadget serve; models run on one card. Which flags to pass: see below.\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("which gadget models can I run", 5);
+    EXPECT_TRUE(hits.ok());
+    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+    return id.substr(0, id.find('#'));
+  };
+  EXPECT_EQ(first(), "kb/m/gadget_models.md");
+  setenv("FIXGRAPH_KG_TUNE", "title_named=0", 1);
+  EXPECT_NE(first(), "kb/m/gadget_models.md");
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
+  // The API's name shortens "incremental" to "incre"; its text is Chinese.
+  Page("api/incre.md", "# torch\\_npu.npu\\_incre\\_gizmo\n\n## 功能说明\n增量场景的计算。\n");
+  Page("api/full.md", "# torch\\_npu.npu\\_full\\_gizmo\n\n## 功能说明\n全量场景的计算。\n");
+  Page("g/gizmo.md", "# Gizmo overview\n\nThe gizmo tool.\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("incremental gizmo", 5);
+    EXPECT_TRUE(hits.ok());
+    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
+    return id.substr(0, id.find('#'));
+  };
+  EXPECT_EQ(first(), "kb/api/incre.md");
+  setenv("FIXGRAPH_KG_TUNE", "prefix_credit=0", 1);
+  EXPECT_NE(first(), "kb/api/incre.md");
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
+  // Five APIs share the namespace component "npu"; a question writes the
+  // name run together and in camel case (WidgetNorm for npu_widget_norm).
+  for (const char* name : {"npu_widget_norm", "npu_add_widget_norm", "npu_gizmo_cast", "npu_gadget_sort", "npu_doohickey"})
+    Page(std::string("api/") + name + ".md",
+         std::string("# torch\\_npu.") + name + "\n\n## 功能说明\n对输入做归一化计算的融合算子。\n");
+  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  {
+    Xapian::Database db(dir_ / "db/index-docs");
+    EXPECT_GT(db.get_termfreq("Dwidgetnorm"), 0u);
+    EXPECT_GT(db.get_termfreq("Daddwidgetnorm"), 0u);
+    EXPECT_EQ(db.get_termfreq("Ddoohickey"), 0u);  // one component: no run-together form
+  }
+  auto hits = Search("WidgetNorm 归一化有现成的融合算子吗");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].id.substr(0, hits[0].id.find('#')), "kb/api/npu_widget_norm.md") << hits[0].id;
+}
+
+TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
+  // A failure case about timeouts, and the variable that switches on their
+  // diagnosis; the question has a symptom and asks for a switch (开关).
+  Page("cases/timeout.md",
+       "# HCCL 报错\n\n## 问题现象描述\n多卡任务通信超时报错。\n\n## 原因分析\n"
+       "某张卡异常退出，其他卡等待通信超时。\n\n## 解决措施\n检查网络。\n");
+  Page("env/FOO_DESYNC_DEBUG.md",
+       "# FOO\\_DESYNC\\_DEBUG\n\n## 功能描述\n通过此环境变量控制是否进行通信超时诊断。\n");
+  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto env_score = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("通信超时报错，有没有诊断的开关", 5);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind("kb/env/FOO_DESYNC_DEBUG.md", 0) == 0) return h.score;
+    return 0.0;
+  };
+  double with = env_score();
+  setenv("FIXGRAPH_KG_TUNE", "setting_env=0", 1);
+  double without = env_score();
+  unsetenv("FIXGRAPH_KG_TUNE");
+  EXPECT_GT(with, kDocHitScore);  // a hit, above the failure case's 0.82
+  EXPECT_NEAR(with - without, 0.1, 0.005);
+}
+
+TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
+  // "badly" and "fly" occur once in the corpus (rare by chance); the
+  // question's topic words occur in ten pages each, the target holds them all.
+  Page("g/target.md", "# Balancer\n\nRebalance the experts when their load is imbalanced.\n");
+  Page("g/decoy.md", "# Notes\n\nThe demo went badly, patched on the fly.\n");
+  for (int i = 0; i < 9; ++i) {
+    Page("g/e" + std::to_string(i) + ".md", "# Experts " + std::to_string(i) + "\n\nexperts setup " + std::to_string(i) + "\n");
+    Page("g/i" + std::to_string(i) + ".md", "# Load " + std::to_string(i) + "\n\nimbalanced load " + std::to_string(i) + "\n");
+    Page("g/r" + std::to_string(i) + ".md", "# Sched " + std::to_string(i) + "\n\nrebalance step " + std::to_string(i) + "\n");
+  }
+  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  // The calibrated score of a page (0 when it is not among the hits).
+  auto score = [&](const std::string& page) {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("experts badly imbalanced, rebalance them on the fly", 20);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind(page, 0) == 0) return h.score;
+    return 0.0;
+  };
+  EXPECT_GT(score("kb/g/target.md"), score("kb/g/decoy.md"));
+  setenv("FIXGRAPH_KG_TUNE", "word_idf_cap=1", 1);
+  EXPECT_LT(score("kb/g/target.md"), score("kb/g/decoy.md"));
+  unsetenv("FIXGRAPH_KG_TUNE");
+}
+
+TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
+  // 59 tutorials hold every word of the question in their bodies (they
+  // fill all but one of the 60 candidate places, and then share one slot of
+  // the hits); 30 pages hold two of the words; the list page holds only
+  // "models", in its title. The last candidate place goes to the list page
+  // only when the title field is searched.
+  Page("m/supported_things.md", "# Supported Models\n\nSee the table.\n");
+  for (int i = 0; i < 59; ++i)
+    Page("tutorials/guide" + std::to_string(i) + ".md",
+         "# Guide " + std::to_string(i) + "\n\nRun the models with foo on bar; foo on bar runs models " +
+             std::to_string(i) + ".\n");
+  for (int i = 0; i < 30; ++i) Page("p/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) + "\n\nmodels of foo " + std::to_string(i) + "\n");
+  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto found = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db");
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("which models can I run with foo on bar", 10);
+    EXPECT_TRUE(hits.ok());
+    for (const DocHit& h : *hits)
+      if (h.id.rfind("kb/m/supported_things.md", 0) == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(found());
+  setenv("FIXGRAPH_KG_TUNE", "title_query=0", 1);
+  EXPECT_FALSE(found());
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
@@ -298,10 +512,10 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name != "test") continue;
     saw_test = true;
-    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.80 / 0.67 (24 and
-    // 20 of 30, docs/evaluation.md). The floors hold what is reached.
-    EXPECT_GE(s.top3, 0.79) << misses;
-    EXPECT_GE(s.top1, 0.65) << misses;
+    // Issue 22 asks for 0.90 / 0.75; this build reaches 0.83 / 0.70 (25 and
+    // 21 of 30, docs/evaluation.md). The floors hold what is reached.
+    EXPECT_GE(s.top3, 0.82) << misses;
+    EXPECT_GE(s.top1, 0.69) << misses;
   }
   EXPECT_TRUE(saw_test);
 }
