@@ -193,6 +193,21 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     }
     o << "</table>\n";
   }
+  bool any_likely = false;
+  for (const DigestExcluded& e : d.excluded) any_likely = any_likely || !e.suggested.empty();
+  if (any_likely) {
+    o << "<h2 id=\"likely\">" << dt::Html(LikelyHeading(lang)) << "</h2>\n<p>" << dt::Html(LikelyIntro(lang))
+      << "</p>\n<table class=\"likely\"><tr><th>Issue</th><th>" << (Zh(lang) ? "可能的修复 PR（概率）" : "Likely fix PRs (probability)")
+      << "</th></tr>\n";
+    for (const DigestExcluded& e : d.excluded) {
+      if (e.suggested.empty()) continue;
+      o << "<tr data-likely=\"" << dt::Html(e.issue) << "\"><td>" << dt::Html(IssueLabel(d, e.issue) + " " + e.title)
+        << "</td><td>" << Badge("D", lang);
+      for (const std::string& f : LikelyFixes(e)) o << "<br>" << dt::Html(f);
+      o << "</td></tr>\n";
+    }
+    o << "</table>\n";
+  }
   DisclosureCounts k = CountDisclosure(d);
   o << "<h2 id=\"disclosure\">" << (Zh(lang) ? "考据与口径披露" : "Evidence and disclosure") << "</h2>\n";
   o << "<table class=\"tiers\"><tr><th>" << (Zh(lang) ? "层级" : "Tier") << "</th><th>"

@@ -280,6 +280,27 @@ std::string RefList(const Digest& d, const std::vector<std::string>& refs, const
 
 }  // namespace
 
+const char* LikelyHeading(Lang lang) { return Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified"; }
+
+const char* LikelyIntro(Lang lang) {
+  return Zh(lang) ? "以下 issue 没有可信的修复关联；按排序模型列出最可能的修复 PR 及其概率，仅供核查，不计入上文统计。"
+                  : "These issues have no trusted fix link; the ranking's most likely fix PRs and their "
+                    "probabilities are listed for checking, and are not counted above.";
+}
+
+std::vector<std::string> LikelyFixes(const DigestExcluded& e) {
+  std::vector<std::string> parts;
+  auto ref = ParseRef(e.issue);
+  for (size_t i = 0; i < e.suggested.size() && i < 3; ++i) {
+    const graph::FixLink& f = e.suggested[i];
+    char p[16];
+    std::snprintf(p, sizeof p, "%.2f", f.confidence);
+    std::string pr = ref.ok() ? dt::ShortPr(f.pr, ref->repo) : f.pr;
+    parts.push_back(pr + " (" + p + ") " + dt::CleanTitle(f.title));
+  }
+  return parts;
+}
+
 DisclosureCounts CountDisclosure(const Digest& d) {
   DisclosureCounts c;
   for (const DigestCase* k : d.Cases()) {
@@ -509,22 +530,11 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   bool any_likely = false;
   for (const DigestExcluded& e : d.excluded) any_likely = any_likely || !e.suggested.empty();
   if (any_likely) {
-    o << "## " << (Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified") << "\n\n";
-    o << (Zh(lang) ? "以下 issue 没有可信的修复关联；按排序模型列出最可能的修复 PR 及其概率，仅供核查，不计入上文统计。\n\n"
-                   : "These issues have no trusted fix link; the ranking's most likely fix PRs and their "
-                     "probabilities are listed for checking, and are not counted above.\n\n");
+    o << "## " << LikelyHeading(lang) << "\n\n" << LikelyIntro(lang) << "\n\n";
     for (const DigestExcluded& e : d.excluded) {
       if (e.suggested.empty()) continue;
-      std::vector<std::string> parts;
-      auto ref = ParseRef(e.issue);
-      for (size_t i = 0; i < e.suggested.size() && i < 3; ++i) {
-        const graph::FixLink& f = e.suggested[i];
-        char p[16];
-        std::snprintf(p, sizeof p, "%.2f", f.confidence);
-        std::string pr = ref.ok() ? dt::ShortPr(f.pr, ref->repo) : f.pr;
-        parts.push_back(pr + " (" + p + ") " + dt::CleanTitle(f.title));
-      }
-      o << "- " << dt::MdCell(IssueLabel(d, e.issue) + " " + e.title) << ": " << dt::MdCell(Join(parts, "; ")) << "\n";
+      o << "- " << dt::MdCell(IssueLabel(d, e.issue) + " " + e.title) << ": " << dt::MdCell(Join(LikelyFixes(e), "; "))
+        << "\n";
     }
     o << "\n";
   }

@@ -35,6 +35,13 @@ std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang);
 std::string ThemeHeading(const Digest& d, const DigestTheme& t, Lang lang);
 std::string ThemeBullet(const Digest& d, const std::string& issue, Lang lang);
 
+// The "likely fixes, not verified" section: its heading, its one-line
+// introduction, and per excluded issue with suggestions its first three as
+// "!78469 (0.27) title" (empty when it has none).
+const char* LikelyHeading(Lang lang);
+const char* LikelyIntro(Lang lang);
+std::vector<std::string> LikelyFixes(const DigestExcluded& e);
+
 // Runs fn(0..n-1) on up to one thread per core; fn must only write its own
 // slot (results stay in index order, so output is deterministic).
 void ParallelFor(size_t n, const std::function<void(size_t)>& fn);

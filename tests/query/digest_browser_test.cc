@@ -64,6 +64,8 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   EXPECT_GE(Count(dom, "class=\"badge ev\""), cases / 2);
   EXPECT_NE(dom.find("id=\"disclosure\""), std::string::npos);
   EXPECT_NE(dom.find("id=\"troubleshooting\""), std::string::npos);
+  // Likely fixes (suggestions) in their own table, one row per issue.
+  EXPECT_EQ(Count(dom, "<tr data-likely="), j["likely_fixes"].size());
   // Every timeline row has an issue-created marker and the fixed ones a merge.
   EXPECT_EQ(Count(dom, "class=\"created\""), cases);
   EXPECT_GE(Count(dom, "class=\"merged\""), 20u);

@@ -101,6 +101,28 @@ TEST_F(DigestDemo, SameStoreSameBytes) {
   }
 }
 
+// The HTML page lists the likely fixes of excluded issues as the Markdown
+// does: their own section, tier D, apart from the trusted tables.
+TEST_F(DigestDemo, HtmlShowsLikelyFixesApart) {
+  query::Digest d = Build(query::DigestOptions());
+  const query::DigestExcluded* with = nullptr;
+  for (const query::DigestExcluded& e : d.excluded)
+    if (!e.suggested.empty()) with = &e;
+  ASSERT_NE(with, nullptr) << "the demo has an excluded issue with suggestions";
+  for (query::Lang lang : {query::Lang::kZh, query::Lang::kEn}) {
+    std::string html = query::RenderHtml(d, lang);
+    size_t section = html.find("<h2 id=\"likely\">");
+    ASSERT_NE(section, std::string::npos);
+    EXPECT_LT(section, html.find("<h2 id=\"disclosure\">"));
+    size_t row = html.find("<tr data-likely=\"" + with->issue + "\"", section);
+    ASSERT_NE(row, std::string::npos);
+    EXPECT_NE(html.find("data-tier=\"D\"", row), std::string::npos);
+    char p[16];
+    std::snprintf(p, sizeof p, "(%.2f)", with->suggested.front().confidence);
+    EXPECT_NE(html.find(p, row), std::string::npos) << p;
+  }
+}
+
 TEST_F(DigestDemo, RenderJsonIsTheTreePrintedWithIndent2) {
   query::Digest d = Build(query::DigestOptions());
   ASSERT_GT(d.repos.size(), 1u);
