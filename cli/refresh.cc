@@ -117,9 +117,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   if (!p.relink.empty() && !all_linked) {
     // A store with no links yet, or one where at least a third of the issues
     // and PRs changed (a re-import of a changed dump), is linked whole:
-    // cheaper than finding and relinking the neighbourhood of every changed
-    // item (Relink costs about three times LinkAll per issue; docs/benchmarks.md,
-    // "Re-import"). Recorded as a link run first, so that a crash repeats the
+    // cheaper than finding the neighbourhood of every changed item, reading
+    // its old links and relinking it (docs/benchmarks.md, "Re-import"). Recorded as a link run first, so that a crash repeats the
     // whole run (which covers the changed items); the ask index is rebuilt,
     // as UpdateIssueIndex would do for that many changed issues.
     bool any_links = false;
