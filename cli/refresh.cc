@@ -63,6 +63,24 @@ Status SettleIndexUpdate(const Context& ctx, Store* store) {
   return store->Write(batch.get());
 }
 
+// Whether the changed items are at least a third of the store's issues and
+// PRs (then a whole link run is cheaper than Relink). Decided from the
+// pending set and the store alone, so a run that finishes an interrupted
+// one takes the same path.
+Status MostlyChanged(const Store& store, const std::vector<Ref>& relink, bool* out) {
+  std::int64_t changed = 0;
+  for (const Ref& r : relink) changed += r.kind == RefKind::kIssue || r.kind == RefKind::kPull;
+  std::vector<RepoRef> repos;
+  FG_RETURN_IF_ERROR(store.ListIssueRepositories(&repos));
+  std::int64_t items = 0;
+  for (const RepoRef& repo : repos) {
+    FG_ASSIGN_OR_RETURN(RepoStats st, store.Stats(repo));
+    items += st.issues_open + st.issues_closed + st.pulls_open + st.pulls_merged + st.pulls_closed;
+  }
+  *out = changed > 0 && 3 * changed >= items;
+  return Status::OK();
+}
+
 }  // namespace
 
 Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) {
@@ -97,15 +115,20 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   CrashPoint();
   // 2. Changed items: relink what they can affect.
   if (!p.relink.empty() && !all_linked) {
-    // A store with no links yet is linked whole: cheaper than finding the
-    // neighbourhood of every changed item. Recorded as a link run first, so
-    // that a crash repeats the whole run (which covers the changed items).
+    // A store with no links yet, or one where at least a third of the issues
+    // and PRs changed (a re-import of a changed dump), is linked whole:
+    // cheaper than finding the neighbourhood of every changed item, reading
+    // its old links and relinking it (docs/benchmarks.md, "Re-import"). Recorded as a link run first, so that a crash repeats the
+    // whole run (which covers the changed items); the ask index is rebuilt,
+    // as UpdateIssueIndex would do for that many changed issues.
     bool any_links = false;
     FG_RETURN_IF_ERROR(graph::ForEachLinks(*store, nullptr, [&](const graph::IssueLinks&) {
       any_links = true;
       return false;
     }));
-    if (!any_links) {
+    bool mostly_changed = false;
+    if (any_links) FG_RETURN_IF_ERROR(MostlyChanged(*store, p.relink, &mostly_changed));
+    if (!any_links || mostly_changed) {
       FG_RETURN_IF_ERROR(store->BeginLinkRun(nullptr, p.relink));
       Status s = graph::LinkAll(store, nullptr, options, &stats->link);
       if (!s.ok()) return s.WithContext("linking after the write");

@@ -395,9 +395,10 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
   for (auto& [repo, ms] : merges) {
     std::sort(ms.begin(), ms.end());
     ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
-    auto any_in = [&ms](UnixSeconds lo, UnixSeconds hi) {
-      auto it = std::lower_bound(ms.begin(), ms.end(), lo);
-      return it != ms.end() && *it <= hi;
+    const auto& sorted = ms;  // clang 14 cannot capture a structured binding
+    auto any_in = [&sorted](UnixSeconds lo, UnixSeconds hi) {
+      auto it = std::lower_bound(sorted.begin(), sorted.end(), lo);
+      return it != sorted.end() && *it <= hi;
     };
     std::vector<std::pair<UnixSeconds, Ref>> closed;
     FG_RETURN_IF_ERROR(store.IssuesClosedBetween(repo, ms.front() - after, ms.back() + before + most, &closed));

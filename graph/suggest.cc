@@ -81,7 +81,7 @@ StatusOr<RankModel> RankModel::FromJson(const nlohmann::json& j) {
     m.weights[i] = v->get<double>();
   }
   for (const auto& [k, v] : w->items()) {
-    if (std::find_if(std::begin(kNames), std::end(kNames), [&](const char* n) { return k == n; }) == std::end(kNames))
+    if (std::find_if(std::begin(kNames), std::end(kNames), [&key = k](const char* n) { return key == n; }) == std::end(kNames))
       return Status::InvalidArgument("rank model: unknown feature \"" + k + "\"");
   }
   auto n = j.find("none");

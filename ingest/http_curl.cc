@@ -110,7 +110,7 @@ class CurlClient final : public HttpClient {
     std::string url = request.url;
     for (int hop = 0;; ++hop) {
       std::string location;
-      StatusOr<HttpResponse> r = GetOnce(request, url, &location);
+      StatusOr<HttpResponse> r = Perform(request, url, nullptr, &location);
       if (!r.ok() || !IsRedirect(r->status) || location.empty()) return r;
       if (hop == options_.max_redirects)
         return Status::Unavailable("GET " + RedactUrl(request.url) + ": more than " +
@@ -126,11 +126,18 @@ class CurlClient final : public HttpClient {
     }
   }
 
+ // A POST is not repeated elsewhere: a redirect is the response.
+  StatusOr<HttpResponse> Post(const HttpRequest& request, const std::string& body) override {
+    std::string location;
+    return Perform(request, request.url, &body, &location);
+  }
+
  private:
-  // One request to `url` (no redirect followed); *location is the absolute
-  // target of a redirect response, "" otherwise.
-  StatusOr<HttpResponse> GetOnce(const HttpRequest& request, const std::string& url,
-                                 std::string* location) {
+  // One request to `url` (no redirect followed): a GET, or a POST of
+  // *post_body when it is not null; *location is the absolute target of a
+  // redirect response, "" otherwise. The caps of options_ hold for both.
+  StatusOr<HttpResponse> Perform(const HttpRequest& request, const std::string& url,
+                                 const std::string* post_body, std::string* location) {
     CURL* h = Acquire();
     HttpResponse response;
     Transfer transfer{&response, options_.max_body_bytes, options_.max_header_bytes};
@@ -139,14 +146,26 @@ class CurlClient final : public HttpClient {
       for (const auto& [name, value] : request.headers)
         headers = curl_slist_append(headers, (name + ": " + value).c_str());
     }
-    headers = curl_slist_append(headers, "Accept: application/json");
+    bool accept = false;
+    for (const auto& header : request.headers) accept = accept || Lower(header.first) == "accept";
+    if (!accept) headers = curl_slist_append(headers, "Accept: application/json");
     curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    if (post_body != nullptr) {
+      curl_easy_setopt(h, CURLOPT_POST, 1L);
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, post_body->data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(post_body->size()));
+    } else {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    }
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // every encoding curl supports
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, options_.timeout_ms);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, options_.connect_timeout_ms);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+                     request.timeout_ms > 0 ? request.timeout_ms : options_.timeout_ms);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     request.timeout_ms > 0 ? std::min(request.timeout_ms, options_.connect_timeout_ms)
+                                            : options_.connect_timeout_ms);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -167,9 +186,10 @@ class CurlClient final : public HttpClient {
     location->assign(redirect != nullptr ? redirect : "");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
     curl_slist_free_all(headers);
     Release(h);
-    const std::string shown = "GET " + RedactUrl(url) + ": ";
+    const std::string shown = (post_body != nullptr ? "POST " : "GET ") + RedactUrl(url) + ": ";
     if (transfer.body_too_large || rc == CURLE_FILESIZE_EXCEEDED)
       return Status::Unavailable(shown + "response body larger than " +
                                  std::to_string(options_.max_body_bytes) +

@@ -8,6 +8,7 @@
 
 #include "docs_http.h"
 #include "docs_node.h"
+#include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
@@ -52,8 +53,11 @@ std::string Str(const nlohmann::json& obj, const char* key) {
 
 // The human part of an error body: RFC 7807 "detail" (string, or FastAPI's
 // list of {msg}), else "title", else the raw text, trimmed.
+// Bodies are parsed with ingest::ParseJsonLimited (depth and numbers checked
+// first): a hostile body is text here, never a stack overflow in dump().
 std::string ErrorDetail(const std::string& body) {
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  nlohmann::json j;
+  if (!ingest::ParseJsonLimited(body, &j).ok()) j = nullptr;
   std::string out;
   if (j.is_object()) {
     auto d = j.find("detail");
@@ -163,7 +167,9 @@ class RemoteDocSource : public DocSource {
 
   StatusOr<std::vector<DocHit>> ParseAnswer(const std::string& body, size_t limit,
                                             const std::string& who) {
-    nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+    nlohmann::json j;
+    if (Status s = ingest::ParseJsonLimited(body, &j); !s.ok())
+      return Status::Corruption(who + ": /search answer is not valid JSON (" + s.message() + ")");
     if (!j.is_object()) return Status::Corruption(who + ": /search answer is not a JSON object");
     auto res = j.find("results");
     if (res == j.end() || !res->is_array())

@@ -24,5 +24,7 @@ case "$name" in
   time) add tests/fuzz/seeds/time/* ;;
   analyzer) add tests/data/queries.json data/kg/nodes.jsonl tests/fuzz/seeds/text/* ;;
   docs_parse) add data/kg/nodes.jsonl tests/fuzz/seeds/markdown/* ;;
+  mcp_line) add tests/fuzz/seeds/mcp/* ;;
+  http_request) add tests/fuzz/seeds/http/* ;;
   *) echo "seeds.sh: unknown harness $name" >&2; exit 2 ;;
 esac

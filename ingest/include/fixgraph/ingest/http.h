@@ -1,4 +1,4 @@
-// HTTP GET for the live sync (design.md s8): a small client interface with a
+// HTTP GET for the live sync (design.md s8), and POST for the KG service: a small client interface with a
 // libcurl implementation underneath, so sync can be tested against a loopback
 // fake or a scripted client.
 //
@@ -35,6 +35,9 @@ struct HttpRequest {
   std::string url;
   // Extra request headers, e.g. {"PRIVATE-TOKEN", "..."}.
   std::vector<std::pair<std::string, std::string>> headers;
+  // Whole-request timeout for this request (the connect timeout is at most
+  // this too); 0: HttpClientOptions::timeout_ms.
+  long timeout_ms = 0;
 };
 
 struct HttpResponse {
@@ -67,6 +70,10 @@ class HttpClient {
  public:
   virtual ~HttpClient() = default;
   virtual StatusOr<HttpResponse> Get(const HttpRequest& request) = 0;
+  // POSTs `body` (send a Content-Type header with it) with the same caps and
+  // errors as Get; a redirect is not followed but returned as the response.
+  // The KG service client (query/docs_http.cc) goes through it.
+  virtual StatusOr<HttpResponse> Post(const HttpRequest& request, const std::string& body) = 0;
 };
 
 // The libcurl client (gzip/deflate accepted, keep-alive, HTTP/1.1).
