@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "refresh.h"
+#include "fixgraph/engine/time.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/ingest/dump.h"
 
@@ -20,13 +21,21 @@ nlohmann::json CountsJson(const ingest::ImportCounts& c) {
           {"changed", c.changed}};
 }
 
-void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link) {
+void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link,
+               const std::string& time_offset) {
+  std::optional<int> naive_offset;
+  if (!time_offset.empty()) {
+    auto off = ParseUtcOffset(time_offset);
+    if (!off.ok()) return ctx.Fail(Status::InvalidArgument("--time-offset: " + off.status().message()));
+    naive_offset = *off;
+  }
   // Pending work an earlier run left is finished with this run's, after the
   // writes (one relink and one index update for both); --no-link loads only
   // and leaves all of it pending (stats shows it).
   auto store = ctx.OpenForWrite(/*finish_pending=*/false);
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::ImportOptions options;
+  options.naive_utc_offset_minutes = naive_offset;
   if (ctx.err_is_terminal) {
     options.on_progress = [&ctx](const ingest::ImportProgress& p) {
       *ctx.err << "\r[" << p.repo_index + 1 << "/" << p.repo_count << "] "
@@ -87,7 +96,13 @@ void AddImportCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("DUMP", *dumps, "dump directories")->required();
   cmd->add_flag("--json", *json_out, "print a JSON summary");
   cmd->add_flag("--no-link", *no_link, "load only; do not relink the affected issues");
-  cmd->callback([&ctx, dumps, json_out, no_link] { RunImport(ctx, *dumps, *json_out, !*no_link); });
+  auto time_offset = std::make_shared<std::string>();
+  cmd->add_option("--time-offset", *time_offset,
+                  "UTC offset of times recorded without one (default +08:00 for GitCode and Gitee, "
+                  "Z for GitHub)");
+  cmd->callback([&ctx, dumps, json_out, no_link, time_offset] {
+    RunImport(ctx, *dumps, *json_out, !*no_link, *time_offset);
+  });
 }
 
 }  // namespace fixgraph::cli

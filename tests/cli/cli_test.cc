@@ -131,6 +131,33 @@ TEST(Cli, ImportStatsShow) {
   EXPECT_NE(r.out.find("a demo repo"), std::string::npos);
 }
 
+// import --time-offset: times recorded without an offset are read at the
+// given offset instead of China time; a bad offset is refused before the
+// store is touched.
+TEST(Cli, ImportTimeOffsetReadsNaiveTimes) {
+  TempDir dir;
+  std::string root = dir / "dump/gitcode/Ascend/demo";
+  WriteFile(root + "/repo.json", R"({"full_name": "Ascend/demo"})");
+  WriteFile(root + "/issues.json", R"([{"number": "7", "title": "t", "state": "closed",
+     "created_at": "2024-04-24 10:00:00", "finished_at": "2024-04-24 22:27:49"}])");
+  WriteFile(root + "/pulls.json", "[]");
+  auto closed_at = [&](const std::string& db) {
+    Result r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7", "--json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out)["issue"]["closed_at"].get<std::string>();
+  };
+  Result r = RunCli({"--db", dir / "db1", "import", dir / "dump"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(closed_at(dir / "db1"), "2024-04-24T14:27:49Z");  // +08:00 by default
+  r = RunCli({"--db", dir / "db2", "import", "--time-offset", "+00:00", dir / "dump"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(closed_at(dir / "db2"), "2024-04-24T22:27:49Z");
+  r = RunCli({"--db", dir / "db3", "import", "--time-offset", "+8h", dir / "dump"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--time-offset"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "db3"));
+}
+
 TEST(Cli, EnvironmentChoosesTheDb) {
   TempDir dir;
   WriteSmallDump(dir / "dump");
