@@ -576,7 +576,7 @@ struct Store::Batch::Impl {
     const auto& pending = raw ? pending_raw : pending_items;
     if (auto it = pending.find(key); it != pending.end()) {
       *value = ops[it->second].value;
-      *found = true;
+      *found = !ops[it->second].del;  // a record this batch removed (Remove)
       return Status::OK();
     }
     if (!bulk_files.empty()) {
@@ -870,6 +870,28 @@ struct Store::Batch::Impl {
     if ((owner.kind == RefKind::kIssue || owner.kind == RefKind::kPull) &&
         !(last_touched && *last_touched == owner))  // an item's records come together
       Touch(owner);
+    return Status::OK();
+  }
+
+  // Removes the stored `record` (keyed as Upsert keys it) with its index
+  // rows; *removed says whether there was one.
+  template <typename T>
+  Status Remove(const T& record, const Ref& owner, bool* removed) {
+    if (store->read_only) return Status::FailedPrecondition("store is open read-only");
+    *removed = false;
+    std::string key(rows.Key(record));
+    std::string_view old;
+    bool found = false;
+    FG_RETURN_IF_ERROR(GetPending(false, key, &get_scratch, &old, &found));
+    if (!found) return Status::OK();
+    T previous;
+    FG_RETURN_IF_ERROR(Decode(old, key, &previous));
+    rows.Rows(previous, key, [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
+    Stage(store->raw, true, key, {}, Track::kRaw);
+    Stage(store->items, true, key, {}, Track::kItem);
+    ++changed;
+    Touch(owner);
+    *removed = true;
     return Status::OK();
   }
 
@@ -1351,6 +1373,15 @@ Status Store::Batch::PutPlatformLink(const PlatformLink& v) {
   std::int64_t before = impl_->changed;
   FG_RETURN_IF_ERROR(impl_->Upsert(v, "", v.issue));
   if (impl_->changed != before) impl_->Touch(v.pull);  // a new link touches both sides
+  return Status::OK();
+}
+Status Store::Batch::DeletePlatformLink(const PlatformLink& v, bool* removed) {
+  if (v.issue.kind != RefKind::kIssue || v.pull.kind != RefKind::kPull)
+    return Status::InvalidArgument("a platform link joins an issue and a pull request");
+  bool gone = false;
+  FG_RETURN_IF_ERROR(impl_->Remove(v, v.issue, &gone));
+  if (gone) impl_->Touch(v.pull);
+  if (removed) *removed = gone;
   return Status::OK();
 }
 Status Store::Batch::PutDerived(const std::string& kind, const Ref& item, std::string_view value) {

@@ -443,6 +443,28 @@ std::vector<PlatformLink> LinksFromOperateLog(std::vector<OperateLogEvent> event
   return out;
 }
 
+std::vector<PlatformLink> UnlinkedByOperateLog(std::vector<OperateLogEvent> events) {
+  SortByTime(&events);
+  std::vector<std::pair<PlatformLink, bool>> last;  // per pair, its last event: removed?
+  for (const OperateLogEvent& e : events) {
+    bool removed = false;
+    std::optional<PlatformLink> link = LinkFromOperateLog(e, &removed);
+    if (!link) continue;
+    auto it = std::find_if(last.begin(), last.end(), [&](const auto& p) {
+      return p.first.issue == link->issue && p.first.pull == link->pull;
+    });
+    if (it == last.end()) {
+      last.emplace_back(*link, removed);
+    } else {
+      it->second = removed;
+    }
+  }
+  std::vector<PlatformLink> out;
+  for (auto& [link, removed] : last)
+    if (removed) out.push_back(std::move(link));
+  return out;
+}
+
 OptTime CloseTimeFromOperateLog(const std::vector<OperateLogEvent>& events) {
   std::vector<OperateLogEvent> sorted = events;
   SortByTime(&sorted);

@@ -940,6 +940,26 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   return Status::OK();
 }
 
+Status ApplyOperateLogUnlinks(Store* store, const RepoRef* repo, std::vector<Ref>* touched) {
+  std::vector<OperateLogEvent> events;
+  FG_RETURN_IF_ERROR(store->ForEachOperateLog(repo, [&](OperateLogEvent& e) {
+    if (LinkFromOperateLog(e)) events.push_back(std::move(e));
+    return true;
+  }));
+  std::vector<PlatformLink> gone = UnlinkedByOperateLog(std::move(events));
+  if (gone.empty()) return Status::OK();
+  auto batch = store->NewBatch();
+  for (PlatformLink& link : gone) {
+    link.source = "operate_log";
+    FG_RETURN_IF_ERROR(batch->DeletePlatformLink(link));
+  }
+  if (touched) {
+    for (const Ref& r : batch->TouchedItems())
+      if (std::find(touched->begin(), touched->end(), r) == touched->end()) touched->push_back(r);
+  }
+  return store->Write(batch.get());
+}
+
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts) {
   // A folder with a name no repository can have is refused alone: the other
@@ -1002,6 +1022,13 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
+  // Unlink events of one item's log that remove a link another item's log
+  // added (or an earlier import stored), over the repositories imported.
+  for (size_t i = 0; i < repos.size(); ++i) {
+    if (!errors[i].ok()) continue;
+    Status s = ApplyOperateLogUnlinks(store, &repos[i].repo, &total.touched);
+    if (!s.ok()) errors[i] = s;
+  }
   if (counts) counts->Add(total);
   Status first;
   std::string others;

@@ -1,4 +1,5 @@
 #include "fixgraph/ingest/sync.h"
+#include "fixgraph/ingest/dump.h"
 
 #include <algorithm>
 #include <atomic>
@@ -413,7 +414,9 @@ class RepoSync {
     counts_->repos += 1;
     std::vector<Ref> t = batch_->TouchedItems();
     counts_->touched.insert(counts_->touched.end(), t.begin(), t.end());
-    return Status::OK();
+    // Unlinks in one item's log of links another's log added (or an earlier
+    // sync stored).
+    return ApplyOperateLogUnlinks(store_, &repo_, &counts_->touched).WithContext("sync " + repo_.ToString());
   }
 
  private:

@@ -370,6 +370,48 @@ TEST_F(StoreTest, SameRecordTwiceChangesNothing) {
   EXPECT_EQ(Merged(kT, kT).size(), 1u);
 }
 
+// DeletePlatformLink removes the record and its index row (both sides'
+// listings), touches both items, and says when there was nothing to remove;
+// one batch may put and remove the same link.
+TEST_F(StoreTest, DeletePlatformLink) {
+  PlatformLink link{IssueRef("2"), PullRef(3), "operate_log"};
+  auto b = store_->NewBatch();
+  ASSERT_OK(b->PutPlatformLink(link));
+  ASSERT_OK(b->PutPlatformLink({IssueRef("2"), PullRef(4), "operate_log"}));
+  ASSERT_OK(store_->Write(b.get()));
+  auto count = [&](const Ref& r) {
+    std::vector<PlatformLink> l;
+    EXPECT_TRUE(store_->ListPlatformLinks(r, &l).ok());
+    return l.size();
+  };
+  ASSERT_EQ(count(IssueRef("2")), 2u);
+  ASSERT_EQ(count(PullRef(3)), 1u);
+  b = store_->NewBatch();
+  bool removed = false;
+  ASSERT_OK(b->DeletePlatformLink(link, &removed));
+  EXPECT_TRUE(removed);
+  std::vector<Ref> touched = b->TouchedItems();
+  EXPECT_NE(std::find(touched.begin(), touched.end(), IssueRef("2")), touched.end());
+  EXPECT_NE(std::find(touched.begin(), touched.end(), PullRef(3)), touched.end());
+  ASSERT_OK(b->DeletePlatformLink(link, &removed));  // gone within the batch already
+  EXPECT_FALSE(removed);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_EQ(count(IssueRef("2")), 1u);
+  EXPECT_EQ(count(PullRef(3)), 0u);
+  EXPECT_EQ(count(PullRef(4)), 1u);
+  b = store_->NewBatch();
+  ASSERT_OK(b->DeletePlatformLink({IssueRef("2"), PullRef(4), "pull_issues"}, &removed));  // another source
+  EXPECT_FALSE(removed);
+  EXPECT_TRUE(b->TouchedItems().empty());
+  // Put and removed in one batch: nothing stays.
+  ASSERT_OK(b->PutPlatformLink({IssueRef("7"), PullRef(8), "operate_log"}));
+  ASSERT_OK(b->DeletePlatformLink({IssueRef("7"), PullRef(8), "operate_log"}, &removed));
+  EXPECT_TRUE(removed);
+  ASSERT_OK(store_->Write(b.get()));
+  EXPECT_EQ(count(IssueRef("7")), 0u);
+  EXPECT_EQ(count(PullRef(8)), 0u);
+}
+
 TEST_F(StoreTest, SameRecordTwiceInOneBatchCountsOnce) {
   auto b = store_->NewBatch();
   ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));

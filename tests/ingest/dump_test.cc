@@ -734,5 +734,53 @@ TEST(DumpHostile, ByteOrderMarkIsSkipped) {
   EXPECT_EQ(StatsOf(*store, "Ascend", "a").issues_closed, 2);
 }
 
+// A link the PR's log adds and the issue's log removes later is gone after
+// the import; so is a link an earlier import stored when a later dump brings
+// the unlink. The issue and the PR are left pending a relink.
+TEST(ImportDump, UnlinkInTheOtherItemsLogRemovesTheLink) {
+  TempDir dir;
+  std::string root = dir / "dump/gitcode/sytest/paopao";
+  WriteFile(root + "/repo.json", R"({"full_name": "sytest/paopao"})");
+  WriteFile(root + "/issues.json", R"([{"number": "3", "title": "doc link broken", "state": "open",
+    "created_at": "2024-04-20T10:00:00+08:00"}])");
+  WriteFile(root + "/pulls.json", R"([{"number": 6, "title": "update doc links", "state": "opened",
+    "created_at": "2024-04-21T10:00:00+08:00"}])");
+  WriteFile(root + "/pulls/6/operate_logs.json", R"([{"id": 280001, "action": "add_mr_issue_link",
+    "action_type": "add_mr_issue_link", "content": "Create mr issue link: **doc link broken** #3",
+    "created_at": "2024-04-24T10:00:00+08:00"}])");
+  auto store = OpenStore(dir / "db");
+  const Ref issue = ParseRef("gitcode:sytest/paopao#3").value();
+  const Ref pull = ParseRef("gitcode:sytest/paopao!6").value();
+  auto links_of = [&](const Ref& r) {
+    std::vector<PlatformLink> l;
+    EXPECT_TRUE(store->ListPlatformLinks(r, &l).ok());
+    return l.size();
+  };
+  ImportCounts c;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c).ok());
+  EXPECT_EQ(links_of(issue), 1u);
+  // The issue's log now says the link was removed a day later.
+  WriteFile(root + "/issues/3/operate_logs.json", R"([{"id": 380002, "action_type": "delete_issue_mr_link",
+    "content": "Delete issue mr links: **update doc links** #6", "created_at": "2024-04-25T10:00:00+08:00"}])");
+  ImportCounts c2;
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c2).ok());
+  EXPECT_EQ(links_of(issue), 0u);
+  EXPECT_EQ(links_of(pull), 0u);
+  EXPECT_NE(std::find(c2.touched.begin(), c2.touched.end(), pull), c2.touched.end());
+  // Linked again after the unlink: the link stands.
+  WriteFile(root + "/pulls/6/operate_logs.json", R"([{"id": 280003, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **doc link broken** #3", "created_at": "2024-04-26T10:00:00+08:00"},
+    {"id": 280001, "action_type": "add_mr_issue_link", "content": "Create mr issue link: **doc link broken** #3",
+    "created_at": "2024-04-24T10:00:00+08:00"}])");
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  EXPECT_EQ(links_of(issue), 1u);
+  // The same three logs in a fresh store give the same link.
+  auto fresh = OpenStore(dir / "db2");
+  ASSERT_TRUE(ImportDump(fresh.get(), dir / "dump", ImportOptions(), nullptr).ok());
+  std::vector<PlatformLink> l;
+  ASSERT_TRUE(fresh->ListPlatformLinks(issue, &l).ok());
+  EXPECT_EQ(l.size(), 1u);
+}
+
 }  // namespace
 }  // namespace fixgraph::ingest

@@ -271,6 +271,25 @@ TEST(GitCodeMapper, UnlinkEventsApplyInTimeOrder) {
   EXPECT_EQ(LinksFromOperateLog({iadd}).size(), 1u);
 }
 
+// Across both sides' logs: the last event of a pair decides.
+TEST(GitCodeMapper, UnlinkedByOperateLogAcrossBothLogs) {
+  auto m = NewMapper(Platform::kGitCode);
+  Ref pull = Ref::Pull(kRepo, 6);
+  Ref issue = Ref::Issue(kRepo, "3");
+  OperateLogEvent add = Event(*m, pull, R"({"id": 1, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **t** #3", "created_at": "2024-04-24T10:00:00+08:00"})");
+  OperateLogEvent idel = Event(*m, issue, R"({"id": 8, "action_type": "delete_issue_mr_link",
+    "content": "Delete issue mr links: **t** #6", "created_at": "2024-04-25T10:00:00+08:00"})");
+  OperateLogEvent readd = Event(*m, pull, R"({"id": 3, "action_type": "add_mr_issue_link",
+    "content": "Create mr issue link: **t** #3", "created_at": "2024-04-26T10:00:00+08:00"})");
+  auto gone = UnlinkedByOperateLog({idel, add});
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0].issue, issue);
+  EXPECT_EQ(gone[0].pull, pull);
+  EXPECT_TRUE(UnlinkedByOperateLog({readd, idel, add}).empty());
+  EXPECT_TRUE(UnlinkedByOperateLog({add}).empty());
+}
+
 TEST(GitCodeMapper, OperateLogNamesAnotherRepository) {
   auto m = NewMapper(Platform::kGitCode);
   OperateLogEvent e = Event(*m, Ref::Pull(kRepo, 5), R"({"id": 1, "action_type": "add_mr_issue_link",

@@ -284,6 +284,10 @@ class Store::Batch {
   Status PutFile(const FileChange& file, std::string_view raw);
   Status PutOperateLog(const OperateLogEvent& event, std::string_view raw);
   Status PutPlatformLink(const PlatformLink& link);
+  // Removes the link (the same issue, pull and source) when the store or this
+  // batch holds it, with its index row, and records both sides as touched;
+  // *removed (may be null) says whether there was one.
+  Status DeletePlatformLink(const PlatformLink& link, bool* removed = nullptr);
   Status PutDerived(const std::string& kind, const Ref& item, std::string_view value);
   Status DeleteDerived(const std::string& kind, const Ref& item);
   // An issue whose ask document must be rewritten (its links changed): kept

@@ -115,6 +115,13 @@ StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir
 Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions& options,
                   ImportCounts* counts);
 
+// Removes the stored operate-log links (source "operate_log") of `repo` (all
+// repositories when null) whose last link or unlink event, over the stored
+// operate logs of both sides, is an unlink; appends the issues and PRs that
+// lost one to `touched` (may be null). ImportDump and Sync call it after their
+// writes; the removal and the items' pending relinks are one write.
+Status ApplyOperateLogUnlinks(Store* store, const RepoRef* repo, std::vector<Ref>* touched);
+
 // Imports one repository folder.
 Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions& options,
                         ImportCounts* counts);

@@ -111,6 +111,11 @@ std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& event,
 // them in.
 std::vector<PlatformLink> LinksFromOperateLog(std::vector<OperateLogEvent> events);
 
+// The links that `events` (any items' logs, both sides of a link together)
+// leave removed: those whose last link or unlink event, in time order, is an
+// unlink. A PR's log may add a link that the log removes later.
+std::vector<PlatformLink> UnlinkedByOperateLog(std::vector<OperateLogEvent> events);
+
 // The close time an operate log records: the last "closed" event not followed
 // by a reopen ("opened"/"reopened"). Unset when there is none.
 OptTime CloseTimeFromOperateLog(const std::vector<OperateLogEvent>& events);
