@@ -11,28 +11,24 @@ namespace fixgraph::graph {
 namespace {
 
 constexpr double kK1 = 1.2;
-// The store fit keeps each example's 24 entries best by the built-in model
-// (and its fixes).
-constexpr size_t kStoreFitTopK = 24;
-// and builds each example's pool with a text shortlist of 30 (the entries
-// past the 30 best by BM25 seldom reach those 24 once times are masked).
-constexpr size_t kStoreFitShortlist = 30;
 constexpr double kB = 0.75;
 // Bounds for an unknown creation or close time (the store's time index
 // holds 1970 .. 2200).
 constexpr UnixSeconds kEarliest = 0;
 constexpr UnixSeconds kLatest = 7258118400;  // 2200-01-01
-
-// An identifier's last segment worth matching against PR titles: four
-// characters or more, a letter among them (not a version number).
-bool DistinctiveTail(std::string_view t) {
-  return t.size() >= 4 && std::any_of(t.begin(), t.end(), [](char c) {
-           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-         });
-}
+// The store fit builds each example's pool with a text shortlist of 30 (the
+// entries past the 30 best by BM25 seldom reach the top 24 once times are
+// masked) and keeps each example's 24 entries best by the built-in model
+// (and its fixes).
+constexpr size_t kStoreFitShortlist = 30;
+constexpr size_t kStoreFitTopK = 24;
 
 char LowerLetter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// An identifier's last segment worth matching against PR titles: four
+// characters or more, a letter among them (not a version number).
+bool DistinctiveTail(std::string_view t) { return t.size() >= 4 && std::any_of(t.begin(), t.end(), IsLetter); }
 
 // The words of a person's name, lower-cased ASCII letters ("Joshua C.
 // Randall" -> joshua, c, randall).
