@@ -83,11 +83,12 @@ double PeopleOf(const IssueContext& ctx, const PullRequest& pr) {
   const std::vector<std::string>& who = ctx.participants;
   auto in = [&](const std::string& login) { return !login.empty() && std::binary_search(who.begin(), who.end(), login); };
   if (in(pr.author.login)) return 1;
-  for (std::string_view name : {std::string_view(pr.author.name), std::string_view(pr.author.login)}) {
-    if (name.find(' ') == std::string_view::npos && name != pr.author.name) continue;  // a plain login: exact only
-    for (const std::string& p : who)
-      if (LoginMatchesName(p, name)) return 1;
-  }
+  auto fits = [&](std::string_view name) {
+    return std::any_of(who.begin(), who.end(), [&](const std::string& p) { return LoginMatchesName(p, name); });
+  };
+  // The display name, and a "login" that is really a git author name (a
+  // plain login matches exactly or not at all).
+  if (fits(pr.author.name) || (pr.author.login.find(' ') != std::string::npos && fits(pr.author.login))) return 1;
   if (in(pr.merged_by)) return 0.5;
   return 0;
 }

@@ -193,9 +193,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     }
     o << "</table>\n";
   }
-  bool any_likely = false;
-  for (const DigestExcluded& e : d.excluded) any_likely = any_likely || !e.suggested.empty();
-  if (any_likely) {
+  if (AnyLikely(d)) {
     o << "<h2 id=\"likely\">" << dt::Html(LikelyHeading(lang)) << "</h2>\n<p>" << dt::Html(LikelyIntro(lang))
       << "</p>\n<table class=\"likely\"><tr><th>Issue</th><th>" << (Zh(lang) ? "可能的修复 PR（概率）" : "Likely fix PRs (probability)")
       << "</th></tr>\n";

@@ -280,6 +280,10 @@ std::string RefList(const Digest& d, const std::vector<std::string>& refs, const
 
 }  // namespace
 
+bool AnyLikely(const Digest& d) {
+  return std::any_of(d.excluded.begin(), d.excluded.end(), [](const DigestExcluded& e) { return !e.suggested.empty(); });
+}
+
 const char* LikelyHeading(Lang lang) { return Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified"; }
 
 const char* LikelyIntro(Lang lang) {
@@ -527,9 +531,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     o << "\n";
   }
   // Likely fixes of excluded issues: suggestions, apart from the trusted tables.
-  bool any_likely = false;
-  for (const DigestExcluded& e : d.excluded) any_likely = any_likely || !e.suggested.empty();
-  if (any_likely) {
+  if (AnyLikely(d)) {
     o << "## " << LikelyHeading(lang) << "\n\n" << LikelyIntro(lang) << "\n\n";
     for (const DigestExcluded& e : d.excluded) {
       if (e.suggested.empty()) continue;

@@ -38,6 +38,7 @@ std::string ThemeBullet(const Digest& d, const std::string& issue, Lang lang);
 // The "likely fixes, not verified" section: its heading, its one-line
 // introduction, and per excluded issue with suggestions its first three as
 // "!78469 (0.27) title" (empty when it has none).
+bool AnyLikely(const Digest& d);  // some excluded issue has suggestions
 const char* LikelyHeading(Lang lang);
 const char* LikelyIntro(Lang lang);
 std::vector<std::string> LikelyFixes(const DigestExcluded& e);
