@@ -56,11 +56,28 @@ std::string Indent(const std::string& text, const std::string& pad, size_t max_l
       out += pad + "...\n";
       break;
     }
-    if (line.size() > 300) line = std::string(Utf8Prefix(line, 300)) + "...";
+    if (line.size() > 600) line = std::string(Utf8Prefix(line, 600)) + "...";
     out += pad + line + "\n";
     ++n;
   }
   return out;
+}
+
+// Lines of an answer the text output shows: a whole diagnosis and its
+// steps (query/ask_answer.h caps the passage itself).
+constexpr size_t kAnswerLines = 12;
+
+// What a flag warns of, in a few words (docs/evidence.md).
+const char* FlagHint(graph::Flag f) {
+  switch (f) {
+    case graph::Flag::kFixBeforeIssue: return "the fix predates the issue";
+    case graph::Flag::kCloseLag: return "closed long after the fix merged";
+    case graph::Flag::kFalseLead: return "a referenced PR never merged";
+    case graph::Flag::kBackport: return "the fix merged again into a release branch";
+    case graph::Flag::kCrossPlatform: return "the fix lives on another platform";
+    case graph::Flag::kTraceless: return "resolved, but no change found";
+  }
+  return "";
 }
 
 std::string ShortPr(const std::string& pr, const Ref& issue) {
@@ -95,9 +112,14 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
         << ")\n";
     out.unsetf(std::ios::floatfield);
     out << "   " << h.title << "\n";
+    if (!h.flags.empty()) {
+      out << "   flags:";
+      for (graph::Flag f : h.flags) out << " " << graph::FlagName(f) << " (" << FlagHint(f) << ")";
+      out << "\n";
+    }
     if (!h.answer.empty()) {
       out << "   answer" << (h.answer_source == "pr" ? " (from the fix PR)" : "") << ":\n";
-      out << Indent(h.answer, "     ", 4);
+      out << Indent(h.answer, "     ", kAnswerLines);
     }
     size_t shown = 0, likely = 0;
     for (const graph::FixLink& fix : h.fixes) {

@@ -97,6 +97,14 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
   }
   hit.fixes_json = std::move(fields.fixes);
   hit.score = score;
+  // The flags, comma-separated names (issue_index.h, HitFields::flags).
+  for (std::string_view rest = fields.flags; !rest.empty();) {
+    const size_t comma = rest.find(',');
+    auto flag = graph::ParseFlag(rest.substr(0, comma));
+    if (!flag.ok()) return Status::Corruption("issue index document: flags: " + flag.status().message());
+    hit.flags.push_back(*flag);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
   return hit;
 }
 

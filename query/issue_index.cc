@@ -23,6 +23,7 @@
 #include <xapian.h>
 
 #include "analyzer.h"
+#include "ask_answer.h"
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/utf8.h"
 #include "fixgraph/graph/linker.h"
@@ -38,7 +39,6 @@ constexpr size_t kMaxCommentBytes = 4 * 1024;
 constexpr size_t kMaxCommentsBytes = 32 * 1024;
 constexpr size_t kMaxPrBodyBytes = 8 * 1024;
 constexpr size_t kMaxFixesShown = 5;
-constexpr size_t kMaxAnswerBytes = 600;
 constexpr unsigned kMaxIndexThreads = 8;
 // Documents between commits of a shard. Each commit writes every term's
 // pending postings into the shard's B-trees, so fewer commits are fewer block
@@ -173,39 +173,6 @@ void AddTitle(TermCounts* terms, std::string_view title) {
   AnalyzeTo(title, &sink);
 }
 
-std::string Trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
-bool Contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
-
-// Template and boilerplate lines of PR descriptions.
-bool IsBoilerplate(const std::string& line) {
-  if (line.empty() || line[0] == '#' || line[0] == '|' || line[0] == '>') return true;
-  if (line.rfind("<!--", 0) == 0 || line.rfind("-->", 0) == 0 || line.rfind("```", 0) == 0) return true;
-  if (line.rfind("/kind", 0) == 0 || line.rfind("- [", 0) == 0 || line.rfind("[ ]", 0) == 0) return true;
-  std::string lower = Normalize(line);
-  for (const char* t : {"what type of pr", "what this pr does", "which issue", "special notes",
-                        "self-check", "自检", "checklist", "reviewer", "signed-off-by"})
-    if (Contains(lower, t)) return true;
-  // A line with no letters at all ("---", "**", "N/A").
-  bool letter = false;
-  for (unsigned char c : line)
-    if (std::isalpha(c) || c >= 0x80) letter = true;
-  return !letter || lower == "n/a" || lower == "无" || lower == "none";
-}
-
-bool SaysWhatToDo(const std::string& lower) {
-  for (const char* k : {"fix", "修复", "解决", "原因", "修改", "改为", "改成", "增加", "新增", "添加",
-                        "删除", "移除", "替换", "设置", "使用", "升级", "回退", "规避", "支持", "add",
-                        "remove", "replace", "use ", "set ", "change", "update", "support", "avoid",
-                        "cause", "instead", "workaround", "upgrade"})
-    if (Contains(lower, k)) return true;
-  return false;
-}
-
 }  // namespace
 
 std::string IssueIndexDir(const std::string& db_dir) { return db_dir + "/index-issues"; }
@@ -297,13 +264,14 @@ std::string EncodeHitFields(const HitFields& f) {
     w.Str(AsJsonWould(*field, &replaced));
   auto ref = ParseRef(f.issue);
   w.Str(ref.ok() && f.url == WebUrl(*ref) ? std::string_view() : AsJsonWould(f.url, &replaced));
+  w.Str(f.flags);
   return out;
 }
 
 bool DecodeHitFields(std::string_view value, HitFields* f) {
   ByteReader r(value, kHitFieldsTag, "hit fields");
   for (std::string* field : {&f->issue, &f->title, &f->state, &f->resolution, &f->answer, &f->answer_source,
-                             &f->fixes, &f->url})
+                             &f->fixes, &f->url, &f->flags})
     r.Str(field);
   if (!r.Finish().ok()) return false;
   if (f->url.empty()) {
@@ -341,35 +309,8 @@ double ResolutionPrior(const graph::IssueLinks& links) {
 }
 
 std::string ExtractPrAnswer(const std::string& title, const std::string& body) {
-  std::vector<std::string> lines, doing;
-  bool in_code = false;
-  std::string_view rest = Utf8Prefix(body, kMaxPrBodyBytes);
-  while (!rest.empty()) {
-    size_t nl = rest.find('\n');
-    std::string line = Trimmed(rest.substr(0, nl));
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    if (line.rfind("```", 0) == 0) {
-      in_code = !in_code;
-      continue;
-    }
-    if (in_code || IsBoilerplate(line)) continue;
-    while (!line.empty() && (line[0] == '-' || line[0] == '*' || line[0] == ' ')) line.erase(0, 1);
-    // Bold markers inside the line ("**Fix Solution**：...") are decoration too.
-    for (size_t at; (at = line.find("**")) != std::string::npos;) line.erase(at, 2);
-    if (line.empty()) continue;
-    if (SaysWhatToDo(Normalize(line))) doing.push_back(line);
-    lines.push_back(line);
-  }
-  const std::vector<std::string>& pick = doing.empty() ? lines : doing;
-  std::string out;
-  for (const std::string& l : pick) {
-    if (out.size() + l.size() > kMaxAnswerBytes) break;
-    if (!out.empty()) out += "\n";
-    out += l;
-    if (&pick == &lines && out.size() > 0) break;  // no action line: one line only
-  }
-  if (out.empty()) return title;
-  return out;
+  std::string passage = ExtractAnswerPassage(Utf8Prefix(body, kMaxPrBodyBytes));
+  return passage.empty() ? title : passage;
 }
 
 namespace {
@@ -426,7 +367,11 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
 
   std::string answer, answer_source;
   if (links.answer && !links.answer->text.empty()) {
-    answer = links.answer->text;
+    // The whole diagnosis-and-steps passage of the resolving comment
+    // (ask_answer.h); the linker's sentences when the comment is not at hand.
+    for (const Comment& c : in.comments)
+      if (c.id == links.answer->comment_id) answer = ExtractAnswerPassage(c.body);
+    if (answer.empty()) answer = links.answer->text;
     answer_source = "comment";
   }
   AddText(&terms, answer, kAnswerWeight);
@@ -472,6 +417,10 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   hit.answer_source = std::move(answer_source);
   hit.fixes = fixes.dump(-1, ' ', false, json::error_handler_t::replace);
   hit.url = issue.html_url.empty() ? WebUrl(ref) : issue.html_url;
+  for (graph::Flag f : links.flags) {
+    if (!hit.flags.empty()) hit.flags += ',';
+    hit.flags += graph::FlagName(f);
+  }
   doc.add_value(kHitSlot, EncodeHitFields(hit));
   doc.add_value(kPriorSlot, Xapian::sortable_serialise(prior));
   std::string id = IdTerm(ref);

@@ -54,13 +54,14 @@
 
 namespace fixgraph::query {
 
-// "4": no termlist table, dead documents in kDeadKey (above), and the hit's
+// "5": the hit fields carry the issue's flags (HitFields::flags) and the
+// answer is the resolving passage (ask_answer.h); "4": no termlist table, dead documents in kDeadKey (above), and the hit's
 // display fields in value slot kHitSlot (EncodeHitFields), not as JSON in the
 // document data (nor its "prior": kPriorSlot holds it); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
 // prior became a weight, ask.cc PriorSource), and no CJK bigram across a
 // Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
 // refused by Searcher::Open.
-inline constexpr const char* kIssueIndexSchema = "4";
+inline constexpr const char* kIssueIndexSchema = "5";
 inline constexpr const char* kDeadKey = "fixgraph:dead";
 inline constexpr double kDeadShare = 0.1;
 inline constexpr size_t kDeadFloor = 64;
@@ -79,7 +80,7 @@ std::string IssueIndexDir(const std::string& db_dir);
 // a string (a varint length and its bytes). Strings are valid UTF-8 (the encoder
 // replaces invalid bytes with U+FFFD as JSON output would); `fixes` is the
 // JSON array of the shown fixes (graph::ToJson); `url` is stored empty when
-// it is WebUrl(issue), and decoded as such.
+// it is WebUrl(issue), and decoded as such; `flags` follows `url`.
 struct HitFields {
   std::string issue;  // Ref::ToString
   std::string title;
@@ -89,6 +90,7 @@ struct HitFields {
   std::string answer_source;  // "comment", "pr" or ""
   std::string fixes = "[]";
   std::string url;
+  std::string flags;  // the issue's flags (graph::FlagName), comma-separated, "" for none
 };
 std::string EncodeHitFields(const HitFields& fields);
 // False when `value` is not a whole encoding (corrupt).
@@ -124,8 +126,8 @@ bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out);
 // 1.0 fixed with a tier A fix ... 0.1 open with nothing.
 double ResolutionPrior(const graph::IssueLinks& links);
 
-// The lines of a PR description that say what was done, verbatim (at most a
-// few lines; "" when nothing fits).
+// The passage of a PR description that explains the cause and the change
+// (ExtractAnswerPassage, ask_answer.h); the title when the body has none.
 std::string ExtractPrAnswer(const std::string& title, const std::string& body);
 
 }  // namespace fixgraph::query

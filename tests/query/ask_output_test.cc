@@ -137,3 +137,68 @@ TEST_F(AskTest, FewTitleMatchesKeepTheirPlaceAboveBodyMatches) {
 
 }  // namespace
 }  // namespace fixgraph::query::testing
+
+namespace fixgraph::query::testing {
+namespace {
+
+// Every hit carries the timeline flags its stored links hold (a fix merged
+// long before the close: close_lag), as the decoded flags and in both JSON
+// forms.
+TEST_F(AskTest, HitsCarryTheFlagsOfTheirLinks) {
+  AddCorpus();
+  AddIssue("5", "HCCL allreduce hangs on 16 cards", "allreduce never returns with 16 ranks",
+           "2026-03-06T10:00:00Z", "2026-03-30T10:00:00Z");
+  AddPull(15, "fix allreduce hang with 16 ranks, fix #5", "wait for every rank before the barrier",
+          "2026-03-07T10:00:00Z", "2026-03-08T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto links = graph::ReadLinks(*store_, IssueRef("5"));
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_TRUE(links->HasFlag(graph::Flag::kCloseLag));
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  for (bool decode : {true, false}) {
+    AskOptions o;
+    o.decode_fixes = decode;
+    auto r = searcher->Ask("allreduce hangs 16 cards", o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_FALSE(r->hits.empty());
+    ASSERT_EQ(r->hits[0].issue, IssueRef("5"));
+    EXPECT_EQ(r->hits[0].flags, links->flags);
+    nlohmann::json tree = ToJson(*r);
+    EXPECT_EQ(tree["hits"][0]["flags"], nlohmann::json::array({"close_lag"}));
+    EXPECT_EQ(nlohmann::json::parse(ToJsonText(*r)), tree);
+  }
+}
+
+// The answer of a hit is the whole passage of the resolving comment: the
+// diagnosis and every step, not the sentences that happen to hold a cue.
+TEST_F(AskTest, TheAnswerIsTheWholeDiagnosisAndStepsOfTheResolvingComment) {
+  AddCorpus();
+  AddIssue("6", "import apex_ext 报 undefined symbol", "ImportError: undefined symbol _ZN3c104cuda", "2026-03-06T10:00:00Z",
+           "2026-03-08T10:00:00Z");
+  AddComment(IssueRef("6"), "c6", "maintainer",
+             "这个符号来自 torch 的 C++ 库，说明编译时和运行时加载的 torch 不是同一份。\n"
+             "1. 确认编译与运行在同一个 Python 环境；\n"
+             "2. 先 `pip uninstall -y apex_ext` 清掉旧的 so；\n"
+             "3. 用 `pip install --no-build-isolation .` 重新编译。",
+             "2026-03-06T12:00:00Z");
+  AddComment(IssueRef("6"), "c7", "reporter", "重新编译后可以正常 import 了，谢谢，关闭。", "2026-03-08T09:59:00Z");
+  Commit();
+  LinkAndIndex();
+  auto links = graph::ReadLinks(*store_, IssueRef("6"));
+  ASSERT_TRUE(links.ok() && links->answer) << "the linker found no answer comment";
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  auto r = searcher->Ask("apex_ext undefined symbol", AskOptions());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->hits.empty());
+  ASSERT_EQ(r->hits[0].issue, IssueRef("6"));
+  const std::string& a = r->hits[0].answer;
+  EXPECT_EQ(r->hits[0].answer_source, "comment");
+  EXPECT_EQ(a.rfind("这个符号来自 torch", 0), 0u) << a;
+  for (const char* step : {"1. 确认编译", "2. 先", "3. 用"}) EXPECT_NE(a.find(step), std::string::npos) << a;
+}
+
+}  // namespace
+}  // namespace fixgraph::query::testing

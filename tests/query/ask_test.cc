@@ -110,6 +110,43 @@ TEST_F(AskCliTest, PlainTextReadsWell) {
   EXPECT_NE(out.find("mindsdk-referenceapps#332"), std::string::npos) << out;
 }
 
+// The demo's timeline traps reach ask: the flags of `links --json`, the
+// likely fixes of an issue without a trusted one, and the answer as the whole
+// diagnosis and steps (JSON and text).
+TEST_F(AskCliTest, HitsCarryFlagsSuggestionsAndWholeAnswers) {
+  json r = AskJson("--no-docs --limit 1 'mxfp8 重计算 GroupedLinear dgrad 崩溃'");
+  ASSERT_FALSE(r["hits"].empty());
+  ASSERT_EQ(r["hits"][0]["issue"], "gitcode:Ascend/TransformerEngineNPU#40");
+  EXPECT_EQ(r["hits"][0]["flags"], json::array({"close_lag", "backport"}));
+  std::string a = r["hits"][0]["answer"];
+  EXPECT_NE(a.find("torch.no_grad()"), std::string::npos) << a;  // the cause
+  EXPECT_NE(a.find("1. 处于激活重计算上下文"), std::string::npos) << a;
+  EXPECT_LT(a.find("torch.no_grad()"), a.find("1. 处于"));
+
+  r = AskJson("--no-docs --limit 1 'CATLASS pytest AttributeError'");
+  ASSERT_FALSE(r["hits"].empty());
+  ASSERT_EQ(r["hits"][0]["issue"], "gitcode:Ascend/MindSpeed-Ops#69");
+  EXPECT_EQ(r["hits"][0]["flags"], json::array({"false_lead"}));
+
+  r = AskJson("--no-docs --limit 1 'import transformer_engine fails with undefined symbol _ZN3c1017RegisterOperatorsD1Ev'");
+  ASSERT_FALSE(r["hits"].empty());
+  ASSERT_EQ(r["hits"][0]["issue"], "gitcode:Ascend/TransformerEngineNPU#12");
+  a = r["hits"][0]["answer"];
+  EXPECT_EQ(a.rfind("这个符号属于 torch 的 C++ 库", 0), 0u) << a;
+  EXPECT_NE(a.find("1. 确认编译与运行在同一个 Python 环境"), std::string::npos) << a;
+
+  r = AskJson("--no-docs --limit 1 'Conv3DTranspose 反向结果与 CPU 不一致'");
+  ASSERT_FALSE(r["hits"].empty());
+  ASSERT_EQ(r["hits"][0]["issue"], "gitcode:mindspore/mindspore#206");
+  ASSERT_FALSE(r["hits"][0]["suggested"].empty());
+  EXPECT_EQ(r["hits"][0]["suggested"][0]["tier"], "D");
+  EXPECT_TRUE(r["hits"][0]["fixes"].empty());
+
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 1 'FlashGen MiniMax-H3 蒸馏训练'", &out, &err), 0) << err;
+  EXPECT_NE(out.find("flags: fix_before_issue"), std::string::npos) << out;
+}
+
 TEST_F(AskCliTest, LinkRebuildsTheIndex) {
   std::string out, err;
   ASSERT_EQ(RunCommand(Fg() + "link", &out, &err), 0) << err;
