@@ -33,6 +33,7 @@ struct AskArgs {
   size_t limit = 5;
   std::string repo;
   bool no_docs = false;
+  double min_score = query::kDefaultMinScore;
 };
 
 // "--repo" as a canonical repository reference; InvalidArgument otherwise.
@@ -138,6 +139,12 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
     if (!h.url.empty()) out << "   " << h.url << "\n";
   }
   if (!r.docs_first) PrintDocs(out, r);
+  if (r.dropped > 0) {
+    char floor[16];
+    std::snprintf(floor, sizeof floor, "%.2f", r.min_score);
+    out << "(" << r.dropped << " weaker " << (r.dropped == 1 ? "hit" : "hits") << " below score " << floor
+        << " not shown; --min-score 0 shows them)\n";
+  }
 }
 
 void RunAsk(Context& ctx, const AskArgs& args) {
@@ -155,6 +162,7 @@ void RunAsk(Context& ctx, const AskArgs& args) {
   options.limit = args.limit;
   options.repo = *repo;
   options.with_docs = !args.no_docs;
+  options.min_score = args.min_score;
   auto result = (*searcher)->Ask(text, options);
   if (!result.ok()) return ctx.Fail(result.status());
   if (args.json_out) {
@@ -162,6 +170,20 @@ void RunAsk(Context& ctx, const AskArgs& args) {
   } else {
     PrintText(*ctx.out, *result);
   }
+}
+
+// How many of `scores` fall below each candidate floor (0.05 .. 0.50):
+// what a floor would drop.
+json ScoreCounts(const std::vector<double>& scores) {
+  json out = json::object();
+  for (int f = 5; f <= 50; f += 5) {
+    size_t below = 0;
+    for (double s : scores) below += s < f / 100.0 ? 1 : 0;
+    char key[8];
+    std::snprintf(key, sizeof key, "%.2f", f / 100.0);
+    out[key] = below;
+  }
+  return out;
 }
 
 // CPU time of the calling thread (what a query costs, whatever else runs).
@@ -173,7 +195,7 @@ double ThreadCpuMs() {
 
 // eval-ask: Recall@1, Recall@5 and MRR over a query set
 //   [{"q": TEXT, "expect": [ISSUE REF...], "kind": "paraphrase"...}, ...]
-void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t limit) {
+void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t limit, double min_score) {
   std::ifstream in(path);
   if (!in) return ctx.Fail(Status::NotFound("cannot read query set " + path));
   json set = json::parse(in, nullptr, false);
@@ -185,6 +207,10 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
   options.limit = limit;
   options.with_docs = false;
   options.decode_fixes = false;  // as serve asks: only the refs are read here
+  options.min_score = min_score;
+  // The score of each expected hit found, and of each other hit listed:
+  // where a noise floor would cut (docs/evaluation.md, "Noise floor").
+  std::vector<double> expected_scores, other_scores;
   size_t n = 0, r1 = 0, r5 = 0;
   double mrr = 0;
   std::vector<double> ms, cpu_ms;
@@ -206,11 +232,17 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
     cpu_ms.push_back(ThreadCpuMs() - c0);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     size_t rank = 0;
+    double score = 0;
     std::vector<std::string> got;
     if (result.ok()) {
       for (size_t k = 0; k < result->hits.size(); ++k) {
         got.push_back(result->hits[k].issue.ToString());
-        if (rank == 0 && expect.count(got.back()) > 0) rank = k + 1;
+        const bool expected = expect.count(got.back()) > 0;
+        (expected ? expected_scores : other_scores).push_back(result->hits[k].score);
+        if (rank == 0 && expected) {
+          rank = k + 1;
+          score = result->hits[k].score;
+        }
       }
     }
     ++n;
@@ -227,6 +259,7 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
                     {"kind", kind},
                     {"expect", item["expect"]},
                     {"rank", rank},
+                    {"score", score},
                     {"ms", ms.back()},
                     {"top", got.size() > 3 ? std::vector<std::string>(got.begin(), got.begin() + 3) : got}});
   }
@@ -252,13 +285,17 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
                                                 : std::accumulate(cpu_ms.begin(), cpu_ms.end(), 0.0) /
                                                       static_cast<double>(cpu_ms.size())},
                  {"by_kind", kinds},
+                 {"min_score", min_score},
+                 {"expected_score_min", expected_scores.empty() ? 0.0 : *std::min_element(expected_scores.begin(), expected_scores.end())},
+                 {"other_scores_below", ScoreCounts(other_scores)},
                  {"results", rows}};
   if (json_out) {
     *ctx.out << report.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     return;
   }
   *ctx.out << std::fixed << std::setprecision(3) << "queries " << n << "  Recall@1 " << r1 / dn
-           << "  Recall@5 " << r5 / dn << "  MRR " << mrr / dn << "\n";
+           << "  Recall@5 " << r5 / dn << "  MRR " << mrr / dn << "  (min score " << min_score
+           << "; lowest expected hit " << report["expected_score_min"].get<double>() << ")\n";
   for (const json& row : rows)
     if (row["rank"].get<size_t>() != 1)
       *ctx.out << "rank " << row["rank"].get<size_t>() << ": " << row["q"].get<std::string>() << "\n";
@@ -293,6 +330,14 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
   }
 }
 
+// --min-score: the noise floor (a number in [0, 1]).
+void AddMinScoreOption(CLI::App* cmd, double& floor) {
+  char help[160];
+  std::snprintf(help, sizeof help, "drop issue and doc hits scoring below S, 0 to 1 (default %.2f; 0 keeps all)",
+                query::kDefaultMinScore);
+  cmd->add_option("--min-score", floor, help)->check(CLI::Range(0.0, 1.0))->option_text("S");
+}
+
 }  // namespace
 
 void AddAskCommand(CLI::App& app, Context& ctx) {
@@ -305,6 +350,7 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(WholeNumber(1, 100));
   cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)");
   cmd->add_flag("--no-docs", args->no_docs, "never consult the KG doc sources");
+  AddMinScoreOption(cmd, args->min_score);
   cmd->callback([&ctx, args] { RunAsk(ctx, *args); });
 
   auto path = std::make_shared<std::string>();
@@ -315,7 +361,11 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   eval->add_option("--queries", *path, "JSON array of {\"q\", \"expect\": [ISSUE...]}")->required();
   eval->add_flag("--json", *json_out, "print JSON");
   eval->add_option("--limit", *limit, "hits per query (default 10)")->check(WholeNumber(1, 100));
-  eval->callback([&ctx, path, json_out, limit] { RunEvalAsk(ctx, *path, *json_out, *limit); });
+  auto eval_floor = std::make_shared<double>(query::kDefaultMinScore);
+  AddMinScoreOption(eval, *eval_floor);
+  eval->callback([&ctx, path, json_out, limit, eval_floor] {
+    RunEvalAsk(ctx, *path, *json_out, *limit, *eval_floor);
+  });
 
   auto fresh = std::make_shared<bool>(false);
   auto index_json = std::make_shared<bool>(false);

@@ -51,6 +51,9 @@ json ToolList() {
                  {"description", "Only this repository, e.g. gitcode:Ascend/MindSpeed-Ops"}};
   json limit_prop{{"type", "integer"}, {"minimum", 1}, {"maximum", 100},
                   {"description", "At most this many hits (default 5)"}};
+  json floor_prop{{"type", "number"}, {"minimum", 0}, {"maximum", 1},
+                  {"description", "Drop hits scoring below this (default " +
+                                      std::to_string(query::kDefaultMinScore).substr(0, 4) + "; 0 keeps all)"}};
   json tools = json::array();
   tools.push_back(Tool(
       "lookup_symptom", "Look up a symptom",
@@ -60,7 +63,8 @@ json ToolList() {
       "(score > 0.83 hit, 0.70-0.83 ambiguous, below noise).",
       {{"text", {{"type", "string"}, {"description", "The symptom or error text, as seen"}}},
        {"limit", limit_prop},
-       {"repo", repo_prop}},
+       {"repo", repo_prop},
+       {"min_score", floor_prop}},
       {"text"}));
   tools.push_back(Tool(
       "show_item", "Show an issue, pull request or repository",
@@ -75,7 +79,8 @@ json ToolList() {
       {{"ref", ref_prop},
        {"text", {{"type", "string"}, {"description", "Symptom text (instead of ref)"}}},
        {"limit", limit_prop},
-       {"repo", repo_prop}},
+       {"repo", repo_prop},
+       {"min_score", floor_prop}},
       json::array()));
   tools.push_back(Tool(
       "list_links", "List issue-to-fix links",
@@ -120,6 +125,14 @@ std::string ValidateArgs(const json& tool, const json& args) {
       if (p.contains("minimum") && v < p["minimum"].get<long long>())
         return "argument '" + key + "' must be at least " + p["minimum"].dump();
       if (p.contains("maximum") && v > p["maximum"].get<long long>())
+        return "argument '" + key + "' must be at most " + p["maximum"].dump();
+    }
+    if (type == "number") {
+      if (!value.is_number()) return "argument '" + key + "' must be a number";
+      double v = value.get<double>();
+      if (p.contains("minimum") && !(v >= p["minimum"].get<double>()))
+        return "argument '" + key + "' must be at least " + p["minimum"].dump();
+      if (p.contains("maximum") && !(v <= p["maximum"].get<double>()))
         return "argument '" + key + "' must be at most " + p["maximum"].dump();
     }
     if (type == "array") {
@@ -320,7 +333,8 @@ class McpServer {
     RepoRef r;
     bool has = false;
     if (Status s = ParseRepoFilter(repo, "repo", &r, &has); !s.ok()) return s;
-    return backend_.Ask(args["text"].get<std::string>(), limit, has ? r.ToString() : "");
+    double min_score = args.contains("min_score") ? args["min_score"].get<double>() : query::kDefaultMinScore;
+    return backend_.Ask(args["text"].get<std::string>(), limit, has ? r.ToString() : "", min_score);
   }
 
   json LookupSymptom(const json& args) {

@@ -276,12 +276,20 @@ class Server {
       SendJson(res, 200, *doc);
     }));
     svr_.Get("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
-      if (!CheckParams(req, res, {"q", "limit", "repo"})) return;
+      if (!CheckParams(req, res, {"q", "limit", "repo", "min_score"})) return;
       if (req.get_param_value_count("repo") > 1)
         return SendError(res, 400, "query parameter 'repo' given more than once");
       if (!req.has_param("q")) return SendError(res, 400, "missing query parameter 'q'");
       std::string limit = req.has_param("limit") ? req.get_param_value("limit") : "5";
-      Ask(req.get_param_value("q"), limit, req.get_param_value("repo"), res);
+      double min_score = query::kDefaultMinScore;
+      if (req.has_param("min_score")) {
+        const std::string text = req.get_param_value("min_score");
+        char* end = nullptr;
+        min_score = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !(min_score >= 0 && min_score <= 1))
+          return SendError(res, 400, "query parameter 'min_score' \"" + text + "\": expected a number from 0 to 1");
+      }
+      Ask(req.get_param_value("q"), limit, req.get_param_value("repo"), res, min_score);
     });
     svr_.Post("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
       if (!CheckParams(req, res, {})) return;
@@ -294,9 +302,9 @@ class Server {
       if (!body.is_object())
         return SendError(res, 400, "request body: expected a JSON object {\"q\", \"limit\", \"repo\"}");
       for (const auto& [key, value] : body.items()) {
-        if (key != "q" && key != "limit" && key != "repo")
+        if (key != "q" && key != "limit" && key != "repo" && key != "min_score")
           return SendError(res, 400, "request body: unknown field '" + key +
-                                         "' (known: q, limit, repo)");
+                                         "' (known: q, limit, repo, min_score)");
       }
       if (!body.contains("q") || !body["q"].is_string())
         return SendError(res, 400, "request body: field 'q' (a string) is required");
@@ -313,7 +321,14 @@ class Server {
           return SendError(res, 400, "request body: field 'repo' must be a string");
         repo = body["repo"].get<std::string>();
       }
-      Ask(body["q"].get<std::string>(), limit, repo, res);
+      double min_score = query::kDefaultMinScore;
+      if (body.contains("min_score") && !body["min_score"].is_null()) {
+        if (!body["min_score"].is_number() || !(body["min_score"].get<double>() >= 0) ||
+            body["min_score"].get<double>() > 1)
+          return SendError(res, 400, "request body: field 'min_score' must be a number from 0 to 1");
+        min_score = body["min_score"].get<double>();
+      }
+      Ask(body["q"].get<std::string>(), limit, repo, res, min_score);
     });
     svr_.Get("/api/v1/digest", WithStore([](const Store& store, const httplib::Request& req,
                                             httplib::Response& res) {
@@ -347,7 +362,7 @@ class Server {
   }
 
   void Ask(const std::string& q, const std::string& limit_text, const std::string& repo_text,
-           httplib::Response& res) {
+           httplib::Response& res, double min_score) {
     if (q.size() > kMaxQueryBytes)
       return SendError(res, 413, "query text is " + std::to_string(q.size()) +
                                      " bytes; at most " + std::to_string(kMaxQueryBytes) +
@@ -359,7 +374,7 @@ class Server {
     bool has_repo = false;
     if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
       return SendStatus(res, s);
-    auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string());
+    auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string(), min_score);
     if (!text.ok()) return SendStatus(res, text.status());
     res.status = 200;
     res.set_content(*text + "\n", "application/json; charset=utf-8");

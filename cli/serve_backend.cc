@@ -162,16 +162,17 @@ bool Backend::AskAvailable() {
 }
 
 StatusOr<nlohmann::json> Backend::Ask(const std::string& text, size_t limit,
-                                      const std::string& repo) {
-  return AskAs<nlohmann::json>(text, limit, repo);
+                                      const std::string& repo, double min_score) {
+  return AskAs<nlohmann::json>(text, limit, repo, min_score);
 }
 
-StatusOr<std::string> Backend::AskText(const std::string& text, size_t limit, const std::string& repo) {
-  return AskAs<std::string>(text, limit, repo);
+StatusOr<std::string> Backend::AskText(const std::string& text, size_t limit, const std::string& repo,
+                                       double min_score) {
+  return AskAs<std::string>(text, limit, repo, min_score);
 }
 
 template <typename Out>
-StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::string& repo) {
+StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::string& repo, double min_score) {
   // Learn whether the data changed since the searcher last looked.
   auto store = Acquire();
   bool reopen = false;
@@ -206,6 +207,7 @@ StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::s
   query::AskOptions options;
   options.limit = limit;
   options.repo = repo;
+  options.min_score = min_score;
   options.decode_fixes = false;  // only printed as JSON: the fixes stay the stored text
   auto result = search_->searcher->Ask(text, options);
   if (!result.ok()) return result.status();

@@ -24,6 +24,7 @@
 
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
+#include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
 
@@ -55,9 +56,12 @@ class Backend {
 
   // ask: the same document as `ask --json`. Unavailable when this build or
   // this data directory has no ask index.
-  StatusOr<nlohmann::json> Ask(const std::string& text, size_t limit, const std::string& repo);
+  // `min_score`: the noise floor (query::AskOptions::min_score).
+  StatusOr<nlohmann::json> Ask(const std::string& text, size_t limit, const std::string& repo,
+                               double min_score = query::kDefaultMinScore);
   // The same document as text (query::ToJsonText: the bytes of Ask(...).dump()).
-  StatusOr<std::string> AskText(const std::string& text, size_t limit, const std::string& repo);
+  StatusOr<std::string> AskText(const std::string& text, size_t limit, const std::string& repo,
+                                double min_score = query::kDefaultMinScore);
   bool AskAvailable();
 
   const std::string& db_dir() const { return db_dir_; }
@@ -65,7 +69,7 @@ class Backend {
  private:
   std::string StoreSignature() const;
   template <typename Out>
-  StatusOr<Out> AskAs(const std::string& text, size_t limit, const std::string& repo);
+  StatusOr<Out> AskAs(const std::string& text, size_t limit, const std::string& repo, double min_score);
   Status OpenSearcherLocked();
 
   std::string db_dir_;

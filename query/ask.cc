@@ -306,6 +306,7 @@ class XapianSearcher final : public Searcher {
       }
       result.fallback = !result.docs.empty();
     }
+    ApplyNoiseFloor(&result, options.min_score);
     MergeRanking(&result);
     return result;
   }
@@ -552,6 +553,15 @@ void AppendJson(std::string* out, const json& v) { *out += v.dump(-1, ' ', false
 
 }  // namespace
 
+void ApplyNoiseFloor(AskResult* r, double min_score) {
+  r->min_score = std::max(0.0, min_score);
+  const size_t before = r->hits.size() + r->docs.size();
+  std::erase_if(r->hits, [&](const AskHit& h) { return h.score < r->min_score; });
+  std::erase_if(r->docs, [&](const DocHit& d) { return d.score < r->min_score; });
+  r->dropped += before - r->hits.size() - r->docs.size();
+  r->fallback = r->fallback && !r->docs.empty();
+}
+
 void MergeRanking(AskResult* r) {
   r->ranked.clear();
   size_t i = 0, d = 0;
@@ -587,7 +597,7 @@ json ToJson(const AskResult& r) {
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
   return {{"query", r.query},       {"hits", std::move(hits)}, {"docs", std::move(docs)},
           {"fallback", r.fallback}, {"searched", r.searched}, {"ranked", RankedJson(r)},
-          {"docs_first", r.docs_first}};
+          {"docs_first", r.docs_first}, {"min_score", r.min_score}, {"dropped", r.dropped}};
 }
 
 std::string ToJsonText(const AskResult& r) {
@@ -598,6 +608,8 @@ std::string ToJsonText(const AskResult& r) {
   AppendJson(&out, docs);
   out += ",\"docs_first\":";
   out += r.docs_first ? "true" : "false";
+  out += ",\"dropped\":";
+  AppendJson(&out, r.dropped);
   out += ",\"fallback\":";
   out += r.fallback ? "true" : "false";
   out += ",\"hits\":[";
@@ -633,7 +645,9 @@ std::string ToJsonText(const AskResult& r) {
     AppendJson(&out, h.url);
     out += '}';
   }
-  out += "],\"query\":";
+  out += "],\"min_score\":";
+  AppendJson(&out, r.min_score);
+  out += ",\"query\":";
   AppendJson(&out, r.query);
   out += ",\"ranked\":";
   AppendJson(&out, RankedJson(r));

@@ -205,6 +205,20 @@ TEST_F(McpDemo, LookupSymptomAndDigestAreTheCliDocuments) {
   EXPECT_EQ(r["result"]["isError"], true);
 }
 
+// lookup_symptom takes min_score (ask's --min-score); out of range is -32602.
+TEST_F(McpDemo, LookupSymptomTakesTheNoiseFloor) {
+  McpClient c(db_->path());
+  Initialize(c);
+  json r = c.Call("lookup_symptom", {{"text", "Segmentation fault 910B"}, {"limit", 10}, {"min_score", 0.3}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["structuredContent"],
+            json::parse(Cli("ask --json --limit 10 --min-score 0.3 'Segmentation fault 910B'")));
+  r = c.Call("lookup_symptom", {{"text", "x"}, {"min_score", 2}});
+  EXPECT_EQ(r["error"]["code"], -32602) << r.dump();
+  r = c.Call("lookup_symptom", {{"text", "x"}, {"min_score", "low"}});
+  EXPECT_EQ(r["error"]["code"], -32602) << r.dump();
+}
+
 TEST_F(McpDemo, ListLinksPagesTheCliLines) {
   McpClient c(db_->path());
   Initialize(c);

@@ -224,6 +224,34 @@ TEST_F(ServeDemo, AskGetAndPostAreTheCliAsk) {
   EXPECT_EQ(r->status, 400);
 }
 
+// min_score (GET parameter and POST field) is ask's --min-score; a value
+// outside [0, 1] or not a number is a 400.
+TEST_F(ServeDemo, AskTakesTheNoiseFloor) {
+  auto r = client_->Get("/api/v1/ask?q=Segmentation%20fault%20910B&limit=10&min_score=0.3");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->body, Cli(Db(), "ask --json --limit 10 --min-score 0.3 'Segmentation fault 910B'"));
+  json doc = json::parse(r->body);
+  EXPECT_EQ(doc["min_score"], 0.3);
+  for (const json& h : doc["hits"]) EXPECT_GE(h["score"].get<double>(), 0.3);
+  json body{{"q", "Segmentation fault 910B"}, {"limit", 10}, {"min_score", 0.3}};
+  r = client_->Post("/api/v1/ask", body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(json::parse(r->body), doc);
+  r = client_->Get("/api/v1/ask?q=Segmentation%20fault%20910B&limit=10");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json::parse(r->body)["min_score"], 0.10);  // the default
+  for (const char* bad : {"1.5", "-0.1", "x", ""}) {
+    r = client_->Get(std::string("/api/v1/ask?q=x&min_score=") + bad);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << bad;
+  }
+  r = client_->Post("/api/v1/ask", json{{"q", "x"}, {"min_score", "high"}}.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+}
+
 TEST_F(ServeDemo, DigestIsWhatTheCliWrites) {
   const std::string query = "repo=gitcode%3AAscend%2FMindSpeed-Ops&until=2026-09-30";
   const std::string args = "digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30";

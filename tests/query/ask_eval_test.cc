@@ -33,6 +33,10 @@ TEST(AskEvalTest, DevQuerySetMeetsThresholds) {
   // Every kind of query works, not just the easy ones.
   for (const auto& [kind, v] : r["by_kind"].items())
     EXPECT_GE(v["recall_at_5"].get<double>(), 0.8) << kind;
+  // Measured under the default noise floor, with room below the weakest
+  // expected hit (docs/evaluation.md, "Noise floor").
+  EXPECT_EQ(r["min_score"].get<double>(), 0.10);
+  EXPECT_GE(r["expected_score_min"].get<double>(), 1.5 * r["min_score"].get<double>()) << out;
 }
 
 TEST(AskEvalTest, BadQuerySetFileIsAClearError) {

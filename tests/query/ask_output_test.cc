@@ -202,3 +202,63 @@ TEST_F(AskTest, TheAnswerIsTheWholeDiagnosisAndStepsOfTheResolvingComment) {
 
 }  // namespace
 }  // namespace fixgraph::query::testing
+
+namespace fixgraph::query::testing {
+namespace {
+
+// The noise floor drops the hits below it, issue and doc alike, and counts
+// them; 0 keeps all. The default is kDefaultMinScore.
+TEST(AskNoiseFloor, DropsHitsBelowTheFloorAndCountsThem) {
+  AskResult r;
+  for (double s : {0.9, 0.3, 0.07, 0.03}) {
+    AskHit h;
+    h.score = s;
+    r.hits.push_back(h);
+  }
+  DocHit d;
+  d.score = 0.05;
+  r.docs.push_back(d);
+  r.fallback = true;
+  AskResult all = r;
+  ApplyNoiseFloor(&all, 0);
+  EXPECT_EQ(all.hits.size(), 4u);
+  EXPECT_EQ(all.dropped, 0u);
+  ApplyNoiseFloor(&r, 0.10);
+  ASSERT_EQ(r.hits.size(), 2u);
+  EXPECT_EQ(r.hits[1].score, 0.3);
+  EXPECT_TRUE(r.docs.empty());
+  EXPECT_FALSE(r.fallback);  // no doc left to fall back on
+  EXPECT_EQ(r.dropped, 3u);
+  nlohmann::json j = ToJson(r);
+  EXPECT_EQ(j["dropped"], 3);
+  EXPECT_EQ(j["min_score"], 0.10);
+  EXPECT_EQ(nlohmann::json::parse(ToJsonText(r)), j);
+  EXPECT_EQ(AskOptions().min_score, kDefaultMinScore);
+}
+
+TEST_F(AskTest, TheSearcherAppliesTheFloorOfTheOptions) {
+  AddCorpus();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions keep;
+  keep.limit = 10;
+  keep.min_score = 0;
+  auto all = searcher->Ask("EZ9999 OOM 链接", keep);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_GE(all->hits.size(), 2u);
+  // A floor between the best and the worst hit keeps exactly those above it.
+  const double floor = (all->hits.front().score + all->hits.back().score) / 2;
+  size_t above = 0;
+  for (const AskHit& h : all->hits) above += h.score >= floor ? 1 : 0;
+  AskOptions cut = keep;
+  cut.min_score = floor;
+  auto r = searcher->Ask("EZ9999 OOM 链接", cut);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hits.size(), above);
+  EXPECT_EQ(r->dropped, all->hits.size() - above);
+  for (const AskHit& h : r->hits) EXPECT_GE(h.score, floor);
+}
+
+}  // namespace
+}  // namespace fixgraph::query::testing

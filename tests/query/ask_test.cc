@@ -147,6 +147,30 @@ TEST_F(AskCliTest, HitsCarryFlagsSuggestionsAndWholeAnswers) {
   EXPECT_NE(out.find("flags: fix_before_issue"), std::string::npos) << out;
 }
 
+// The noise floor: hits below --min-score are dropped and counted; the text
+// says how many; --min-score 0 lists them; out-of-range values are usage errors.
+TEST_F(AskCliTest, MinScoreDropsWeakHits) {
+  json all = AskJson("--no-docs --limit 10 --min-score 0 'Segmentation fault 910B'");
+  json cut = AskJson("--no-docs --limit 10 --min-score 0.3 'Segmentation fault 910B'");
+  json def = AskJson("--no-docs --limit 10 'Segmentation fault 910B'");
+  size_t weak = 0, below_default = 0;
+  for (const json& h : all["hits"]) {
+    weak += h["score"].get<double>() < 0.3 ? 1 : 0;
+    below_default += h["score"].get<double>() < 0.10 ? 1 : 0;
+  }
+  ASSERT_GT(weak, 0u) << all.dump();
+  ASSERT_GT(below_default, 0u) << all.dump();  // the demo has hits under the default floor here
+  EXPECT_EQ(cut["hits"].size(), all["hits"].size() - weak);
+  EXPECT_EQ(cut["dropped"], weak);
+  EXPECT_EQ(def["dropped"], below_default);
+  EXPECT_EQ(def["min_score"], 0.10);
+  for (const json& h : def["hits"]) EXPECT_GE(h["score"].get<double>(), 0.10);
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 10 'Segmentation fault 910B'", &out, &err), 0) << err;
+  EXPECT_NE(out.find(std::to_string(below_default) + " weaker hit"), std::string::npos) << out;
+  EXPECT_EQ(RunCommand(Fg() + "ask --min-score 1.5 OOM", &out, &err), 2);
+}
+
 TEST_F(AskCliTest, LinkRebuildsTheIndex) {
   std::string out, err;
   ASSERT_EQ(RunCommand(Fg() + "link", &out, &err), 0) << err;

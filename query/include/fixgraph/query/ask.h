@@ -49,6 +49,12 @@
 
 namespace fixgraph::query {
 
+// The default noise floor of AskOptions::min_score, measured on
+// tests/data/queries.json (docs/evaluation.md, "Noise floor"): the lowest
+// score of an expected hit there is far above it, and the hits below it are
+// matches on a stray word.
+inline constexpr double kDefaultMinScore = 0.10;
+
 struct AskOptions {
   size_t limit = 5;
   std::string repo;        // "" = all; else a RepoRef string ("gitcode:Ascend/X")
@@ -57,6 +63,9 @@ struct AskOptions {
   // JSON (ToJson, ToJsonText) can say false: the hits then carry their fixes
   // as JSON text only (fixes_json), which skips decoding and re-encoding them.
   bool decode_fixes = true;
+  // The noise floor: issue and doc hits scoring below it are dropped
+  // (AskResult::dropped counts them). 0 keeps every hit.
+  double min_score = kDefaultMinScore;
 };
 
 struct AskHit {
@@ -99,7 +108,13 @@ struct AskResult {
   // first entry is a doc: show the docs before the issues.
   std::vector<RankedRef> ranked;
   bool docs_first = false;
+  double min_score = 0;  // the noise floor applied (AskOptions::min_score)
+  size_t dropped = 0;    // issue and doc hits dropped below it
 };
+
+// Drops the issue and doc hits of `r` scoring below `min_score` (counted in
+// r->dropped) and sets r->min_score; fallback stays only while docs remain.
+void ApplyNoiseFloor(AskResult* r, double min_score);
 
 // Orders r.hits and r.docs into r.ranked by score (an issue before a doc of
 // the same score; each list keeps its own order) and sets r.docs_first.
