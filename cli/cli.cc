@@ -55,6 +55,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "fixgraph"};
   app.set_version_flag("--version", kVersion);
   app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
+  bool quiet = false, force_progress = false;
+  app.add_flag("--quiet", quiet, "no progress line on stderr");
+  app.add_flag("--progress", force_progress,
+               "a progress line on stderr even when it is not a terminal (one line a second, for logs)");
   app.require_subcommand(1);
   app.fallthrough();
   AddImportCommand(app, ctx);
@@ -86,6 +90,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  // Before the commands' callbacks run (CLI11 runs them once everything is parsed).
+  app.parse_complete_callback([&] {
+    ctx.progress = quiet ? ProgressMode::kQuiet : force_progress ? ProgressMode::kForce : ProgressMode::kAuto;
+  });
   try {
     app.parse(rev);
   } catch (const CLI::CallForHelp&) {

@@ -47,7 +47,11 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
   DigestCounts counts;
+  // The digest reports nothing while it runs: the line shows the time passing.
+  auto progress = ctx.NewProgress("digest");
+  progress->Phase("digest", ProgressState::Note("reading the resolved issues and their fixes"));
   auto text = DigestText(**store, request, "--", &counts);
+  progress->Finish();
   if (!text.ok()) return ctx.Fail(text.status());
   if (a.output.empty() || a.output == "-") {
     *ctx.out << *text;

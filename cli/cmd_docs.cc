@@ -16,7 +16,14 @@ namespace {
 void RunDocsImport(Context& ctx, const std::vector<std::string>& paths) {
   query::DocImportStats st;
   auto t0 = std::chrono::steady_clock::now();
-  if (Status s = query::ImportDocs(ctx.db_dir, paths, &st); !s.ok()) return ctx.Fail(s);
+  // The import reports nothing while it runs: the line shows what it reads
+  // and the time passing.
+  auto progress = ctx.NewProgress("docs import");
+  progress->Phase("docs import", ProgressState::Note("parsing and indexing " + std::to_string(paths.size()) +
+                                                    (paths.size() == 1 ? " path" : " paths")));
+  Status imported = query::ImportDocs(ctx.db_dir, paths, &st);
+  progress->Finish();
+  if (!imported.ok()) return ctx.Fail(imported);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   *ctx.out << "imported " << st.nodes << " doc nodes from " << st.files << " files";
   if (st.removed > 0) *ctx.out << " (replaced " << st.removed << " from earlier imports)";

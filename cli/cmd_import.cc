@@ -36,12 +36,33 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::ImportOptions options;
   options.naive_utc_offset_minutes = naive_offset;
-  if (ctx.err_is_terminal) {
-    options.on_progress = [&ctx](const ingest::ImportProgress& p) {
-      *ctx.err << "\r[" << p.repo_index + 1 << "/" << p.repo_count << "] "
-               << p.repo->repo.ToString() << "  " << p.records_done;
-      if (p.records_total > 0) *ctx.err << "/" << p.records_total;  // 0: not known yet
-      *ctx.err << " records\x1b[K" << std::flush;
+  // One line for the whole dump: the records of every repository summed
+  // (several are imported at once), the total once every repository knows
+  // its own, and how many repositories are done.
+  auto progress = ctx.NewProgress("import");
+  struct RepoCount {
+    std::int64_t done = 0, total = 0;
+  };
+  std::vector<RepoCount> repo_counts;
+  if (progress->enabled()) {
+    options.on_progress = [&](const ingest::ImportProgress& p) {  // serialised by ImportDump
+      if (repo_counts.size() != p.repo_count) repo_counts.assign(p.repo_count, RepoCount());
+      if (p.repo_index >= repo_counts.size()) return;
+      repo_counts[p.repo_index] = {p.records_done, p.records_total};
+      ProgressState st;
+      st.unit = "records";
+      size_t finished = 0;
+      bool totals_known = true;
+      for (const RepoCount& c : repo_counts) {
+        st.done += c.total > 0 ? std::min(c.done, c.total) : c.done;
+        st.total += c.total;
+        finished += c.total > 0 && c.done >= c.total ? 1 : 0;
+        totals_known = totals_known && c.total > 0;
+      }
+      if (!totals_known) st.total = 0;
+      st.detail = std::to_string(finished) + "/" + std::to_string(repo_counts.size()) + " repositories  " +
+                  p.repo->repo.ToString();
+      progress->Update(st);
     };
   }
   nlohmann::json report = nlohmann::json::array();
@@ -49,9 +70,14 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   auto start = std::chrono::steady_clock::now();
   for (const std::string& dump : dumps) {
     ingest::ImportCounts counts;
+    repo_counts.clear();
+    progress->Phase("import " + dump);
     Status s = ingest::ImportDump(store->get(), dump, options, &counts);
-    if (ctx.err_is_terminal) *ctx.err << "\r\x1b[K" << std::flush;
-    if (!s.ok()) return ctx.Fail(s);
+    if (!s.ok()) {
+      progress->Finish();
+      return ctx.Fail(s);
+    }
+    progress->Clear();
     total.Add(counts);
     nlohmann::json one = CountsJson(counts);
     one["dump"] = dump;
@@ -64,6 +90,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
                << " platform links (" << counts.changed << " records new or changed)\n";
     }
   }
+  progress->Finish();
   // Relink (and reindex) only the issues the new data can affect.
   RefreshStats refreshed;
   if (link) {

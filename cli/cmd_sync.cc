@@ -134,24 +134,33 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   if (!store.ok()) return ctx.Fail(store.status());
   ingest::SyncCounts total;
   auto start = std::chrono::steady_clock::now();
+  auto progress = ctx.NewProgress("sync");
   for (const auto& [platform, org] : orgs) {
-    if (ctx.err_is_terminal)
-      *ctx.err << "\rlisting repositories of " << PlatformName(platform) << ":" << org
-               << "\x1b[K" << std::flush;
+    progress->Phase("sync", ProgressState::Note(std::string("listing repositories of ") + PlatformName(platform) + ":" + org));
     auto list = ingest::ListOrgRepositories(platform, org, o, &total);
     if (!list.ok()) return ctx.Fail(list.status());
     repos.insert(repos.end(), list->begin(), list->end());
   }
-  if (ctx.err_is_terminal) {
-    o.on_progress = [&ctx](const ingest::SyncProgress& p) {
-      *ctx.err << "\r[" << p.repo_index + 1 << "/" << p.repo_count << "] " << p.repo << "  "
-               << p.list << " page " << p.page;
-      if (p.total_pages > 0) *ctx.err << "/" << p.total_pages;
-      *ctx.err << "  " << p.items << " items  " << p.requests << " requests";
-      if (p.rate_limit_waits > 0) *ctx.err << "  " << p.rate_limit_waits << " rate-limit waits";
-      *ctx.err << "  " << Duration(p.elapsed_s);
-      if (p.eta_s >= 0) *ctx.err << "  ETA " << Duration(p.eta_s);
-      *ctx.err << "\x1b[K" << std::flush;
+  // One ETA for the whole run: the share done is the repositories done
+  // plus the share of this one's two lists (issues, then pulls) by pages, so
+  // it does not restart with each list or repository.
+  progress->Phase("sync");
+  std::int64_t items_before = 0;  // items of the repositories done
+  if (progress->enabled()) {
+    o.on_progress = [&](const ingest::SyncProgress& p) {
+      ProgressState st;
+      st.unit = "items";
+      st.done = items_before + p.items;
+      double list_share = p.total_pages > 0 ? std::min(1.0, static_cast<double>(p.page) / p.total_pages) : 0.0;
+      double within = (p.list == "pulls" ? 0.5 : 0.0) + 0.5 * list_share;
+      if (p.repo_count > 0) st.fraction = (static_cast<double>(p.repo_index) + within) / static_cast<double>(p.repo_count);
+      st.detail = "[" + std::to_string(p.repo_index + 1) + "/" + std::to_string(p.repo_count) + "] " + p.repo + "  " +
+                  p.list + " page " + std::to_string(p.page) +
+                  (p.total_pages > 0 ? "/" + std::to_string(p.total_pages) : std::string()) + "  " +
+                  std::to_string(p.requests) + " requests" +
+                  (p.rate_limit_waits > 0 ? "  " + std::to_string(p.rate_limit_waits) + " rate-limit waits"
+                                          : std::string());
+      progress->Update(st);
     };
   }
   nlohmann::json per_repo = nlohmann::json::array();
@@ -160,6 +169,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   for (size_t i = 0; i < repos.size(); ++i) {
     ingest::SyncCounts c;
     Status s = ingest::SyncRepository(store->get(), repos[i], o, &c, i, repos.size());
+    items_before += c.issues + c.pulls;
     total.Add(c);
     nlohmann::json one = CountsJson(c);
     one["repo"] = repos[i].ToString();
@@ -173,7 +183,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
       if (c.stop) break;
     }
   }
-  if (ctx.err_is_terminal) *ctx.err << "\r\x1b[K" << std::flush;
+  progress->Finish();
   // Relink what was written, even when a later repository failed.
   RefreshStats refreshed;
   if (!a.no_link) {

@@ -7,6 +7,7 @@
 
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
+#include "progress.h"
 
 namespace fixgraph::cli {
 
@@ -15,6 +16,7 @@ struct Context {
   std::ostream* err = nullptr;
   std::string db_dir;         // --db, $FIXGRAPH_DB or ./fixgraph-data
   bool err_is_terminal = false;
+  ProgressMode progress = ProgressMode::kAuto;  // --quiet, --progress (progress.h)
   int exit_code = 0;
 
   std::string StoreDir() const { return db_dir + "/store"; }
@@ -24,6 +26,11 @@ struct Context {
   // For writing; first finishes the pending derived work an earlier run left
   // (cli/refresh.h FinishPendingWork) unless `finish_pending` is false.
   StatusOr<std::unique_ptr<Store>> OpenForWrite(bool finish_pending = true) const;
+
+  // A progress line on stderr as the flags and the terminal say (progress.h).
+  std::unique_ptr<Progress> NewProgress(const std::string& label) const {
+    return std::make_unique<Progress>(err, err_is_terminal, progress, label);
+  }
 
   // Prints "fixgraph: error: <message>" and sets exit code 1.
   void Fail(const Status& s);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -20,6 +21,48 @@ graph::LinkerOptions CliLinkerOptions() {
 }
 
 namespace {
+
+// `options` reporting to `progress` as one count over the whole run: the
+// linker reports each repository's issues from zero (LinkAll links one
+// repository at a time), so a report after one that finished a repository
+// starts the next on top of it. `total`: the run's issues (0: the linker's).
+graph::LinkerOptions WithProgress(graph::LinkerOptions options, Progress* progress, std::int64_t total) {
+  if (!progress->enabled()) return options;
+  struct Run {
+    std::int64_t base = 0, last_done = 0, last_total = 0;
+  };
+  auto run = std::make_shared<Run>();
+  options.on_progress = [progress, total, run](std::int64_t done, std::int64_t scope_total) {
+    if (run->last_total > 0 && run->last_done >= run->last_total) run->base += run->last_total;
+    run->last_done = done;
+    run->last_total = scope_total;
+    ProgressState st;
+    st.unit = "issues";
+    st.done = run->base + done;
+    st.total = total > 0 ? total : scope_total;
+    progress->Update(st);
+  };
+  return options;
+}
+
+// The issues of the store (or of one repository), from the per-repository
+// counts; 0 when they cannot be read (the progress line then shows the
+// linker's own totals).
+std::int64_t CountIssues(const Store& store, const RepoRef* repo) {
+  std::vector<RepoRef> repos;
+  if (repo) {
+    repos.push_back(*repo);
+  } else if (!store.ListIssueRepositories(&repos).ok()) {
+    return 0;
+  }
+  std::int64_t n = 0;
+  for (const RepoRef& r : repos) {
+    auto st = store.Stats(r);
+    if (!st.ok()) return 0;
+    n += st->issues_open + st->issues_closed;
+  }
+  return n;
+}
 
 // An index update in flight: the index's version file before it, then the
 // issues it reindexes, one per line.
@@ -98,8 +141,11 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   for (const std::string& run : p.link_runs) {
     if (run == "*") all_linked = true;
   }
+  auto progress = ctx.NewProgress("link");
   if (all_linked) {
-    Status s = graph::LinkAll(store, nullptr, options, &stats->link);
+    progress->Phase("link (interrupted run)", ProgressState::Counting("issues"));
+    Status s = graph::LinkAll(store, nullptr, WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
+                              &stats->link);
     if (!s.ok()) return s.WithContext("finishing an interrupted link run");
     rebuild_index = true;
   } else {
@@ -107,7 +153,9 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
       auto repo = ParseRef(run);
       if (!repo.ok() || repo->kind != RefKind::kRepo)
         return Status::Corruption("pending link run '" + run + "': not a repository");
-      Status s = graph::LinkAll(store, &repo->repo, options, &stats->link);
+      progress->Phase("link " + run + " (interrupted run)", ProgressState::Counting("issues"));
+      Status s = graph::LinkAll(store, &repo->repo,
+                                WithProgress(options, progress.get(), CountIssues(*store, &repo->repo)), &stats->link);
       if (!s.ok()) return s.WithContext("finishing an interrupted link run of " + run);
       rebuild_index = true;
     }
@@ -130,7 +178,9 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     if (any_links) FG_RETURN_IF_ERROR(MostlyChanged(*store, p.relink, &mostly_changed));
     if (!any_links || mostly_changed) {
       FG_RETURN_IF_ERROR(store->BeginLinkRun(nullptr, p.relink));
-      Status s = graph::LinkAll(store, nullptr, options, &stats->link);
+      progress->Phase("link", ProgressState::Counting("issues"));
+      Status s = graph::LinkAll(store, nullptr, WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
+                                &stats->link);
       if (!s.ok()) return s.WithContext("linking after the write");
       rebuild_index = true;
     } else {
@@ -139,7 +189,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
       // it loses nothing; their own issues are marked here (their text or
       // comments changed).
       std::vector<Ref> relinked;
-      Status s = graph::Relink(store, p.relink, options, &stats->link, &relinked);
+      progress->Phase("relink", ProgressState::Note("finding the issues the changes affect"));
+      Status s = graph::Relink(store, p.relink, WithProgress(options, progress.get(), 0), &stats->link, &relinked);
       if (!s.ok()) return s.WithContext("linking after the write");
       auto batch = store->NewBatch();
       for (const Ref& r : p.relink)
@@ -156,6 +207,7 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   PendingWork now;
   FG_RETURN_IF_ERROR(store->ListPending(&now));
   if (rebuild_index) {
+    progress->Phase("index", ProgressState::Note("rebuilding the ask index"));
     Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     size_t issues = 0;
@@ -178,10 +230,12 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     for (const Ref& r : issues) note += r.ToString() + "\n";
     FG_RETURN_IF_ERROR(batch->PutMeta(kIndexUpdateKey, note));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
+    progress->Phase("index", ProgressState::Note("updating the ask index for " + std::to_string(issues.size()) + " issues"));
     Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues);
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     stats->indexed = issues.size();
   }
+  progress->Finish();
   CrashPoint();
   FG_RETURN_IF_ERROR(store->ClearPending(now));
   auto batch = store->NewBatch();
@@ -201,10 +255,14 @@ Status LinkRun(const Context& ctx, Store* store, const RepoRef* repo,
   FG_RETURN_IF_ERROR(store->ListPending(&before));
   // A run over every repository covers every changed item.
   FG_RETURN_IF_ERROR(store->BeginLinkRun(repo, repo ? std::vector<Ref>() : before.relink));
-  FG_RETURN_IF_ERROR(graph::LinkAll(store, repo, options, stats));
+  auto progress = ctx.NewProgress("link");
+  progress->Phase(repo ? "link " + repo->ToString() : "link", ProgressState::Counting("issues"));
+  FG_RETURN_IF_ERROR(graph::LinkAll(store, repo, WithProgress(options, progress.get(), CountIssues(*store, repo)), stats));
   CrashPoint();
   // The ask index carries each issue's resolution and fixes: rebuild it.
+  progress->Phase("index", ProgressState::Note("rebuilding the ask index"));
   Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
+  progress->Finish();
   if (!s.ok()) return s.WithContext("indexing issues for ask");
   CrashPoint();
   PendingWork now;
