@@ -71,7 +71,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   for (const std::string& dump : dumps) {
     ingest::ImportCounts counts;
     repo_counts.clear();
-    progress->Phase("import " + dump);
+    progress->Phase("import");
     Status s = ingest::ImportDump(store->get(), dump, options, &counts);
     if (!s.ok()) {
       progress->Finish();

@@ -62,7 +62,7 @@ size_t TerminalColumns() {
 
 std::string ProgressDuration(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
-  long s = static_cast<long>(std::llround(seconds));
+  long s = static_cast<long>(std::floor(seconds));
   char buf[32];
   if (s >= 3600)
     std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
@@ -139,7 +139,9 @@ void Progress::Update(const ProgressState& state) {
   if (finished_) return;
   state_ = state;
   dirty_ = true;
-  DrawLocked(false);
+  // A count that reaches its total is drawn whatever the interval (a
+  // terminal shows it complete before the next phase).
+  DrawLocked(terminal_ && state_.total > 0 && state_.done >= state_.total);
 }
 
 void Progress::Clear() {
