@@ -215,10 +215,10 @@ bool ValidUtf8(const std::string& s) {
 TEST(Cli, AskShortensLongChineseLinesAtCharacterBoundaries) {
   TempDir dir;
   WriteSmallDump(dir / "dump");
-  // An answer line (in the fix PR) of 301 bytes: "a" then 100 three-byte characters, so a cut
-  // at 300 bytes would fall inside the last character.
+  // An answer line (in the fix PR) of 601 bytes: "a" then 200 three-byte characters, so a cut
+  // at 600 bytes (the text output's longest line) would fall inside the last character.
   std::string line = "a";
-  for (int i = 0; i < 25; ++i) line += "\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF\xE5\xAD\x98";  // 原因是存
+  for (int i = 0; i < 50; ++i) line += "\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF\xE5\xAD\x98";  // 原因是存
   WriteFile(dir / "dump/gitcode/Ascend/demo/pulls.json",
             R"([{"number": 12, "title": "修复 aclnnFoo", "body": "fix #7\n)" + line + R"(",
                  "state": "merged", "merged_at": "2026-01-05T12:00:00+08:00",
