@@ -22,6 +22,22 @@ graph::LinkerOptions CliLinkerOptions() {
 
 namespace {
 
+// A rebuild of the ask index reporting to `progress` (`total`: the store's issues).
+Status RebuildIndexWithProgress(const Context& ctx, const Store& store, Progress* progress, std::int64_t total) {
+  ProgressState st = ProgressState::Counting("issues");
+  st.total = total;
+  st.detail = "rebuilding the ask index";
+  progress->Phase("index", st);
+  query::IndexProgress report;
+  if (progress->enabled())
+    report = [progress, st](std::int64_t written) mutable {
+      st.done = written;
+      st.detail = written >= st.total ? "merging the index" : "rebuilding the ask index";
+      progress->Update(st);
+    };
+  return query::RebuildIssueIndex(store, ctx.db_dir, report);
+}
+
 // `options` reporting to `progress` as one count over the whole run: the
 // linker reports each repository's issues from zero (LinkAll links one
 // repository at a time), so a report after one that finished a repository
@@ -207,8 +223,7 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   PendingWork now;
   FG_RETURN_IF_ERROR(store->ListPending(&now));
   if (rebuild_index) {
-    progress->Phase("index", ProgressState::Note("rebuilding the ask index"));
-    Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
+    Status s = RebuildIndexWithProgress(ctx, *store, progress.get(), CountIssues(*store, nullptr));
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     size_t issues = 0;
     FG_RETURN_IF_ERROR(store->ForEachIssue(nullptr, [&](Issue&) {
@@ -260,8 +275,7 @@ Status LinkRun(const Context& ctx, Store* store, const RepoRef* repo,
   FG_RETURN_IF_ERROR(graph::LinkAll(store, repo, WithProgress(options, progress.get(), CountIssues(*store, repo)), stats));
   CrashPoint();
   // The ask index carries each issue's resolution and fixes: rebuild it.
-  progress->Phase("index", ProgressState::Note("rebuilding the ask index"));
-  Status s = query::RebuildIssueIndex(*store, ctx.db_dir);
+  Status s = RebuildIndexWithProgress(ctx, *store, progress.get(), CountIssues(*store, nullptr));
   progress->Finish();
   if (!s.ok()) return s.WithContext("indexing issues for ask");
   CrashPoint();

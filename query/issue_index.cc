@@ -711,15 +711,23 @@ class InputJoin {
 // Writes every issue of the store, in store order, to shards of `work`
 // (shard-000000, ...; `shard_issues` issues each) on IndexThreads() threads.
 // Returns the number of shards.
-StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues) {
+StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues,
+                             const IndexProgress& on_progress) {
   const unsigned threads = IndexThreads();
   RunQueue queue(threads);
+  std::mutex progress_mu;  // serialises on_progress
+  std::int64_t written = 0;
   auto writer = [&] {
     size_t n = 0;
     std::vector<IssueInput> run;
     while (queue.Pop(&n, &run)) {
       Status s = WriteShard(store, run, ShardDir(work, n));
       if (!s.ok()) queue.Fail(std::move(s));
+      if (s.ok() && on_progress) {
+        std::lock_guard<std::mutex> lock(progress_mu);
+        written += static_cast<std::int64_t>(run.size());
+        on_progress(written);
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -783,7 +791,8 @@ Status Exchange(const std::string& a, const std::string& b) {
 }
 
 // The rebuild (see RebuildIssueIndexInShards in issue_index.h).
-Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues) {
+Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues,
+               const IndexProgress& on_progress = {}) {
   const std::string live = IssueIndexDir(db_dir);
   const std::string work = live + ".rebuild";
   const std::string built = work + "/index";
@@ -798,7 +807,7 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   if (ec) return Status::IOError("creating " + work + ": " + ec.message());
   auto cleanup = [&] { std::filesystem::remove_all(work, ec); };
 
-  StatusOr<size_t> shards = WriteShards(store, work, std::max<size_t>(shard_issues, 1));
+  StatusOr<size_t> shards = WriteShards(store, work, std::max<size_t>(shard_issues, 1), on_progress);
   if (!shards.ok()) {
     cleanup();
     return shards.status();
@@ -896,9 +905,10 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, c
 
 }  // namespace
 
-Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues) {
+Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues,
+                                 const IndexProgress& on_progress) {
   try {
-    return Rebuild(store, db_dir, shard_issues);
+    return Rebuild(store, db_dir, shard_issues, on_progress);
   } catch (const Xapian::DatabaseLockError& e) {
     return Status::Unavailable("issue index " + IssueIndexDir(db_dir) +
                                " is locked by another writer: " + e.get_msg());
@@ -931,8 +941,8 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std
   }
 }
 
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir) {
-  return RebuildIssueIndexInShards(store, db_dir, kShardIssues);
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexProgress& on_progress) {
+  return RebuildIssueIndexInShards(store, db_dir, kShardIssues, on_progress);
 }
 
 }  // namespace fixgraph::query

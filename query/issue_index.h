@@ -51,6 +51,7 @@
 
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/links.h"
+#include "fixgraph/query/ask.h"
 
 namespace fixgraph::query {
 
@@ -113,7 +114,8 @@ bool DecodeHitFields(std::string_view value, HitFields* fields);
 // Work files: <db_dir>/index-issues.rebuild (left by a rebuild that died, removed by the next).
 // RebuildIssueIndex (ask.h) uses kShardIssues.
 inline constexpr size_t kShardIssues = 2048;
-Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues);
+Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues,
+                                 const IndexProgress& on_progress = {});
 
 // The dead set's encoding: empty for no docids, else a ByteWriter record
 // (engine/byte_codec.h, type byte 'D') of sorted, distinct docids, each as the

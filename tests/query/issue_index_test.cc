@@ -727,3 +727,22 @@ TEST(PrAnswerTest, FallsBackToTheTitleWhenTheBodyHasNothing) {
 
 }  // namespace
 }  // namespace fixgraph::query::testing
+
+namespace fixgraph::query::testing {
+namespace {
+
+// A rebuild reports the issues written so far, run by run, up to all of them.
+TEST_F(AskTest, RebuildReportsTheIssuesWritten) {
+  AddCorpus();
+  graph::LinkStats stats;
+  ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
+  std::vector<std::int64_t> reports;
+  Status s = RebuildIssueIndexInShards(*store_, db_.path(), 1, [&](std::int64_t n) { reports.push_back(n); });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(reports.size(), 3u);  // three issues, one a run
+  EXPECT_TRUE(std::is_sorted(reports.begin(), reports.end()));
+  EXPECT_EQ(reports.back(), 3);
+}
+
+}  // namespace
+}  // namespace fixgraph::query::testing

@@ -34,6 +34,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -152,6 +154,10 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
 // a new index is written beside the live one on $FIXGRAPH_INDEX_THREADS threads
 // (default: the hardware's, at most 8) and replaces it whole when complete, so
 // readers keep seeing the old index until they reopen.
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir);
+// `on_progress` (optional) is called with the issues written so far as each
+// run of issues is written (from the writer threads, one call at a time);
+// the merge of the runs that follows reports nothing.
+using IndexProgress = std::function<void(std::int64_t issues_written)>;
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexProgress& on_progress = {});
 
 }  // namespace fixgraph::query
