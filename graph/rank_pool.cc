@@ -97,6 +97,61 @@ bool AllDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The issue's labels as a PR may share them (LabelKeys), with the hashes of
+// their words as path keys (PullInfo::match_keys) and title tokens; at most 16.
+struct IssueLabel {
+  LabelKeys keys;
+  std::vector<std::uint64_t> path_keys;
+  text::TokenSet title_tokens;
+};
+std::vector<IssueLabel> IssueLabelsOf(const IssueContext& ctx) {
+  constexpr size_t kMaxLabels = 16;
+  std::vector<IssueLabel> out;
+  for (const std::string& l : ctx.labels) {
+    if (out.size() == kMaxLabels) break;
+    IssueLabel il;
+    il.keys = LabelKeysOf(l);
+    if (il.keys.label.empty()) continue;
+    if (std::any_of(out.begin(), out.end(), [&](const IssueLabel& o) { return o.keys.label == il.keys.label; })) continue;
+    for (const std::string& w : il.keys.words) {
+      il.path_keys.push_back(text::Hash(w));
+      text::TokenSet t = text::Tokens(w);
+      il.title_tokens.insert(il.title_tokens.end(), t.begin(), t.end());
+    }
+    text::Normalize(&il.title_tokens);
+    out.push_back(std::move(il));
+  }
+  return out;
+}
+
+// Whether the PR shares the label: carries it, changes a path one of its
+// words names (a directory, a file's stem), or has one in its title.
+// REQUIRES: pr.files_loaded.
+bool SharesLabel(const IssueLabel& l, const PullInfo& pr) {
+  for (const std::string& pl : pr.pr.labels)
+    if (text::Lower(pl) == l.keys.label) return true;
+  for (std::uint64_t h : l.path_keys)
+    if (std::binary_search(pr.match_keys.begin(), pr.match_keys.end(), h)) return true;
+  return text::Intersects(l.title_tokens, pr.title_tokens);
+}
+
+// The version or branch of the issue's that the PR's base branch answers:
+// the release line of a version the issue names, or a branch the platform
+// links to the issue; "" for none (the default branch never counts).
+std::string VersionOf(const IssueContext& ctx, const std::vector<std::string>& versions, const PullInfo& pr) {
+  const std::string& base = pr.pr.base_ref;
+  if (base.empty() || base == ctx.default_branch) return "";
+  if (base == ctx.issue.branch ||
+      std::find(ctx.linked_branches.begin(), ctx.linked_branches.end(), base) != ctx.linked_branches.end())
+    return base;
+  if (!pr.release_base || versions.empty()) return "";
+  std::string bv = BranchVersion(base);
+  if (bv.empty()) return "";
+  for (const std::string& v : versions)
+    if (VersionsMatch(v, bv)) return v;
+  return "";
+}
+
 // The example of one issue's pool, its entries among `fixes` marked.
 RankExample ExampleOf(const Ref& issue, const RankPool& pool, const std::vector<std::string>& fixes) {
   RankExample e;
@@ -282,6 +337,22 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     title_id_df.resize(w);
   }
 
+  // The labels each shortlisted PR shares, and per label how many share it.
+  const std::vector<IssueLabel> labels = IssueLabelsOf(ctx);
+  std::vector<std::uint32_t> label_bits(pick.size(), 0);
+  std::vector<int> label_df(labels.size(), 0);
+  for (size_t k = 0; k < pick.size() && !labels.empty(); ++k) {
+    for (size_t l = 0; l < labels.size(); ++l) {
+      if (!SharesLabel(labels[l], *rows[pick[k]].info)) continue;
+      label_bits[k] |= std::uint32_t{1} << l;
+      ++label_df[l];
+    }
+  }
+  // The versions the issue's title and description name.
+  std::vector<std::string> versions = VersionsIn(is.title);
+  for (std::string& v : VersionsIn(is.body))
+    if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(std::move(v));
+
   // Title words' idf mass.
   double title_mass = 0;
   for (std::uint64_t t : ctx.title_tokens) {
@@ -341,6 +412,16 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
       auto it = std::lower_bound(title_id_df.begin(), title_id_df.end(), std::make_pair(h, 0));
       at(RankFeature::kIdentTitle) = std::max(at(RankFeature::kIdentTitle), 1.0 / it->second);
     }
+    for (size_t l = 0; l < labels.size(); ++l) {
+      if (!(label_bits[k] >> l & 1)) continue;
+      double w = 1.0 / label_df[l];
+      if (w > at(RankFeature::kLabel)) {
+        at(RankFeature::kLabel) = w;
+        e.label = labels[l].keys.label;
+      }
+    }
+    e.version = VersionOf(ctx, versions, pr);
+    at(RankFeature::kVersion) = e.version.empty() ? 0 : 1;
     at(RankFeature::kPeople) = PeopleOf(ctx, pr.pr);
     out->entries.push_back(std::move(e));
   }

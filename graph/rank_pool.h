@@ -42,6 +42,8 @@ struct PoolEntry {
   double lag_s = 0;       // close - merge, when the close is known
   bool lag_known = false;
   PatchMatch patch;       // what the issue names that the PR changes
+  std::string label;      // the issue label the PR shares (kLabel), when it shares one
+  std::string version;    // the version or branch the PR's base answers (kVersion)
 };
 
 struct RankPool {
