@@ -65,6 +65,7 @@
 #include "docs_fields.h"
 #include "docs_node.h"
 #include "lexicon.h"
+#include "fixgraph/engine/store.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
@@ -1080,11 +1081,14 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
         for (const DocNode& n : imp.nodes) {
           db.replace_document("Q" + n.id, MakeDocument(n, namespaces));
           ++st->nodes;
+          CrashPoint();  // crash tests: a death mid-transaction leaves the last commit
         }
       }
       // Learned term associations over the whole index as it now stands.
       db.set_metadata(docs::kAssocKey, docs::EncodeAssociations(docs::LearnAssociations(db)));
+      CrashPoint();
       db.commit_transaction();
+      CrashPoint();
     } catch (...) {
       db.cancel_transaction();
       throw;
