@@ -22,6 +22,9 @@ constexpr UnixSeconds kLatest = 7258118400;  // 2200-01-01
 // (and its fixes).
 constexpr size_t kStoreFitShortlist = 30;
 constexpr size_t kStoreFitTopK = 24;
+// An issue platform-linked to more merged PRs than this is an umbrella (a
+// tracking issue, a feature with many steps), not a fix example.
+constexpr size_t kMaxLinkedFixes = 3;
 
 char LowerLetter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -435,18 +438,33 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
     if (issue.repo != repo) continue;
     const Issue* is = run.FindIssue(issue.ToString());
     if (!is || is->state != IssueState::kClosed) continue;
-    const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString());
-    if (!ms) continue;
     std::vector<std::string> fixes;
-    for (const MentionRecord& m : *ms) {
-      if (m.source_item.kind != RefKind::kPull || m.source_item.repo != repo) continue;
-      if (m.keyword != MentionKeyword::kClosing) continue;
-      if (m.source != MentionSource::kPullTitle && m.source != MentionSource::kPullBody &&
-          m.source != MentionSource::kCommitMessage)
-        continue;
-      const std::shared_ptr<PullInfo>* info = run.FindPull(m.source_item.ToString());
-      if (!info || !*info || !(*info)->pr.merged()) continue;
-      if (std::find(fixes.begin(), fixes.end(), (*info)->key) == fixes.end()) fixes.push_back((*info)->key);
+    // Appends the merged PR of the repository that `pull` is to `out`, once.
+    auto add = [&](const Ref& pull, std::vector<std::string>* out) {
+      if (pull.kind != RefKind::kPull || pull.repo != repo) return;
+      const std::shared_ptr<PullInfo>* info = run.FindPull(pull.ToString());
+      if (!info || !*info || !(*info)->pr.merged()) return;
+      if (std::find(out->begin(), out->end(), (*info)->key) == out->end()) out->push_back((*info)->key);
+    };
+    // A closing keyword in a PR's title, description or commit.
+    if (const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString())) {
+      for (const MentionRecord& m : *ms) {
+        if (m.keyword != MentionKeyword::kClosing) continue;
+        if (m.source != MentionSource::kPullTitle && m.source != MentionSource::kPullBody &&
+            m.source != MentionSource::kCommitMessage)
+          continue;
+        add(m.source_item, &fixes);
+      }
+    }
+    // A platform link (GitCode and Gitee link an issue and a PR in their own
+    // records, often with no reference in any text): most merged PRs so
+    // linked are the fix, though not when an issue gathers many.
+    if (const RunIndex::IssueData* d = run.FindIssueData(issue.ToString())) {
+      std::vector<std::string> linked;
+      for (const PlatformLink& l : d->links) add(l.pull, &linked);
+      if (linked.size() <= kMaxLinkedFixes)
+        for (const std::string& k : linked)
+          if (std::find(fixes.begin(), fixes.end(), k) == fixes.end()) fixes.push_back(k);
     }
     if (!fixes.empty()) pairs.emplace_back(issue, std::move(fixes));
   }

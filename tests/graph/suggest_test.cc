@@ -199,6 +199,34 @@ TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
   EXPECT_TRUE(store_->GetMeta(RankModelKey(repo_)).status().IsNotFound());
 }
 
+// Platform links are explicit pairs too (GitCode and Gitee link most fixes
+// that way, with no reference in the texts); an issue linked to more than
+// three merged PRs is an umbrella and teaches nothing.
+TEST_F(GraphTest, StoreFitTakesPlatformLinkedPairs) {
+  for (int i = 0; i < 3; ++i) {
+    std::string n = std::to_string(40 + i);
+    std::string at = "2026-03-04T09:00:0" + std::to_string(i) + "Z";
+    AddIssue(n, "Crash in module " + n + " when loading weights", "loader_" + n + " raises KeyError",
+             "2026-03-01T00:00:00Z", at);
+    AddPull(140 + i, "Fix loader_" + n + " key error", "", "2026-03-02T00:00:00Z", at);
+    AddPlatformLink(IssueRef(n), PullRef(140 + i));
+  }
+  AddIssue("50", "Tracking: loader rewrite", "", "2026-03-01T00:00:00Z", "2026-03-09T00:00:00Z");
+  for (int k = 0; k < 4; ++k) {
+    AddPull(150 + k, "Loader rewrite step " + std::to_string(k), "", "2026-03-02T00:00:00Z", "2026-03-05T00:00:00Z");
+    AddPlatformLink(IssueRef("50"), PullRef(150 + k));
+  }
+  Commit();
+  LinkerOptions o = options_;
+  o.suggest_min_pairs = 3;
+  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
+  auto meta = store_->GetMeta(RankModelKey(repo_));
+  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
+  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->pairs, 3);  // not the umbrella
+}
+
 }  // namespace
 }  // namespace fixgraph::graph
 

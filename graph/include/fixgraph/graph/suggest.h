@@ -18,7 +18,7 @@
 // Weights: built in (BuiltinRankModel, fitted offline on real issue -> fix
 // pairs, docs/evaluation.md), and refitted per repository by `link` from the
 // store's own explicit pairs (a merged PR whose text says it fixes an issue of
-// the repository), with the explicit reference masked and the time features
+// the repository, or that the platform links to one), with the explicit reference masked and the time features
 // held at their built-in weights (an issue closed by its fix's merge tells
 // nothing of how late a traceless issue is closed). The fit is a conditional
 // logit with an L2 pull towards the built-in weights, by Newton's method
