@@ -435,6 +435,7 @@ struct Tuning {
   double title_named = 0.08;
   double title_query = 0.3;            // weight of the title field in the candidate match
   double scope_bonus = 0.2;            // a page of the sub-corpus the question names ("vllm-ascend")
+  double title_df = 0.05;              // title terms in more than this share of the nodes are not searched there (0 = all)
   double title_alt = 0.8;              // alternatives credited at least this much join the title match (0 = none)
   double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
@@ -460,7 +461,7 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"title_alt", &t.title_alt}, {"scope_bonus", &t.scope_bonus}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
+      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"title_alt", &t.title_alt}, {"title_df", &t.title_df}, {"scope_bonus", &t.scope_bonus}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
       {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
@@ -641,15 +642,22 @@ class LocalDocSource : public DocSource {
     // holds question terms joins the candidates even when the question's
     // words are common in bodies ("which models can I run" and the page
     // "Supported Models").
+    // A title term held by many titles (`npu`, `torch_npu`) brings no page
+    // of its own into the candidates; its long posting list is most of the
+    // title match's cost.
+    auto TitleTermUseful = [&](const std::string& t) {
+      Xapian::doccount df = db_.get_termfreq(Prefixed('T', t));
+      return df > 0 && (tune_.title_df <= 0 || df <= tune_.title_df * n_docs);
+    };
     if (tune_.title_query > 0) {
       std::vector<std::string> tq;
       for (const std::string& t : qterms)
-        if (db_.get_termfreq(Prefixed('T', t)) > 0) tq.push_back(Prefixed('T', t));
+        if (TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
       // A synonym of a question term in a title (a Chinese question and
       // the English page "Environment Variables") counts there too.
       if (tune_.title_alt > 0)
         for (const std::string& t : alt_terms)
-          if (alt_credit[t] >= tune_.title_alt && db_.get_termfreq(Prefixed('T', t)) > 0) tq.push_back(Prefixed('T', t));
+          if (alt_credit[t] >= tune_.title_alt && TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
       if (!tq.empty())
         base = Xapian::Query(Xapian::Query::OP_OR, base,
                              Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
