@@ -51,6 +51,13 @@ TEST(DocsFields, PageAndSectionKinds) {
   docs::ClassifyPage("t/tutorials/models/Foo-7B.md", &tut);
   EXPECT_EQ(tut[0].page_kind, "tutorial");
   EXPECT_TRUE(tut[0].defines.empty());
+  // A tutorial titled by its model alone (an identifier) is still a
+  // tutorial, and names its model.
+  auto model = docs::ParseMarkdown("t/tutorials/models/FooBar-7B.md",
+                                   "# FooBar-7B\n\n## Introduction\nx\n\n## Installation\ny\n");
+  docs::ClassifyPage("t/tutorials/models/FooBar-7B.md", &model);
+  EXPECT_EQ(model[0].page_kind, "tutorial");
+  EXPECT_EQ(model[0].defines, std::vector<std::string>{"FooBar-7B"});
 
   // A guide whose file name is an identifier defines that name.
   auto guide = docs::ParseMarkdown("t/config/extra_options.md", "# Extra Options\n\nPass them at start.\n");
