@@ -605,7 +605,10 @@ class LocalDocSource : public DocSource {
       for (const auto& m : a.members)
         for (const std::string& t : m)
           if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
-    if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr) {
+    // $FIXGRAPH_KG_DEBUG: the question's terms, alternatives, named pages
+    // and sub-corpora, and every candidate's parts, to stderr (docs/kg.md).
+    const bool debug = std::getenv("FIXGRAPH_KG_DEBUG") != nullptr;
+    if (debug) {
       for (size_t g = 0; g < groups.size(); ++g)
         std::fprintf(stderr, "group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
       for (const AltSet& a : alts) {
@@ -806,7 +809,7 @@ class LocalDocSource : public DocSource {
             if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1) named_scopes.insert(scope);
         }
       }
-      if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr)
+      if (debug)
         for (const std::string& sc : named_scopes) std::fprintf(stderr, "scope %s\n", sc.c_str());
     }
     size_t cand_rank = 0;
@@ -902,7 +905,7 @@ class LocalDocSource : public DocSource {
         score = std::min(1.0, score + kNamedBonus);
         rank += 1.0;
       }
-      if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr)
+      if (debug)
         std::fprintf(stderr, "cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score, rank,
                      it.get_weight(), coverage, title_cov, adj, values[cand_rank][kSlotPage].c_str(), page_kind.c_str(),
                      sec_kind.c_str(), values[cand_rank][kSlotTitleTerms].c_str());
