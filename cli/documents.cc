@@ -116,9 +116,18 @@ std::string FieldName(const std::string& what, std::string name) {
   return what + name;
 }
 
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
-                                 const std::string& what, DigestCounts* counts) {
+namespace {
+
+struct DigestPlan {
   query::DigestOptions options;
+  query::Lang lang{};
+  std::string format;
+};
+
+// Everything a digest request says that can be checked without the store.
+StatusOr<DigestPlan> PlanDigest(const DigestRequest& r, const std::string& what) {
+  DigestPlan plan;
+  query::DigestOptions& options = plan.options;
   if (r.rules) options.rules = *r.rules;
   if (!r.min_tier.empty()) {
     if (!graph::ParseTier(r.min_tier).ok())
@@ -137,15 +146,53 @@ StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
   if (Status s = ParseBound(what + "until", r.until, true, &options.until); !s.ok()) return s;
   auto lang = query::ParseLang(r.lang.empty() ? "zh" : r.lang);
   if (!lang.ok()) return Status::InvalidArgument(what + "lang: " + lang.status().message());
-  std::string format = r.format.empty() ? "md" : r.format;
-  if (format != "md" && format != "json" && format != "html")
-    return Status::InvalidArgument(what + "format \"" + format + "\": expected md, json or html");
-  auto digest = query::BuildDigest(store, options);
+  plan.lang = *lang;
+  plan.format = r.format.empty() ? "md" : r.format;
+  if (plan.format != "md" && plan.format != "json" && plan.format != "html")
+    return Status::InvalidArgument(what + "format \"" + plan.format + "\": expected md, json or html");
+  return plan;
+}
+
+}  // namespace
+
+Status CheckDigestRequest(const DigestRequest& request, const std::string& what) {
+  auto plan = PlanDigest(request, what);
+  return plan.ok() ? Status::OK() : plan.status();
+}
+
+Status RequireRepository(const Store& store, const RepoRef& repo) {
+  std::vector<Repository> all;
+  FG_RETURN_IF_ERROR(store.ListRepositories(&all));
+  std::vector<std::string> names;
+  for (const Repository& r : all) {
+    if (r.ref == repo) return Status::OK();
+    names.push_back(r.ref.ToString());
+  }
+  std::sort(names.begin(), names.end());
+  std::string msg = "repository " + repo.ToString() + " is not in the store; ";
+  if (names.empty()) return Status::NotFound(msg + "the store holds no repositories yet (import or sync one)");
+  msg += "it holds " + std::to_string(names.size()) + (names.size() == 1 ? " repository: " : " repositories: ");
+  // Those of the same owner or name first: the likely misspelling.
+  std::stable_partition(names.begin(), names.end(), [&](const std::string& n) {
+    return n.find("/" + repo.name) != std::string::npos || n.find(":" + repo.owner + "/") != std::string::npos;
+  });
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) msg += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) msg += ", ... (`fixgraph stats` lists them all)";
+  return Status::NotFound(msg);
+}
+
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
+                                 const std::string& what, DigestCounts* counts) {
+  auto plan = PlanDigest(r, what);
+  if (!plan.ok()) return plan.status();
+  for (const RepoRef& repo : plan->options.repos) FG_RETURN_IF_ERROR(RequireRepository(store, repo));
+  auto digest = query::BuildDigest(store, plan->options);
   if (!digest.ok()) return digest.status();
   if (counts != nullptr) *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
-  if (format == "md") return query::RenderMarkdown(*digest, *lang);
-  if (format == "json") return query::RenderJson(*digest);
-  return query::RenderHtml(*digest, *lang);
+  if (plan->format == "md") return query::RenderMarkdown(*digest, plan->lang);
+  if (plan->format == "json") return query::RenderJson(*digest);
+  return query::RenderHtml(*digest, plan->lang);
 }
 
 }  // namespace fixgraph::cli

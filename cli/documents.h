@@ -76,6 +76,14 @@ struct DigestCounts {
 // the field name: "--" for flags, which then read "--min-tier", "" for HTTP
 // parameters); NotFound for a repository not in the store. `counts` may be
 // null.
+// The checks of DigestText that need no store (flags, dates, formats).
+Status CheckDigestRequest(const DigestRequest& request, const std::string& what = "");
+
+// OK when the store holds `repo`; else NotFound naming it and the
+// repositories the store does hold (a few, those of the same owner or name
+// first).
+Status RequireRepository(const Store& store, const RepoRef& repo);
+
 StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
                                  const std::string& what = "", DigestCounts* counts = nullptr);
 
