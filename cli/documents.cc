@@ -42,6 +42,42 @@ Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef
   return Status::OK();
 }
 
+nlohmann::json LinksPageResult::ToJson() const {
+  nlohmann::json out{{"issues", issues}, {"next_cursor", nullptr}};
+  if (next_cursor) out["next_cursor"] = *next_cursor;
+  return out;
+}
+
+StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo, const std::string& cursor,
+                                    size_t limit) {
+  auto bad_cursor = [&cursor](const std::string& why) {
+    return Status::InvalidArgument("cursor \"" + cursor.substr(0, 200) + "\": " + why +
+                                   " (give the next_cursor of the page before, or none for the first page)");
+  };
+  if (!cursor.empty()) {
+    auto ref = ParseRef(cursor);
+    if (!ref.ok() || ref->kind != RefKind::kIssue) return bad_cursor("not a cursor this server gave");
+    if (repo != nullptr && !(ref->repo == *repo)) return bad_cursor("it belongs to another repository");
+  }
+  LinksPageResult page;
+  bool started = cursor.empty();
+  Status s = graph::ForEachLinks(store, repo, [&](const graph::IssueLinks& l) {
+    if (!started) {
+      started = l.issue.ToString() == cursor;
+      return true;
+    }
+    if (page.issues.size() == limit) {  // there is more: this page ends here
+      page.next_cursor = page.issues.back()["issue"].get<std::string>();
+      return false;
+    }
+    page.issues.push_back(graph::ToJson(l));
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!started) return bad_cursor("no such issue in this listing");
+  return page;
+}
+
 Status ForEachLinksDocument(const Store& store, const RepoRef* repo,
                             const std::function<bool(const nlohmann::json&)>& fn) {
   return graph::ForEachLinks(store, repo,
