@@ -509,6 +509,11 @@ class Server {
     bool has_repo = false;
     if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
       return SendStatus(res, s);
+    if (has_repo) {  // an unknown repository is 404, as for links and digest
+      auto store = backend_.Acquire();
+      if (!store.ok()) return SendStatus(res, store.status());
+      if (Status s = RequireRepository(**store, repo); !s.ok()) return SendStatus(res, s);
+    }
     auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string());
     if (!text.ok()) return SendStatus(res, text.status());
     res.status = 200;
