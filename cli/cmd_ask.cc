@@ -1,5 +1,5 @@
 // fixgraph ask: symptom lookup over past issues with the KG fallback
-// (design.md s6, s8); and the hidden eval-ask that measures it against a
+// (docs/design.md s6, s8); and the hidden eval-ask that measures it against a
 // query set (docs/evaluation.md).
 #include <cstdio>
 #include <algorithm>
@@ -287,7 +287,7 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("TEXT", args->words,
                   "the symptom: words, an error line, an API name or code; '-' reads a pasted log from stdin")
       ->required();
-  cmd->add_flag("--json", args->json_out, "print JSON (design.md s8)");
+  cmd->add_flag("--json", args->json_out, "print JSON (docs/design.md s8)");
   cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(WholeNumber(1, 100));
   cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
   cmd->add_flag("--no-docs", args->no_docs, "never consult the KG doc sources");

@@ -1,4 +1,4 @@
-// fixgraph digest: the curated digest of resolved issues (design.md s7).
+// fixgraph digest: the curated digest of resolved issues (docs/design.md s7).
 #include <cstdio>
 #include <fstream>
 #include <memory>

@@ -1,4 +1,4 @@
-// fixgraph serve [--listen HOST:PORT]: the HTTP JSON API (design.md s8) and
+// fixgraph serve [--listen HOST:PORT]: the HTTP JSON API (docs/design.md s8) and
 // the search page.
 //
 // Every /api/v1 endpoint answers with the document the CLI prints for the
