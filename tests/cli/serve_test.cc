@@ -282,6 +282,8 @@ TEST_F(ServeDemo, BadRequestsGetJsonErrorsNamingTheProblem) {
     ExpectError(client_->Get("/api/v1/ask?q=x&" + q), 400, "limit", q);
   ExpectError(client_->Get("/api/v1/ask"), 400, "'q'");
   ExpectError(client_->Get("/api/v1/ask?q=x&repo=bad"), 400, "bad");
+  ExpectError(client_->Get("/api/v1/ask?q=x&repo=gitcode%3AAscend%2FNoSuchRepo"), 404,
+              "repository gitcode:Ascend/NoSuchRepo is not in the store");
   ExpectError(post("{not json"), 400, "JSON");
   ExpectError(post(R"({"limit": 3})"), 400, "'q'");
   ExpectError(post(R"({"q": "x", "bogus": 1})"), 400, "bogus");
