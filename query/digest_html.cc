@@ -150,7 +150,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     << (Zh(lang) ? "收录条数" : "Included") << "</th></tr>\n";
   for (const DigestRepo& r : d.repos)
     o << "<tr><td><a href=\"#" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName())
-      << "</a></td><td class=\"role\">" << dt::Html(r.role) << "</td><td>" << r.cases.size()
+      << "</a></td><td class=\"role\">" << HtmlText(RepoRole(r, lang)) << "</td><td>" << r.cases.size()
       << "</td></tr>\n";
   o << "</table>\n";
   o << "<h2 id=\"timeline\">" << (Zh(lang) ? "时间线" : "Timeline") << "</h2>\n"
@@ -159,7 +159,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     const DigestRepo& r = d.repos[i];
     std::ostringstream part;
     part << "<h2 id=\"" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName()) << "</h2>\n";
-    if (!r.role.empty()) part << "<p class=\"role\">" << dt::Html(r.role) << "</p>\n";
+    part << "<p class=\"role\">" << HtmlText(RepoRole(r, lang)) << "</p>\n";
     part << "<table class=\"cases\"><tr><th>" << (Zh(lang) ? "编号" : "No.") << "</th><th>"
       << (Zh(lang) ? "Issue 问题内容" : "Problem") << "</th><th>" << (Zh(lang) ? "解答总结" : "Resolution")
       << "</th><th>" << (Zh(lang) ? "证据" : "Evidence") << "</th></tr>\n";

@@ -208,6 +208,21 @@ const char* TierWord(const std::string& tier, Lang lang) {
   return "none";
 }
 
+std::string RepoRole(const DigestRepo& r, Lang lang) {
+  if (!r.role.empty()) return r.role;
+  std::vector<std::string> paths;
+  for (const std::string& p : r.top_paths) paths.push_back("`" + p + "`");
+  std::vector<std::string> parts;
+  if (!paths.empty())
+    parts.push_back(Zh(lang) ? "修复多涉及 " + Join(paths, "、") : "fixes mostly change " + Join(paths, ", "));
+  if (!r.top_labels.empty())
+    parts.push_back(Zh(lang) ? "issue 标签多为 " + Join(r.top_labels, "、")
+                             : "issues mostly labelled " + Join(r.top_labels, ", "));
+  std::string name = r.repo.FullName();
+  if (parts.empty()) return Zh(lang) ? name + "（仓库未填描述）" : name + " (the repository has no description)";
+  return Zh(lang) ? "（仓库未填描述）" + Join(parts, "；") : "(no repository description) " + Join(parts, "; ");
+}
+
 std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   (void)d;
   const graph::IssueLinks& l = c.links;
@@ -217,6 +232,14 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
     std::string target = dt::ShortIssue(l.duplicate_of->ToString(), l.issue.repo);
     parts.push_back(Zh(lang) ? "与 " + target + " 重复，修复经 " + target + " 的链路推断"
                              : "duplicate of " + target + "; the fix is inferred through " + target);
+  }
+  // What was wrong and what the fix changed, in the fix's own words.
+  if (!c.note_pr.empty()) {
+    std::string pr = dt::ShortPr(c.note_pr, l.issue.repo);
+    if (!c.cause.empty())
+      parts.push_back(Zh(lang) ? "原因（" + pr + " 说明）：" + c.cause : "Cause (from " + pr + "): " + c.cause);
+    if (!c.change.empty())
+      parts.push_back(Zh(lang) ? "修改（" + pr + " 说明）：" + c.change : "Change (from " + pr + "): " + c.change);
   }
   if (l.answer && !l.answer->text.empty()) {
     std::string text = dt::Truncate(dt::Squash(l.answer->text), 110);
@@ -480,7 +503,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   o << "## " << w.overview << "\n\n";
   o << "| " << w.repo_col << " | " << w.role_col << " | " << w.count_col << " |\n|---|---|---|\n";
   for (const DigestRepo& r : d.repos)
-    o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(r.role) << " | "
+    o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(RepoRole(r, lang)) << " | "
       << r.cases.size() << " |\n";
   o << "\n";
   // The repository tables, the themes and the exclusions are most of the
@@ -488,7 +511,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   o << RenderInOrder(d.repos.size(), [&](size_t i, std::string* t) {
     const DigestRepo& r = d.repos[i];
     *t += "## " + r.repo.FullName() + "\n\n";
-    if (!r.role.empty()) *t += r.role + "\n\n";
+    *t += RepoRole(r, lang) + "\n\n";
     *t += std::string("| ") + w.num_col + " | " + w.problem_col + " | " + w.summary_col +
           " |\n|---|---|---|\n";
     for (const DigestCase& c : r.cases) {
@@ -604,12 +627,19 @@ namespace {
 // One repository's entry of the "repos" array.
 json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
   json cj = graph::ToJson(c.links);
-  for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
+  for (json& f : cj["fixes"]) {
+    const std::string pr = f["pr"].get<std::string>();
+    f["short"] = dt::ShortPr(pr, r.repo);
+    auto url = c.pr_urls.find(pr);
+    f["url"] = url == c.pr_urls.end() ? std::string() : url->second;
+  }
   cj["number"] = c.number;
   cj["title"] = c.title;
   cj["url"] = c.url;
   cj["problem"] = c.problem;
   cj["tier"] = c.tier;
+  cj["fix_note"] = c.note_pr.empty() ? json(nullptr)
+                                      : json{{"pr", c.note_pr}, {"cause", c.cause}, {"change", c.change}};
   cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
   return cj;
 }
@@ -619,7 +649,8 @@ json RepoJson(const Digest& d, const DigestRepo& r, bool with_cases) {
   json cases = json::array();
   if (with_cases)
     for (const DigestCase& c : r.cases) cases.push_back(CaseJson(d, r, c));
-  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role}, {"url", r.url},
+  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
+          {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}}, {"url", r.url},
           {"cases", std::move(cases)}};
 }
 
@@ -683,6 +714,7 @@ json DigestJson(const Digest& d, bool with_repos) {
   json rj = json::array();
   for (const DigestRepo& r : d.repos) {
     overview.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
+                        {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
                         {"included", r.cases.size()}});
     if (with_repos) rj.push_back(RepoJson(d, r, /*with_cases=*/true));
   }

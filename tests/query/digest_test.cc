@@ -386,6 +386,75 @@ TEST(DigestText, SentencesTermsAndTruncation) {
   EXPECT_EQ(dt::Html("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
 }
 
+// A stripped "[Bug]" tag leaves no ": " behind; a title that is only a tag stays.
+TEST(DigestText, CleanTitleDropsWhatTheTagLeaves) {
+  EXPECT_EQ(dt::CleanTitle("[Bug]: ZeRO-3 hangs"), "ZeRO-3 hangs");
+  EXPECT_EQ(dt::CleanTitle("[BUG]：NPU 上报错"), "NPU 上报错");
+  EXPECT_EQ(dt::CleanTitle("【需求】：补充说明"), "补充说明");
+  EXPECT_EQ(dt::CleanTitle("[CI] - fix the nightly job"), "fix the nightly job");
+  EXPECT_EQ(dt::CleanTitle("[Bug] --build-arg breaks"), "--build-arg breaks");  // an option is kept
+  EXPECT_EQ(dt::CleanTitle("[Bug]"), "[Bug]");
+}
+
+// A cut never falls inside an inline code span (a command) or a URL.
+TEST(DigestText, TruncateKeepsCommandsAndUrlsWhole) {
+  std::string cmd = "先执行 `MINDSPEED_BUILD_CATLASS=1 bash build.sh` 再运行测试";
+  std::string t = dt::Truncate(cmd, 12);  // the cut falls inside the span
+  EXPECT_EQ(t, "先执行 `MINDSPEED_BUILD_CATLASS=1 bash build.sh`…");
+  // A span too long to finish is dropped whole.
+  std::string long_cmd = "运行 `" + std::string(80, 'x') + "` 即可";
+  EXPECT_EQ(dt::Truncate(long_cmd, 10), "运行…");
+  std::string url = "见 https://gitcode.com/Ascend/X/issues/12 的说明";
+  EXPECT_EQ(dt::Truncate(url, 10), "见 https://gitcode.com/Ascend/X/issues/12…");
+  EXPECT_EQ(dt::Truncate("一二三四五六七八九十", 4), "一二三四…");
+}
+
+// The cause and the change come from the description's own sections, or its
+// first substantive paragraph; templates, checklists and references are skipped.
+TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
+  dt::PrNote k8s = dt::ExtractPrNote(
+      "<!-- Thanks for sending a pull request! Please fill in the template. -->\n"
+      "#### What type of PR is this?\n/kind bug\n\n"
+      "#### What this PR does / why we need it:\n"
+      "The scheduler dropped pods whose node was cordoned. Requeue them instead.\n\n"
+      "#### Which issue(s) this PR fixes:\nFixes #4521\n\n"
+      "#### Special notes for your reviewer:\nNone\n",
+      "Requeue pods of cordoned nodes", 150);
+  EXPECT_EQ(k8s.cause, "");
+  EXPECT_EQ(k8s.change, "The scheduler dropped pods whose node was cordoned. Requeue them instead");
+
+  dt::PrNote zh = dt::ExtractPrNote(
+      "### 关联 Issue\n关联 #68 https://gitcode.com/Ascend/X/issues/68\n\n"
+      "### 修改原因\n上游脚本只支持 `--enable-llvm`，传 `-v` 即报 Unknown option。\n\n"
+      "### 修改内容\n1. README.md：构建命令改为 `./build.sh --enable-llvm`\n2. 补充说明\n\n"
+      "### 自测\n- [x] 910B4 构建通过\n",
+      "修复构建命令", 150);
+  EXPECT_EQ(zh.cause, "上游脚本只支持 `--enable-llvm`，传 `-v` 即报 Unknown option");
+  EXPECT_EQ(zh.change, "1. README.md：构建命令改为 `./build.sh --enable-llvm`；2. 补充说明");
+
+  // No headings: the first paragraph that is not a reference, a restated
+  // title or a sign-off.
+  dt::PrNote plain = dt::ExtractPrNote(
+      "* Remove deprecated `torch._six` imports\n\nCloses #2845.\n\n"
+      "As the extensions share the build folder, building them in parallel can\ncause failures.\n\n"
+      "Signed-off-by: A <a@b.c>\n",
+      "Remove deprecated `torch._six` imports", 150);
+  EXPECT_EQ(plain.change, "As the extensions share the build folder, building them in parallel can cause failures");
+
+  // Code blocks and inline labels: "**Root Cause**：" opens a cause.
+  dt::PrNote labels = dt::ExtractPrNote(
+      "关联 issue：https://gitcode.com/o/r/issues/18\n\n**Root Cause**：初始化时显存反复申请释放。\n\n"
+      "**Fix Solution**：改在 CPU 侧创建参数。\n\n```\nlog line\n```\n",
+      "修复 OOM", 150);
+  EXPECT_EQ(labels.cause, "初始化时显存反复申请释放");
+  EXPECT_EQ(labels.change, "改在 CPU 侧创建参数");
+
+  // Nothing but a reference and a checklist: no note.
+  dt::PrNote none = dt::ExtractPrNote("Fixes #12\n\n- [x] tests\n---------\nCo-authored-by: x", "t", 150);
+  EXPECT_EQ(none.cause, "");
+  EXPECT_EQ(none.change, "");
+}
+
 TEST(DigestRender, RenderInOrderKeepsIndexOrderAcrossChunks) {
   for (size_t n : {0, 1, 63, 64, 65, 1000}) {
     std::string want;

@@ -122,13 +122,27 @@ struct DigestCase {
   std::string problem;  // one line, extracted
   std::string tier;     // best fix tier, "" when no fix
   std::string body_text;  // the body without code blocks (first 4000 bytes), for themes
+  // What the fix's own description says (digest_text::ExtractPrNote): the
+  // cause and the change, verbatim, and the PR they come from ("" when none).
+  std::string note_pr;
+  std::string cause;
+  std::string change;
+  // Web pages of the PRs the case names (fixes, false leads, backported
+  // originals): the PR's html_url when stored, else the platform URL built
+  // from its reference; a PR named by URL maps to that URL.
+  std::map<std::string, std::string> pr_urls;
 };
 
 struct DigestRepo {
   RepoRef repo;
   std::string name;  // repository name ("FlashGen")
-  std::string role;  // one line, from the repository description
+  std::string role;  // one line, from the repository description ("" when it has none)
   std::string url;
+  // When the description is empty, what RepoRole says instead: the
+  // directories the included cases' fix PRs change most and the issues'
+  // most frequent labels (each at most three, used at least twice).
+  std::vector<std::string> top_paths;
+  std::vector<std::string> top_labels;
   std::vector<DigestCase> cases;
 };
 
@@ -185,6 +199,12 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options);
 std::string IssueLabel(const Digest& d, const std::string& issue);
 // "MindSpeed-Ops" / "mindspore/docs" for a canonical repository ref.
 std::string RepoLabel(const Digest& d, const std::string& repo);
+
+// The 定位 / role line of a repository: its description, else what its cases
+// touch and are labelled ("(no description) fixes mostly change
+// `deepspeed/runtime`, ...") or, failing that, that it has no description.
+// Never empty.
+std::string RepoRole(const DigestRepo& r, Lang lang);
 
 // The resolution sentence of one case ("!166 merged 2026-09-15; ...").
 std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang);
