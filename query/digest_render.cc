@@ -384,6 +384,38 @@ const char* TrapWord(const std::string& flag, Lang lang) {
   return Zh(lang) ? it->second.first : it->second.second;
 }
 
+const char* EvidenceWord(const std::string& kind, Lang lang) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
+      {"close_at_merge", {"合入即关闭", "closed at merge"}},
+      {"closing_keyword", {"修复关键字", "closing keyword"}},
+      {"explicit_url", {"含 issue 链接", "issue URL"}},
+      {"explicit_ref", {"显式引用", "explicit reference"}},
+      {"platform_link", {"平台关联", "platform link"}},
+      {"branch_name", {"分支名指向", "branch name"}},
+      {"comment_ref", {"评论指向", "comment reference"}},
+      {"title_match", {"标题复述", "title match"}},
+      {"patch_overlap", {"补丁重合", "patch overlap"}},
+      {"verify_comment_close", {"验证后关闭", "closed after verification"}},
+  };
+  auto it = kWords.find(kind);
+  if (it == kWords.end()) return kind.c_str();
+  return Zh(lang) ? it->second.first : it->second.second;
+}
+
+const char* FlagWord(const std::string& flag, Lang lang) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
+      {"fix_before_issue", {"先修后补单", "fix before issue"}},
+      {"close_lag", {"关闭滞后", "close lag"}},
+      {"false_lead", {"假线索", "false lead"}},
+      {"backport", {"回合发布分支", "backport"}},
+      {"cross_platform", {"跨平台修复", "cross-platform fix"}},
+      {"traceless", {"修复不留痕", "traceless fix"}},
+  };
+  auto it = kWords.find(flag);
+  if (it == kWords.end()) return flag.c_str();
+  return Zh(lang) ? it->second.first : it->second.second;
+}
+
 std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang) {
   if (e.reason == "stale" || e.reason == "wontfix") return e.detail;  // the note or answer, as found
   if (e.reason == "duplicate") {

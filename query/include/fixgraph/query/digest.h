@@ -210,12 +210,16 @@ std::string RepoRole(const DigestRepo& r, Lang lang);
 std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang);
 
 std::string RenderMarkdown(const Digest& d, Lang lang);
-// One self-contained HTML file (inline CSS, inline SVG timeline; no scripts,
-// no external resources).
+// One self-contained HTML file (inline CSS, an inline SVG timeline under each
+// repository table; no scripts, no external resources). PR numbers in the
+// summaries, timeline rows and troubleshooting cases link to their pages;
+// evidence and flag chips carry labels in `lang` (the internal name in
+// data-kind / data-flag and the tooltip).
 std::string RenderHtml(const Digest& d, Lang lang);
-// The timeline picture alone: one row per case, issue created -> PR merged ->
-// issue closed.
-std::string RenderTimelineSvg(const Digest& d, Lang lang);
+// One repository table's timeline picture: one row per case, issue created ->
+// PR merged -> issue closed, every row on one date axis shared by the table
+// (date ticks at a round step), so that lengths compare.
+std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang);
 nlohmann::json ToJson(const Digest& d);
 // ToJson(d).dump(2) plus a newline, byte for byte, built one repository per
 // task (the whole tree is never held). Internal when a text is not UTF-8.
