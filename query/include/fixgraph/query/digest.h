@@ -221,6 +221,36 @@ std::string RenderHtml(const Digest& d, Lang lang);
 // (date ticks at a round step), so that lengths compare.
 std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang);
 nlohmann::json ToJson(const Digest& d);
+
+// What the search page's home shows (serve's /api/v1/home): what the store
+// holds, and example questions taken from it: the titles (tag stripped) of
+// resolved issues with a trusted resolution (a merged fix at tier A or B, or
+// an answer comment), the most recently closed of each repository first, one
+// repository after another, at most two per repository. JSON:
+//   {"stats": {"repositories", "issues", "pulls", "linked_issues", "fix_links",
+//              "trusted_issues", "docs"},
+//    "examples": [{"question", "issue": REF, "url", "resolution", "tier": "A"|"B"|""}]}
+struct StoreOverview {
+  std::int64_t repositories = 0;
+  std::int64_t issues = 0;
+  std::int64_t pulls = 0;
+  std::int64_t linked_issues = 0;   // issues with stored links
+  std::int64_t fix_links = 0;       // fix links over all issues (tiers A-D)
+  std::int64_t trusted_issues = 0;  // closed with a merged A/B fix or an answer
+  std::int64_t docs = 0;            // local doc nodes (`docs import`); 0 without an index
+  struct Example {
+    std::string question;
+    std::string issue;
+    std::string url;
+    std::string resolution;
+    std::string tier;  // "" for an answered issue
+  };
+  std::vector<Example> examples;
+};
+StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir, size_t max_examples);
+nlohmann::json ToJson(const StoreOverview& o);
+// Nodes in the local doc index under db_dir (0 when there is none).
+StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir);
 // ToJson(d).dump(2) plus a newline, byte for byte, built one repository per
 // task (the whole tree is never held). Internal when a text is not UTF-8.
 StatusOr<std::string> RenderJson(const Digest& d);
