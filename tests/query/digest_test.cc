@@ -455,6 +455,58 @@ TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
   EXPECT_EQ(none.change, "");
 }
 
+// A repository without a description still gets a true role line: the
+// directories its fixes change and its issues' labels, else its name.
+TEST(DigestRole, FallsBackToPathsLabelsOrName) {
+  TempDir dir;
+  std::string root = dir / "dump/github/acme/engine";
+  WriteFile(root + "/repo.json", R"({"full_name": "acme/engine", "description": ""})");
+  WriteFile(root + "/issues.json", R"([
+    {"number": 1, "title": "[Bug]: crash in zero stage 3", "state": "closed", "labels": [{"name": "bug"}, {"name": "training"}],
+     "created_at": "2026-01-01T00:00:00Z", "closed_at": "2026-01-03T00:00:05Z"},
+    {"number": 2, "title": "hang in zero offload", "state": "closed", "labels": [{"name": "training"}],
+     "created_at": "2026-01-02T00:00:00Z", "closed_at": "2026-01-04T00:00:05Z"}])");
+  WriteFile(root + "/pulls.json", R"([
+    {"number": 10, "title": "fix crash", "body": "Fixes #1\n\nThe partition map was rebuilt after the optimizer step; keep it.", "state": "closed",
+     "created_at": "2026-01-02T00:00:00Z", "merged_at": "2026-01-03T00:00:00Z", "html_url": "https://example.org/pr/10",
+     "head": {"ref": "a"}, "base": {"ref": "main"}},
+    {"number": 11, "title": "fix hang", "body": "Fixes #2", "state": "closed",
+     "created_at": "2026-01-03T00:00:00Z", "merged_at": "2026-01-04T00:00:00Z",
+     "head": {"ref": "b"}, "base": {"ref": "main"}}])");
+  WriteFile(root + "/pulls/10/files.json", R"([{"filename": "engine/runtime/zero/stage3.py", "status": "modified"}])");
+  WriteFile(root + "/pulls/11/files.json", R"([{"filename": "engine/runtime/zero/offload.py", "status": "modified"}])");
+  std::string out, err;
+  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
+  ASSERT_EQ(RunCommand(fg + "import " + dir.path() + "/dump", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
+  json j = json::parse(out);
+  ASSERT_EQ(j["repos"].size(), 1u) << out;
+  const json& r = j["repos"][0];
+  EXPECT_EQ(r["role"], "");
+  EXPECT_EQ(r["role_text"]["zh"], "（仓库未填描述）修复多涉及 `engine/runtime`；issue 标签多为 training");
+  EXPECT_EQ(r["role_text"]["en"], "(no repository description) fixes mostly change `engine/runtime`; issues mostly labelled training");
+  ASSERT_EQ(r["cases"].size(), 2u);
+  const json& c1 = r["cases"][0];
+  EXPECT_EQ(c1["problem"], "crash in zero stage 3");  // no ": " left by the tag
+  EXPECT_EQ(c1["fixes"][0]["url"], "https://example.org/pr/10");  // html_url when stored
+  EXPECT_EQ(c1["fix_note"]["change"], "The partition map was rebuilt after the optimizer step; keep it");
+  EXPECT_NE(c1["summary"]["en"].get<std::string>().find("Change (from !10): The partition map"), std::string::npos)
+      << c1["summary"];
+  const json& c2 = r["cases"][1];
+  EXPECT_EQ(c2["fixes"][0]["url"], "https://github.com/acme/engine/pull/11");  // built from the reference
+  EXPECT_TRUE(c2["fix_note"].is_null());  // "Fixes #2" says nothing
+  // The Markdown overview's role column is never empty.
+  ASSERT_EQ(RunCommand(fg + "digest", &out, &err), 0) << err;
+  EXPECT_NE(out.find("| acme/engine | （仓库未填描述）修复多涉及 `engine/runtime`"), std::string::npos) << out;
+
+  // Nothing to go by: the name, marked.
+  query::DigestRepo bare;
+  bare.repo = RepoRef{Platform::kGitHub, "acme", "engine"};
+  EXPECT_EQ(query::RepoRole(bare, query::Lang::kZh), "acme/engine（仓库未填描述）");
+  bare.role = "An engine";
+  EXPECT_EQ(query::RepoRole(bare, query::Lang::kEn), "An engine");
+}
+
 TEST(DigestRender, RenderInOrderKeepsIndexOrderAcrossChunks) {
   for (size_t n : {0, 1, 63, 64, 65, 1000}) {
     std::string want;

@@ -22,9 +22,12 @@
 //   {"version": 1,
 //    "selection": {"repos": [..], "org": "", "since": "", "until": "", "min_tier": "D",
 //                  "as_of": "2026-09-16"},
-//    "overview": [{"repo": REF, "name": "FlashGen", "role": "...", "included": 3}],
-//    "repos": [{"repo": REF, "name", "role", "url",
+//    "overview": [{"repo": REF, "name": "FlashGen", "role": "...",
+//                  "role_text": {"zh", "en"}, "included": 3}],
+//    "repos": [{"repo": REF, "name", "role", "role_text", "url",
 //               "cases": [CASE...]}],
+//   ("role" is the description's line, "" when there is none; "role_text" what
+//    RepoRole writes, never empty.)
 //    "themes": [{"id": 1, "terms": ["ffmpeg", ...], "repos": [REF...],
 //                "issues": [REF...], "via": "graph" | "terms" | "repo"}],
 //    "troubleshooting": [{"symptom": "...", "action": "...", "source": "answer"|"fix_title",
@@ -40,12 +43,13 @@
 //                                  "by_reason": {"stale": 4}}}}
 //   CASE = {"issue": REF, "number": "69", "title", "url", "problem", "resolution",
 //           "tier": "A".."D" or "", "created_at", "closed_at" (UTC ISO or null),
-//           "fixes": [{"pr": REF or URL, "short": "!166", "title", "tier", "confidence",
+//           "fixes": [{"pr": REF or URL, "short": "!166", "url", "title", "tier", "confidence",
 //                      "state", "merged_at", "created_at", "base_ref", "backport_of",
 //                      "evidence": [{"kind", "delta_s"?, "detail"}]}],
 //           "evidence": [issue-level evidence], "flags": [..], "false_leads": [..],
 //           "duplicate_of": REF or null,
 //           "answer": {"author", "created_at", "kind", "text"} or null,
+//           "fix_note": {"pr": REF, "cause", "change"} or null,
 //           "summary": {"zh": "...", "en": "..."}}
 //
 // Thread safety: BuildDigest only reads the store (safe concurrently with other
