@@ -117,7 +117,12 @@ struct PrFacts {
   bool found = false;
 };
 
-StatusOr<PrFacts> LookUpPr(const Store& store, const std::string& pr) {
+// PRs of the repository being collected, read in one scan (ForEachPull):
+// canonical ref -> facts.
+using PrTable = std::unordered_map<std::string, PrFacts>;
+
+StatusOr<PrFacts> LookUpPr(const Store& store, const PrTable& table, const std::string& pr) {
+  if (auto it = table.find(pr); it != table.end()) return it->second;
   PrFacts facts;
   if (pr.rfind("http://", 0) == 0 || pr.rfind("https://", 0) == 0) {
     facts.url = pr;
@@ -140,16 +145,17 @@ StatusOr<PrFacts> LookUpPr(const Store& store, const std::string& pr) {
 // The case's PR pages, and the cause and change its fix's description states
 // (the strongest merged, non-backport fix whose description says something;
 // at most three are read).
-Status AddPrFacts(const Store& store, DigestCase* c) {
+Status AddPrFacts(const Store& store, const PrTable& table, DigestCase* c) {
   const graph::IssueLinks& l = c->links;
   int read = 0;
   for (const graph::FixLink& f : l.fixes) {
-    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, f.pr));
+    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, table, f.pr));
     if (!facts.url.empty()) c->pr_urls[f.pr] = facts.url;
     bool merged = f.state == "merged" || f.merged_at.has_value();
     if (c->note_pr.empty() && facts.found && merged && f.backport_of.empty() && read < 3) {
       ++read;
-      dt::PrNote note = dt::ExtractPrNote(facts.body, f.title, kNoteMaxChars);
+      // The sections that matter open a description; long logs further down do not.
+      dt::PrNote note = dt::ExtractPrNote(Utf8Prefix(facts.body, 6000), f.title, kNoteMaxChars);
       if (!note.cause.empty() || !note.change.empty()) {
         c->note_pr = f.pr;
         c->cause = std::move(note.cause);
@@ -162,7 +168,7 @@ Status AddPrFacts(const Store& store, DigestCase* c) {
     if (!f.backport_of.empty()) others.push_back(f.backport_of);
   for (const std::string& pr : others) {
     if (c->pr_urls.count(pr)) continue;
-    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, pr));
+    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, table, pr));
     if (!facts.url.empty()) c->pr_urls[pr] = facts.url;
   }
   return Status::OK();
@@ -587,8 +593,39 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     dr.cases.push_back(std::move(dc));
   }
   if (dr.cases.empty()) return;
+  // The repository's PRs the cases name, in one sequential scan rather than
+  // a point read each (other repositories' PRs are read one by one).
+  PrTable table;
+  {
+    std::unordered_set<std::string> wanted;
+    const std::string prefix = repo.ref.ToString() + "!";
+    for (const DigestCase& c : dr.cases) {
+      for (const graph::FixLink& f : c.links.fixes) {
+        wanted.insert(f.pr);
+        if (!f.backport_of.empty()) wanted.insert(f.backport_of);
+      }
+      wanted.insert(c.links.false_leads.begin(), c.links.false_leads.end());
+    }
+    size_t local = 0;
+    for (const std::string& w : wanted) local += w.rfind(prefix, 0) == 0;
+    if (local > 0) {
+      s = store.ForEachPull(&repo.ref, [&](PullRequest& p) {
+        std::string ref = p.ref().ToString();
+        if (!wanted.count(ref)) return true;
+        PrFacts& f = table[ref];
+        f.url = p.html_url.empty() ? WebUrl(p.ref()) : std::move(p.html_url);
+        f.body = std::move(p.body);
+        f.found = true;
+        return --local > 0;  // stop once every wanted PR was seen
+      });
+      if (!s.ok()) {
+        part->status = s;
+        return;
+      }
+    }
+  }
   for (DigestCase& c : dr.cases) {
-    Status st = AddPrFacts(store, &c);
+    Status st = AddPrFacts(store, table, &c);
     if (!st.ok()) {
       part->status = st;
       return;
