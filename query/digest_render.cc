@@ -264,8 +264,18 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   if (l.closed_at)
     parts.push_back(Zh(lang) ? dt::Date(l.closed_at) + " 关闭" : "closed " + dt::Date(l.closed_at));
   for (std::string& p : parts) p = dt::TrimSentenceEnd(p);
-  std::string s = Join(parts, sep);
-  return s.empty() ? s : s + (Zh(lang) ? "。" : ".");
+  // A part cut with "…" ends there: no period after it in English ("…. ").
+  const std::string ellipsis = "…";
+  auto cut = [&](const std::string& p) {
+    return p.size() >= ellipsis.size() && p.compare(p.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
+  };
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) s += !Zh(lang) && cut(parts[i - 1]) ? " " : sep;
+    s += parts[i];
+  }
+  if (s.empty()) return s;
+  return s + (!Zh(lang) && cut(parts.back()) ? "" : Zh(lang) ? "。" : ".");
 }
 
 namespace {
