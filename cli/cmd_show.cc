@@ -193,7 +193,7 @@ void PrintCommon(std::ostream& out, const json& view, const Zone& zone) {
     out << "\nOperate log (" << log.size() << "):\n";
     for (const json& e : log)
       out << "  " << When(zone, e, "created_at") << "  " << Str(e, "action_type") << "  "
-          << Str(e, "content") << "\n";
+          << Rezone(zone, Str(e, "content")) << "\n";
   }
   const json& links = view["platform_links"];
   if (!links.empty()) {
