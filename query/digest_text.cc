@@ -264,10 +264,9 @@ Section ClassifyHeading(const std::string& heading) {
   return Section::kNone;
 }
 
-// The heading a line is, or "" when it is none: "## 修改", "**The error**",
-// "修改原因：" (a short line ending with a colon).
-std::string HeadingOf(const std::string& line) {
-  std::string t = Squash(line);
+// The heading a (squashed) line is, or "" when it is none: "## 修改",
+// "**The error**", "修改原因：" (a short line ending with a colon).
+std::string HeadingOf(const std::string& t) {
   if (t.empty()) return "";
   if (t[0] == '#') {
     size_t k = t.find_first_not_of('#');
@@ -288,11 +287,12 @@ std::string HeadingOf(const std::string& line) {
   return "";
 }
 
-// Text of a line once list markers are gone; "" for lines that say nothing
-// about the change (checklists, references, sign-offs, rules, placeholders).
+// Text of a (squashed) line once list markers are gone; "" for lines that
+// say nothing about the change (checklists, references, sign-offs, rules,
+// placeholders).
 std::string Substance(const std::string& line, bool* item) {
   *item = false;
-  std::string t = Squash(line);
+  std::string t = line;
   std::string low = Lower(t);
   if (t.empty()) return "";
   if (StartsWith(low, "- [") || StartsWith(low, "* [") || StartsWith(low, "[x]") || StartsWith(low, "[ ]"))
@@ -376,13 +376,16 @@ std::string WithoutLeadingRef(std::string t) {
 
 // A trailing "Fixes #12" / "Closes URL" sentence removed.
 std::string WithoutTrailingRef(std::string t) {
-  std::string low = Lower(t);
+  // A reference sentence is short: look at the end only.
+  const size_t from = t.size() > 64 ? t.size() - 64 : 0;
+  std::string low = Lower(std::string_view(t).substr(from));
   for (std::string_view w : {"fixes ", "fix ", "closes ", "close ", "resolves "}) {
     size_t p = low.rfind(w);
-    if (p == std::string::npos || (p > 0 && low[p - 1] != ' ')) continue;
+    if (p == std::string::npos || (p > 0 && low[p - 1] != ' ') || (p == 0 && from > 0 && t[from - 1] != ' '))
+      continue;
     std::string tail = low.substr(p + w.size());
     bool ref = !tail.empty() && (tail[0] == '#' || StartsWith(tail, "http"));
-    if (ref && tail.find(' ') == std::string::npos) return TrimPunct(Squash(t.substr(0, p)));
+    if (ref && tail.find(' ') == std::string::npos) return TrimPunct(Squash(t.substr(0, from + p)));
   }
   return t;
 }
@@ -435,23 +438,23 @@ PrNote ExtractPrNote(std::string_view body, std::string_view title, int max_char
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(pos, end - pos);
+    std::string line = Squash(std::string_view(text).substr(pos, end - pos));
     pos = end + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) {
+      open_para = false;
+      continue;
+    }
     std::string heading = HeadingOf(line);
     if (!heading.empty()) {
       current = ClassifyHeading(heading);
       open_para = false;
       continue;
     }
-    if (Squash(line).empty()) {
-      open_para = false;
-      continue;
-    }
-    // An inline label: "**Root Cause**：text", "修改原因: text".
+    // An inline label: "**Root Cause**：text", "修改原因: text" (labels are short).
     {
-      std::string t = Squash(line);
-      size_t colon = std::min(t.find("："), t.find(": "));
+      const std::string& t = line;
+      std::string_view head = std::string_view(t).substr(0, 64);
+      size_t colon = std::min(head.find("："), head.find(": "));
       if (colon != std::string::npos && colon > 0) {
         std::string label = t.substr(0, colon);
         bool bold = StartsWith(label, "**") && label.size() > 4 && label.compare(label.size() - 2, 2, "**") == 0;
@@ -461,7 +464,7 @@ PrNote ExtractPrNote(std::string_view body, std::string_view title, int max_char
             label.find_first_of("`/.#") == std::string::npos) {
           current = kind;
           open_para = false;
-          line = t.substr(colon + (t.compare(colon, 3, "：") == 0 ? 3 : 2));
+          line = Squash(std::string_view(t).substr(colon + (t.compare(colon, 3, "：") == 0 ? 3 : 2)));
         }
       }
     }
