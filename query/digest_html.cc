@@ -377,7 +377,20 @@ std::string RenderHtml(const Digest& d, Lang lang) {
       if (e.suggested.empty()) continue;
       o << "<tr data-likely=\"" << dt::Html(e.issue) << "\"><td>" << dt::Html(IssueLabel(d, e.issue) + " " + e.title)
         << "</td><td>" << Badge("D", lang);
-      for (const std::string& f : LikelyFixes(e)) o << "<br>" << dt::Html(f);
+      // "!78469 (0.27) title": the PR links to its page.
+      std::vector<std::string> lines = LikelyFixes(e);
+      for (size_t k = 0; k < lines.size() && k < e.suggested.size(); ++k) {
+        const std::string& pr = e.suggested[k].pr;
+        std::string url = pr.rfind("http", 0) == 0 ? pr : "";
+        if (auto ref = ParseRef(pr); url.empty() && ref.ok()) url = WebUrl(*ref);
+        size_t sp = lines[k].find(' ');
+        if (url.empty() || sp == std::string::npos) {
+          o << "<br>" << dt::Html(lines[k]);
+        } else {
+          o << "<br><a class=\"pr\" href=\"" << dt::Html(url) << "\">" << dt::Html(lines[k].substr(0, sp)) << "</a>"
+            << dt::Html(lines[k].substr(sp));
+        }
+      }
       o << "</td></tr>\n";
     }
     o << "</table>\n";

@@ -120,6 +120,10 @@ TEST_F(DigestDemo, HtmlShowsLikelyFixesApart) {
     char p[16];
     std::snprintf(p, sizeof p, "(%.2f)", with->suggested.front().confidence);
     EXPECT_NE(html.find(p, row), std::string::npos) << p;
+    // The suggested PR links to its page.
+    auto ref = ParseRef(with->suggested.front().pr);
+    ASSERT_TRUE(ref.ok());
+    EXPECT_NE(html.find("<a class=\"pr\" href=\"" + WebUrl(*ref) + "\">", row), std::string::npos);
   }
 }
 
