@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
 #include "context.h"
+#include "fixgraph/engine/ref.h"
 #include "refresh.h"
 
 namespace fixgraph::cli {
@@ -38,9 +40,71 @@ StatusOr<std::unique_ptr<Store>> Context::OpenForWrite(bool finish_pending) cons
   return store;
 }
 
+CLI::Validator RepoSyntax() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        auto ref = ParseRef(text);
+        if (!ref.ok() || ref->kind != RefKind::kRepo)
+          return "expected a repository such as gitcode:Ascend/MindSpeed-Ops, got \"" + text + "\"";
+        return std::string();
+      },
+      "REPO");
+}
+
+namespace {
+
+// The command a command line selects ("ask", "docs import"; "" for none) and
+// the first flag none of its options (nor those of the commands above it)
+// knows. CLI11 checks required arguments before unknown ones, so `ask --foo`
+// would be reported as "TEXT is required"; this names --foo instead.
+struct Scan {
+  CLI::App* command = nullptr;
+  std::string path;
+  std::string unknown_flag;
+};
+
+Scan ScanArgs(CLI::App& app, const std::vector<std::string>& args) {
+  Scan scan;
+  scan.command = &app;
+  std::vector<CLI::App*> chain{&app};
+  auto find = [&chain](const std::string& name) -> CLI::Option* {
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+      if (CLI::Option* o = (*it)->get_option_no_throw(name); o != nullptr) return o;
+    return nullptr;
+  };
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    bool is_long = a.size() > 2 && a.compare(0, 2, "--") == 0;
+    bool is_short = !is_long && a.size() >= 2 && a[0] == '-' && a[1] != '-' &&
+                    !std::isdigit(static_cast<unsigned char>(a[1])) && a[1] != '.';
+    if (!is_long && !is_short) {
+      auto subs = scan.command->get_subcommands([&a](CLI::App* s) { return s->get_name() == a; });
+      CLI::App* sub = subs.empty() ? nullptr : subs.front();
+      if (sub != nullptr && a[0] != '-') {
+        scan.command = sub;
+        chain.push_back(sub);
+        scan.path += (scan.path.empty() ? "" : " ") + a;
+      }
+      continue;
+    }
+    std::string name = is_long ? a.substr(0, a.find('=')) : a.substr(0, 2);
+    CLI::Option* opt = find(name);
+    if (opt == nullptr) {
+      if (scan.unknown_flag.empty()) scan.unknown_flag = name;
+      continue;
+    }
+    bool inline_value = is_long ? a.find('=') != std::string::npos : a.size() > 2;
+    if (opt->get_type_size_max() > 0 && !inline_value) ++i;  // its value
+  }
+  return scan;
+}
+
+}  // namespace
+
 void Context::Fail(const Status& s) {
   *err << "fixgraph: error: " << s.message() << "\n";
-  exit_code = 1;
+  exit_code = kExitFailure;
 }
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -80,9 +144,19 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (known.empty()) {
       err << "fixgraph: usage error: unknown command '" << a << "'\n"
           << "Run 'fixgraph --help' for the list of commands.\n";
-      return 2;
+      return kExitUsage;
     }
     break;
+  }
+
+  Scan scan = ScanArgs(app, args);
+  std::string where = scan.path.empty() ? "fixgraph" : "fixgraph " + scan.path;
+  std::string help = "Run '" + where + " --help' for usage.\n";
+  if (!scan.unknown_flag.empty()) {
+    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << "unknown flag "
+        << scan.unknown_flag << "\n"
+        << help;
+    return kExitUsage;
   }
 
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
@@ -98,9 +172,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << kVersion << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    err << "fixgraph: usage error: " << e.what() << "\n"
-        << "Run 'fixgraph --help' (or 'fixgraph COMMAND --help') for usage.\n";
-    return 2;
+    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << e.what() << "\n"
+        << help;
+    return kExitUsage;
   }
   return ctx.exit_code;
 }

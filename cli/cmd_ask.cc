@@ -1,5 +1,5 @@
 // fixgraph ask: symptom lookup over past issues with the KG fallback
-// (design.md s6, s8); and the hidden eval-ask that measures it against a
+// (docs/design.md s6, s8); and the hidden eval-ask that measures it against a
 // query set (docs/evaluation.md).
 #include <cstdio>
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "documents.h"
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/utf8.h"
 #include "fixgraph/query/ask.h"
@@ -127,6 +128,13 @@ void RunAsk(Context& ctx, const AskArgs& args) {
   }
   auto repo = RepoArg(args.repo);
   if (!repo.ok()) return ctx.Fail(repo.status());
+  if (!repo->empty()) {
+    // An unknown repository is an error, as for links and digest, not an empty answer.
+    auto store = ctx.OpenForRead(/*report_pending=*/false);
+    if (!store.ok()) return ctx.Fail(store.status());
+    auto ref = ParseRef(*repo);
+    if (Status s = RequireRepository(**store, ref->repo); !s.ok()) return ctx.Fail(s);
+  }
   auto searcher = query::Searcher::Open(ctx.db_dir);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
@@ -279,9 +287,9 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("TEXT", args->words,
                   "the symptom: words, an error line, an API name or code; '-' reads a pasted log from stdin")
       ->required();
-  cmd->add_flag("--json", args->json_out, "print JSON (design.md s8)");
+  cmd->add_flag("--json", args->json_out, "print JSON (docs/design.md s8)");
   cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(WholeNumber(1, 100));
-  cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)");
+  cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
   cmd->add_flag("--no-docs", args->no_docs, "never consult the KG doc sources");
   cmd->callback([&ctx, args] { RunAsk(ctx, *args); });
 

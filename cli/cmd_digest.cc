@@ -1,4 +1,4 @@
-// fixgraph digest: the curated digest of resolved issues (design.md s7).
+// fixgraph digest: the curated digest of resolved issues (docs/design.md s7).
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -23,6 +23,7 @@ struct DigestArgs {
   std::string format = "md";
   std::string output;
   std::string config;
+  bool json_out = false;  // --json: --format json
 };
 
 void RunDigest(Context& ctx, const DigestArgs& a) {
@@ -43,6 +44,13 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   request.min_tier = a.min_tier;
   request.lang = a.lang;
   request.format = a.format;
+  if (a.json_out) {
+    if (a.format != "md" && a.format != "json")
+      Context::UsageError("--json asks for --format json; drop --format " + a.format + " or --json");
+    request.format = "json";
+  }
+  // Flag values are usage errors (exit 2), found before the store is opened.
+  if (Status s = CheckDigestRequest(request, "--"); !s.ok()) Context::UsageError(s.message());
 
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
@@ -65,13 +73,17 @@ void AddDigestCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<DigestArgs>();
   CLI::App* sub = app.add_subcommand(
       "digest", "write a curated digest of resolved issues (Markdown, JSON or HTML)");
-  sub->add_option("--repo", args->repos, "repository to include (repeatable; default: all)");
+  sub->add_option("--repo", args->repos, "repository to include (repeatable; default: all)")
+      ->check(RepoSyntax());
   sub->add_option("--org", args->org, "only repositories of this owner (Ascend or gitcode:Ascend)");
   sub->add_option("--since", args->since, "issues closed on or after this date");
   sub->add_option("--until", args->until, "issues closed on or before this date (also the 'as of' date)");
-  sub->add_option("--min-tier", args->min_tier, "weakest fix tier a fixed issue may have (A-D; default D)");
-  sub->add_option("--lang", args->lang, "language of the fixed text: zh (default) or en");
-  sub->add_option("--format", args->format, "md (default), json or html");
+  sub->add_option("--min-tier", args->min_tier, "weakest fix tier a fixed issue may have (A-D; default D)")
+      ->check(OneOf({"A", "B", "C", "D"}));
+  sub->add_option("--lang", args->lang, "language of the fixed text: zh (default) or en")
+      ->check(OneOf({"zh", "en"}));
+  sub->add_option("--format", args->format, "md (default), json or html")->check(OneOf({"md", "json", "html"}));
+  sub->add_flag("--json", args->json_out, "the same as --format json");
   sub->add_option("-o,--output", args->output, "write to this file (atomically; a regular file only) instead of stdout (-o -)");
   sub->add_option("--config", args->config, "selection rules (JSON, see data/digest/rules.json)");
   sub->callback([&ctx, args]() { RunDigest(ctx, *args); });

@@ -13,11 +13,18 @@
 namespace fixgraph::cli {
 namespace {
 
-void RunDocsImport(Context& ctx, const std::vector<std::string>& paths) {
+void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool json_out) {
   query::DocImportStats st;
   auto t0 = std::chrono::steady_clock::now();
   if (Status s = query::ImportDocs(ctx.db_dir, paths, &st); !s.ok()) return ctx.Fail(s);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (json_out) {
+    *ctx.out << nlohmann::json{{"files", st.files}, {"nodes", st.nodes}, {"replaced", st.removed},
+                               {"index", ctx.db_dir + "/index-docs"}, {"seconds", secs}}
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+             << "\n";
+    return;
+  }
   *ctx.out << "imported " << st.nodes << " doc nodes from " << st.files << " files";
   if (st.removed > 0) *ctx.out << " (replaced " << st.removed << " from earlier imports)";
   char buf[32];
@@ -27,7 +34,7 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths) {
 
 // Scores a question set: the doc search alone, or (--ask) the single ranking
 // of `ask` (issue hits count as wrong answers ahead of the page).
-void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misses) {
+void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misses, bool json_out) {
   auto questions = query::ReadDocQuestions(file);
   if (!questions.ok()) return ctx.Fail(questions.status());
   std::function<StatusOr<std::vector<std::string>>(const std::string&)> rank;
@@ -71,15 +78,30 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
   };
   auto report = query::EvaluateDocQuestions(*questions, timed);
   if (!report.ok()) return ctx.Fail(report.status());
+  std::sort(cpu_ms.begin(), cpu_ms.end());
+  double cpu50 = cpu_ms.empty() ? 0 : cpu_ms[cpu_ms.size() / 2];
+  double cpu99 = cpu_ms.empty() ? 0 : cpu_ms[std::min(cpu_ms.size() - 1, cpu_ms.size() * 99 / 100)];
+  if (json_out) {
+    nlohmann::json splits = nlohmann::json::object();
+    for (const auto& [name, s] : report->splits)
+      splits[name] = {{"questions", s.questions}, {"top1", s.top1}, {"top3", s.top3}, {"mrr", s.mrr}};
+    *ctx.out << nlohmann::json{{"ranking", via_ask ? "ask" : "docs search"},
+                               {"splits", splits},
+                               {"latency_ms_p50", report->p50_ms},
+                               {"latency_ms_p99", report->p99_ms},
+                               {"cpu_ms_p50", cpu50},
+                               {"cpu_ms_p99", cpu99},
+                               {"misses", report->misses}}
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+             << "\n";
+    return;
+  }
   char buf[160];
   for (const auto& [name, s] : report->splits) {
     std::snprintf(buf, sizeof buf, "%-5s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n", name.c_str(),
                   s.questions, s.top1, s.top3, s.mrr);
     *ctx.out << buf;
   }
-  std::sort(cpu_ms.begin(), cpu_ms.end());
-  double cpu50 = cpu_ms.empty() ? 0 : cpu_ms[cpu_ms.size() / 2];
-  double cpu99 = cpu_ms.empty() ? 0 : cpu_ms[std::min(cpu_ms.size() - 1, cpu_ms.size() * 99 / 100)];
   std::snprintf(buf, sizeof buf, "latency per question: p50 %.2f ms  p99 %.2f ms wall, p50 %.2f ms  p99 %.2f ms CPU (%s)\n",
                 report->p50_ms, report->p99_ms, cpu50, cpu99, via_ask ? "ask" : "docs search");
   *ctx.out << buf;
@@ -128,8 +150,10 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
 
   auto* imp = docs->add_subcommand("import", "load KG doc nodes (Markdown trees, .md or .jsonl files)");
   auto paths = std::make_shared<std::vector<std::string>>();
+  auto imp_json = std::make_shared<bool>(false);
   imp->add_option("PATH", *paths, "Markdown tree or file, or JSONL node file")->required();
-  imp->callback([&ctx, paths] { RunDocsImport(ctx, *paths); });
+  imp->add_flag("--json", *imp_json, "print JSON: {\"files\", \"nodes\", \"replaced\", \"index\", \"seconds\"}");
+  imp->callback([&ctx, paths, imp_json] { RunDocsImport(ctx, *paths, *imp_json); });
 
   auto* search = docs->add_subcommand("search", "search the configured doc sources");
   auto text = std::make_shared<std::string>();
@@ -147,8 +171,10 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto misses = std::make_shared<bool>(false);
   eval->add_option("QUESTIONS", *file, "question set JSON")->required();
   eval->add_flag("--ask", *via_ask, "rank with `ask` (issues and docs in one ranking) instead of the doc search");
+  auto eval_json = std::make_shared<bool>(false);
   eval->add_flag("--misses", *misses, "list the questions whose page was not first");
-  eval->callback([&ctx, file, via_ask, misses] { RunDocsEval(ctx, *file, *via_ask, *misses); });
+  eval->add_flag("--json", *eval_json, "print JSON (splits, latency and the misses)");
+  eval->callback([&ctx, file, via_ask, misses, eval_json] { RunDocsEval(ctx, *file, *via_ask, *misses, *eval_json); });
 }
 
 }  // namespace fixgraph::cli

@@ -26,7 +26,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   std::optional<int> naive_offset;
   if (!time_offset.empty()) {
     auto off = ParseUtcOffset(time_offset);
-    if (!off.ok()) return ctx.Fail(Status::InvalidArgument("--time-offset: " + off.status().message()));
+    if (!off.ok()) Context::UsageError("--time-offset: " + off.status().message());
     naive_offset = *off;
   }
   // Pending work an earlier run left is finished with this run's, after the

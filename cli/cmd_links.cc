@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "documents.h"
 #include "refresh.h"
 #include "fixgraph/graph/evaluate.h"
 #include "fixgraph/graph/suggest.h"
@@ -30,6 +31,14 @@ bool RepoFilter(Context& ctx, const std::string& text, RepoRef* out, bool* set) 
   *out = ref->repo;
   *set = true;
   return true;
+}
+
+// Fails (exit 1) when --repo names a repository the store does not hold.
+bool RepoKnown(Context& ctx, const Store& store, const RepoRef* repo) {
+  if (repo == nullptr) return true;
+  Status s = RequireRepository(store, *repo);
+  if (!s.ok()) ctx.Fail(s);
+  return s.ok();
 }
 
 json StatsJson(const graph::LinkStats& s) {
@@ -69,6 +78,7 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out, bool no_
   // single repository finishes the pending work first.
   auto store = ctx.OpenForWrite(/*finish_pending=*/has_repo);
   if (!store.ok()) return ctx.Fail(store.status());
+  if (!RepoKnown(ctx, **store, has_repo ? &repo : nullptr)) return;
   graph::LinkerOptions options = CliLinkerOptions();
   options.suggest = !no_suggest;
   graph::LinkStats stats;
@@ -92,6 +102,7 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
   if (!RepoFilter(ctx, repo_text, &repo, &has_repo)) return;
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
+  if (!RepoKnown(ctx, **store, has_repo ? &repo : nullptr)) return;
   std::int64_t n = 0;
   Status s = graph::ForEachLinks(**store, has_repo ? &repo : nullptr,
                                  [&](const graph::IssueLinks& l) {
@@ -128,12 +139,14 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
              << " (run `fixgraph link`)\n";
 }
 
-void RunGraph(Context& ctx, const std::string& repo_text, bool dot) {
+void RunGraph(Context& ctx, const std::string& repo_text, bool dot, bool json_out) {
   RepoRef repo;
   bool has_repo = false;
   if (!RepoFilter(ctx, repo_text, &repo, &has_repo)) return;
+  if (dot && json_out) Context::UsageError("give --json or --dot, not both");
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
+  if (!RepoKnown(ctx, **store, has_repo ? &repo : nullptr)) return;
   if (dot) {
     Status s = graph::WriteDot(**store, has_repo ? &repo : nullptr, *ctx.out);
     if (!s.ok()) ctx.Fail(s);
@@ -142,6 +155,13 @@ void RunGraph(Context& ctx, const std::string& repo_text, bool dot) {
   auto view = graph::GraphView::Build(**store, has_repo ? &repo : nullptr);
   if (!view.ok()) return ctx.Fail(view.status());
   auto clusters = view->Clusters();
+  if (json_out) {
+    // {"nodes", "edges", "clusters": [[ID...]...]}: the counts and clusters of the text form.
+    json doc{{"nodes", view->nodes().size()}, {"edges", view->edges().size()}, {"clusters", json::array()}};
+    for (const auto& c : clusters) doc["clusters"].push_back(c);
+    *ctx.out << doc.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+    return;
+  }
   *ctx.out << view->nodes().size() << " nodes, " << view->edges().size() << " edges, "
            << clusters.size() << " clusters\n";
   for (const auto& c : clusters) {
@@ -245,7 +265,7 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     auto repo = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
     auto no_suggest = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)");
+    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
     cmd->add_flag("--json", *json_out, "print a JSON summary");
     cmd->add_flag("--no-suggest", *no_suggest, "skip the suggested-fix ranking (and its check of implicit tier C links)");
     cmd->callback([&ctx, repo, json_out, no_suggest] { RunLink(ctx, *repo, *json_out, *no_suggest); });
@@ -254,7 +274,7 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("links", "every issue: resolution, fixes with tiers, flags");
     auto repo = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)");
+    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
     cmd->add_flag("--json", *json_out, "JSON Lines, one object per issue");
     cmd->callback([&ctx, repo, json_out] { RunLinks(ctx, *repo, *json_out); });
   }
@@ -262,9 +282,11 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("graph", "clusters of issues and PRs; Graphviz with --dot");
     auto repo = std::make_shared<std::string>();
     auto dot = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository's issues (gitcode:OWNER/REPO)");
+    auto json_out = std::make_shared<bool>(false);
+    cmd->add_option("--repo", *repo, "only this repository's issues (gitcode:OWNER/REPO)")->check(RepoSyntax());
     cmd->add_flag("--dot", *dot, "print Graphviz DOT");
-    cmd->callback([&ctx, repo, dot] { RunGraph(ctx, *repo, *dot); });
+    cmd->add_flag("--json", *json_out, "print JSON: {\"nodes\", \"edges\", \"clusters\": [[ID...]]}");
+    cmd->callback([&ctx, repo, dot, json_out] { RunGraph(ctx, *repo, *dot, *json_out); });
   }
   {
     auto* cmd = app.add_subcommand("eval", "measure the stored links against a labelled dev set");

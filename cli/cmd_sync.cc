@@ -35,7 +35,6 @@ struct SyncArgs {
 
 // Exit status of a sync that stored what it could but missed some data (a
 // repository failed while others synced, or detail endpoints were skipped).
-constexpr int kExitPartial = 3;
 
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
@@ -237,7 +236,7 @@ void AddSyncCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--since", a->since, "only items updated at or after TIME (default: the stored cursor)");
   cmd->add_option("--record", a->record, "also write what was fetched as a dump under DUMP");
   cmd->add_option("--state", a->state, "all, open or closed (default all)")
-      ->check(CLI::IsMember({"all", "open", "closed"}));
+      ->check(OneOf({"all", "open", "closed"}));
   cmd->add_option("--only", a->only,
                   "detail endpoints to fetch, comma-separated: comments,commits,files,operate_logs,links");
   cmd->add_option("--skip", a->skip, "detail endpoints not to fetch, comma-separated");

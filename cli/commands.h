@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <string>
+#include <vector>
 
 #include "context.h"
 
@@ -26,6 +27,25 @@ inline CLI::Validator WholeNumber(long long lo, long long hi) {
       },
       "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
+
+// Accepts one of `values` exactly; anything else is refused naming them
+// ("--format: expected md, json or html, got \"xx\"").
+inline CLI::Validator OneOf(std::vector<std::string> values) {
+  std::string list;
+  for (size_t i = 0; i < values.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+  return CLI::Validator(
+      [values, list](std::string& text) -> std::string {
+        for (const std::string& v : values)
+          if (text == v) return std::string();
+        return "expected " + list + ", got \"" + text + "\"";
+      },
+      list);
+}
+
+// Accepts a repository reference (gitcode:OWNER/REPO, a web URL of one);
+// whether the store holds it is checked later (exit 1, RequireRepository).
+CLI::Validator RepoSyntax();
 
 void AddImportCommand(CLI::App& app, Context& ctx);
 void AddDocsCommands(CLI::App& app, Context& ctx);

@@ -1,6 +1,8 @@
 // State shared by the commands of one Run. Private to cli/.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <memory>
 #include <ostream>
 #include <string>
@@ -9,6 +11,12 @@
 #include "fixgraph/engine/store.h"
 
 namespace fixgraph::cli {
+
+// Exit status of every command (docs/cli.md, "Exit status").
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;  // the command ran and failed; the message says what and where
+constexpr int kExitUsage = 2;    // unknown command or flag, bad flag value, missing argument
+constexpr int kExitPartial = 3;  // sync stored only part of what it was asked for
 
 struct Context {
   std::ostream* out = nullptr;
@@ -27,6 +35,12 @@ struct Context {
 
   // Prints "fixgraph: error: <message>" and sets exit code 1.
   void Fail(const Status& s);
+  // A bad flag value found while running: thrown out of a command's callback,
+  // it is reported as a usage error (exit 2) like one CLI11 finds itself.
+  // `message` names the flag ("--time-offset: ...").
+  [[noreturn]] static void UsageError(const std::string& message) {
+    throw CLI::ValidationError(message);
+  }
 };
 
 }  // namespace fixgraph::cli

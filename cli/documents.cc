@@ -42,6 +42,42 @@ Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef
   return Status::OK();
 }
 
+nlohmann::json LinksPageResult::ToJson() const {
+  nlohmann::json out{{"issues", issues}, {"next_cursor", nullptr}};
+  if (next_cursor) out["next_cursor"] = *next_cursor;
+  return out;
+}
+
+StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo, const std::string& cursor,
+                                    size_t limit) {
+  auto bad_cursor = [&cursor](const std::string& why) {
+    return Status::InvalidArgument("cursor \"" + cursor.substr(0, 200) + "\": " + why +
+                                   " (give the next_cursor of the page before, or none for the first page)");
+  };
+  if (!cursor.empty()) {
+    auto ref = ParseRef(cursor);
+    if (!ref.ok() || ref->kind != RefKind::kIssue) return bad_cursor("not a cursor this server gave");
+    if (repo != nullptr && !(ref->repo == *repo)) return bad_cursor("it belongs to another repository");
+  }
+  LinksPageResult page;
+  bool started = cursor.empty();
+  Status s = graph::ForEachLinks(store, repo, [&](const graph::IssueLinks& l) {
+    if (!started) {
+      started = l.issue.ToString() == cursor;
+      return true;
+    }
+    if (page.issues.size() == limit) {  // there is more: this page ends here
+      page.next_cursor = page.issues.back()["issue"].get<std::string>();
+      return false;
+    }
+    page.issues.push_back(graph::ToJson(l));
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!started) return bad_cursor("no such issue in this listing");
+  return page;
+}
+
 Status ForEachLinksDocument(const Store& store, const RepoRef* repo,
                             const std::function<bool(const nlohmann::json&)>& fn) {
   return graph::ForEachLinks(store, repo,
@@ -116,9 +152,18 @@ std::string FieldName(const std::string& what, std::string name) {
   return what + name;
 }
 
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
-                                 const std::string& what, DigestCounts* counts) {
+namespace {
+
+struct DigestPlan {
   query::DigestOptions options;
+  query::Lang lang{};
+  std::string format;
+};
+
+// Everything a digest request says that can be checked without the store.
+StatusOr<DigestPlan> PlanDigest(const DigestRequest& r, const std::string& what) {
+  DigestPlan plan;
+  query::DigestOptions& options = plan.options;
   if (r.rules) options.rules = *r.rules;
   if (!r.min_tier.empty()) {
     if (!graph::ParseTier(r.min_tier).ok())
@@ -137,15 +182,53 @@ StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
   if (Status s = ParseBound(what + "until", r.until, true, &options.until); !s.ok()) return s;
   auto lang = query::ParseLang(r.lang.empty() ? "zh" : r.lang);
   if (!lang.ok()) return Status::InvalidArgument(what + "lang: " + lang.status().message());
-  std::string format = r.format.empty() ? "md" : r.format;
-  if (format != "md" && format != "json" && format != "html")
-    return Status::InvalidArgument(what + "format \"" + format + "\": expected md, json or html");
-  auto digest = query::BuildDigest(store, options);
+  plan.lang = *lang;
+  plan.format = r.format.empty() ? "md" : r.format;
+  if (plan.format != "md" && plan.format != "json" && plan.format != "html")
+    return Status::InvalidArgument(what + "format \"" + plan.format + "\": expected md, json or html");
+  return plan;
+}
+
+}  // namespace
+
+Status CheckDigestRequest(const DigestRequest& request, const std::string& what) {
+  auto plan = PlanDigest(request, what);
+  return plan.ok() ? Status::OK() : plan.status();
+}
+
+Status RequireRepository(const Store& store, const RepoRef& repo) {
+  std::vector<Repository> all;
+  FG_RETURN_IF_ERROR(store.ListRepositories(&all));
+  std::vector<std::string> names;
+  for (const Repository& r : all) {
+    if (r.ref == repo) return Status::OK();
+    names.push_back(r.ref.ToString());
+  }
+  std::sort(names.begin(), names.end());
+  std::string msg = "repository " + repo.ToString() + " is not in the store; ";
+  if (names.empty()) return Status::NotFound(msg + "the store holds no repositories yet (import or sync one)");
+  msg += "it holds " + std::to_string(names.size()) + (names.size() == 1 ? " repository: " : " repositories: ");
+  // Those of the same owner or name first: the likely misspelling.
+  std::stable_partition(names.begin(), names.end(), [&](const std::string& n) {
+    return n.find("/" + repo.name) != std::string::npos || n.find(":" + repo.owner + "/") != std::string::npos;
+  });
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) msg += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) msg += ", ... (`fixgraph stats` lists them all)";
+  return Status::NotFound(msg);
+}
+
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
+                                 const std::string& what, DigestCounts* counts) {
+  auto plan = PlanDigest(r, what);
+  if (!plan.ok()) return plan.status();
+  for (const RepoRef& repo : plan->options.repos) FG_RETURN_IF_ERROR(RequireRepository(store, repo));
+  auto digest = query::BuildDigest(store, plan->options);
   if (!digest.ok()) return digest.status();
   if (counts != nullptr) *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
-  if (format == "md") return query::RenderMarkdown(*digest, *lang);
-  if (format == "json") return query::RenderJson(*digest);
-  return query::RenderHtml(*digest, *lang);
+  if (plan->format == "md") return query::RenderMarkdown(*digest, plan->lang);
+  if (plan->format == "json") return query::RenderJson(*digest);
+  return query::RenderHtml(*digest, plan->lang);
 }
 
 }  // namespace fixgraph::cli

@@ -40,6 +40,22 @@ Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef
 Status ForEachLinksDocument(const Store& store, const RepoRef* repo,
                             const std::function<bool(const nlohmann::json&)>& fn);
 
+// One page of the links documents, for the HTTP API (/api/v1/links?cursor=&limit=)
+// and MCP list_links. Pages follow store order; a cursor is the reference of
+// the last issue of the page before ("" = the first page), so pages stay
+// right while issues are added. `next_cursor` is unset on the last page.
+// A cursor that names no issue of the listing is InvalidArgument.
+constexpr size_t kDefaultLinksPage = 100;
+constexpr size_t kMaxLinksPage = 1000;
+struct LinksPageResult {
+  std::vector<nlohmann::json> issues;
+  std::optional<std::string> next_cursor;
+  // {"issues": [...], "next_cursor": "..." or null}
+  nlohmann::json ToJson() const;
+};
+StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo, const std::string& cursor,
+                                    size_t limit);
+
 // Counts per repository and in total, and interrupted imports.
 struct StatsData {
   std::vector<RepoStats> rows;
@@ -76,6 +92,14 @@ struct DigestCounts {
 // the field name: "--" for flags, which then read "--min-tier", "" for HTTP
 // parameters); NotFound for a repository not in the store. `counts` may be
 // null.
+// The checks of DigestText that need no store (flags, dates, formats).
+Status CheckDigestRequest(const DigestRequest& request, const std::string& what = "");
+
+// OK when the store holds `repo`; else NotFound naming it and the
+// repositories the store does hold (a few, those of the same owner or name
+// first).
+Status RequireRepository(const Store& store, const RepoRef& repo);
+
 StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
                                  const std::string& what = "", DigestCounts* counts = nullptr);
 

@@ -3,12 +3,19 @@
 // Transport: JSON-RPC 2.0, one message per line on stdin/stdout. stdout
 // carries nothing but protocol messages; diagnostics go to stderr.
 // Methods: initialize, notifications/initialized (and other notifications,
-// ignored), ping, tools/list, tools/call. Protocol errors are JSON-RPC
-// errors: -32700 parse error, -32600 invalid request (also batches, which
-// 2025-06-18 removed), -32601 unknown method, -32602 unknown tool or
-// arguments that do not match the tool's inputSchema. A tool that runs and
-// fails (unknown reference, no ask index) returns a result with isError true
-// and the message as text, so the model can read it and try again.
+// ignored), ping, tools/list, tools/call.
+// Lifecycle: until `initialize` has been answered only `initialize` and
+// `ping` are served (anything else: -32002 "not initialized"); a second
+// `initialize` is refused (-32600).
+// Protocol errors are JSON-RPC errors: -32700 parse error, -32600 invalid
+// request (also batches, which 2025-06-18 removed), -32601 unknown method,
+// -32602 unknown tool or invalid arguments: what the inputSchema says (a
+// missing, unknown or mistyped argument, a value out of range) and what it
+// cannot say (find_fix needs exactly one of ref and text; a ref, repo, cursor
+// or date that is not well formed), the same for every tool. A tool that runs
+// and fails (an item or repository not in the store, nothing searchable, no
+// ask index) returns a result with isError true and the message as text, so
+// the model can read it and try again.
 //
 // Tools return their document as structuredContent and the same JSON as one
 // text content item; the documents are the CLI's (cli/documents.h).
@@ -28,18 +35,156 @@ using nlohmann::json;
 
 constexpr const char* kProtocolVersion = "2025-06-18";
 constexpr size_t kMaxLineBytes = 4 * 1024 * 1024;
-constexpr size_t kMaxListLinks = 1000;
+constexpr size_t kMaxListLinks = kMaxLinksPage;
+constexpr int kNotInitialized = -32002;  // implementation-defined server error (JSON-RPC)
 
 json Tool(const char* name, const char* title, const char* description, json properties,
-          json required) {
+          json required, json output) {
   json schema{{"type", "object"}, {"properties", std::move(properties)},
               {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);
+  // Every tool only reads the local store and indexes: nothing is changed,
+  // a repeated call gives the same answer on the same data.
+  json annotations{{"title", title},
+                   {"readOnlyHint", true},
+                   {"destructiveHint", false},
+                   {"idempotentHint", true},
+                   {"openWorldHint", false}};
   return {{"name", name},
           {"title", title},
           {"description", description},
           {"inputSchema", std::move(schema)},
-          {"outputSchema", {{"type", "object"}}}};
+          {"outputSchema", std::move(output)},
+          {"annotations", std::move(annotations)}};
+}
+
+// JSON Schemas of what the tools return (structuredContent). They name the
+// fields an agent relies on and leave room for more (no
+// additionalProperties: false), so adding a field is not a breaking change.
+json Str() { return {{"type", "string"}}; }
+json StrOrNull() { return {{"type", {"string", "null"}}}; }
+json Num() { return {{"type", "number"}}; }
+json Int() { return {{"type", "integer"}, {"minimum", 0}}; }
+json Bool() { return {{"type", "boolean"}}; }
+json ArrayOf(json items) { return {{"type", "array"}, {"items", std::move(items)}}; }
+json Obj(json properties, json required) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+
+json FixSchema() {
+  json evidence = Obj({{"kind", Str()}, {"detail", Str()}, {"delta_s", Num()}}, {"kind", "detail"});
+  return Obj({{"pr", Str()},
+              {"tier", {{"type", "string"}, {"enum", {"A", "B", "C", "D"}}}},
+              {"confidence", Num()},
+              {"evidence", ArrayOf(evidence)},
+              {"title", Str()},
+              {"state", Str()},
+              {"merged_at", StrOrNull()},
+              {"in_store", Bool()}},
+             {"pr", "tier", "confidence", "evidence"});
+}
+
+// One line of `links --json` (graph ToJson(IssueLinks)).
+json LinksSchema() {
+  return Obj({{"issue", Str()},
+              {"state", Str()},
+              {"resolution", Str()},
+              {"fixes", ArrayOf(FixSchema())},
+              {"suggested", ArrayOf(FixSchema())},
+              {"flags", ArrayOf(Str())},
+              {"answer", {{"type", {"object", "null"}}}},
+              {"duplicate_of", StrOrNull()},
+              {"false_leads", {{"type", "array"}}}},
+             {"issue", "resolution", "fixes", "flags"});
+}
+
+// The `ask --json` document.
+json AskSchema() {
+  json hit = Obj({{"issue", Str()},
+                  {"title", Str()},
+                  {"score", Num()},
+                  {"resolution", Str()},
+                  {"state", Str()},
+                  {"answer", Str()},
+                  {"answer_source", Str()},
+                  {"fixes", ArrayOf(FixSchema())},
+                  {"flags", ArrayOf(Str())},
+                  {"url", Str()}},
+                 {"issue", "title", "score", "resolution", "state", "fixes", "flags"});
+  json doc = Obj({{"id", Str()},
+                  {"title", Str()},
+                  {"source", Str()},
+                  {"score", Num()},
+                  {"snippet", Str()},
+                  {"products", ArrayOf(Str())},
+                  {"url", Str()}},
+                 {"id", "title", "score"});
+  return Obj({{"query", Str()},
+              {"searched", Str()},
+              {"fallback", Bool()},
+              {"hits", ArrayOf(hit)},
+              {"docs", ArrayOf(doc)}},
+             {"query", "hits", "docs", "fallback"});
+}
+
+// The `show --json` document: an issue, a pull request or a repository.
+json ShowSchema() {
+  json item = Obj({{"ref", Str()}, {"title", Str()}, {"state", Str()}, {"html_url", Str()}}, {"ref"});
+  return Obj({{"kind", {{"type", "string"}, {"enum", {"issue", "pull", "repo"}}}},
+              {"issue", item},
+              {"links", {{"anyOf", {LinksSchema(), {{"type", "null"}}}}}},
+              {"explanation", ArrayOf(Str())},
+              {"pull", item},
+              {"repository", {{"type", "object"}}},
+              {"stats", {{"type", "object"}}},
+              {"comments", {{"type", "array"}}},
+              {"operate_log", {{"type", "array"}}},
+              {"platform_links", {{"type", "array"}}},
+              {"mentioned_by", {{"type", "array"}}}},
+             {"kind"});
+}
+
+json FindFixSchema() {
+  json by_ref = Obj({{"issue", Str()},
+                     {"title", Str()},
+                     {"url", Str()},
+                     {"state", Str()},
+                     {"resolution", Str()},
+                     {"fixes", ArrayOf(FixSchema())},
+                     {"flags", ArrayOf(Str())},
+                     {"explanation", ArrayOf(Str())},
+                     {"note", Str()}},
+                    {"issue", "resolution", "fixes", "flags"});
+  json hit = Obj({{"issue", Str()},
+                  {"title", Str()},
+                  {"score", Num()},
+                  {"resolution", Str()},
+                  {"answer", Str()},
+                  {"fixes", ArrayOf(FixSchema())}},
+                 {"issue", "score", "resolution", "fixes"});
+  json by_text = Obj({{"query", Str()}, {"fixes", ArrayOf(hit)}}, {"query", "fixes"});
+  return {{"type", "object"}, {"anyOf", {by_ref, by_text}}};
+}
+
+json ListLinksSchema() {
+  return Obj({{"issues", ArrayOf(LinksSchema())},
+              {"next_cursor", StrOrNull()},
+              {"truncated", Bool()},
+              {"offset", Int()},
+              {"total", Int()}},
+             {"issues", "next_cursor", "truncated"});
+}
+
+// The digest JSON (query/include/fixgraph/query/digest.h).
+json DigestSchema() {
+  return Obj({{"version", {{"type", "integer"}}},
+              {"selection", {{"type", "object"}}},
+              {"overview", {{"type", "array"}}},
+              {"repos", ArrayOf(Obj({{"repo", Str()}, {"cases", {{"type", "array"}}}}, {"repo", "cases"}))},
+              {"themes", {{"type", "array"}}},
+              {"troubleshooting", {{"type", "array"}}},
+              {"disclosure", {{"type", "object"}}}},
+             {"version", "selection", "repos", "disclosure"});
 }
 
 json ToolList() {
@@ -61,12 +206,12 @@ json ToolList() {
       {{"text", {{"type", "string"}, {"description", "The symptom or error text, as seen"}}},
        {"limit", limit_prop},
        {"repo", repo_prop}},
-      {"text"}));
+      {"text"}, AskSchema()));
   tools.push_back(Tool(
       "show_item", "Show an issue, pull request or repository",
       "One item with its comments, operate log, platform links, who mentions it, and for an "
       "issue its fix links with the evidence chain and an explanation.",
-      {{"ref", ref_prop}}, {"ref"}));
+      {{"ref", ref_prop}}, {"ref"}, ShowSchema()));
   tools.push_back(Tool(
       "find_fix", "Find the fix",
       "Given an issue reference, return its resolution, fix pull requests with tiers and "
@@ -76,17 +221,20 @@ json ToolList() {
        {"text", {{"type", "string"}, {"description", "Symptom text (instead of ref)"}}},
        {"limit", limit_prop},
        {"repo", repo_prop}},
-      json::array()));
+      json::array(), FindFixSchema()));
   tools.push_back(Tool(
       "list_links", "List issue-to-fix links",
       "Every linked issue (optionally of one repository): resolution, fixes with tier, "
-      "confidence and evidence, and timeline flags. Paged with offset/limit.",
+      "confidence and evidence, and timeline flags. Paged: pass next_cursor back as cursor "
+      "until it is null (or use offset).",
       {{"repo", repo_prop},
+       {"cursor", {{"type", "string"},
+                   {"description", "The next_cursor of the page before (not with offset)"}}},
        {"offset", {{"type", "integer"}, {"minimum", 0}, {"description", "Skip this many issues"}}},
        {"limit",
         {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxListLinks},
          {"description", "At most this many issues (default 100)"}}}},
-      json::array()));
+      json::array(), ListLinksSchema()));
   tools.push_back(Tool(
       "make_digest", "Write a curated digest",
       "A digest of the chosen repositories and time window: overview, per-repository cases with "
@@ -99,7 +247,7 @@ json ToolList() {
                  {"description", "Language of the written sentences: zh (default) or en"}}},
        {"format", {{"type", "string"}, {"enum", {"json", "md"}},
                    {"description", "json (default) or md (Markdown in the text item)"}}}},
-      json::array()));
+      json::array(), DigestSchema()));
   return tools;
 }
 
@@ -139,6 +287,45 @@ std::string ValidateArgs(const json& tool, const json& args) {
         return "missing required argument '" + r.get<std::string>() + "'";
   }
   return "";
+}
+
+// An argument the schema allows but the tool cannot take (a malformed
+// reference, ref and text together): answered -32602 like a schema mismatch.
+struct InvalidParams {
+  std::string message;
+};
+
+// The checks of each tool's arguments the inputSchema cannot express.
+// Throws InvalidParams naming the argument.
+void CheckToolArgs(const std::string& name, const json& args) {
+  auto check_ref = [&](const char* key) {
+    if (!args.contains(key)) return;
+    auto ref = ParseRef(args[key].get<std::string>());
+    if (!ref.ok()) throw InvalidParams{name + ": argument '" + key + "': " + ref.status().message()};
+  };
+  if (args.contains("repo")) {
+    RepoRef r;
+    bool has = false;
+    if (Status s = ParseRepoFilter(args["repo"].get<std::string>(), "argument 'repo'", &r, &has); !s.ok())
+      throw InvalidParams{name + ": " + s.message()};
+  }
+  if (name == "show_item") check_ref("ref");
+  if (name == "find_fix") {
+    if (args.contains("ref") == args.contains("text"))
+      throw InvalidParams{"find_fix: give exactly one of the arguments 'ref' (an issue) and 'text' (a symptom)"};
+    check_ref("ref");
+  }
+  if (name == "list_links" && args.contains("cursor") && args.contains("offset"))
+    throw InvalidParams{"list_links: give 'cursor' or 'offset', not both"};
+  if (name == "make_digest") {
+    DigestRequest d;
+    if (args.contains("repos"))
+      for (const json& r : args["repos"]) d.repos.push_back(r.get<std::string>());
+    d.since = args.value("since", "");
+    d.until = args.value("until", "");
+    d.lang = args.value("lang", "zh");
+    if (Status s = CheckDigestRequest(d, ""); !s.ok()) throw InvalidParams{"make_digest: " + s.message()};
+  }
 }
 
 json ToolResult(const json& doc) {
@@ -243,7 +430,6 @@ class McpServer {
     const std::string method = msg["method"];
     if (!msg.contains("id")) {
       // Notifications get no answer.
-      if (method == "notifications/initialized") initialized_ = true;
       return;
     }
     const json& id = msg["id"];
@@ -262,6 +448,8 @@ class McpServer {
         Send(Error(id, -32602, "initialize: protocolVersion (a string) is required"));
         return;
       }
+      if (initialized_)
+        return Send(Error(id, -32600, "initialize: this session is already initialized; send initialize once"));
       Send(Result(id, {{"protocolVersion", kProtocolVersion},
                        {"capabilities", {{"tools", {{"listChanged", false}}}}},
                        {"serverInfo", {{"name", "fixgraph"}, {"title", "fixgraph issue triage"},
@@ -269,9 +457,13 @@ class McpServer {
                        {"instructions",
                         "Look up symptoms of Ascend/MindSpore problems in past issues and their "
                         "fixes. Trust tier A/B fixes; treat C/D as leads to verify."}}));
+      initialized_ = true;
       return;
     }
     if (method == "ping") return Send(Result(id, json::object()));
+    if (!initialized_)
+      return Send(Error(id, kNotInitialized,
+                        "not initialized: send initialize first (before it only initialize and ping are answered)"));
     if (method == "tools/list") return Send(Result(id, {{"tools", tools_}}));
     if (method == "tools/call") return CallTool(id, params);
     Send(Error(id, -32601, "method not found: " + method));
@@ -291,7 +483,10 @@ class McpServer {
       return Send(Error(id, -32602, name + ": " + bad));
     json result;
     try {
+      CheckToolArgs(name, args);
       result = Run(name, args);
+    } catch (const InvalidParams& e) {
+      return Send(Error(id, -32602, e.message));
     } catch (const std::exception& e) {
       log_ << "fixgraph mcp: " << name << ": " << e.what() << "\n";
       result = ToolError(name + " failed: " + e.what());
@@ -320,6 +515,11 @@ class McpServer {
     RepoRef r;
     bool has = false;
     if (Status s = ParseRepoFilter(repo, "repo", &r, &has); !s.ok()) return s;
+    if (has) {  // an unknown repository fails, as on the CLI, instead of matching nothing
+      auto store = backend_.Acquire();
+      if (!store.ok()) return store.status();
+      FG_RETURN_IF_ERROR(RequireRepository(**store, r));
+    }
     return backend_.Ask(args["text"].get<std::string>(), limit, has ? r.ToString() : "");
   }
 
@@ -330,9 +530,7 @@ class McpServer {
   }
 
   json FindFix(const json& args) {
-    bool has_ref = args.contains("ref"), has_text = args.contains("text");
-    if (has_ref == has_text) return ToolError("find_fix: give exactly one of ref or text");
-    if (has_ref) {
+    if (args.contains("ref")) {
       auto store = backend_.Acquire();
       if (!store.ok()) return ToolError(store.status().message());
       auto doc = ShowDocument(**store, args["ref"].get<std::string>());
@@ -380,11 +578,22 @@ class McpServer {
     auto store = backend_.Acquire();
     if (!store.ok()) return ToolError(store.status().message());
     if (has_repo) {
-      if (auto r = (*store)->GetRepository(repo); !r.ok()) return ToolError(r.status().message());
+      if (Status s = RequireRepository(**store, repo); !s.ok()) return ToolError(s.message());
     }
-    size_t offset = args.contains("offset") ? args["offset"].get<size_t>() : 0;
-    size_t limit = args.contains("limit") ? args["limit"].get<size_t>() : 100;
-    json out{{"issues", json::array()}, {"offset", offset}, {"total", 0}};
+    size_t limit = args.contains("limit") ? args["limit"].get<size_t>() : kDefaultLinksPage;
+    if (!args.contains("offset")) {
+      // Pages by cursor, as /api/v1/links does: {"issues", "next_cursor", "truncated"}.
+      auto page = LinksPage(**store, has_repo ? &repo : nullptr, args.value("cursor", ""), limit);
+      if (!page.ok()) {
+        if (page.status().IsInvalidArgument()) throw InvalidParams{"list_links: argument " + page.status().message()};
+        return ToolError(page.status().message());
+      }
+      json out = page->ToJson();
+      out["truncated"] = page->next_cursor.has_value();
+      return ToolResult(out);
+    }
+    size_t offset = args["offset"].get<size_t>();
+    json out{{"issues", json::array()}, {"offset", offset}, {"total", 0}, {"next_cursor", nullptr}};
     size_t n = 0;
     Status s = ForEachLinksDocument(**store, has_repo ? &repo : nullptr, [&](const json& doc) {
       if (n >= offset && n < offset + limit) out["issues"].push_back(doc);
@@ -394,6 +603,7 @@ class McpServer {
     if (!s.ok()) return ToolError(s.message());
     out["total"] = n;
     out["truncated"] = offset + limit < n;
+    if (offset + limit < n && !out["issues"].empty()) out["next_cursor"] = out["issues"].back()["issue"];
     return ToolResult(out);
   }
 

@@ -1,4 +1,4 @@
-// fixgraph serve [--listen HOST:PORT]: the HTTP JSON API (design.md s8) and
+// fixgraph serve [--listen HOST:PORT]: the HTTP JSON API (docs/design.md s8) and
 // the search page.
 //
 // Every /api/v1 endpoint answers with the document the CLI prints for the
@@ -113,6 +113,65 @@ bool ParseLimit(const std::string& text, size_t* out, std::string* error) {
   return true;
 }
 
+// The page size of /api/v1/links?limit= (1 to kMaxLinksPage).
+bool ParseLinksPageLimit(const std::string& text, size_t* out, std::string* error) {
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stol(text) < 1 || static_cast<size_t>(std::stol(text)) > kMaxLinksPage) {
+    *error = "limit \"" + text.substr(0, 20) + "\": expected a whole number from 1 to " +
+             std::to_string(kMaxLinksPage);
+    return false;
+  }
+  *out = static_cast<size_t>(std::stol(text));
+  return true;
+}
+
+// The endpoints and the methods each answers (HEAD with every GET).
+struct Route {
+  const char* path;
+  bool post;  // POST besides GET
+};
+constexpr Route kRoutes[] = {{"/", false},           {"/healthz", false},      {"/api/v1/show", false},
+                             {"/api/v1/links", false}, {"/api/v1/stats", false}, {"/api/v1/digest", false},
+                             {"/api/v1/ask", true}};
+
+const Route* FindRoute(const std::string& path) {
+  for (const Route& r : kRoutes)
+    if (path == r.path) return &r;
+  return nullptr;
+}
+
+// A strong entity tag over the exact bytes of a body: two independent 64-bit
+// FNV-1a hashes and the length, so a changed answer gets a different tag.
+std::string EntityTag(const std::string& body) {
+  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+  for (unsigned char c : body) {
+    a = (a ^ c) * 0x100000001b3ULL;
+    b = (b ^ static_cast<unsigned char>(c + 0x5b)) * 0x100000001b3ULL;
+    b ^= b >> 29;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "\"%016llx%016llx-%zx\"", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b), body.size());
+  return buf;
+}
+
+// If-None-Match holds `etag` (or "*"); weak tags compare by their opaque part (RFC 9110 13.1.2).
+bool NoneMatchHits(const std::string& header, const std::string& etag) {
+  size_t i = 0;
+  while (i < header.size()) {
+    while (i < header.size() && (header[i] == ' ' || header[i] == '\t' || header[i] == ',')) ++i;
+    if (i >= header.size()) break;
+    if (header[i] == '*') return true;
+    if (header.compare(i, 2, "W/") == 0) i += 2;
+    if (i >= header.size() || header[i] != '"') return false;  // malformed: no match
+    size_t close = header.find('"', i + 1);
+    if (close == std::string::npos) return false;
+    if (header.compare(i, close - i + 1, etag) == 0) return true;
+    i = close + 1;
+  }
+  return false;
+}
+
 class Server {
  public:
   Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
@@ -125,9 +184,16 @@ class Server {
     svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       return PreRoute(req, res);
     });
+    svr_.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      PostRoute(req, res);
+    });
     svr_.set_error_handler(httplib::Server::HandlerWithResponse(
-        [](const httplib::Request& req, httplib::Response& res) {
+        [this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      // A known endpoint with a method it does not answer is 405, also when
+      // the request failed before routing (a POST without a body).
+      if ((res.status == 400 || res.status == 404) && WrongMethod(req, res))
+        return httplib::Server::HandlerResponse::Handled;
       std::string msg;
       switch (res.status) {
         case 404: msg = "no such endpoint: " + req.method + " " + req.path; break;
@@ -182,7 +248,45 @@ class Server {
     return l;
   }
 
+  std::string AllowHeader(const Route& r) const {
+    return std::string(r.post ? "GET, HEAD, POST" : "GET, HEAD") +
+           (options_.cors_origin.empty() ? "" : ", OPTIONS");
+  }
+
+  // 405 with Allow when `req` names an endpoint with a method it does not answer.
+  bool WrongMethod(const httplib::Request& req, httplib::Response& res) const {
+    const Route* route = FindRoute(req.path);
+    if (route == nullptr) return false;
+    const std::string& m = req.method;
+    if (m == "GET" || m == "HEAD" || (m == "POST" && route->post) ||
+        (m == "OPTIONS" && !options_.cors_origin.empty()))
+      return false;
+    res.set_header("Allow", AllowHeader(*route));
+    SendError(res, 405, "method " + m.substr(0, 16) + " not allowed for " + req.path + " (allowed: " +
+                            AllowHeader(*route) + ")");
+    return true;
+  }
+
+  bool CorsOriginMatches(const httplib::Request& req) const {
+    return !options_.cors_origin.empty() && req.get_header_value("Origin") == options_.cors_origin;
+  }
+
   httplib::Server::HandlerResponse PreRoute(const httplib::Request& req, httplib::Response& res) {
+    if (WrongMethod(req, res)) return httplib::Server::HandlerResponse::Handled;
+    if (req.method == "OPTIONS") {
+      // A CORS preflight (only with --cors; WrongMethod answered 405 otherwise):
+      // never authenticated, as browsers send it without credentials.
+      const Route* route = FindRoute(req.path);
+      if (route == nullptr) return httplib::Server::HandlerResponse::Unhandled;  // 404
+      res.status = 204;
+      res.set_header("Allow", AllowHeader(*route));
+      if (CorsOriginMatches(req)) {
+        res.set_header("Access-Control-Allow-Methods", AllowHeader(*route));
+        res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
+        res.set_header("Access-Control-Max-Age", "600");
+      }
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (!options_.token.empty() && req.path.rfind("/api/", 0) == 0) {
       std::string auth = req.get_header_value("Authorization");
       const std::string prefix = "Bearer ";
@@ -198,6 +302,42 @@ class Server {
       }
     }
     return httplib::Server::HandlerResponse::Unhandled;
+  }
+
+  // On every answer: the CORS header for the --cors origin; on a successful
+  // GET or HEAD of the API or the page, a strong ETag over the body,
+  // Cache-Control: no-cache (reuse only after revalidating: the store may have
+  // changed), and 304 without a body when If-None-Match holds the tag.
+  // Errors are never stored (no-store).
+  void PostRoute(const httplib::Request& req, httplib::Response& res) {
+    if (!options_.cors_origin.empty()) {
+      res.set_header("Vary", "Origin");
+      if (CorsOriginMatches(req)) {
+        res.set_header("Access-Control-Allow-Origin", options_.cors_origin);
+        res.set_header("Access-Control-Expose-Headers", "ETag, Link, Retry-After, WWW-Authenticate");
+      }
+    }
+    if (res.status >= 400) {
+      res.set_header("Cache-Control", "no-store");
+      return;
+    }
+    bool cacheable = (req.method == "GET" || req.method == "HEAD") && res.status == 200 &&
+                     (req.path == "/" || req.path.rfind("/api/v1/", 0) == 0);
+    if (!cacheable) {
+      if (req.path == "/healthz") res.set_header("Cache-Control", "no-store");
+      return;
+    }
+    std::string etag = EntityTag(res.body);
+    res.set_header("ETag", etag);
+    if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-cache");
+    if (req.has_header("If-None-Match") && NoneMatchHits(req.get_header_value("If-None-Match"), etag)) {
+      res.status = 304;
+      // No body and no Content-Length: clients that read a body by its length
+      // (cpp-httplib does, even for 304) would wait for one.
+      res.body.clear();
+      res.headers.erase("Content-Type");
+      res.headers.erase("Content-Length");
+    }
   }
 
   // Wraps a handler: the store is acquired first; failures become JSON.
@@ -247,7 +387,7 @@ class Server {
     }));
     svr_.Get("/api/v1/links", WithStore([](const Store& store, const httplib::Request& req,
                                            httplib::Response& res) {
-      if (!CheckParams(req, res, {"repo"})) return;
+      if (!CheckParams(req, res, {"repo", "cursor", "limit"})) return;
       if (req.get_param_value_count("repo") > 1)
         return SendError(res, 400, "query parameter 'repo' given more than once");
       RepoRef repo;
@@ -256,7 +396,25 @@ class Server {
           !s.ok())
         return SendStatus(res, s);
       if (has_repo) {
-        if (auto r = store.GetRepository(repo); !r.ok()) return SendStatus(res, r.status());
+        if (Status s = RequireRepository(store, repo); !s.ok()) return SendStatus(res, s);
+      }
+      if (req.has_param("cursor") || req.has_param("limit")) {
+        // One page: {"issues": [...], "next_cursor": "..." or null}.
+        size_t limit = kDefaultLinksPage;
+        if (req.has_param("limit")) {
+          std::string error;
+          if (!ParseLinksPageLimit(req.get_param_value("limit"), &limit, &error))
+            return SendError(res, 400, error);
+        }
+        auto page = LinksPage(store, has_repo ? &repo : nullptr, req.get_param_value("cursor"), limit);
+        if (!page.ok()) return SendStatus(res, page.status());
+        if (page->next_cursor) {
+          std::string next = "/api/v1/links?cursor=" + httplib::detail::encode_query_param(*page->next_cursor) +
+                             "&limit=" + std::to_string(limit) +
+                             (has_repo ? "&repo=" + httplib::detail::encode_query_param(repo.ToString()) : "");
+          res.set_header("Link", "<" + next + ">; rel=\"next\"");
+        }
+        return SendJson(res, 200, page->ToJson());
       }
       // JSON Lines, one object per issue: the bytes of `links --json`.
       std::string body;
@@ -345,14 +503,6 @@ class Server {
                                               : "text/markdown; charset=utf-8";
       res.set_content(*text, type);
     }));
-    // Known paths with the wrong method.
-    for (const char* path : {"/healthz", "/api/v1/show", "/api/v1/links", "/api/v1/stats",
-                             "/api/v1/digest"}) {
-      svr_.Post(path, [](const httplib::Request& req, httplib::Response& res) {
-        res.set_header("Allow", "GET");
-        SendError(res, 405, "method POST not allowed for " + req.path + " (use GET)");
-      });
-    }
   }
 
   void Ask(const std::string& q, const std::string& limit_text, const std::string& repo_text,
@@ -368,6 +518,11 @@ class Server {
     bool has_repo = false;
     if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
       return SendStatus(res, s);
+    if (has_repo) {  // an unknown repository is 404, as for links and digest
+      auto store = backend_.Acquire();
+      if (!store.ok()) return SendStatus(res, store.status());
+      if (Status s = RequireRepository(**store, repo); !s.ok()) return SendStatus(res, s);
+    }
     auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string());
     if (!text.ok()) return SendStatus(res, text.status());
     res.status = 200;
@@ -417,6 +572,9 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
                                                  ", ") +
         "not a loopback address; refusing to serve without a token; set FIXGRAPH_SERVE_TOKEN"));
   options.host = resolved->address;
+  if (!options.cors_origin.empty()) {
+    if (Status s = CheckCorsOrigin(options.cors_origin); !s.ok()) Context::UsageError(s.message());
+  }
   RaiseOpenFileLimit(options);
 
   // SIGINT/SIGTERM stop the server cleanly: block them before any thread
@@ -495,6 +653,21 @@ StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
   return std::make_pair(host, std::stoi(port));
 }
 
+Status CheckCorsOrigin(const std::string& origin) {
+  auto bad = [&origin](const std::string& why) {
+    return Status::InvalidArgument("--cors \"" + origin + "\": " + why +
+                                   " (expected an origin such as https://tools.example.com or http://localhost:3000)");
+  };
+  if (origin == "*") return bad("any origin is not allowed; name the one origin whose pages may read the API");
+  size_t scheme = origin.find("://");
+  if (scheme == std::string::npos || (origin.compare(0, scheme, "http") != 0 && origin.compare(0, scheme, "https") != 0))
+    return bad("the scheme must be http or https");
+  std::string rest = origin.substr(scheme + 3);
+  if (rest.empty()) return bad("no host");
+  if (rest.find_first_of("/?#@ \t") != std::string::npos) return bad("an origin has no path, query, user or spaces");
+  return Status::OK();
+}
+
 StatusOr<ListenHost> ResolveListenHost(const std::string& host) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -542,6 +715,8 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--timeout", options->timeout_s,
                   "seconds a client has to send a whole request, and the server to send a whole answer (default 10)")
       ->check(WholeNumber(1, 3600));
+  cmd->add_option("--cors", options->cors_origin,
+                  "let pages of this one origin (https://host[:port]) read the API from a browser (default: none)");
   cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }
 

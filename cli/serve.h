@@ -18,7 +18,12 @@ struct ServeOptions {
   size_t max_body = 1 << 20;      // bytes
   int timeout_s = 10;             // to receive a whole request / send a whole answer
   std::string token;              // from $FIXGRAPH_SERVE_TOKEN only
+  std::string cors_origin;        // --cors: the one origin allowed to read answers ("" = none)
 };
+
+// "--cors" values: an origin as browsers send it (http://host[:port] or
+// https://...), without path, query or trailing slash; "*" is refused.
+Status CheckCorsOrigin(const std::string& origin);
 
 // "127.0.0.1:8080", "[::1]:0", ":9000" (loopback), "8080" -> (host, port).
 StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <type_traits>
 #include <vector>
 
@@ -49,6 +50,32 @@ nlohmann::json ErrorDocument(int http_status, const std::string& message) {
            {{"status", http_status}, {"code", CodeName(http_status)}, {"message", message}}}};
 }
 
+namespace {
+
+// "it stops being JSON at byte 3: {no" / "it ends at byte 12 before the value
+// is complete"; `byte` is the 1-based position where the parser gave up (the
+// end of the bad token), shown with up to 24 bytes before it.
+std::string DescribeJsonError(const std::string& text, size_t byte) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "it is empty";
+  if (byte == 0 || byte > text.size())
+    return "it ends at byte " + std::to_string(text.size()) + " before the value is complete";
+  size_t from = byte > 24 ? byte - 24 : 0;
+  std::string shown = from > 0 ? "..." : "";
+  for (size_t i = from; i < byte; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      shown += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      shown += buf;
+    }
+  }
+  return "it stops being JSON at byte " + std::to_string(byte) + ": " + shown;
+}
+
+}  // namespace
+
 StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::string& what,
                                          size_t max_depth) {
   // The nesting depth first: nlohmann's parser is iterative, but copying,
@@ -74,13 +101,18 @@ StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::str
       --depth;
     }
   }
+  // The library's own messages are not passed on: they name its internals
+  // ("[json.exception.parse_error.101]") and change between versions. Say
+  // where the text stops being JSON and what is there, in our words.
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::out_of_range& e) {
-    // 406: a number that does not fit a double (1e400).
-    return Status::InvalidArgument(what + ": number out of range: " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    return Status::InvalidArgument(what + " is not valid JSON: " + e.what());
+  } catch (const nlohmann::json::out_of_range&) {
+    // A number that does not fit a double (1e400).
+    return Status::InvalidArgument(what + ": a number is out of range (larger than a double holds)");
+  } catch (const nlohmann::json::parse_error& e) {
+    return Status::InvalidArgument(what + " is not valid JSON: " + DescribeJsonError(text, e.byte));
+  } catch (const nlohmann::json::exception&) {
+    return Status::InvalidArgument(what + " is not valid JSON");
   }
 }
 

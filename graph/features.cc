@@ -648,6 +648,96 @@ bool BranchNamesIssue(const BranchKeys& keys, std::string_view number) {
   return BranchNamesIssue(keys, IssueNumberKey::Of(number));
 }
 
+namespace {
+
+bool Digit(char c) { return c >= '0' && c <= '9'; }
+bool Alnum(char c) { return Digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+char Low(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The end of the digits from `i`.
+size_t Digits(std::string_view s, size_t i) {
+  while (i < s.size() && Digit(s[i])) ++i;
+  return i;
+}
+
+}  // namespace
+
+std::vector<std::string> VersionsIn(std::string_view s) {
+  constexpr size_t kMax = 32;
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size() && out.size() < kMax) {
+    if (!Digit(s[i])) {
+      ++i;
+      continue;
+    }
+    // A version starts a word, or follows a lone v or r that does.
+    bool starts = i == 0 || (!Alnum(s[i - 1]) && s[i - 1] != '.');
+    if (!starts && (s[i - 1] == 'v' || s[i - 1] == 'V' || s[i - 1] == 'r' || s[i - 1] == 'R'))
+      starts = i == 1 || (!Alnum(s[i - 2]) && s[i - 2] != '.');
+    if (!starts) {
+      while (i < s.size() && (Alnum(s[i]) || s[i] == '.')) ++i;
+      continue;
+    }
+    std::string v(s.substr(i, Digits(s, i) - i));
+    size_t j = Digits(s, i);
+    int parts = 1;
+    while (j + 1 < s.size() && s[j] == '.') {
+      if (Digit(s[j + 1])) {
+        size_t e = Digits(s, j + 1);
+        v.append(s.substr(j, e - j));
+        j = e;
+      } else if (j + 3 < s.size() && Low(s[j + 1]) == 'r' && Low(s[j + 2]) == 'c' && Digit(s[j + 3])) {
+        size_t e = Digits(s, j + 3);
+        v += ".rc";
+        v.append(s.substr(j + 3, e - j - 3));
+        j = e;
+      } else {
+        break;
+      }
+      ++parts;
+    }
+    if (parts >= 2 && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(std::move(v));
+    i = j;
+    while (i < s.size() && (Alnum(s[i]) || s[i] == '.')) ++i;
+  }
+  return out;
+}
+
+std::string BranchVersion(std::string_view branch) {
+  if (!IsReleaseBranch(branch)) return "";
+  std::vector<std::string> v = VersionsIn(branch);
+  return v.empty() ? "" : v.front();
+}
+
+bool VersionsMatch(std::string_view a, std::string_view b) {
+  if (a.size() > b.size()) std::swap(a, b);
+  if (a.find('.') == std::string_view::npos) return false;
+  return b.starts_with(a) && (b.size() == a.size() || b[a.size()] == '.');
+}
+
+LabelKeys LabelKeysOf(std::string_view label) {
+  LabelKeys k;
+  k.label = text::Lower(label);
+  std::string_view value(k.label);
+  size_t cut = value.find_last_of("/:");
+  if (cut != std::string_view::npos) value.remove_prefix(cut + 1);
+  std::string word;
+  auto flush = [&] {
+    if (word.size() >= 3 && std::find(k.words.begin(), k.words.end(), word) == k.words.end()) k.words.push_back(word);
+    word.clear();
+  };
+  for (char c : value) {
+    if (Alnum(c) && !Digit(c)) {
+      word += c;
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return k;
+}
+
 bool IsReleaseBranch(std::string_view branch) {
   std::string b = text::Lower(branch);
   if (b.empty()) return false;
@@ -658,9 +748,10 @@ bool IsReleaseBranch(std::string_view branch) {
     return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
   };
   if (versioned(b)) return true;
+  if (b.find("release") == std::string::npos) return false;
+  // "release/v2.17", "release/20240501"; "br_release_cann_8.0.RC3_20241230".
   size_t slash = b.rfind('/');
-  return slash != std::string::npos && versioned(std::string_view(b).substr(slash + 1)) &&
-         b.find("release") != std::string::npos;
+  return (slash != std::string::npos && versioned(std::string_view(b).substr(slash + 1))) || !VersionsIn(b).empty();
 }
 
 }  // namespace fixgraph::graph

@@ -299,8 +299,33 @@ struct IssueNumberKey {
 };
 bool BranchNamesIssue(const BranchKeys& keys, const IssueNumberKey& number);
 
+// Versions a text names: "2.5.1", "v0.9", "r2.4", "8.0.RC3" give "2.5.1",
+// "0.9", "2.4", "8.0.rc3" (lower-case, the leading v or r dropped): a number
+// and at least one more dotted part (a number, or "rc" and a number) that
+// does not continue a word ("python3.8" names no version). In order, no
+// repeats, at most 32.
+std::vector<std::string> VersionsIn(std::string_view text);
+// The version a release branch is cut for, the first VersionsIn of its name
+// ("release/v2.5.1" -> "2.5.1", "r2.5" -> "2.5",
+// "br_release_cann_8.0.RC3_20241230" -> "8.0.rc3"); "" for a branch that is
+// no release line or names no version.
+std::string BranchVersion(std::string_view branch);
+// True when one version is the other or a release line holding it ("2.5" and
+// "2.5.1"; not "2.5" and "2.51", nor "2" and "2.5").
+bool VersionsMatch(std::string_view a, std::string_view b);
+
+// What of an issue label a PR can share: the label, lower-cased, and the
+// words of its value (after the last '/' or ':', as "sig/compiler",
+// "area: inference", "comp-hccl"), ASCII words of three letters or more.
+struct LabelKeys {
+  std::string label;
+  std::vector<std::string> words;
+};
+LabelKeys LabelKeysOf(std::string_view label);
+
 // True for branch names that are release lines rather than the main line
-// ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable").
+// ("release/v2.17", "r2.4.1", "v0.1.0", "branch-2.1", "stable",
+// "br_release_cann_8.0.RC3_20241230").
 bool IsReleaseBranch(std::string_view branch);
 
 }  // namespace fixgraph::graph

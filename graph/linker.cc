@@ -480,6 +480,12 @@ std::vector<FixLink> Linker::Suggestions() {
     std::string detail = buf;
     if (e.lag_known) detail += e.lag_s >= 0 ? "; merged " + Duration(e.lag_s) + " before the close"
                                             : "; merged " + Duration(e.lag_s) + " after the close";
+    if (!e.label.empty()) detail += "; shares the issue's label " + e.label;
+    if (e.version == pr.base_ref) {
+      detail += "; merged into " + pr.base_ref + ", a branch linked to the issue";
+    } else if (!e.version.empty()) {
+      detail += "; merged into " + pr.base_ref + ", the release line of " + e.version + ", which the issue names";
+    }
     f.evidence.push_back({EvidenceKind::kTitleMatch, std::move(detail), std::nullopt});
     if (!e.patch.matched.empty()) {
       std::string what;

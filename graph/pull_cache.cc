@@ -80,9 +80,9 @@ Status LoadPullFiles(const Store& store, PullInfo* info) {
 
 // What a run index keeps of a record: the fields the linker reads (IssueContext,
 // PullInfo and the signals read through them: number, title, body, state,
-// state detail, author login and name, labels, times, branches, comment id and
-// body), without the API identifiers and URLs it never reads. Emptied
-// strings free their heap blocks.
+// state detail, author login and name, labels (the ranking compares a PR's
+// with the issue's), times, branches, comment id and body), without the API
+// identifiers and URLs it never reads. Emptied strings free their heap blocks.
 void Forget(std::string* s) { std::string().swap(*s); }
 void DropUnread(Issue* is) {
   Forget(&is->platform_id);
@@ -95,7 +95,6 @@ void DropUnread(PullRequest* pr) {
   Forget(&pr->author.id);
   Forget(&pr->head_sha);
   Forget(&pr->head_repo);
-  std::vector<std::string>().swap(pr->labels);
 }
 void DropUnread(Comment* c) { Forget(&c->author.id); }
 

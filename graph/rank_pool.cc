@@ -22,6 +22,9 @@ constexpr UnixSeconds kLatest = 7258118400;  // 2200-01-01
 // (and its fixes).
 constexpr size_t kStoreFitShortlist = 30;
 constexpr size_t kStoreFitTopK = 24;
+// An issue platform-linked to more merged PRs than this is an umbrella (a
+// tracking issue, a feature with many steps), not a fix example.
+constexpr size_t kMaxLinkedFixes = 3;
 
 char LowerLetter(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -95,6 +98,61 @@ double PeopleOf(const IssueContext& ctx, const PullRequest& pr) {
 
 bool AllDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The issue's labels as a PR may share them (LabelKeys), with the hashes of
+// their words as path keys (PullInfo::match_keys) and title tokens; at most 16.
+struct IssueLabel {
+  LabelKeys keys;
+  std::vector<std::uint64_t> path_keys;
+  text::TokenSet title_tokens;
+};
+std::vector<IssueLabel> IssueLabelsOf(const IssueContext& ctx) {
+  constexpr size_t kMaxLabels = 16;
+  std::vector<IssueLabel> out;
+  for (const std::string& l : ctx.labels) {
+    if (out.size() == kMaxLabels) break;
+    IssueLabel il;
+    il.keys = LabelKeysOf(l);
+    if (il.keys.label.empty()) continue;
+    if (std::any_of(out.begin(), out.end(), [&](const IssueLabel& o) { return o.keys.label == il.keys.label; })) continue;
+    for (const std::string& w : il.keys.words) {
+      il.path_keys.push_back(text::Hash(w));
+      text::TokenSet t = text::Tokens(w);
+      il.title_tokens.insert(il.title_tokens.end(), t.begin(), t.end());
+    }
+    text::Normalize(&il.title_tokens);
+    out.push_back(std::move(il));
+  }
+  return out;
+}
+
+// Whether the PR shares the label: carries it, changes a path one of its
+// words names (a directory, a file's stem), or has one in its title.
+// REQUIRES: pr.files_loaded.
+bool SharesLabel(const IssueLabel& l, const PullInfo& pr) {
+  for (const std::string& pl : pr.pr.labels)
+    if (text::Lower(pl) == l.keys.label) return true;
+  for (std::uint64_t h : l.path_keys)
+    if (std::binary_search(pr.match_keys.begin(), pr.match_keys.end(), h)) return true;
+  return text::Intersects(l.title_tokens, pr.title_tokens);
+}
+
+// The version or branch of the issue's that the PR's base branch answers:
+// the release line of a version the issue names, or a branch the platform
+// links to the issue; "" for none (the default branch never counts).
+std::string VersionOf(const IssueContext& ctx, const std::vector<std::string>& versions, const PullInfo& pr) {
+  const std::string& base = pr.pr.base_ref;
+  if (base.empty() || base == ctx.default_branch) return "";
+  if (base == ctx.issue.branch ||
+      std::find(ctx.linked_branches.begin(), ctx.linked_branches.end(), base) != ctx.linked_branches.end())
+    return base;
+  if (!pr.release_base || versions.empty()) return "";
+  std::string bv = BranchVersion(base);
+  if (bv.empty()) return "";
+  for (const std::string& v : versions)
+    if (VersionsMatch(v, bv)) return v;
+  return "";
 }
 
 // The example of one issue's pool, its entries among `fixes` marked.
@@ -282,6 +340,22 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     title_id_df.resize(w);
   }
 
+  // The labels each shortlisted PR shares, and per label how many share it.
+  const std::vector<IssueLabel> labels = IssueLabelsOf(ctx);
+  std::vector<std::uint32_t> label_bits(pick.size(), 0);
+  std::vector<int> label_df(labels.size(), 0);
+  for (size_t k = 0; k < pick.size() && !labels.empty(); ++k) {
+    for (size_t l = 0; l < labels.size(); ++l) {
+      if (!SharesLabel(labels[l], *rows[pick[k]].info)) continue;
+      label_bits[k] |= std::uint32_t{1} << l;
+      ++label_df[l];
+    }
+  }
+  // The versions the issue's title and description name.
+  std::vector<std::string> versions = VersionsIn(is.title);
+  for (std::string& v : VersionsIn(is.body))
+    if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(std::move(v));
+
   // Title words' idf mass.
   double title_mass = 0;
   for (std::uint64_t t : ctx.title_tokens) {
@@ -341,6 +415,16 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
       auto it = std::lower_bound(title_id_df.begin(), title_id_df.end(), std::make_pair(h, 0));
       at(RankFeature::kIdentTitle) = std::max(at(RankFeature::kIdentTitle), 1.0 / it->second);
     }
+    for (size_t l = 0; l < labels.size(); ++l) {
+      if (!(label_bits[k] >> l & 1)) continue;
+      double w = 1.0 / label_df[l];
+      if (w > at(RankFeature::kLabel)) {
+        at(RankFeature::kLabel) = w;
+        e.label = labels[l].keys.label;
+      }
+    }
+    e.version = VersionOf(ctx, versions, pr);
+    at(RankFeature::kVersion) = e.version.empty() ? 0 : 1;
     at(RankFeature::kPeople) = PeopleOf(ctx, pr.pr);
     out->entries.push_back(std::move(e));
   }
@@ -354,18 +438,33 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
     if (issue.repo != repo) continue;
     const Issue* is = run.FindIssue(issue.ToString());
     if (!is || is->state != IssueState::kClosed) continue;
-    const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString());
-    if (!ms) continue;
     std::vector<std::string> fixes;
-    for (const MentionRecord& m : *ms) {
-      if (m.source_item.kind != RefKind::kPull || m.source_item.repo != repo) continue;
-      if (m.keyword != MentionKeyword::kClosing) continue;
-      if (m.source != MentionSource::kPullTitle && m.source != MentionSource::kPullBody &&
-          m.source != MentionSource::kCommitMessage)
-        continue;
-      const std::shared_ptr<PullInfo>* info = run.FindPull(m.source_item.ToString());
-      if (!info || !*info || !(*info)->pr.merged()) continue;
-      if (std::find(fixes.begin(), fixes.end(), (*info)->key) == fixes.end()) fixes.push_back((*info)->key);
+    // Appends the merged PR of the repository that `pull` is to `out`, once.
+    auto add = [&](const Ref& pull, std::vector<std::string>* out) {
+      if (pull.kind != RefKind::kPull || pull.repo != repo) return;
+      const std::shared_ptr<PullInfo>* info = run.FindPull(pull.ToString());
+      if (!info || !*info || !(*info)->pr.merged()) return;
+      if (std::find(out->begin(), out->end(), (*info)->key) == out->end()) out->push_back((*info)->key);
+    };
+    // A closing keyword in a PR's title, description or commit.
+    if (const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString())) {
+      for (const MentionRecord& m : *ms) {
+        if (m.keyword != MentionKeyword::kClosing) continue;
+        if (m.source != MentionSource::kPullTitle && m.source != MentionSource::kPullBody &&
+            m.source != MentionSource::kCommitMessage)
+          continue;
+        add(m.source_item, &fixes);
+      }
+    }
+    // A platform link (GitCode and Gitee link an issue and a PR in their own
+    // records, often with no reference in any text): most merged PRs so
+    // linked are the fix, though not when an issue gathers many.
+    if (const RunIndex::IssueData* d = run.FindIssueData(issue.ToString())) {
+      std::vector<std::string> linked;
+      for (const PlatformLink& l : d->links) add(l.pull, &linked);
+      if (linked.size() <= kMaxLinkedFixes)
+        for (const std::string& k : linked)
+          if (std::find(fixes.begin(), fixes.end(), k) == fixes.end()) fixes.push_back(k);
     }
     if (!fixes.empty()) pairs.emplace_back(issue, std::move(fixes));
   }

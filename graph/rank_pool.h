@@ -42,6 +42,8 @@ struct PoolEntry {
   double lag_s = 0;       // close - merge, when the close is known
   bool lag_known = false;
   PatchMatch patch;       // what the issue names that the PR changes
+  std::string label;      // the issue label the PR shares (kLabel), when it shares one
+  std::string version;    // the version or branch the PR's base answers (kVersion)
 };
 
 struct RankPool {
@@ -55,7 +57,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
 
 // The repository's explicit pairs in the run index (a merged PR of the
 // repository whose title, description or commit says it fixes a closed issue
-// of the repository, at most `max` of the latest issues), as ranking examples
+// of the repository, or that the platform links to it, unless the issue is
+// linked to more than three merged PRs; at most `max` of the latest issues), as ranking examples
 // with the time features masked, and the model fitted on them with the time
 // weights frozen; nullopt when fewer than `min_pairs` pairs exist.
 StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run, const RepoRef& repo,

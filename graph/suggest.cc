@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kNames[kRankFeatures] = {
     "text",      "text_log",   "title",   "title_dice", "patch",      "lag_log",    "lag_day",   "lag_week",
     "after_close", "before_issue", "no_close", "num_after", "num_gap", "num_before", "people",
-    "ident_title",
+    "ident_title", "label",      "version",
 };
 
 // Fitted by `fixgraph eval-suggest --fit-out` (NeutralFitOptions) on the 78
@@ -26,7 +26,7 @@ constexpr const char* kNames[kRankFeatures] = {
 // no fix".
 constexpr FeatureVector kBuiltin = {
     2.6416, 0.0540, 1.5711, 1.6201, 1.4575, -0.2312, -0.0183, 3.7324,
-    -0.1994, -0.6463, -2.6661, 0.4208, -1.4748, -1.6732, 1.5187, 2.0382,
+    -0.1994, -0.6463, -2.6661, 0.4208, -1.4748, -1.6732, 1.5187, 2.0382, 0, 0,
 };
 constexpr double kBuiltinNone = 2.2911;
 

@@ -109,6 +109,7 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
     }
   }
   std::string kind;
+  const bool tutorial_path = path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos;
   // A page under a "_"-folder (templates, partials) or a change log lists
   // rather than explains.
   bool listing = path.find("/_") != std::string::npos || path.rfind("_", 0) == 0 ||
@@ -120,17 +121,22 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   } else if (has_trouble || path.find("troubleshoot") != std::string::npos ||
              stem == "faq" || stem == "faqs" || stem.find("_faq") != std::string::npos) {
     kind = kPageTrouble;
+  } else if (tutorial_path && !has_prototype) {
+    // A model tutorial is titled by its model ("Qwen3-235B-A22B"), an
+    // identifier, but it uses switches rather than defining them.
+    kind = kPageTutorial;
   } else if (!ident.empty() && IsUpperIdentifier(ident)) {
     kind = kPageEnv;
   } else if (!ident.empty() || has_prototype) {
     kind = kPageApi;
-  } else if (path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos) {
+  } else if (tutorial_path) {
     kind = kPageTutorial;
   } else {
     kind = kPageGuide;
   }
   std::vector<std::string> defines;
-  if (!ident.empty() && (kind == kPageApi || kind == kPageEnv)) defines.push_back(ident);
+  // (A tutorial titled by its model still names that model.)
+  if (!ident.empty() && (kind == kPageApi || kind == kPageEnv || kind == kPageTutorial)) defines.push_back(ident);
   // A Markdown page's file name that is an identifier names what the page
   // is about ("additional_config.md" under the title "Additional
   // Configuration"): a question naming it exactly names the page.

@@ -65,6 +65,7 @@
 #include "docs_fields.h"
 #include "docs_node.h"
 #include "lexicon.h"
+#include "fixgraph/engine/store.h"
 #include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
@@ -434,6 +435,9 @@ struct Tuning {
   double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;
   double title_query = 0.3;            // weight of the title field in the candidate match
+  double scope_bonus = 0.2;            // a page of the sub-corpus the question names ("vllm-ascend")
+  double title_df = 0.05;              // title terms in more than this share of the nodes are not searched there (0 = all)
+  double title_alt = 0.8;              // alternatives credited at least this much join the title match (0 = none)
   double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
@@ -458,7 +462,7 @@ Tuning ReadTuning() {
       {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
       {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
       {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
+      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"title_alt", &t.title_alt}, {"title_df", &t.title_df}, {"scope_bonus", &t.scope_bonus}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
       {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
@@ -602,7 +606,10 @@ class LocalDocSource : public DocSource {
       for (const auto& m : a.members)
         for (const std::string& t : m)
           if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
-    if (std::getenv("FIXGRAPH_KG_DEBUG") != nullptr) {
+    // $FIXGRAPH_KG_DEBUG: the question's terms, alternatives, named pages
+    // and sub-corpora, and every candidate's parts, to stderr (docs/kg.md).
+    const bool debug = std::getenv("FIXGRAPH_KG_DEBUG") != nullptr;
+    if (debug) {
       for (size_t g = 0; g < groups.size(); ++g)
         std::fprintf(stderr, "group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
       for (const AltSet& a : alts) {
@@ -639,10 +646,22 @@ class LocalDocSource : public DocSource {
     // holds question terms joins the candidates even when the question's
     // words are common in bodies ("which models can I run" and the page
     // "Supported Models").
+    // A title term held by many titles (`npu`, `torch_npu`) brings no page
+    // of its own into the candidates; its long posting list is most of the
+    // title match's cost.
+    auto TitleTermUseful = [&](const std::string& t) {
+      Xapian::doccount df = db_.get_termfreq(Prefixed('T', t));
+      return df > 0 && (tune_.title_df <= 0 || df <= tune_.title_df * n_docs);
+    };
     if (tune_.title_query > 0) {
       std::vector<std::string> tq;
       for (const std::string& t : qterms)
-        if (db_.get_termfreq(Prefixed('T', t)) > 0) tq.push_back(Prefixed('T', t));
+        if (TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
+      // A synonym of a question term in a title (a Chinese question and
+      // the English page "Environment Variables") counts there too.
+      if (tune_.title_alt > 0)
+        for (const std::string& t : alt_terms)
+          if (alt_credit[t] >= tune_.title_alt && TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
       if (!tq.empty())
         base = Xapian::Query(Xapian::Query::OP_OR, base,
                              Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
@@ -769,6 +788,31 @@ class LocalDocSource : public DocSource {
         if (*p == did) doc_len[rank] = static_cast<double>(p.get_doclength());
       }
     }
+    // Scopes the question names: the imported tree holds sub-corpora (its
+    // top directories: `vllm-ascend/`, `op-plugin/`); a question naming one
+    // ("vllm-ascend 有哪些环境变量", "with vllm") asks about that product.
+    std::vector<std::string> scope_of(by_did.size());
+    std::set<std::string> named_scopes;
+    if (tune_.scope_bonus > 0) {
+      std::map<std::string, std::set<std::string>> scope_terms;  // scope -> its whole name and parts
+      std::map<std::string, int> part_scopes;                    // part -> how many scopes hold it
+      for (size_t r = 0; r < by_did.size(); ++r) {
+        scope_of[r] = PageScope(values[r][kSlotPage]);
+        if (scope_of[r].empty() || scope_terms.count(scope_of[r]) > 0) continue;
+        auto& st = scope_terms[scope_of[r]];
+        for (const Term& t : Analyze(scope_of[r])) st.insert(t.text);
+        for (const std::string& t : st) ++part_scopes[t];
+      }
+      if (scope_terms.size() > 1) {
+        for (const QueryGroup& g : groups) {
+          if (g.kind == TermKind::kCjk || g.terms[0].size() < 3) continue;
+          for (const auto& [scope, st] : scope_terms)
+            if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1) named_scopes.insert(scope);
+        }
+      }
+      if (debug)
+        for (const std::string& sc : named_scopes) std::fprintf(stderr, "scope %s\n", sc.c_str());
+    }
     size_t cand_rank = 0;
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
       Xapian::Document doc = it.get_document();
@@ -845,6 +889,9 @@ class LocalDocSource : public DocSource {
         if (DocHas(doc, d)) named = true;
       score = std::clamp(score + adj, 0.0, 1.0);
       double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
+      // The sub-corpus the question names orders the pages; it says nothing
+      // about how well the node answers (the score).
+      if (!named_scopes.empty() && named_scopes.count(scope_of[cand_rank]) > 0) rank += tune_.scope_bonus;
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
       if (sec_kind == docs::kSecFunction && intent.meaning) rank += tune_.meaning_function;
       // The question names the page: the share of the page title's terms
@@ -859,6 +906,10 @@ class LocalDocSource : public DocSource {
         score = std::min(1.0, score + kNamedBonus);
         rank += 1.0;
       }
+      if (debug)
+        std::fprintf(stderr, "cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score, rank,
+                     it.get_weight(), coverage, title_cov, adj, values[cand_rank][kSlotPage].c_str(), page_kind.c_str(),
+                     sec_kind.c_str(), values[cand_rank][kSlotTitleTerms].c_str());
       cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage,
                            values[cand_rank][kSlotPage], page_kind, &holds[cand_rank]});
     }
@@ -926,6 +977,16 @@ class LocalDocSource : public DocSource {
       hits.push_back(std::move(h));
     }
     return hits;
+  }
+
+  // The sub-corpus of a page id `<tree>/<dir>/.../<file>`: `<dir>`, when
+  // the page lies below it (a file directly in the tree has none).
+  static std::string PageScope(const std::string& page) {
+    size_t a = page.find('/');
+    if (a == std::string::npos) return {};
+    size_t b = page.find('/', a + 1);
+    if (b == std::string::npos) return {};
+    return page.substr(a + 1, b - a - 1);
   }
 
   // The share of a page title's terms (`words`, space-separated) the
@@ -1080,11 +1141,14 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
         for (const DocNode& n : imp.nodes) {
           db.replace_document("Q" + n.id, MakeDocument(n, namespaces));
           ++st->nodes;
+          CrashPoint();  // crash tests: a death mid-transaction leaves the last commit
         }
       }
       // Learned term associations over the whole index as it now stands.
       db.set_metadata(docs::kAssocKey, docs::EncodeAssociations(docs::LearnAssociations(db)));
+      CrashPoint();
       db.commit_transaction();
+      CrashPoint();
     } catch (...) {
       db.cancel_transaction();
       throw;

@@ -116,8 +116,10 @@ TEST_F(LinksCli, LinkGraphEval) {
 
 TEST_F(LinksCli, BadRepoFilterAndMissingLabels) {
   std::string out, err;
-  EXPECT_EQ(RunCli({"--db", db_, "links", "--repo", "Ascend/demo"}, &out, &err), 1);
-  EXPECT_NE(err.find("--repo \"Ascend/demo\""), std::string::npos) << err;
+  EXPECT_EQ(RunCli({"--db", db_, "links", "--repo", "Ascend/demo"}, &out, &err), 2);  // a usage error
+  EXPECT_NE(err.find("--repo: expected a repository such as gitcode:Ascend/MindSpeed-Ops, got \"Ascend/demo\""),
+            std::string::npos)
+      << err;
   EXPECT_EQ(RunCli({"--db", db_, "eval", "--labels", dir_ / "nope.json"}, &out, &err), 1);
   EXPECT_NE(err.find("nope.json"), std::string::npos) << err;
 }

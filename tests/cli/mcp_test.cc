@@ -7,6 +7,7 @@
 #include <poll.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "serve_process.h"
@@ -199,8 +200,9 @@ TEST_F(McpDemo, LookupSymptomAndDigestAreTheCliDocuments) {
                              {"format", "md"}});
   EXPECT_EQ(r["result"]["content"][0]["text"],
             Cli("digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format md"));
-  r = c.Call("make_digest", {{"since", "someday"}});
-  EXPECT_EQ(r["result"]["isError"], true);
+  r = c.Call("make_digest", {{"since", "someday"}});  // a malformed argument: -32602
+  EXPECT_EQ(r["error"]["code"], -32602) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("someday"), std::string::npos);
   r = c.Call("lookup_symptom", {{"text", "!!"}});
   EXPECT_EQ(r["result"]["isError"], true);
 }
@@ -234,12 +236,11 @@ TEST_F(McpDemo, ToolFailuresAreResultsProtocolErrorsAreErrors) {
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["isError"], true);
   EXPECT_FALSE(r["result"]["content"][0]["text"].get<std::string>().empty());
-  r = c.Call("show_item", {{"ref", "no such thing"}});
-  EXPECT_EQ(r["result"]["isError"], true);
-  r = c.Call("find_fix", json::object());
-  EXPECT_EQ(r["result"]["isError"], true);
   r = c.Call("list_links", {{"repo", "gitcode:Nobody/Nothing"}});
   EXPECT_EQ(r["result"]["isError"], true);
+  EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("it holds 18 repositories"),
+            std::string::npos)
+      << r.dump();
 
   // Protocol errors.
   r = c.Call("no_such_tool", json::object());
@@ -276,6 +277,203 @@ TEST_F(McpDemo, ToolFailuresAreResultsProtocolErrorsAreErrors) {
   EXPECT_EQ(c.rest(), "");
 }
 
+// MCP 2025-06-18 lifecycle: before initialize only initialize and ping are
+// answered; initialize is answered once.
+TEST_F(McpDemo, LifecycleInitializeFirstAndOnce) {
+  McpClient c(db_->path());
+  json r = c.Request("tools/list", json::object());
+  EXPECT_EQ(r["error"]["code"], -32002) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("initialize first"), std::string::npos);
+  r = c.Call("show_item", {{"ref", "gitcode:Ascend/FlashGen#13"}});
+  EXPECT_EQ(r["error"]["code"], -32002) << r.dump();
+  r = c.Request("resources/list", json::object());
+  EXPECT_EQ(r["error"]["code"], -32002) << r.dump();
+  r = c.Request("ping", json::object());
+  EXPECT_EQ(r["result"], json::object()) << r.dump();
+  Initialize(c);
+  r = c.Request("initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                               {"clientInfo", {{"name", "test"}, {"version", "1"}}}});
+  EXPECT_EQ(r["error"]["code"], -32600) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("already initialized"), std::string::npos);
+  r = c.Request("tools/list", json::object());
+  EXPECT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(c.Close(), 0);
+  EXPECT_EQ(c.rest(), "");
+}
+
+// Invalid arguments are -32602 for every tool, whether the schema says what
+// is wrong (missing, mistyped, unknown, out of range) or the tool does (a
+// malformed reference, date or cursor; find_fix without exactly one of
+// ref and text).
+TEST_F(McpDemo, InvalidArgumentsAreInvalidParamsForEveryTool) {
+  McpClient c(db_->path());
+  Initialize(c);
+  struct Case {
+    std::string tool;
+    json args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"lookup_symptom", json::object(), "'text'"},
+      {"lookup_symptom", {{"text", 5}}, "'text'"},
+      {"lookup_symptom", {{"text", "x"}, {"limit", 101}}, "'limit'"},
+      {"lookup_symptom", {{"text", "x"}, {"repo", "Ascend/FlashGen"}}, "Ascend/FlashGen"},
+      {"lookup_symptom", {{"text", "x"}, {"bogus", 1}}, "'bogus'"},
+      {"show_item", json::object(), "'ref'"},
+      {"show_item", {{"ref", "no such thing"}}, "'ref'"},
+      {"find_fix", json::object(), "exactly one of"},
+      {"find_fix", {{"ref", "gitcode:Ascend/FlashGen#13"}, {"text", "x"}}, "exactly one of"},
+      {"find_fix", {{"ref", "not a ref"}}, "'ref'"},
+      {"find_fix", {{"text", "x"}, {"repo", "nonsense"}}, "nonsense"},
+      {"list_links", {{"limit", 0}}, "'limit'"},
+      {"list_links", {{"offset", -1}}, "'offset'"},
+      {"list_links", {{"cursor", "gitcode:Ascend/FlashGen#13"}, {"offset", 0}}, "not both"},
+      {"list_links", {{"cursor", "garbage"}}, "cursor \"garbage\""},
+      {"list_links", {{"cursor", "gitcode:Ascend/FlashGen#99999"}}, "no such issue"},
+      {"list_links", {{"repo", "bad"}}, "bad"},
+      {"make_digest", {{"since", "someday"}}, "someday"},
+      {"make_digest", {{"until", "2026-13-45"}}, "2026-13-45"},
+      {"make_digest", {{"lang", "fr"}}, "'lang'"},
+      {"make_digest", {{"repos", {"Ascend/FlashGen"}}}, "Ascend/FlashGen"},
+  };
+  for (const Case& k : cases) {
+    json r = c.Call(k.tool, k.args);
+    ASSERT_TRUE(r.contains("error")) << k.tool << " " << k.args.dump() << ": " << r.dump();
+    EXPECT_EQ(r["error"]["code"], -32602) << k.tool << " " << k.args.dump();
+    EXPECT_NE(r["error"]["message"].get<std::string>().find(k.says), std::string::npos)
+        << k.tool << " " << k.args.dump() << ": " << r.dump();
+  }
+  // Well-formed arguments naming what the store lacks are tool failures.
+  for (const Case& k : std::vector<Case>{{"show_item", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
+                                         {"find_fix", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
+                                         {"lookup_symptom", {{"text", "x"}, {"repo", "gitcode:No/Such"}}, ""},
+                                         {"make_digest", {{"repos", {"gitcode:No/Such"}}}, ""}}) {
+    json r = c.Call(k.tool, k.args);
+    EXPECT_EQ(r["result"]["isError"], true) << k.tool << ": " << r.dump();
+  }
+  EXPECT_EQ(c.Close(), 0);
+}
+
+// A small JSON Schema check (type, enum, required, properties, items, anyOf):
+// what the tools' outputSchemas use. Returns "" or where the value differs.
+std::string SchemaMismatch(const json& schema, const json& value, const std::string& at = "$") {
+  if (schema.contains("anyOf")) {
+    std::string why;
+    bool any = false;
+    for (const json& s : schema["anyOf"]) {
+      std::string w = SchemaMismatch(s, value, at);
+      any = any || w.empty();
+      why += w + "; ";
+    }
+    if (!any) return at + ": matches no anyOf branch (" + why + ")";
+  }
+  if (schema.contains("type")) {
+    auto is = [&value](const std::string& t) {
+      return (t == "object" && value.is_object()) || (t == "array" && value.is_array()) ||
+             (t == "string" && value.is_string()) || (t == "number" && value.is_number()) ||
+             (t == "integer" && value.is_number_integer()) || (t == "boolean" && value.is_boolean()) ||
+             (t == "null" && value.is_null());
+    };
+    bool ok = false;
+    if (schema["type"].is_array()) {
+      for (const json& t : schema["type"]) ok = ok || is(t.get<std::string>());
+    } else {
+      ok = is(schema["type"].get<std::string>());
+    }
+    if (!ok) return at + ": expected " + schema["type"].dump() + ", got " + value.dump().substr(0, 80);
+  }
+  if (schema.contains("enum")) {
+    bool found = false;
+    for (const json& e : schema["enum"]) found = found || e == value;
+    if (!found) return at + ": " + value.dump() + " not in " + schema["enum"].dump();
+  }
+  if (value.is_object()) {
+    if (schema.contains("required"))
+      for (const json& r : schema["required"])
+        if (!value.contains(r.get<std::string>())) return at + ": missing " + r.get<std::string>();
+    if (schema.contains("properties"))
+      for (const auto& [k, s] : schema["properties"].items())
+        if (value.contains(k))
+          if (std::string w = SchemaMismatch(s, value[k], at + "." + k); !w.empty()) return w;
+  }
+  if (value.is_array() && schema.contains("items"))
+    for (size_t i = 0; i < value.size(); ++i)
+      if (std::string w = SchemaMismatch(schema["items"], value[i], at + "[" + std::to_string(i) + "]"); !w.empty())
+        return w;
+  return "";
+}
+
+// tools/list declares what each tool returns and that it only reads; what
+// the tools return matches those schemas.
+TEST_F(McpDemo, OutputSchemasAndAnnotationsDescribeTheTools) {
+  McpClient c(db_->path());
+  Initialize(c);
+  json list = c.Request("tools/list", json::object());
+  std::map<std::string, json> schemas;
+  for (const json& t : list["result"]["tools"]) {
+    std::string name = t["name"];
+    const json& out = t["outputSchema"];
+    EXPECT_EQ(out["type"], "object") << name;
+    EXPECT_TRUE(out.contains("properties") || out.contains("anyOf")) << name << ": " << out.dump();
+    EXPECT_GT(out.dump().size(), 100u) << name << ": " << out.dump();  // more than {"type":"object"}
+    const json& a = t["annotations"];
+    EXPECT_EQ(a["readOnlyHint"], true) << name;
+    EXPECT_EQ(a["destructiveHint"], false) << name;
+    EXPECT_EQ(a["idempotentHint"], true) << name;
+    EXPECT_EQ(a["openWorldHint"], false) << name;
+    EXPECT_EQ(a["title"], t["title"]) << name;
+    schemas[name] = out;
+  }
+  ASSERT_EQ(schemas.size(), 5u);
+  const std::vector<std::pair<std::string, json>> calls = {
+      {"lookup_symptom", {{"text", "aclnnGroupedMatmulV3 报错"}}},
+      {"lookup_symptom", {{"text", "910B HCCL timeout"}}},
+      {"show_item", {{"ref", "gitcode:Ascend/MindSpeed-Ops#69"}}},
+      {"show_item", {{"ref", "gitcode:Ascend/MindSpeed-Ops!166"}}},
+      {"show_item", {{"ref", "gitcode:Ascend/MindSpeed-Ops"}}},
+      {"find_fix", {{"ref", "gitcode:Ascend/FlashGen#13"}}},
+      {"find_fix", {{"text", "catlass AttributeError pytest"}}},
+      {"list_links", {{"limit", 5}}},
+      {"list_links", {{"offset", 2}, {"limit", 3}}},
+      {"make_digest", {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}}},
+  };
+  for (const auto& [tool, args] : calls) {
+    json r = c.Call(tool, args);
+    ASSERT_EQ(r["result"]["isError"], false) << tool << ": " << r.dump().substr(0, 300);
+    EXPECT_EQ(SchemaMismatch(schemas[tool], r["result"]["structuredContent"]), "") << tool << " " << args.dump();
+  }
+  // The check can fail: a document without a required field does not match.
+  EXPECT_NE(SchemaMismatch(schemas["list_links"], json{{"issues", json::array()}}), "");
+  EXPECT_NE(SchemaMismatch(schemas["show_item"], json{{"kind", "commit"}}), "");
+  EXPECT_EQ(c.Close(), 0);
+}
+
+// list_links pages by cursor like /api/v1/links: next_cursor until null,
+// the pages together are the CLI's lines.
+TEST_F(McpDemo, ListLinksPagesByCursor) {
+  McpClient c(db_->path());
+  Initialize(c);
+  std::string lines = Cli("links --json");
+  std::vector<json> expected;
+  for (size_t pos = 0, nl; pos < lines.size(); pos = nl + 1) {
+    nl = lines.find('\n', pos);
+    expected.push_back(json::parse(lines.substr(pos, nl - pos)));
+  }
+  std::vector<json> got;
+  json args{{"limit", 9}};
+  for (int pages = 0; pages < 100; ++pages) {
+    json r = c.Call("list_links", args);
+    const json& doc = r["result"]["structuredContent"];
+    ASSERT_TRUE(doc["issues"].is_array()) << r.dump();
+    for (const json& i : doc["issues"]) got.push_back(i);
+    EXPECT_EQ(doc["truncated"], !doc["next_cursor"].is_null());
+    if (doc["next_cursor"].is_null()) break;
+    args["cursor"] = doc["next_cursor"];
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(c.Close(), 0);
+}
+
 // Issue 21 finding 3: numbers out of range, deep nesting, fields of the wrong
 // type and overlong lines are JSON-RPC errors naming the problem; the session
 // goes on (before, 1e400 ended the process with an uncaught exception).
@@ -298,9 +496,9 @@ TEST_F(McpDemo, HostileMessagesGetErrorsAndTheSessionGoesOn) {
   EXPECT_NE(r["error"]["message"].get<std::string>().find("nested deeper than 64"),
             std::string::npos)
       << r.dump();
-  // Brackets inside strings are text, not nesting.
+  // Brackets inside strings are text, not nesting (and not a reference).
   json deep_text = c.Call("show_item", {{"ref", std::string(1000, '[')}});
-  EXPECT_EQ(deep_text["result"]["isError"], true) << deep_text.dump();
+  EXPECT_EQ(deep_text["error"]["code"], -32602) << deep_text.dump();
   // Fields of the wrong type.
   c.SendRaw(R"({"jsonrpc":2,"id":9,"method":"ping"})");
   r = c.ReadMessage();

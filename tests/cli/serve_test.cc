@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -65,6 +66,22 @@ std::string ErrorMessage(const httplib::Result& r) {
     ADD_FAILURE() << "not a JSON error: " << r->body;
     return "";
   }
+}
+
+// Expects a JSON error answer with `status` whose message holds `says`;
+// returns the message. `what` names the case in failures.
+std::string ExpectError(const httplib::Result& r, int status, const std::string& says,
+                        const std::string& what = "") {
+  if (!r) {
+    ADD_FAILURE() << what << ": no answer";
+    return "";
+  }
+  EXPECT_EQ(r->status, status) << what << ": " << r->body;
+  std::string msg = ErrorMessage(r);
+  EXPECT_NE(msg.find(says), std::string::npos) << what << ": " << msg;
+  EXPECT_EQ(r->get_header_value("Cache-Control"), "no-store") << what;
+  EXPECT_FALSE(r->has_header("ETag")) << what;
+  return msg;
 }
 
 // Raw sockets, for what an HTTP client library would not send.
@@ -249,79 +266,161 @@ TEST_F(ServeDemo, DigestIsWhatTheCliWrites) {
 }
 
 TEST_F(ServeDemo, BadRequestsGetJsonErrorsNamingTheProblem) {
-  auto r = client_->Get("/api/v1/show");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("'ref'"), std::string::npos);
+  auto post = [this](const std::string& body, const char* type = "application/json") {
+    return client_->Post("/api/v1/ask", body, type);
+  };
+  ExpectError(client_->Get("/api/v1/show"), 400, "'ref'");
+  ExpectError(client_->Get("/api/v1/show?ref=not-a-ref"), 400, "not-a-ref");
+  ExpectError(client_->Get("/api/v1/show?ref=gitcode%3AAscend%2FMindSpeed-Ops%2399999"), 404, "");
+  ExpectError(client_->Get("/api/v1/stats?verbose=1"), 400, "'verbose'");
+  ExpectError(client_->Get("/api/v1/links?repo=nonsense"), 400, "nonsense");
+  ExpectError(client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FNoSuchRepo"), 404,
+              "repository gitcode:Ascend/NoSuchRepo is not in the store; it holds 18 repositories");
+  ExpectError(client_->Get("/api/v1/nothing-here"), 404, "/api/v1/nothing-here");
+  ExpectError(client_->Post("/api/v1/stats", "{}", "application/json"), 405, "POST");
+  for (const std::string q : {"limit=0", "limit=abc", "limit=1000", "limit=-1"})
+    ExpectError(client_->Get("/api/v1/ask?q=x&" + q), 400, "limit", q);
+  ExpectError(client_->Get("/api/v1/ask"), 400, "'q'");
+  ExpectError(client_->Get("/api/v1/ask?q=x&repo=bad"), 400, "bad");
+  ExpectError(client_->Get("/api/v1/ask?q=x&repo=gitcode%3AAscend%2FNoSuchRepo"), 404,
+              "repository gitcode:Ascend/NoSuchRepo is not in the store");
+  ExpectError(post("{not json"), 400, "JSON");
+  ExpectError(post(R"({"limit": 3})"), 400, "'q'");
+  ExpectError(post(R"({"q": "x", "bogus": 1})"), 400, "bogus");
+  ExpectError(post(R"({"q": "x", "limit": "ten"})"), 400, "limit");
+  ExpectError(post("q=x", "text/plain"), 415, "text/plain");
+}
 
-  r = client_->Get("/api/v1/show?ref=not-a-ref");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("not-a-ref"), std::string::npos);
-
-  r = client_->Get("/api/v1/show?ref=gitcode%3AAscend%2FMindSpeed-Ops%2399999");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 404);
-  EXPECT_FALSE(ErrorMessage(r).empty());
-
-  r = client_->Get("/api/v1/stats?verbose=1");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("'verbose'"), std::string::npos);
-
-  r = client_->Get("/api/v1/links?repo=nonsense");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("nonsense"), std::string::npos);
-
-  r = client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FNoSuchRepo");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 404);
-
-  r = client_->Get("/api/v1/nothing-here");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 404);
-  EXPECT_NE(ErrorMessage(r).find("/api/v1/nothing-here"), std::string::npos);
-
-  r = client_->Post("/api/v1/stats", "{}", "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 405);
-  EXPECT_FALSE(ErrorMessage(r).empty());
-
-  for (const std::string q : {"limit=0", "limit=abc", "limit=1000", "limit=-1"}) {
-    r = client_->Get("/api/v1/ask?q=x&" + q);
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->status, 400) << q;
-    EXPECT_NE(ErrorMessage(r).find("limit"), std::string::npos) << q;
+// The parser's own message ("[json.exception.parse_error.101] ...") is not
+// passed on: the error says where the body stops being JSON, in our words.
+TEST_F(ServeDemo, JsonSyntaxErrorsAreDescribedNotLeaked) {
+  struct Case {
+    std::string body, says;
+  };
+  for (const Case& c : std::vector<Case>{{"{not json", "it stops being JSON at byte 3: {no"},
+                                         {R"({"q": "x")", "it ends at byte 9 before the value is complete"},
+                                         {R"({"q": "x"} tail)", "it stops being JSON at byte 13: {\"q\": \"x\"} ta"},
+                                         {"   ", "it is empty"}}) {
+    auto r = client_->Post("/api/v1/ask", c.body, "application/json");
+    std::string msg = ExpectError(r, 400, "request body is not valid JSON: " + c.says, c.body);
+    EXPECT_EQ(msg.find("json.exception"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("last read"), std::string::npos) << msg;
   }
-  r = client_->Get("/api/v1/ask");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("'q'"), std::string::npos);
-  r = client_->Get("/api/v1/ask?q=x&repo=bad");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("bad"), std::string::npos);
+}
 
-  r = client_->Post("/api/v1/ask", "{not json", "application/json");
+// A known endpoint asked with a method it does not answer is 405 with Allow,
+// also a POST without a body (before: 400 from the request parser); OPTIONS
+// without --cors is 405 on a known endpoint and 404 elsewhere.
+TEST_F(ServeDemo, WrongMethodIs405WithAllow) {
+  int fd = Connect(server_->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(SendAll(fd, "POST /api/v1/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+  std::string raw = ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; });
+  close(fd);
+  EXPECT_EQ(raw.rfind("HTTP/1.1 405", 0), 0u) << raw;
+  EXPECT_NE(raw.find("Allow: GET, HEAD\r\n"), std::string::npos) << raw;
+
+  auto r = client_->Put("/api/v1/ask", "{}", "application/json");
+  ExpectError(r, 405, "method PUT not allowed for /api/v1/ask");
+  EXPECT_EQ(r->get_header_value("Allow"), "GET, HEAD, POST");
+  r = client_->Delete("/healthz");
+  ExpectError(r, 405, "DELETE");
+  EXPECT_EQ(r->get_header_value("Allow"), "GET, HEAD");
+  r = client_->Options("/api/v1/links", {{"Origin", "http://localhost:3000"}});
+  ExpectError(r, 405, "OPTIONS");
+  EXPECT_FALSE(r->has_header("Access-Control-Allow-Origin"));
+  ExpectError(client_->Options("/api/v1/nothing"), 404, "/api/v1/nothing");
+  // Without --cors no answer carries CORS headers.
+  r = client_->Get("/api/v1/stats", {{"Origin", "http://localhost:3000"}});
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("JSON"), std::string::npos);
-  r = client_->Post("/api/v1/ask", R"({"limit": 3})", "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("'q'"), std::string::npos);
-  r = client_->Post("/api/v1/ask", R"({"q": "x", "bogus": 1})", "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("bogus"), std::string::npos);
-  r = client_->Post("/api/v1/ask", R"({"q": "x", "limit": "ten"})", "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400);
-  EXPECT_NE(ErrorMessage(r).find("limit"), std::string::npos);
-  r = client_->Post("/api/v1/ask", "q=x", "text/plain");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 415);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_FALSE(r->has_header("Access-Control-Allow-Origin"));
+  EXPECT_FALSE(r->has_header("Vary"));
+}
+
+// GET answers carry a strong ETag over the body and Cache-Control: no-cache;
+// If-None-Match with that tag (or *, or its weak form) is 304 without a body.
+TEST_F(ServeDemo, EtagAndConditionalGet) {
+  std::map<std::string, std::string> tags;
+  for (const std::string path : {"/api/v1/stats", "/api/v1/links", "/api/v1/ask?q=EZ9999",
+                                 "/api/v1/show?ref=gitcode%3AAscend%2FFlashGen%2313", "/api/v1/digest", "/"}) {
+    SCOPED_TRACE(path);
+    auto r = client_->Get(path);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200);
+    std::string tag = r->get_header_value("ETag");
+    ASSERT_GE(tag.size(), 3u);
+    EXPECT_EQ(tag.front(), '"');  // strong: no W/
+    EXPECT_EQ(tag.back(), '"');
+    EXPECT_EQ(r->get_header_value("Cache-Control"), "no-cache");
+    auto again = client_->Get(path);
+    EXPECT_EQ(again->get_header_value("ETag"), tag);  // same bytes, same tag
+    for (const std::string& match : {tag, "\"other\", " + tag, "W/" + tag, std::string("*")}) {
+      auto hit = client_->Get(path, {{"If-None-Match", match}});
+      ASSERT_TRUE(hit);
+      EXPECT_EQ(hit->status, 304) << match;
+      EXPECT_EQ(hit->body, "");
+      EXPECT_EQ(hit->get_header_value("ETag"), tag);
+    }
+    auto miss = client_->Get(path, {{"If-None-Match", "\"not-it\""}});
+    EXPECT_EQ(miss->status, 200);
+    EXPECT_EQ(miss->body, r->body);
+    tags[tag] = path;
+  }
+  EXPECT_EQ(tags.size(), 6u);  // different bodies, different tags
+  // /healthz changes with every request: never cached.
+  auto h = client_->Get("/healthz");
+  EXPECT_EQ(h->get_header_value("Cache-Control"), "no-store");
+  EXPECT_FALSE(h->has_header("ETag"));
+}
+
+// /api/v1/links?limit=N pages the listing; next_cursor (and a Link header)
+// leads to the next page until it is null; the pages together are the
+// whole listing, in order.
+TEST_F(ServeDemo, LinksPagesWithCursor) {
+  std::string all = Cli(Db(), "links --json");
+  std::vector<json> want;
+  std::istringstream lines(all);
+  for (std::string line; std::getline(lines, line);) want.push_back(json::parse(line));
+  ASSERT_GT(want.size(), 14u);
+  std::vector<json> got;
+  std::string path = "/api/v1/links?limit=7";
+  int pages = 0;
+  while (true) {
+    auto r = client_->Get(path);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << path << r->body;
+    json page = json::parse(r->body);
+    ++pages;
+    ASSERT_TRUE(page["issues"].is_array());
+    EXPECT_LE(page["issues"].size(), 7u);
+    for (const json& i : page["issues"]) got.push_back(i);
+    if (page["next_cursor"].is_null()) {
+      EXPECT_FALSE(r->has_header("Link"));
+      break;
+    }
+    EXPECT_EQ(page["next_cursor"], page["issues"].back()["issue"]);
+    path = "/api/v1/links?limit=7&cursor=" + httplib::detail::encode_query_param(page["next_cursor"]);
+    // (cpp-httplib's client decodes header values)
+    EXPECT_EQ(r->get_header_value("Link"), "</api/v1/links?cursor=" + page["next_cursor"].get<std::string>() +
+                                               "&limit=7>; rel=\"next\"");
+    ASSERT_LT(pages, 100);
+  }
+  EXPECT_EQ(pages, static_cast<int>((want.size() + 6) / 7));
+  EXPECT_EQ(got, want);
+  // One repository's pages.
+  auto r = client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FFlashGen&limit=1");
+  ASSERT_EQ(r->status, 200) << r->body;
+  json first = json::parse(r->body);
+  ASSERT_EQ(first["issues"].size(), 1u);
+  EXPECT_EQ(first["issues"][0]["issue"].get<std::string>().rfind("gitcode:Ascend/FlashGen#", 0), 0u);
+  ExpectError(client_->Get("/api/v1/links?limit=0"), 400, "limit");
+  ExpectError(client_->Get("/api/v1/links?limit=1001"), 400, "1 to 1000");
+  ExpectError(client_->Get("/api/v1/links?cursor=garbage"), 400, "cursor \"garbage\"");
+  ExpectError(client_->Get("/api/v1/links?cursor=gitcode%3AAscend%2FFlashGen%2399999"), 400, "no such issue");
+  ExpectError(client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FFlashGen&cursor=" +
+                           httplib::detail::encode_query_param(want.back()["issue"].get<std::string>())),
+              400, "another repository");
 }
 
 TEST_F(ServeDemo, RequestSizeLimits) {
@@ -395,6 +494,56 @@ TEST(Serve, TokenFromTheEnvironmentGuardsTheApi) {
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(server.Stop(), 0);
   EXPECT_EQ(server.log().find(token), std::string::npos);
+}
+
+// serve --cors ORIGIN: answers carry Access-Control-Allow-Origin for that
+// origin only; a preflight OPTIONS is 204 with the methods and headers, and
+// needs no token (browsers send none with it).
+TEST(Serve, CorsIsOptInForOneOrigin) {
+  TempDir db;
+  std::string out, err;
+  std::string dump = PartialDemo(db, "dump", {"gitcode/Ascend/FlashGen"});
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + dump, &out, &err), 0) << err;
+  const std::string origin = "http://localhost:3000";
+  ServeProcess server(db.path(), {"--cors", origin}, {{"FIXGRAPH_SERVE_TOKEN", "tok"}});
+  ASSERT_GT(server.port(), 0) << server.log();
+  httplib::Client c("127.0.0.1", server.port());
+  auto r = c.Options("/api/v1/ask", {{"Origin", origin}, {"Access-Control-Request-Method", "POST"},
+                                     {"Access-Control-Request-Headers", "authorization, content-type"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 204);
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), origin);
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Methods"), "GET, HEAD, POST, OPTIONS");
+  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Authorization"), std::string::npos);
+  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Content-Type"), std::string::npos);
+  EXPECT_EQ(r->get_header_value("Vary"), "Origin");
+  r = c.Get("/api/v1/stats", {{"Origin", origin}, {"Authorization", "Bearer tok"}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), origin);
+  EXPECT_NE(r->get_header_value("Access-Control-Expose-Headers").find("ETag"), std::string::npos);
+  // The 401 is readable by the page too, so it can ask for the token.
+  r = c.Get("/api/v1/stats", {{"Origin", origin}});
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), origin);
+  // Another origin gets no grant.
+  for (const std::string other : {"http://evil.example", "http://localhost:3001", "null"}) {
+    r = c.Get("/api/v1/stats", {{"Origin", other}, {"Authorization", "Bearer tok"}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_FALSE(r->has_header("Access-Control-Allow-Origin")) << other;
+    r = c.Options("/api/v1/stats", {{"Origin", other}, {"Access-Control-Request-Method", "GET"}});
+    EXPECT_FALSE(r->has_header("Access-Control-Allow-Origin")) << other;
+  }
+  // Only the routes exist; the wrong method is still 405.
+  EXPECT_EQ(c.Options("/api/v1/nothing", {{"Origin", origin}})->status, 404);
+  EXPECT_EQ(c.Put("/api/v1/stats", "x", "text/plain")->status, 405);
+  EXPECT_EQ(server.Stop(), 0);
+  for (const std::string bad : {"'*'", "localhost:3000", "http://localhost:3000/", "ftp://x", "https://"}) {
+    int rc = RunCommand(BinaryPath() + " --db " + db.path() + " serve --listen 127.0.0.1:0 --cors " + bad, &out, &err);
+    EXPECT_EQ(rc, 2) << bad;
+    EXPECT_NE(err.find("--cors"), std::string::npos) << err;
+  }
 }
 
 TEST(Serve, RefusesBadListenAndMissingStore) {

@@ -26,12 +26,49 @@ TEST(Features, ReleaseBranches) {
   EXPECT_TRUE(IsReleaseBranch("r2.4.1"));
   EXPECT_TRUE(IsReleaseBranch("v0.1.0"));
   EXPECT_TRUE(IsReleaseBranch("branch-2.1"));
+  EXPECT_TRUE(IsReleaseBranch("br_release_cann_8.0.RC3_20241230"));
+  EXPECT_TRUE(IsReleaseBranch("release/20240501"));
+  EXPECT_FALSE(IsReleaseBranch("fix-release-notes"));
   EXPECT_FALSE(IsReleaseBranch("main"));
   EXPECT_FALSE(IsReleaseBranch("master"));
   EXPECT_FALSE(IsReleaseBranch("develop"));
   EXPECT_FALSE(IsReleaseBranch("feat/x"));
 }
 
+
+// Versions a text names, the version of a release branch, and when two match.
+TEST(Features, VersionsInTextAndBranches) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(VersionsIn("DeepSpeed v0.14.2 with torch 2.1.0, CANN 8.0.RC3 (also r2.4)"),
+            (V{"0.14.2", "2.1.0", "8.0.rc3", "2.4"}));
+  EXPECT_EQ(VersionsIn("python3.8 cuda11.8 sm_80 x1.5 a.2.3"), V{});  // inside words, or no leading number
+  EXPECT_EQ(VersionsIn("version 2 and 2.5 and 2.5 again; 1.2."), (V{"2.5", "1.2"}));
+  EXPECT_EQ(VersionsIn(""), V{});
+  EXPECT_EQ(BranchVersion("release/v2.5.1"), "2.5.1");
+  EXPECT_EQ(BranchVersion("r2.5"), "2.5");
+  EXPECT_EQ(BranchVersion("br_release_cann_8.0.RC3_20241230"), "8.0.rc3");
+  EXPECT_EQ(BranchVersion("v2.1.0-6.0.0"), "2.1.0");
+  EXPECT_EQ(BranchVersion("stable"), "");
+  EXPECT_EQ(BranchVersion("feat/port-2.5"), "");  // no release line
+  EXPECT_TRUE(VersionsMatch("2.5", "2.5.1"));
+  EXPECT_TRUE(VersionsMatch("2.5.1", "2.5"));
+  EXPECT_TRUE(VersionsMatch("8.0.rc3", "8.0.rc3"));
+  EXPECT_FALSE(VersionsMatch("2.5", "2.51"));
+  EXPECT_FALSE(VersionsMatch("2", "2.5"));
+  EXPECT_FALSE(VersionsMatch("2.4.1", "2.5"));
+}
+
+// The parts of a label a PR can share: the label and the words of its value.
+TEST(Features, LabelKeysTakeTheValuesWords) {
+  LabelKeys k = LabelKeysOf("SIG/Model-Compression");
+  EXPECT_EQ(k.label, "sig/model-compression");
+  EXPECT_EQ(k.words, (std::vector<std::string>{"model", "compression"}));
+  EXPECT_EQ(LabelKeysOf("area: inference").words, std::vector<std::string>{"inference"});
+  EXPECT_EQ(LabelKeysOf("kind/bug").words, std::vector<std::string>{"bug"});
+  EXPECT_TRUE(LabelKeysOf("p0").words.empty());  // too short, digits break words
+  EXPECT_EQ(LabelKeysOf("缺陷").label, "缺陷");     // kept whole for an exact PR label
+  EXPECT_TRUE(LabelKeysOf("缺陷").words.empty());
+}
 
 TEST(Features, IssueNumberKeyAgreesWithBranchText) {
   for (const char* branch : {"issue-31-mhc-triton", "fix/31", "31-mhc", "bugfix_31", "issue31", "feat/I8XK2P-cache",

@@ -199,6 +199,34 @@ TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
   EXPECT_TRUE(store_->GetMeta(RankModelKey(repo_)).status().IsNotFound());
 }
 
+// Platform links are explicit pairs too (GitCode and Gitee link most fixes
+// that way, with no reference in the texts); an issue linked to more than
+// three merged PRs is an umbrella and teaches nothing.
+TEST_F(GraphTest, StoreFitTakesPlatformLinkedPairs) {
+  for (int i = 0; i < 3; ++i) {
+    std::string n = std::to_string(40 + i);
+    std::string at = "2026-03-04T09:00:0" + std::to_string(i) + "Z";
+    AddIssue(n, "Crash in module " + n + " when loading weights", "loader_" + n + " raises KeyError",
+             "2026-03-01T00:00:00Z", at);
+    AddPull(140 + i, "Fix loader_" + n + " key error", "", "2026-03-02T00:00:00Z", at);
+    AddPlatformLink(IssueRef(n), PullRef(140 + i));
+  }
+  AddIssue("50", "Tracking: loader rewrite", "", "2026-03-01T00:00:00Z", "2026-03-09T00:00:00Z");
+  for (int k = 0; k < 4; ++k) {
+    AddPull(150 + k, "Loader rewrite step " + std::to_string(k), "", "2026-03-02T00:00:00Z", "2026-03-05T00:00:00Z");
+    AddPlatformLink(IssueRef("50"), PullRef(150 + k));
+  }
+  Commit();
+  LinkerOptions o = options_;
+  o.suggest_min_pairs = 3;
+  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
+  auto meta = store_->GetMeta(RankModelKey(repo_));
+  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
+  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->pairs, 3);  // not the umbrella
+}
+
 }  // namespace
 }  // namespace fixgraph::graph
 
@@ -262,6 +290,107 @@ TEST_F(GraphTest, RankPoolPeopleFeatureMatchesLoginsToNames) {
   EXPECT_EQ(FeatureOf(e, P(63), RankFeature::kPeople), 0);
   EXPECT_EQ(FeatureOf(e, P(64), RankFeature::kPeople), 1);
   EXPECT_EQ(FeatureOf(e, P(65), RankFeature::kPeople), 0);
+}
+
+// label: a PR sharing an issue label (carrying it, changing a path its word
+// names, or naming it in its title), shared out among the shortlisted PRs
+// that share it. version: the PR's base is the release line of a version the
+// issue names, or a branch linked to the issue.
+TEST_F(GraphTest, RankPoolLabelAndVersionFeatures) {
+  Issue is = AddIssue("11", "Quantized model gives wrong output",
+                      "With v0.14.2 the quantizer output differs from 0.13; see below.",
+                      "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
+  is.labels = {"sig/compression", "area/optimizer"};
+  ASSERT_TRUE(batch_->PutIssue(is, "").ok());
+  auto pull = [&](std::int64_t n, const std::string& title, const std::string& base) {
+    return AddPull(n, title, "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", base);
+  };
+  pull(70, "Change the quantizer rounding", "main");
+  AddFile(PullRef(70), "deepspeed/compression/quantizer.py", "");
+  PullRequest p71 = pull(71, "Tidy the code", "main");
+  p71.labels = {"Area/Optimizer"};
+  ASSERT_TRUE(batch_->PutPull(p71, "").ok());
+  pull(72, "Speed up the optimizer step", "main");
+  pull(73, "Backport the rounding change", "release/v0.14");
+  pull(74, "Backport a scheduler change", "release/v0.12");
+  pull(75, "Update the readme", "main");
+  Commit();
+  std::vector<IssueFixes> want = {{IssueRef("11"), {P(70)}}};
+  auto ex = LoadRankExamples(*store_, want, false);
+  ASSERT_TRUE(ex.ok()) << ex.status().ToString();
+  const RankExample& e = ex->front();
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(70), RankFeature::kLabel), 1.0);  // the only one in compression/
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(71), RankFeature::kLabel), 0.5);  // its label; 72's title names it too
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(72), RankFeature::kLabel), 0.5);
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(75), RankFeature::kLabel), 0.0);
+  EXPECT_EQ(FeatureOf(e, P(73), RankFeature::kVersion), 1);  // release/v0.14 holds 0.14.2
+  EXPECT_EQ(FeatureOf(e, P(74), RankFeature::kVersion), 0);  // 0.12 is not named
+  EXPECT_EQ(FeatureOf(e, P(70), RankFeature::kVersion), 0);  // the default branch never counts
+}
+
+// A branch the platform links to the issue counts as named.
+TEST_F(GraphTest, RankPoolVersionFeatureReadsLinkedBranches) {
+  Issue is = AddIssue("12", "Loader crash", "KeyError", "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
+  is.branch = "feature/loader";
+  ASSERT_TRUE(batch_->PutIssue(is, "").ok());
+  AddPull(80, "Loader change", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/loader");
+  AddPull(81, "Loader change too", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/other");
+  Commit();
+  std::vector<IssueFixes> want = {{IssueRef("12"), {P(80)}}};
+  auto ex = LoadRankExamples(*store_, want, false);
+  ASSERT_TRUE(ex.ok()) << ex.status().ToString();
+  EXPECT_EQ(FeatureOf(ex->front(), P(80), RankFeature::kVersion), 1);
+  EXPECT_EQ(FeatureOf(ex->front(), P(81), RankFeature::kVersion), 0);
+  // The suggestion says why.
+  options_.implicit = false;
+  IssueLinks l = Link("12");
+  bool said = false;
+  for (const FixLink& f : l.suggested)
+    if (f.pr == P(80))
+      for (const Evidence& ev : f.evidence) said |= ev.detail.find("a branch linked to the issue") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// The store fit learns a repository's own use of labels: where every
+// explicit fix changes the directory its issue's component label names, and
+// look-alike PRs do not, the label weight comes out positive and ranks a
+// traceless issue's fix first.
+TEST_F(GraphTest, StoreFitLearnsTheLabelWeight) {
+  const char* comps[] = {"loader", "sampler", "router", "planner", "tracer", "encoder"};
+  for (int i = 0; i < 6; ++i) {
+    std::string n = std::to_string(90 + i), c = comps[i];
+    std::string closed = "2026-03-0" + std::to_string(4 + i % 3) + "T09:00:00Z";
+    Issue is = AddIssue(n, "Wrong result after the update", "The output is wrong since yesterday.",
+                        "2026-03-01T00:00:00Z", closed);
+    is.labels = {"comp/" + c};
+    ASSERT_TRUE(batch_->PutIssue(is, "").ok());
+    AddPull(190 + i, "Update module", "Fixes #" + n, "2026-03-02T00:00:00Z", closed);
+    AddFile(PullRef(190 + i), "src/" + c + "/impl.cc", "");
+    AddPull(290 + i, "Update module", "Fixes #999", "2026-03-02T00:00:00Z", closed);
+    AddFile(PullRef(290 + i), "src/common" + std::to_string(i) + "/impl.cc", "");
+  }
+  // The traceless issue: both candidates alike but for the label's directory.
+  Issue is = AddIssue("99", "Wrong result after the update", "The output is wrong since yesterday.",
+                      "2026-03-10T00:00:00Z", "2026-03-12T09:00:00Z");
+  is.labels = {"comp/indexer"};
+  ASSERT_TRUE(batch_->PutIssue(is, "").ok());
+  AddPull(400, "Update module", "", "2026-03-11T00:00:00Z", "2026-03-12T03:00:00Z");
+  AddFile(PullRef(400), "src/common9/impl.cc", "");
+  AddPull(401, "Update module", "", "2026-03-11T00:00:00Z", "2026-03-12T03:00:00Z");
+  AddFile(PullRef(401), "src/indexer/impl.cc", "");
+  Commit();
+  LinkerOptions o = options_;
+  o.suggest_min_pairs = 3;
+  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
+  auto meta = store_->GetMeta(RankModelKey(repo_));
+  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
+  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
+  ASSERT_TRUE(m.ok());
+  EXPECT_GT(m->weights[static_cast<size_t>(RankFeature::kLabel)], 0.5);
+  auto links = ReadLinks(*store_, IssueRef("99"));
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_FALSE(links->suggested.empty());
+  EXPECT_EQ(links->suggested.front().pr, P(401));
 }
 
 // eval-suggest --misses: every labelled issue whose fix is not first, with

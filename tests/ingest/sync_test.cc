@@ -656,6 +656,56 @@ TEST(Sync, RealShapesGiveTheSameLinksThroughSyncAndImport) {
   }
 }
 
+// A link stored by one sync and removed on a later one, by an unlink in the
+// other item's operate log (the PR's log still shows only the link): the
+// stored link goes, and an import of the same dump agrees.
+TEST(Sync, UnlinkInTheOtherItemsLogOnALaterSyncRemovesTheStoredLink) {
+  TempDir dir;
+  const fs::path dump = dir / "dump";
+  fs::copy(SourceDir() + kShapes, dump, fs::copy_options::recursive);
+  const fs::path repo = dump / "gitcode/sytest/paopao";
+  auto keep = [](const fs::path& p, const std::string& prefix) {  // drops the log's events of other kinds
+    json log = json::parse(std::ifstream(p));
+    json out = json::array();
+    for (const json& e : log)
+      if (e.value("action_type", e.value("action", "")).starts_with(prefix)) out.push_back(e);
+    std::ofstream(p) << out.dump(1);
+  };
+  const fs::path issue_log = repo / "issues/3/operate_logs.json";
+  const std::string unlinked_log = json::parse(std::ifstream(issue_log)).dump(1);
+  keep(repo / "pulls/6/operate_logs.json", "add_");
+  keep(issue_log, "add_");
+  const std::string pair = "gitcode:sytest/paopao#3 <-> gitcode:sytest/paopao!6";
+
+  FakeApi api(dump.string());
+  ASSERT_TRUE(api.Start().ok());
+  auto synced = OpenStore(dir / "synced");
+  SyncOptions o = FastOptions(api);
+  o.all_details = false;  // the default: details only where they can change a link
+  ASSERT_TRUE(SyncAll(synced.get(), dump.string(), o, nullptr).ok());
+  ASSERT_TRUE(Pairs(*synced).count(pair)) << "the first sync stores the link";
+
+  // The issue's log gains the unlink, and the issue a newer updated_at.
+  std::ofstream(issue_log) << unlinked_log;
+  json issues = json::parse(std::ifstream(repo / "issues.json"));
+  for (json& i : issues)
+    if (i.value("number", json()).dump() == "\"3\"" || i.value("number", json()) == 3)
+      i["updated_at"] = "2024-06-01T09:00:00+08:00";
+  std::ofstream(repo / "issues.json") << issues.dump(1);
+  api.Reload();
+  api.ClearRequests();
+  ASSERT_TRUE(SyncAll(synced.get(), dump.string(), o, nullptr).ok());
+  std::vector<FakeRequest> reqs = api.Requests();
+  EXPECT_TRUE(std::any_of(reqs.begin(), reqs.end(), [](const FakeRequest& r) {
+    return r.path.ends_with("/issues/3/operate_logs");
+  })) << "the changed issue's log is read again";
+  EXPECT_FALSE(Pairs(*synced).count(pair)) << "the later sync removes it";
+
+  auto imported = OpenStore(dir / "imported");
+  ASSERT_TRUE(ImportDump(imported.get(), dump.string(), ImportOptions(), nullptr).ok());
+  EXPECT_EQ(Pairs(*synced), Pairs(*imported));
+}
+
 // Each quirk switch of the fake serves data/demo in a shape the platforms
 // also send; sync must end with the links an import of data/demo gives.
 TEST(Sync, QuirkSwitchesKeepTheLinks) {

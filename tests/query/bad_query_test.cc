@@ -102,7 +102,7 @@ TEST(BadQueryCliTest, CommandLineMessagesAndExitCodes) {
   EXPECT_EQ(rc, 1);
   EXPECT_NE(err.find("fixgraph: error: nothing to search"), std::string::npos) << err;
   rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask EZ9999 --repo nonsense", &out, &err);
-  EXPECT_EQ(rc, 1);
+  EXPECT_EQ(rc, 2);  // a bad flag value is a usage error
   EXPECT_NE(err.find("--repo"), std::string::npos) << err;
   rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask 'AND AND \"unbalanced' --json", &out, &err);
   EXPECT_TRUE(rc == 0 || rc == 1) << err;

@@ -304,12 +304,13 @@ TEST_F(DigestDemo, CliWritesFileAndRejectsBadInput) {
   EXPECT_EQ(md.find("Ascend/MindSpeed-Ops"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(file + ".tmp"));
 
-  EXPECT_EQ(RunCommand(Fixgraph("digest --lang fr"), &out, &err), 1);
-  EXPECT_NE(err.find("fixgraph: error:"), std::string::npos);
+  // Bad flag values are usage errors (exit 2, docs/cli.md "Exit status").
+  EXPECT_EQ(RunCommand(Fixgraph("digest --lang fr"), &out, &err), 2);
+  EXPECT_NE(err.find("fixgraph: usage error:"), std::string::npos);
   EXPECT_NE(err.find("fr"), std::string::npos);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --format pdf"), &out, &err), 1);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --min-tier E"), &out, &err), 1);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --since yesterday"), &out, &err), 1);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --format pdf"), &out, &err), 2);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --min-tier E"), &out, &err), 2);
+  EXPECT_EQ(RunCommand(Fixgraph("digest --since yesterday"), &out, &err), 2);
   EXPECT_NE(err.find("--since"), std::string::npos);
   EXPECT_EQ(RunCommand(Fixgraph("digest --repo gitcode:nobody/nothing"), &out, &err), 1);
   std::string bad = out_dir / "bad.json";

@@ -9,7 +9,7 @@
 // against the PR text with the pool's document frequencies, title overlap,
 // the files and identifiers the issue names that the PR changes, the time
 // from the merge to the close, the number sequence where issues and PRs share
-// one counter (GitHub), and people. A linear model scores each PR; a softmax
+// one counter (GitHub), people, labels, and the versions and branches named. A linear model scores each PR; a softmax
 // over the pool's scores and one more "none of these" score turns them into
 // probabilities, so an issue whose fix is not in the pool can get a low
 // probability everywhere. The top five are the suggestions, with that
@@ -18,7 +18,7 @@
 // Weights: built in (BuiltinRankModel, fitted offline on real issue -> fix
 // pairs, docs/evaluation.md), and refitted per repository by `link` from the
 // store's own explicit pairs (a merged PR whose text says it fixes an issue of
-// the repository), with the explicit reference masked and the time features
+// the repository, or that the platform links to one), with the explicit reference masked and the time features
 // held at their built-in weights (an issue closed by its fix's merge tells
 // nothing of how late a traceless issue is closed). The fit is a conditional
 // logit with an L2 pull towards the built-in weights, by Newton's method
@@ -60,8 +60,12 @@ enum class RankFeature : std::uint8_t {
   kNumBefore,     // log(1 + issue number - PR number) / 5, when below
   kPeople,        // the PR's author filed the issue, is assigned or commented on it
   kIdentTitle,    // the PR title names a code identifier the issue names: 1 / (shortlisted PR titles naming it)
+  kLabel,         // the PR carries an issue label, or a label's word names a path it changes or is in its
+                  // title: 1 / (shortlisted PRs sharing that label), the best label
+  kVersion,       // the PR's base is the release line of a version the issue names, or a branch linked
+                  // to the issue (other than the default branch)
 };
-inline constexpr size_t kRankFeatures = 16;
+inline constexpr size_t kRankFeatures = 18;
 const char* RankFeatureName(size_t i);
 // The time features: masked in training examples and frozen in a store fit.
 bool IsTimeFeature(size_t i);
