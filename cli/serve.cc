@@ -132,7 +132,7 @@ struct Route {
 };
 constexpr Route kRoutes[] = {{"/", false},           {"/healthz", false},      {"/api/v1/show", false},
                              {"/api/v1/links", false}, {"/api/v1/stats", false}, {"/api/v1/digest", false},
-                             {"/api/v1/ask", true}};
+                             {"/api/v1/ask", true}, {"/api/v1/home", false}};
 
 const Route* FindRoute(const std::string& path) {
   for (const Route& r : kRoutes)
