@@ -34,6 +34,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "fixgraph/query/digest.h"
 #include "documents.h"
 #include "serve.h"
 #include "serve_backend.h"
@@ -131,7 +132,7 @@ struct Route {
 };
 constexpr Route kRoutes[] = {{"/", false},           {"/healthz", false},      {"/api/v1/show", false},
                              {"/api/v1/links", false}, {"/api/v1/stats", false}, {"/api/v1/digest", false},
-                             {"/api/v1/ask", true}};
+                             {"/api/v1/ask", true}, {"/api/v1/home", false}};
 
 const Route* FindRoute(const std::string& path) {
   for (const Route& r : kRoutes)
@@ -432,6 +433,14 @@ class Server {
       auto doc = StatsDocument(store);
       if (!doc.ok()) return SendStatus(res, doc.status());
       SendJson(res, 200, *doc);
+    }));
+    // The search page's home: store counts and example questions (query/digest.h).
+    svr_.Get("/api/v1/home", WithStore([this](const Store& store, const httplib::Request& req,
+                                              httplib::Response& res) {
+      if (!CheckParams(req, res, {})) return;
+      auto overview = query::BuildStoreOverview(store, backend_.db_dir(), 8);
+      if (!overview.ok()) return SendStatus(res, overview.status());
+      SendJson(res, 200, query::ToJson(*overview));
     }));
     svr_.Get("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
       if (!CheckParams(req, res, {"q", "limit", "repo", "min_score"})) return;

@@ -24,6 +24,9 @@ namespace {
 namespace dt = digest_text;
 using nlohmann::json;
 
+// At most this many code points of a fix description's cause or change.
+constexpr int kNoteMaxChars = 150;
+
 bool AllDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
@@ -105,6 +108,128 @@ std::string Problem(const Issue& issue, int max_chars) {
 std::string Role(const Repository& r) {
   std::string d = dt::Squash(r.description);
   return dt::Truncate(d, 90);
+}
+
+// A PR's web page and description; the URL alone when it is not stored.
+struct PrFacts {
+  std::string url;
+  std::string body;
+  bool found = false;
+};
+
+// PRs of the repository being collected, read in one scan (ForEachPull):
+// canonical ref -> facts.
+using PrTable = std::unordered_map<std::string, PrFacts>;
+
+StatusOr<PrFacts> LookUpPr(const Store& store, const PrTable& table, const std::string& pr) {
+  if (auto it = table.find(pr); it != table.end()) return it->second;
+  PrFacts facts;
+  if (pr.rfind("http://", 0) == 0 || pr.rfind("https://", 0) == 0) {
+    facts.url = pr;
+    return facts;
+  }
+  auto ref = ParseRef(pr);
+  if (!ref.ok() || ref->kind != RefKind::kPull) return facts;
+  auto p = store.GetPull(*ref);
+  if (p.ok()) {
+    facts.url = p->html_url;
+    facts.body = std::move(p->body);
+    facts.found = true;
+  } else if (!p.status().IsNotFound()) {
+    return p.status();
+  }
+  if (facts.url.empty()) facts.url = WebUrl(*ref);
+  return facts;
+}
+
+// The case's PR pages, and the cause and change its fix's description states
+// (the strongest merged, non-backport fix whose description says something;
+// at most three are read).
+Status AddPrFacts(const Store& store, const PrTable& table, DigestCase* c) {
+  const graph::IssueLinks& l = c->links;
+  int read = 0;
+  for (const graph::FixLink& f : l.fixes) {
+    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, table, f.pr));
+    if (!facts.url.empty()) c->pr_urls[f.pr] = facts.url;
+    bool merged = f.state == "merged" || f.merged_at.has_value();
+    if (c->note_pr.empty() && facts.found && merged && f.backport_of.empty() && read < 3) {
+      ++read;
+      // The sections that matter open a description; long logs further down do not.
+      dt::PrNote note = dt::ExtractPrNote(Utf8Prefix(facts.body, 6000), f.title, kNoteMaxChars);
+      if (!note.cause.empty() || !note.change.empty()) {
+        c->note_pr = f.pr;
+        c->cause = std::move(note.cause);
+        c->change = std::move(note.change);
+      }
+    }
+  }
+  std::vector<std::string> others = l.false_leads;
+  for (const graph::FixLink& f : l.fixes)
+    if (!f.backport_of.empty()) others.push_back(f.backport_of);
+  for (const std::string& pr : others) {
+    if (c->pr_urls.count(pr)) continue;
+    FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, table, pr));
+    if (!facts.url.empty()) c->pr_urls[pr] = facts.url;
+  }
+  return Status::OK();
+}
+
+// The most frequent items used at least twice, at most three, ties by name.
+std::vector<std::string> Top(const std::map<std::string, int>& counts) {
+  std::vector<std::pair<int, std::string>> v;
+  for (const auto& [name, n] : counts)
+    if (n >= 2) v.emplace_back(-n, name);
+  std::sort(v.begin(), v.end());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v.size() && i < 3; ++i) out.push_back(v[i].second);
+  return out;
+}
+
+// Labels that say what kind of report it is, not which part it concerns.
+bool GenericLabel(const std::string& label) {
+  static const std::set<std::string> kGeneric = {
+      "bug", "bugfix", "enhancement", "feature", "feature request", "question", "help wanted",
+      "good first issue", "duplicate", "invalid", "wontfix", "stale", "resolved", "triage",
+      "needs triage", "kind/bug", "kind/feature", "kind/question", "kind/enhancement", "high", "low",
+      "medium", "p0", "p1", "p2", "p3", "需求", "缺陷", "问题", "咨询"};
+  std::string low = label;
+  for (char& ch : low)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  return kGeneric.count(low) > 0;
+}
+
+// For a repository without a description: the directories its cases' fix PRs
+// change most (two levels, files at the top skipped) and its issues' most
+// frequent specific labels.
+Status AddRoleHints(const Store& store, DigestRepo* r) {
+  std::map<std::string, int> dirs, labels;
+  for (const DigestCase& c : r->cases) {
+    std::set<std::string> case_dirs;
+    for (const graph::FixLink& f : c.links.fixes) {
+      auto ref = ParseRef(f.pr);
+      if (!f.in_store || !ref.ok() || ref->kind != RefKind::kPull || ref->repo != r->repo) continue;
+      std::vector<FileChange> files;
+      Status s = store.ListFiles(*ref, &files);
+      if (!s.ok() && !s.IsNotFound()) return s;
+      for (const FileChange& fc : files) {
+        size_t a = fc.filename.find('/');
+        if (a == std::string::npos) continue;
+        size_t b = fc.filename.find('/', a + 1);
+        case_dirs.insert(b == std::string::npos ? fc.filename.substr(0, a) : fc.filename.substr(0, b));
+      }
+    }
+    for (const std::string& d : case_dirs) ++dirs[d];
+    auto issue = store.GetIssue(c.links.issue);
+    if (!issue.ok()) {
+      if (!issue.status().IsNotFound()) return issue.status();
+      continue;
+    }
+    for (const std::string& label : std::set<std::string>(issue->labels.begin(), issue->labels.end()))
+      if (!GenericLabel(label)) ++labels[label];
+  }
+  r->top_paths = Top(dirs);
+  r->top_labels = Top(labels);
+  return Status::OK();
 }
 
 struct Candidate {
@@ -468,6 +593,51 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     dr.cases.push_back(std::move(dc));
   }
   if (dr.cases.empty()) return;
+  // The repository's PRs the cases name, in one sequential scan rather than
+  // a point read each (other repositories' PRs are read one by one).
+  PrTable table;
+  {
+    std::unordered_set<std::string> wanted;
+    const std::string prefix = repo.ref.ToString() + "!";
+    for (const DigestCase& c : dr.cases) {
+      for (const graph::FixLink& f : c.links.fixes) {
+        wanted.insert(f.pr);
+        if (!f.backport_of.empty()) wanted.insert(f.backport_of);
+      }
+      wanted.insert(c.links.false_leads.begin(), c.links.false_leads.end());
+    }
+    size_t local = 0;
+    for (const std::string& w : wanted) local += w.rfind(prefix, 0) == 0;
+    if (local > 0) {
+      s = store.ForEachPull(&repo.ref, [&](PullRequest& p) {
+        std::string ref = p.ref().ToString();
+        if (!wanted.count(ref)) return true;
+        PrFacts& f = table[ref];
+        f.url = p.html_url.empty() ? WebUrl(p.ref()) : std::move(p.html_url);
+        f.body = std::move(p.body);
+        f.found = true;
+        return --local > 0;  // stop once every wanted PR was seen
+      });
+      if (!s.ok()) {
+        part->status = s;
+        return;
+      }
+    }
+  }
+  for (DigestCase& c : dr.cases) {
+    Status st = AddPrFacts(store, table, &c);
+    if (!st.ok()) {
+      part->status = st;
+      return;
+    }
+  }
+  if (dr.role.empty()) {
+    Status st = AddRoleHints(store, &dr);
+    if (!st.ok()) {
+      part->status = st;
+      return;
+    }
+  }
   part->repo = std::move(dr);
 }
 

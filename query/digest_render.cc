@@ -208,6 +208,21 @@ const char* TierWord(const std::string& tier, Lang lang) {
   return "none";
 }
 
+std::string RepoRole(const DigestRepo& r, Lang lang) {
+  if (!r.role.empty()) return r.role;
+  std::vector<std::string> paths;
+  for (const std::string& p : r.top_paths) paths.push_back("`" + p + "`");
+  std::vector<std::string> parts;
+  if (!paths.empty())
+    parts.push_back(Zh(lang) ? "修复多涉及 " + Join(paths, "、") : "fixes mostly change " + Join(paths, ", "));
+  if (!r.top_labels.empty())
+    parts.push_back(Zh(lang) ? "issue 标签多为 " + Join(r.top_labels, "、")
+                             : "issues mostly labelled " + Join(r.top_labels, ", "));
+  std::string name = r.repo.FullName();
+  if (parts.empty()) return Zh(lang) ? name + "（仓库未填描述）" : name + " (the repository has no description)";
+  return Zh(lang) ? "（仓库未填描述）" + Join(parts, "；") : "(no repository description) " + Join(parts, "; ");
+}
+
 std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   (void)d;
   const graph::IssueLinks& l = c.links;
@@ -217,6 +232,14 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
     std::string target = dt::ShortIssue(l.duplicate_of->ToString(), l.issue.repo);
     parts.push_back(Zh(lang) ? "与 " + target + " 重复，修复经 " + target + " 的链路推断"
                              : "duplicate of " + target + "; the fix is inferred through " + target);
+  }
+  // What was wrong and what the fix changed, in the fix's own words.
+  if (!c.note_pr.empty()) {
+    std::string pr = dt::ShortPr(c.note_pr, l.issue.repo);
+    if (!c.cause.empty())
+      parts.push_back(Zh(lang) ? "原因（" + pr + " 说明）：" + c.cause : "Cause (from " + pr + "): " + c.cause);
+    if (!c.change.empty())
+      parts.push_back(Zh(lang) ? "修改（" + pr + " 说明）：" + c.change : "Change (from " + pr + "): " + c.change);
   }
   if (l.answer && !l.answer->text.empty()) {
     std::string text = dt::Truncate(dt::Squash(l.answer->text), 110);
@@ -241,8 +264,18 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   if (l.closed_at)
     parts.push_back(Zh(lang) ? dt::Date(l.closed_at) + " 关闭" : "closed " + dt::Date(l.closed_at));
   for (std::string& p : parts) p = dt::TrimSentenceEnd(p);
-  std::string s = Join(parts, sep);
-  return s.empty() ? s : s + (Zh(lang) ? "。" : ".");
+  // A part cut with "…" ends there: no period after it in English ("…. ").
+  const std::string ellipsis = "…";
+  auto cut = [&](const std::string& p) {
+    return p.size() >= ellipsis.size() && p.compare(p.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
+  };
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) s += !Zh(lang) && cut(parts[i - 1]) ? " " : sep;
+    s += parts[i];
+  }
+  if (s.empty()) return s;
+  return s + (!Zh(lang) && cut(parts.back()) ? "" : Zh(lang) ? "。" : ".");
 }
 
 namespace {
@@ -355,6 +388,38 @@ const char* TrapWord(const std::string& flag, Lang lang) {
       {"vendor_fix", {"厂商侧修复（如 CANN DTS）", "vendor-side fix (e.g. a CANN DTS)"}},
       {"service_side", {"服务端/官网侧修复", "service-side or website fix"}},
       {"other_platform", {"修复落在其他平台", "fix on another platform"}},
+  };
+  auto it = kWords.find(flag);
+  if (it == kWords.end()) return flag.c_str();
+  return Zh(lang) ? it->second.first : it->second.second;
+}
+
+const char* EvidenceWord(const std::string& kind, Lang lang) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
+      {"close_at_merge", {"合入即关闭", "closed at merge"}},
+      {"closing_keyword", {"修复关键字", "closing keyword"}},
+      {"explicit_url", {"含 issue 链接", "issue URL"}},
+      {"explicit_ref", {"显式引用", "explicit reference"}},
+      {"platform_link", {"平台关联", "platform link"}},
+      {"branch_name", {"分支名指向", "branch name"}},
+      {"comment_ref", {"评论指向", "comment reference"}},
+      {"title_match", {"标题复述", "title match"}},
+      {"patch_overlap", {"补丁重合", "patch overlap"}},
+      {"verify_comment_close", {"验证后关闭", "closed after verification"}},
+  };
+  auto it = kWords.find(kind);
+  if (it == kWords.end()) return kind.c_str();
+  return Zh(lang) ? it->second.first : it->second.second;
+}
+
+const char* FlagWord(const std::string& flag, Lang lang) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
+      {"fix_before_issue", {"先修后补单", "fix before issue"}},
+      {"close_lag", {"关闭滞后", "close lag"}},
+      {"false_lead", {"假线索", "false lead"}},
+      {"backport", {"回合发布分支", "backport"}},
+      {"cross_platform", {"跨平台修复", "cross-platform fix"}},
+      {"traceless", {"修复不留痕", "traceless fix"}},
   };
   auto it = kWords.find(flag);
   if (it == kWords.end()) return flag.c_str();
@@ -480,7 +545,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   o << "## " << w.overview << "\n\n";
   o << "| " << w.repo_col << " | " << w.role_col << " | " << w.count_col << " |\n|---|---|---|\n";
   for (const DigestRepo& r : d.repos)
-    o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(r.role) << " | "
+    o << "| " << dt::MdCell(r.repo.FullName()) << " | " << dt::MdCell(RepoRole(r, lang)) << " | "
       << r.cases.size() << " |\n";
   o << "\n";
   // The repository tables, the themes and the exclusions are most of the
@@ -488,7 +553,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   o << RenderInOrder(d.repos.size(), [&](size_t i, std::string* t) {
     const DigestRepo& r = d.repos[i];
     *t += "## " + r.repo.FullName() + "\n\n";
-    if (!r.role.empty()) *t += r.role + "\n\n";
+    *t += RepoRole(r, lang) + "\n\n";
     *t += std::string("| ") + w.num_col + " | " + w.problem_col + " | " + w.summary_col +
           " |\n|---|---|---|\n";
     for (const DigestCase& c : r.cases) {
@@ -604,12 +669,19 @@ namespace {
 // One repository's entry of the "repos" array.
 json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
   json cj = graph::ToJson(c.links);
-  for (json& f : cj["fixes"]) f["short"] = dt::ShortPr(f["pr"].get<std::string>(), r.repo);
+  for (json& f : cj["fixes"]) {
+    const std::string pr = f["pr"].get<std::string>();
+    f["short"] = dt::ShortPr(pr, r.repo);
+    auto url = c.pr_urls.find(pr);
+    f["url"] = url == c.pr_urls.end() ? std::string() : url->second;
+  }
   cj["number"] = c.number;
   cj["title"] = c.title;
   cj["url"] = c.url;
   cj["problem"] = c.problem;
   cj["tier"] = c.tier;
+  cj["fix_note"] = c.note_pr.empty() ? json(nullptr)
+                                      : json{{"pr", c.note_pr}, {"cause", c.cause}, {"change", c.change}};
   cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
   return cj;
 }
@@ -619,7 +691,8 @@ json RepoJson(const Digest& d, const DigestRepo& r, bool with_cases) {
   json cases = json::array();
   if (with_cases)
     for (const DigestCase& c : r.cases) cases.push_back(CaseJson(d, r, c));
-  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role}, {"url", r.url},
+  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
+          {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}}, {"url", r.url},
           {"cases", std::move(cases)}};
 }
 
@@ -683,6 +756,7 @@ json DigestJson(const Digest& d, bool with_repos) {
   json rj = json::array();
   for (const DigestRepo& r : d.repos) {
     overview.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
+                        {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
                         {"included", r.cases.size()}});
     if (with_repos) rj.push_back(RepoJson(d, r, /*with_cases=*/true));
   }

@@ -29,6 +29,11 @@ const char* TierWord(const std::string& tier, Lang lang);
 // Words for an exclusion reason, a flag or a traceless kind.
 const char* ReasonWord(const std::string& reason, Lang lang);
 const char* TrapWord(const std::string& flag, Lang lang);
+// A short label for an evidence kind ("close_at_merge" -> "合入即关闭" /
+// "closed at merge") or a flag ("false_lead" -> "假线索"), for chips; the
+// name itself when unknown.
+const char* EvidenceWord(const std::string& kind, Lang lang);
+const char* FlagWord(const std::string& flag, Lang lang);
 
 // The exclusion's detail in words for the reader ("" when the reason says it all).
 std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "fixgraph/engine/time.h"
 
@@ -63,6 +64,28 @@ size_t CodePoints(std::string_view s) {
   return n;
 }
 
+namespace {
+
+// Where a URL starting at or before `at` ends (the first space, non-ASCII
+// byte or closing bracket), or npos when `at` is not inside one.
+std::pair<size_t, size_t> UrlAround(std::string_view s, size_t at) {
+  size_t start = std::string_view::npos;
+  for (std::string_view scheme : {"https://", "http://"}) {
+    size_t p = s.rfind(scheme, at);
+    if (p != std::string_view::npos && (start == std::string_view::npos || p > start)) start = p;
+  }
+  if (start == std::string_view::npos) return {start, start};
+  auto url_byte = [](unsigned char c) {
+    return c > 0x20 && c < 0x80 && c != ')' && c != ']' && c != '>' && c != '`' && c != '"';
+  };
+  size_t end = start;
+  while (end < s.size() && url_byte(static_cast<unsigned char>(s[end]))) ++end;
+  if (at <= start || at >= end) return {std::string_view::npos, std::string_view::npos};
+  return {start, end};
+}
+
+}  // namespace
+
 std::string Truncate(std::string_view s, int max_chars) {
   if (max_chars <= 0) return std::string(s);
   size_t i = 0;
@@ -72,9 +95,22 @@ std::string Truncate(std::string_view s, int max_chars) {
     ++n;
   }
   if (i >= s.size()) return std::string(s);
-  std::string out(s.substr(0, std::min(i, s.size())));
-  // Avoid leaving an unclosed inline code span.
-  if (std::count(out.begin(), out.end(), '`') % 2 == 1) out += '`';
+  constexpr size_t kSlack = 40;  // code points a cut may move forward
+  // Inside an inline code span (an odd number of backticks before the cut)?
+  size_t ticks = static_cast<size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i), '`'));
+  if (ticks % 2 == 1) {
+    size_t open = s.rfind('`', i - 1);
+    size_t close = s.find('`', i);
+    if (close != std::string_view::npos && CodePoints(s.substr(i, close + 1 - i)) <= kSlack) {
+      i = close + 1;
+    } else {
+      i = open;
+    }
+  } else if (auto [start, end] = UrlAround(s, i); start != std::string_view::npos) {
+    i = CodePoints(s.substr(i, end - i)) <= kSlack ? end : start;
+  }
+  if (i >= s.size()) return std::string(s);
+  std::string out(s.substr(0, i));
   return TrimPunct(out) + "…";
 }
 
@@ -158,16 +194,337 @@ std::string LeadSentences(std::string_view s, int min_chars) {
 
 std::string CleanTitle(std::string_view s) {
   std::string t = Squash(s);
+  auto strip_lead = [](std::string x) {
+    // What a stripped tag leaves before the text: "[Bug]: x", "【需求】：x", "[CI] - x".
+    for (bool again = true; again && !x.empty();) {
+      again = false;
+      for (std::string_view lead : {"：", "，", "。", "；", "、", "- ", "— ", "– ", ":", ",", ";", "|", " "}) {
+        if (x.compare(0, lead.size(), lead) == 0) {
+          x.erase(0, lead.size());
+          again = true;
+        }
+      }
+    }
+    return x;
+  };
   for (int round = 0; round < 2; ++round) {
     if (!t.empty() && t[0] == '[') {
       size_t e = t.find(']');
-      if (e != std::string::npos && e + 1 < t.size()) t = Squash(t.substr(e + 1));
+      if (e == std::string::npos) break;
+      std::string rest = strip_lead(Squash(t.substr(e + 1)));
+      if (rest.empty()) break;
+      t = rest;
     } else if (StartsWith(t, "【")) {
       size_t e = t.find("】");
-      if (e != std::string::npos && e + 3 < t.size()) t = Squash(t.substr(e + 3));
+      if (e == std::string::npos) break;
+      std::string rest = strip_lead(Squash(t.substr(e + 3)));
+      if (rest.empty()) break;
+      t = rest;
     }
   }
   return TrimPunct(t);
+}
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+bool Contains(const std::string& hay, std::initializer_list<std::string_view> needles) {
+  for (std::string_view n : needles)
+    if (hay.find(n) != std::string::npos) return true;
+  return false;
+}
+
+// A description's section kinds, from the heading's words.
+enum class Section { kNone, kCause, kChange, kSkip };
+
+Section ClassifyHeading(const std::string& heading) {
+  std::string h = Lower(heading);
+  // Template parts that never say what was wrong or what changed.
+  if (Contains(h, {"checklist", "check list", "self-check", "test", "自测", "测试", "验证", "related issue",
+                   "linked issue", "which issue", "关联", "issue", "reviewer", "release note",
+                   "special note", "does this pr introduce", "user-facing", "signed", "screenshot",
+                   "截图", "检视", "type of change", "pr 类型", "pr类型", "类型"}))
+    return Section::kSkip;
+  // "What this PR does / why we need it" says both: a change.
+  if (Contains(h, {"what this pr", "what does this pr"})) return Section::kChange;
+  if (Contains(h, {"why", "motivation", "root cause", "cause", "background", "原因", "根因", "背景",
+                   "问题描述", "问题现象"}))
+    return Section::kCause;
+  if (Contains(h, {"description", "summary", "change", "修改内容", "修改描述", "修改说明", "修改方案", "改动",
+                   "修改", "变更", "方案", "solution", "the fix", "fix", "实现", "描述", "内容", "overview",
+                   "details"}))
+    return Section::kChange;
+  if (Contains(h, {"problem", "the error", "bug", "问题"})) return Section::kCause;
+  return Section::kNone;
+}
+
+// The heading a (squashed) line is, or "" when it is none: "## 修改",
+// "**The error**", "修改原因：" (a short line ending with a colon).
+std::string HeadingOf(const std::string& t) {
+  if (t.empty()) return "";
+  if (t[0] == '#') {
+    size_t k = t.find_first_not_of('#');
+    return k == std::string::npos ? "" : TrimPunct(Squash(t.substr(k)));
+  }
+  if (t.size() > 4 && StartsWith(t, "**") && t.compare(t.size() - 2, 2, "**") == 0 &&
+      t.find("**", 2) == t.size() - 2)
+    return TrimPunct(t.substr(2, t.size() - 4));
+  for (std::string_view colon : {":", "："}) {
+    if (t.size() > colon.size() && t.compare(t.size() - colon.size(), colon.size(), colon) == 0 &&
+        CodePoints(t) <= 40) {
+      std::string h = t.substr(0, t.size() - colon.size());
+      if (StartsWith(h, "**") && h.size() > 4 && h.compare(h.size() - 2, 2, "**") == 0)
+        h = h.substr(2, h.size() - 4);
+      if (h.find("http") == std::string::npos && h.find('`') == std::string::npos) return TrimPunct(Squash(h));
+    }
+  }
+  return "";
+}
+
+// Text of a (squashed) line once list markers are gone; "" for lines that
+// say nothing about the change (checklists, references, sign-offs, rules,
+// placeholders).
+std::string Substance(const std::string& line, bool* item) {
+  *item = false;
+  std::string t = line;
+  std::string low = Lower(t);
+  if (t.empty()) return "";
+  if (StartsWith(low, "- [") || StartsWith(low, "* [") || StartsWith(low, "[x]") || StartsWith(low, "[ ]"))
+    return "";
+  if (t.find_first_not_of("-=*_ ") == std::string::npos) return "";  // a rule
+  for (std::string_view p : {"signed-off-by", "co-authored-by", "cc @", "cc:", "see:", "see also", "/cc",
+                             "reviewed-by"})
+    if (StartsWith(low, p)) return "";
+  // Reference-only lines: "Fixes #12", "Closes https://...", "关联 #68 URL".
+  {
+    std::string rest = low;
+    for (bool again = true; again;) {
+      again = false;
+      for (std::string_view w : {"fixes", "fixed", "fix", "closes", "closed", "close", "resolves", "resolved",
+                                 "resolve", "related to", "related", "refs", "ref", "关联", "修复", "解决",
+                                 "issues", "issue", "pr", ":", "：", "-", "*"}) {
+        if (StartsWith(rest, w)) {
+          rest = Squash(rest.substr(w.size()));
+          again = true;
+          break;
+        }
+      }
+    }
+    bool refs_only = true;
+    bool any_ref = false;
+    for (size_t i = 0; i < rest.size();) {
+      unsigned char c = static_cast<unsigned char>(rest[i]);
+      if (c == '#' || c == '!') {
+        size_t j = i + 1;
+        while (j < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[j])))) ++j;
+        any_ref = any_ref || j > i + 1;
+        i = j;
+      } else if (StartsWith(rest.substr(i), "http")) {
+        while (i < rest.size() && rest[i] != ' ') ++i;
+        any_ref = true;
+      } else if (c == ' ' || c == ',' || c == ':' || c == ';' || c == '.' || c == '(' || c == ')') {
+        ++i;
+      } else if (StartsWith(rest.substr(i), "、") || StartsWith(rest.substr(i), "，") ||
+                 StartsWith(rest.substr(i), "：")) {
+        i += 3;
+      } else {
+        refs_only = false;
+        break;
+      }
+    }
+    if (refs_only && (any_ref || rest.empty())) return "";
+  }
+  // Placeholders a template leaves.
+  if (low == "na" || low == "n/a" || low == "none" || low == "无" || low == "no" || low == "yes" || low == "不涉及")
+    return "";
+  // List markers.
+  while (!t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+' || t[0] == '>') && t.size() > 1 && t[1] == ' ') {
+    t = Squash(t.substr(2));
+    *item = true;
+  }
+  if (!t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) {
+    size_t k = t.find_first_not_of("0123456789");
+    if (k != std::string::npos && k < 3 && (t.compare(k, 2, ". ") == 0 || t.compare(k, 3, "、") == 0))
+      *item = true;
+  }
+  return t;
+}
+
+// "Fix #5241: Improve ..." -> "Improve ...": a leading reference phrase.
+std::string WithoutLeadingRef(std::string t) {
+  std::string low = Lower(t);
+  for (std::string_view w : {"fixes ", "fix ", "closes ", "close ", "resolves ", "this is to fix ", "this fixes "}) {
+    if (!StartsWith(low, w)) continue;
+    size_t p = w.size();
+    if (p < t.size() && (t[p] == '#' || StartsWith(std::string_view(t).substr(p), "http"))) {
+      size_t q = t.find(' ', p);
+      if (q == std::string::npos) return "";
+      std::string rest = Squash(t.substr(q));
+      while (!rest.empty() && (rest[0] == ':' || rest[0] == ',' || rest[0] == '.' || rest[0] == '-'))
+        rest = Squash(rest.substr(1));
+      return rest;
+    }
+  }
+  return t;
+}
+
+// A trailing "Fixes #12" / "Closes URL" sentence removed.
+std::string WithoutTrailingRef(std::string t) {
+  // A reference sentence is short: look at the end only.
+  const size_t from = t.size() > 64 ? t.size() - 64 : 0;
+  std::string low = Lower(std::string_view(t).substr(from));
+  for (std::string_view w : {"fixes ", "fix ", "closes ", "close ", "resolves "}) {
+    size_t p = low.rfind(w);
+    if (p == std::string::npos || (p > 0 && low[p - 1] != ' ') || (p == 0 && from > 0 && t[from - 1] != ' '))
+      continue;
+    std::string tail = low.substr(p + w.size());
+    bool ref = !tail.empty() && (tail[0] == '#' || StartsWith(tail, "http"));
+    if (ref && tail.find(' ') == std::string::npos) return TrimPunct(Squash(t.substr(0, from + p)));
+  }
+  return t;
+}
+
+// A short line that is mostly a pointer elsewhere ("As discussed in #4565
+// with @x") says nothing about the change.
+bool MostlyPointer(const std::string& t) {
+  if (CodePoints(t) >= 40) return false;
+  for (size_t i = 0; i + 1 < t.size(); ++i)
+    if ((t[i] == '#' && std::isdigit(static_cast<unsigned char>(t[i + 1]))) ||
+        (t[i] == '@' && std::isalnum(static_cast<unsigned char>(t[i + 1]))))
+      return true;
+  return false;
+}
+
+// Only a restatement of the title (or its start) tells nothing new.
+bool RestatesTitle(const std::string& text, std::string_view title) {
+  std::string a = Lower(TrimPunct(Squash(text)));
+  std::string b = Lower(CleanTitle(title));
+  if (a.empty()) return true;
+  if (b.empty()) return false;
+  return a == b || (b.find(a) != std::string::npos);
+}
+
+}  // namespace
+
+PrNote ExtractPrNote(std::string_view body, std::string_view title, int max_chars) {
+  // HTML comments (template instructions) go first, across lines.
+  std::string text;
+  for (size_t pos = 0; pos < body.size();) {
+    size_t open = body.find("<!--", pos);
+    if (open == std::string_view::npos) {
+      text.append(body.substr(pos));
+      break;
+    }
+    text.append(body.substr(pos, open - pos));
+    size_t close = body.find("-->", open + 4);
+    pos = close == std::string_view::npos ? body.size() : close + 3;
+  }
+  text = WithoutCodeBlocks(text);
+  // Paragraphs with the section they sit in.
+  struct Para {
+    Section section;
+    std::vector<std::pair<std::string, bool>> lines;  // (text, is a list item)
+  };
+  std::vector<Para> paras;
+  Section current = Section::kNone;
+  bool open_para = false;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = Squash(std::string_view(text).substr(pos, end - pos));
+    pos = end + 1;
+    if (line.empty()) {
+      open_para = false;
+      continue;
+    }
+    std::string heading = HeadingOf(line);
+    if (!heading.empty()) {
+      current = ClassifyHeading(heading);
+      open_para = false;
+      continue;
+    }
+    // An inline label: "**Root Cause**：text", "修改原因: text" (labels are short).
+    {
+      const std::string& t = line;
+      std::string_view head = std::string_view(t).substr(0, 64);
+      size_t colon = std::min(head.find("："), head.find(": "));
+      if (colon != std::string::npos && colon > 0) {
+        std::string label = t.substr(0, colon);
+        bool bold = StartsWith(label, "**") && label.size() > 4 && label.compare(label.size() - 2, 2, "**") == 0;
+        if (bold) label = label.substr(2, label.size() - 4);
+        Section kind = ClassifyHeading(label);
+        if (kind != Section::kNone && (bold || CodePoints(label) <= 12) &&
+            label.find_first_of("`/.#") == std::string::npos) {
+          current = kind;
+          open_para = false;
+          line = Squash(std::string_view(t).substr(colon + (t.compare(colon, 3, "：") == 0 ? 3 : 2)));
+        }
+      }
+    }
+    bool item = false;
+    std::string sub = Substance(line, &item);
+    if (sub.empty()) continue;
+    if (!open_para) {
+      paras.push_back({current, {}});
+      open_para = true;
+    }
+    paras.back().lines.emplace_back(sub, item);
+  }
+  auto join = [](const Para& p) {
+    std::string out;
+    bool cjk = false;  // any non-ASCII text: list items join with "；"
+    for (const auto& [l, item] : p.lines)
+      for (char ch : l) cjk = cjk || static_cast<unsigned char>(ch) >= 0x80;
+    for (const auto& [l, item] : p.lines) {
+      if (!out.empty()) {
+        // List items read as one clause each; wrapped lines join with a space.
+        if (!item) {
+          out += " ";
+        } else if (cjk) {
+          out = TrimPunct(out) + "；";
+        } else {
+          out = TrimPunct(out) + "; ";
+        }
+      }
+      out += l;
+    }
+    return Squash(out);
+  };
+  auto first_of = [&](Section want) -> std::string {
+    std::string out;
+    for (const Para& p : paras) {
+      if (p.section != want) continue;
+      std::string t = WithoutTrailingRef(WithoutLeadingRef(join(p)));
+      if (CodePoints(t) < 8 || RestatesTitle(t, title) || MostlyPointer(t)) continue;
+      out = out.empty() ? t : out + " " + t;
+      if (static_cast<int>(CodePoints(out)) >= max_chars / 2) break;
+    }
+    return out;
+  };
+  PrNote note;
+  note.cause = first_of(Section::kCause);
+  note.change = first_of(Section::kChange);
+  if (note.cause.empty() && note.change.empty()) {
+    // No useful headings: the first substantive paragraph outside skipped
+    // sections says what the PR does.
+    for (const Para& p : paras) {
+      if (p.section == Section::kSkip) continue;
+      std::string t = WithoutTrailingRef(WithoutLeadingRef(join(p)));
+      if (CodePoints(t) < 12 || RestatesTitle(t, title) || MostlyPointer(t)) continue;
+      note.change = t;
+      break;
+    }
+  }
+  note.cause = TrimPunct(Truncate(note.cause, max_chars));
+  note.change = TrimPunct(Truncate(note.change, max_chars));
+  return note;
 }
 
 namespace {

@@ -14,7 +14,9 @@ namespace fixgraph::query::digest_text {
 std::string Squash(std::string_view s);
 
 // At most max_chars code points; appends "…" when cut. Never splits a UTF-8
-// sequence.
+// sequence, an inline code span (`...`: a command) or a URL: a cut inside
+// one moves to its end when that is at most 40 code points further, else to
+// its start.
 std::string Truncate(std::string_view s, int max_chars);
 
 // Number of UTF-8 code points.
@@ -35,8 +37,24 @@ std::string TrimSentenceEnd(std::string_view s);
 // (a bare "不需要改。" says little alone). "" when none.
 std::string LeadSentences(std::string_view s, int min_chars);
 
-// Strips a leading bracketed tag ("[Bug]", "【需求】") and trailing punctuation.
+// Strips a leading bracketed tag ("[Bug]", "【需求】"), the punctuation a
+// stripped tag leaves ("[Bug]: x" -> "x") and trailing punctuation.
 std::string CleanTitle(std::string_view s);
+
+// What a fix PR's description says, extracted verbatim (whitespace squashed):
+// `cause` from a "why" section ("Why", "Motivation", "Root cause", "修改原因",
+// "问题原因", "根因", ...), `change` from a "what" section ("What this PR does /
+// why we need it", "Description", "Changes", "修改内容", "修改描述", ...), or,
+// when the description has no such headings, its first substantive
+// paragraph. Skipped: HTML comments, code blocks, checklists ("- [x]"),
+// reference-only lines ("Fixes #12", "关联 #68 URL"), sign-offs, template
+// sections (tests, self-check, related issues, release notes) and text that
+// only restates `title`. Each at most max_chars code points (Truncate).
+struct PrNote {
+  std::string cause;
+  std::string change;
+};
+PrNote ExtractPrNote(std::string_view body, std::string_view title, int max_chars);
 
 // "!166" for a PR of `repo`, "gitcode:mindspore/mindspore!87655" otherwise;
 // URLs are kept as they are.

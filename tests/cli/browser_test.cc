@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 #include <string>
 
 #include "serve_process.h"
@@ -86,6 +87,38 @@ TEST_F(BrowserDemo, IssuePageShowsEvidenceChainAndTimeline) {
   // A screenshot is produced (looked at by hand while developing).
   Dom("?ref=gitcode%3AAscend%2FMindSpeed-Ops%2369", shot);
   EXPECT_GT(ReadFile(shot).size(), 10000u);
+}
+
+// The home (no query): example questions taken from the store, each a link
+// that searches for it, and the store's counts. The first example, searched,
+// finds its own issue.
+TEST_F(BrowserDemo, HomeShowsExampleQuestionsAndStoreStats) {
+  std::string dom = Dom("");
+  ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos) << dom.substr(0, 2000);
+  EXPECT_EQ(dom.find("role=\"alert\" style=\"display: block"), std::string::npos) << dom;
+  // Examples: links "?q=..." carrying the issue they come from.
+  std::regex example("<a href=\"(\\?q=[^\"]+)\" class=\"example\" data-issue=\"([^\"]+)\">([^<]+)</a>");
+  std::vector<std::pair<std::string, std::string>> found;  // (href, issue)
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), example); it != std::sregex_iterator(); ++it)
+    found.emplace_back((*it)[1].str(), (*it)[2].str());
+  ASSERT_GE(found.size(), 4u) << dom;
+  std::set<std::string> repos;
+  for (const auto& [href, issue] : found) repos.insert(issue.substr(0, issue.find('#')));
+  EXPECT_GE(repos.size(), 4u);  // spread over the repositories
+  // The demo store's counts (data/demo: 18 repositories, 70 issues, 86 PRs).
+  EXPECT_NE(dom.find("<li data-stat=\"repositories\"><b>18</b>"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("<li data-stat=\"issues\"><b>70</b>"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("<li data-stat=\"pulls\"><b>86</b>"), std::string::npos) << dom;
+  EXPECT_TRUE(std::regex_search(dom, std::regex("<li data-stat=\"fix_links\"><b>[1-9][0-9]*</b>")));
+  EXPECT_NE(dom.find("<li data-stat=\"docs\"><b>"), std::string::npos);
+  // Searching the first example finds its issue among the hits.
+  std::string href = found.front().first;
+  for (size_t p = href.find("&amp;"); p != std::string::npos; p = href.find("&amp;")) href.replace(p, 5, "&");
+  std::string hits = Dom(href);
+  ASSERT_NE(hits.find("data-ready=\"1\""), std::string::npos);
+  EXPECT_NE(hits.find("class=\"card hit\" data-issue=\"" + found.front().second + "\""), std::string::npos)
+      << found.front().first;
+  EXPECT_EQ(hits.find("class=\"example\""), std::string::npos);  // the home is gone once searching
 }
 
 TEST_F(BrowserDemo, ApiErrorsAreShownNotSwallowed) {

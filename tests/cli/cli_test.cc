@@ -131,6 +131,59 @@ TEST(Cli, ImportStatsShow) {
   EXPECT_NE(r.out.find("a demo repo"), std::string::npos);
 }
 
+// show prints every time in one zone (--tz, else FIXGRAPH_TZ, else +08:00),
+// including the times the linker wrote into its notes at link time, says
+// which zone, and renders code fences as indented blocks.
+TEST(Cli, ShowUsesOneZoneAndRendersFences) {
+  TempDir dir;
+  std::string root = dir / "dump/gitcode/Ascend/demo";
+  WriteFile(root + "/repo.json", R"({"full_name": "Ascend/demo", "description": "a demo repo"})");
+  WriteFile(root + "/issues.json", R"([
+    {"number": "7", "title": "build fails", "state": "closed",
+     "body": "Run:\n```bash\nbash build.sh --npu\n```\nthen it fails.",
+     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-01-05T12:00:00+08:00",
+     "user": {"login": "alice"}}])");
+  WriteFile(root + "/pulls.json", R"([
+    {"number": 12, "title": "fix build", "body": "fix #7", "state": "merged",
+     "created_at": "2026-01-04T10:00:00+08:00", "merged_at": "2026-01-05T12:00:00+08:00",
+     "head": {"ref": "issue-7"}, "base": {"ref": "master"}}])");
+  WriteFile(root + "/issues/7/comments.json",
+            R"([{"id": 1, "body": "try\n~~~\nexport A=1\n~~~", "user": {"login": "bob"},
+                 "created_at": "2026-01-05T11:00:00+08:00"}])");
+  std::string db = dir / "db";
+  unsetenv("FIXGRAPH_TZ");
+  ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}).code, 0);  // links at +08:00
+
+  Result r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7", "--tz", "Z"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("opened 2026-01-01 02:00:00 +00:00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 2026-01-05 04:00:00 +00:00"), std::string::npos) << r.out;  // the linker's note
+  EXPECT_EQ(r.out.find("+08:00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("times in +00:00 (--tz)"), std::string::npos) << r.out;
+  // Fences are not printed; the code is indented as a block.
+  EXPECT_EQ(r.out.find("```"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("~~~"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n      bash build.sh --npu\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n        export A=1\n"), std::string::npos) << r.out;  // in a comment
+
+  setenv("FIXGRAPH_TZ", "-05:00", 1);
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7"});
+  unsetenv("FIXGRAPH_TZ");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("opened 2025-12-31 21:00:00 -05:00"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("+08:00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("times in -05:00 (FIXGRAPH_TZ"), std::string::npos) << r.out;
+
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo!12"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("times in +08:00 (the default"), std::string::npos) << r.out;
+
+  r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7", "--tz", "+8h"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--tz"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("+8h"), std::string::npos) << r.err;
+}
+
 // import --time-offset: times recorded without an offset are read at the
 // given offset instead of China time; a bad offset is refused before the
 // store is touched.

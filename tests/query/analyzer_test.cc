@@ -193,5 +193,45 @@ TEST(AnalyzerLexiconTest, FromTextParsesGroupsAndPrefixes) {
   EXPECT_EQ(m[0].length, 2u);
 }
 
+// The doc search's lexicon (docs_synonyms.txt) bridges the domain vocabulary
+// of Ascend / CANN / torch_npu / vLLM between English and Chinese, by topic
+// (issue 22, item 3); the issue search's lexicon does not hold it.
+TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
+  const Lexicon& docs = Lexicon::ForDocs();
+  const Lexicon& issues = Lexicon::Default();
+  EXPECT_GT(docs.group_count(), issues.group_count() + 400);
+  auto bridged = [](const Lexicon& lex, std::string_view en, std::string_view zh) {
+    auto m = lex.FindSynonyms(SeqOf(en));
+    if (m.size() != 1 || m[0].length != SeqOf(en).size()) return false;
+    const auto& members = lex.Group(m[0].group);
+    return std::find(members.begin(), members.end(), SeqOf(zh)) != members.end();
+  };
+  const std::pair<const char*, const char*> pairs[] = {
+      {"memory pool", "内存池"},           {"framework", "框架"},
+      {"kernel launch", "算子下发"},        {"host side", "cpu侧"},
+      {"reduce-scatter", "reduce scatter"}, {"process group", "通信组"},
+      {"custom operator", "自定义算子"},    {"graph capture", "图捕获"},
+      {"tuning", "调优"},                  {"mixed precision", "混合精度"},
+      {"build from source", "源码编译"},    {"prefix caching", "前缀缓存"},
+      {"calibration", "校准"},             {"data loading", "数据加载"},
+      {"illegal memory access", "非法内存访问"}, {"time to first token", "首字时延"}};
+  for (const auto& [en, zh] : pairs) {
+    EXPECT_TRUE(bridged(docs, en, zh)) << en << " | " << zh;
+    EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
+  }
+  EXPECT_FALSE(bridged(issues, "kernel launch", "算子下发"));
+  EXPECT_FALSE(bridged(issues, "memory pool", "内存池"));
+}
+
+// A member is matched after analysis, stop words dropped: "how to use" would
+// be "use", "mean" is also the stem of "meaning". Question wording alone must
+// not expand into the domain vocabulary.
+TEST(AnalyzerLexiconTest, DocLexiconLeavesQuestionWordingAlone) {
+  const Lexicon& docs = Lexicon::ForDocs();
+  for (const char* q : {"how do I use it", "what does this setting mean", "what is the meaning of it",
+                        "which one should I pick", "is there a way to do that"})
+    EXPECT_TRUE(docs.FindSynonyms(SeqOf(q)).empty()) << q;
+}
+
 }  // namespace
 }  // namespace fixgraph::query

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 
 #include "testutil/testutil.h"
 
@@ -19,6 +21,7 @@ using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
+using fixgraph::testing::WriteFile;
 using nlohmann::json;
 
 size_t Count(const std::string& hay, const std::string& needle) {
@@ -81,6 +84,129 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   EXPECT_EQ(shot.substr(1, 3), "PNG");
   if (const char* keep = std::getenv("FIXGRAPH_DIGEST_SCREENSHOT"); keep != nullptr && *keep != '\0')
     std::filesystem::copy_file(png, keep, std::filesystem::copy_options::overwrite_existing);
+}
+
+// What the browser laid out, measured by a script added to a copy of the
+// page (the page itself has none): per timeline its ticks and per row the
+// span bar's rendered width; the chips' labels and names; the links.
+json Measure(const std::string& chromium, const std::string& page_path, TempDir& dir) {
+  std::string page = ReadFile(page_path);
+  const std::string script = R"(<script>
+const out = {timelines: [], chips: [], flags: [], prLinks: [], caseLinks: []};
+for (const svg of document.querySelectorAll("svg.timeline")) {
+  const t = {repo: svg.dataset.repo, ticks: [], rows: []};
+  for (const g of svg.querySelectorAll("g.tick"))
+    t.ticks.push({label: g.querySelector("text").textContent, x: g.querySelector("line").getBoundingClientRect().x});
+  for (const g of svg.querySelectorAll("g.row")) {
+    const bar = g.querySelector("rect.span");
+    t.rows.push({issue: g.dataset.issue, span: Number(g.dataset.spanS),
+                 width: bar ? bar.getBoundingClientRect().width : -1,
+                 href: (g.querySelector("a") || {getAttribute: () => ""}).getAttribute("href")});
+  }
+  out.timelines.push(t);
+}
+for (const c of document.querySelectorAll("span.badge.ev")) out.chips.push({kind: c.dataset.kind, text: c.textContent, title: c.title});
+for (const c of document.querySelectorAll("span.badge.flag")) out.flags.push({flag: c.dataset.flag, text: c.textContent});
+for (const a of document.querySelectorAll("a.pr")) out.prLinks.push({text: a.textContent, href: a.href, row: a.closest("tr").dataset.issue});
+for (const a of document.querySelectorAll("table.trouble a.case")) out.caseLinks.push({text: a.textContent, href: a.href});
+const pre = document.createElement("pre"); pre.id = "measure"; pre.textContent = JSON.stringify(out);
+document.body.append(pre);
+</script>)";
+  size_t end = page.rfind("</body>");
+  EXPECT_NE(end, std::string::npos);
+  page.insert(end, script);
+  std::string probe = dir / "probe.html";
+  WriteFile(probe, page);
+  std::string dom, err;
+  EXPECT_EQ(RunCommand("timeout 120 " + chromium + " --headless=new --no-sandbox --disable-gpu --user-data-dir=" +
+                           dir.path() + "/profile2 --window-size=1300,1000 --dump-dom file://" + probe +
+                           " 2>/dev/null",
+                       &dom, &err),
+            0)
+      << err;
+  // (std::regex recurses per character: too deep for a page this long.)
+  std::string text;
+  const std::string open = "<pre id=\"measure\">";
+  size_t a = dom.find(open);
+  size_t b = a == std::string::npos ? a : dom.find("</pre>", a);
+  if (b != std::string::npos) text = dom.substr(a + open.size(), b - a - open.size());
+  // --dump-dom escapes &, < and > in text.
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + 1)) text.replace(p, from.size(), to);
+  json j = json::parse(text, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << dom.substr(0, 2000);
+  return j;
+}
+
+// Every row of a table sits on the table's one date axis: ticks with dates
+// exist, and two rows' bar widths are in the ratio of their spans. PR
+// numbers and troubleshooting cases are links; the Chinese page's chips are
+// in Chinese with the internal name kept in data-kind.
+TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
+  std::string chromium = ChromiumPath();
+  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
+  TempDir dir;
+  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
+  std::string out, err;
+  ASSERT_EQ(RunCommand(fg + "import " + SourceDir() + "/data/demo", &out, &err), 0) << err;
+  std::string html = dir / "digest.html";
+  ASSERT_EQ(RunCommand(fg + "digest --format html -o " + html, &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
+  json digest = json::parse(out);
+  json m = Measure(chromium, html, dir);
+  ASSERT_TRUE(m.is_object());
+
+  // One timeline per repository table, each with date ticks.
+  ASSERT_EQ(m["timelines"].size(), digest["repos"].size());
+  const std::regex date_label("^(\\d{4}(-\\d{2}(-\\d{2})?)?|\\d{2}-\\d{2} \\d{2}:00)$");
+  size_t compared = 0;
+  for (const json& t : m["timelines"]) {
+    ASSERT_GE(t["ticks"].size(), 2u) << t.dump();
+    double last_x = -1;
+    for (const json& tick : t["ticks"]) {
+      EXPECT_TRUE(std::regex_match(tick["label"].get<std::string>(), date_label)) << tick.dump();
+      EXPECT_GT(tick["x"].get<double>(), last_x);  // left to right
+      last_x = tick["x"].get<double>();
+    }
+    // Any two rows whose bars are wide enough to measure: widths in the
+    // ratio of their spans (within 2 px).
+    const json& rows = t["rows"];
+    for (size_t a = 0; a < rows.size(); ++a)
+      for (size_t b = a + 1; b < rows.size(); ++b) {
+        double wa = rows[a]["width"], wb = rows[b]["width"];
+        double sa = rows[a]["span"], sb = rows[b]["span"];
+        if (wa < 20 || wb < 20 || sa == sb) continue;
+        EXPECT_NEAR(wa * sb / sa, wb, 2.0) << t["repo"] << " " << rows[a].dump() << " vs " << rows[b].dump();
+        ++compared;
+      }
+    for (const json& r : rows) EXPECT_EQ(r["href"].get<std::string>().rfind("https://", 0), 0u) << r.dump();
+  }
+  EXPECT_GE(compared, 3u) << "the demo has tables with rows of different, measurable spans";
+
+  // PR numbers link to their pages: MindSpeed-Ops#69 names !166 (the fix) and !163 (a false lead).
+  std::set<std::string> hrefs;
+  for (const json& a : m["prLinks"])
+    if (a["row"] == "gitcode:Ascend/MindSpeed-Ops#69") hrefs.insert(a["href"].get<std::string>());
+  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166")) << m["prLinks"].dump();
+  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/163")) << m["prLinks"].dump();
+  EXPECT_GE(m["prLinks"].size(), 40u);
+  // Every troubleshooting case is a link to its issue.
+  size_t trouble_cases = 0;
+  for (const json& r : digest["troubleshooting"]) trouble_cases += r["cases"].size();
+  ASSERT_GT(trouble_cases, 0u);
+  EXPECT_EQ(m["caseLinks"].size(), trouble_cases);
+  for (const json& a : m["caseLinks"]) EXPECT_EQ(a["href"].get<std::string>().rfind("https://", 0), 0u);
+
+  // Chips: a Chinese label, the internal name in data-kind and the tooltip.
+  ASSERT_GT(m["chips"].size(), 20u);
+  for (const json& c : m["chips"]) {
+    std::string kind = c["kind"], text = c["text"];
+    EXPECT_FALSE(kind.empty());
+    EXPECT_NE(text, kind);
+    EXPECT_EQ(text.find('_'), std::string::npos) << text;
+    EXPECT_EQ(c["title"], kind);
+  }
+  for (const json& f : m["flags"]) EXPECT_EQ(f["text"].get<std::string>().find('_'), std::string::npos) << f.dump();
 }
 
 }  // namespace

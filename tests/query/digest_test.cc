@@ -120,6 +120,10 @@ TEST_F(DigestDemo, HtmlShowsLikelyFixesApart) {
     char p[16];
     std::snprintf(p, sizeof p, "(%.2f)", with->suggested.front().confidence);
     EXPECT_NE(html.find(p, row), std::string::npos) << p;
+    // The suggested PR links to its page.
+    auto ref = ParseRef(with->suggested.front().pr);
+    ASSERT_TRUE(ref.ok());
+    EXPECT_NE(html.find("<a class=\"pr\" href=\"" + WebUrl(*ref) + "\">", row), std::string::npos);
   }
 }
 
@@ -385,6 +389,127 @@ TEST(DigestText, SentencesTermsAndTruncation) {
   EXPECT_EQ(dt::Squash(" \n "), "");
   EXPECT_EQ(dt::MdCell("a|b\nc"), "a\\|b c");
   EXPECT_EQ(dt::Html("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+}
+
+// A stripped "[Bug]" tag leaves no ": " behind; a title that is only a tag stays.
+TEST(DigestText, CleanTitleDropsWhatTheTagLeaves) {
+  EXPECT_EQ(dt::CleanTitle("[Bug]: ZeRO-3 hangs"), "ZeRO-3 hangs");
+  EXPECT_EQ(dt::CleanTitle("[BUG]：NPU 上报错"), "NPU 上报错");
+  EXPECT_EQ(dt::CleanTitle("【需求】：补充说明"), "补充说明");
+  EXPECT_EQ(dt::CleanTitle("[CI] - fix the nightly job"), "fix the nightly job");
+  EXPECT_EQ(dt::CleanTitle("[Bug] --build-arg breaks"), "--build-arg breaks");  // an option is kept
+  EXPECT_EQ(dt::CleanTitle("[Bug]"), "[Bug]");
+}
+
+// A cut never falls inside an inline code span (a command) or a URL.
+TEST(DigestText, TruncateKeepsCommandsAndUrlsWhole) {
+  std::string cmd = "先执行 `MINDSPEED_BUILD_CATLASS=1 bash build.sh` 再运行测试";
+  std::string t = dt::Truncate(cmd, 12);  // the cut falls inside the span
+  EXPECT_EQ(t, "先执行 `MINDSPEED_BUILD_CATLASS=1 bash build.sh`…");
+  // A span too long to finish is dropped whole.
+  std::string long_cmd = "运行 `" + std::string(80, 'x') + "` 即可";
+  EXPECT_EQ(dt::Truncate(long_cmd, 10), "运行…");
+  std::string url = "见 https://gitcode.com/Ascend/X/issues/12 的说明";
+  EXPECT_EQ(dt::Truncate(url, 10), "见 https://gitcode.com/Ascend/X/issues/12…");
+  EXPECT_EQ(dt::Truncate("一二三四五六七八九十", 4), "一二三四…");
+}
+
+// The cause and the change come from the description's own sections, or its
+// first substantive paragraph; templates, checklists and references are skipped.
+TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
+  dt::PrNote k8s = dt::ExtractPrNote(
+      "<!-- Thanks for sending a pull request! Please fill in the template. -->\n"
+      "#### What type of PR is this?\n/kind bug\n\n"
+      "#### What this PR does / why we need it:\n"
+      "The scheduler dropped pods whose node was cordoned. Requeue them instead.\n\n"
+      "#### Which issue(s) this PR fixes:\nFixes #4521\n\n"
+      "#### Special notes for your reviewer:\nNone\n",
+      "Requeue pods of cordoned nodes", 150);
+  EXPECT_EQ(k8s.cause, "");
+  EXPECT_EQ(k8s.change, "The scheduler dropped pods whose node was cordoned. Requeue them instead");
+
+  dt::PrNote zh = dt::ExtractPrNote(
+      "### 关联 Issue\n关联 #68 https://gitcode.com/Ascend/X/issues/68\n\n"
+      "### 修改原因\n上游脚本只支持 `--enable-llvm`，传 `-v` 即报 Unknown option。\n\n"
+      "### 修改内容\n1. README.md：构建命令改为 `./build.sh --enable-llvm`\n2. 补充说明\n\n"
+      "### 自测\n- [x] 910B4 构建通过\n",
+      "修复构建命令", 150);
+  EXPECT_EQ(zh.cause, "上游脚本只支持 `--enable-llvm`，传 `-v` 即报 Unknown option");
+  EXPECT_EQ(zh.change, "1. README.md：构建命令改为 `./build.sh --enable-llvm`；2. 补充说明");
+
+  // No headings: the first paragraph that is not a reference, a restated
+  // title or a sign-off.
+  dt::PrNote plain = dt::ExtractPrNote(
+      "* Remove deprecated `torch._six` imports\n\nCloses #2845.\n\n"
+      "As the extensions share the build folder, building them in parallel can\ncause failures.\n\n"
+      "Signed-off-by: A <a@b.c>\n",
+      "Remove deprecated `torch._six` imports", 150);
+  EXPECT_EQ(plain.change, "As the extensions share the build folder, building them in parallel can cause failures");
+
+  // Code blocks and inline labels: "**Root Cause**：" opens a cause.
+  dt::PrNote labels = dt::ExtractPrNote(
+      "关联 issue：https://gitcode.com/o/r/issues/18\n\n**Root Cause**：初始化时显存反复申请释放。\n\n"
+      "**Fix Solution**：改在 CPU 侧创建参数。\n\n```\nlog line\n```\n",
+      "修复 OOM", 150);
+  EXPECT_EQ(labels.cause, "初始化时显存反复申请释放");
+  EXPECT_EQ(labels.change, "改在 CPU 侧创建参数");
+
+  // Nothing but a reference and a checklist: no note.
+  dt::PrNote none = dt::ExtractPrNote("Fixes #12\n\n- [x] tests\n---------\nCo-authored-by: x", "t", 150);
+  EXPECT_EQ(none.cause, "");
+  EXPECT_EQ(none.change, "");
+}
+
+// A repository without a description still gets a true role line: the
+// directories its fixes change and its issues' labels, else its name.
+TEST(DigestRole, FallsBackToPathsLabelsOrName) {
+  TempDir dir;
+  std::string root = dir / "dump/github/acme/engine";
+  WriteFile(root + "/repo.json", R"({"full_name": "acme/engine", "description": ""})");
+  WriteFile(root + "/issues.json", R"([
+    {"number": 1, "title": "[Bug]: crash in zero stage 3", "state": "closed", "labels": [{"name": "bug"}, {"name": "training"}],
+     "created_at": "2026-01-01T00:00:00Z", "closed_at": "2026-01-03T00:00:05Z"},
+    {"number": 2, "title": "hang in zero offload", "state": "closed", "labels": [{"name": "training"}],
+     "created_at": "2026-01-02T00:00:00Z", "closed_at": "2026-01-04T00:00:05Z"}])");
+  WriteFile(root + "/pulls.json", R"([
+    {"number": 10, "title": "fix crash", "body": "Fixes #1\n\nThe partition map was rebuilt after the optimizer step; keep it.", "state": "closed",
+     "created_at": "2026-01-02T00:00:00Z", "merged_at": "2026-01-03T00:00:00Z", "html_url": "https://example.org/pr/10",
+     "head": {"ref": "a"}, "base": {"ref": "main"}},
+    {"number": 11, "title": "fix hang", "body": "Fixes #2", "state": "closed",
+     "created_at": "2026-01-03T00:00:00Z", "merged_at": "2026-01-04T00:00:00Z",
+     "head": {"ref": "b"}, "base": {"ref": "main"}}])");
+  WriteFile(root + "/pulls/10/files.json", R"([{"filename": "engine/runtime/zero/stage3.py", "status": "modified"}])");
+  WriteFile(root + "/pulls/11/files.json", R"([{"filename": "engine/runtime/zero/offload.py", "status": "modified"}])");
+  std::string out, err;
+  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
+  ASSERT_EQ(RunCommand(fg + "import " + dir.path() + "/dump", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
+  json j = json::parse(out);
+  ASSERT_EQ(j["repos"].size(), 1u) << out;
+  const json& r = j["repos"][0];
+  EXPECT_EQ(r["role"], "");
+  EXPECT_EQ(r["role_text"]["zh"], "（仓库未填描述）修复多涉及 `engine/runtime`；issue 标签多为 training");
+  EXPECT_EQ(r["role_text"]["en"], "(no repository description) fixes mostly change `engine/runtime`; issues mostly labelled training");
+  ASSERT_EQ(r["cases"].size(), 2u);
+  const json& c1 = r["cases"][0];
+  EXPECT_EQ(c1["problem"], "crash in zero stage 3");  // no ": " left by the tag
+  EXPECT_EQ(c1["fixes"][0]["url"], "https://example.org/pr/10");  // html_url when stored
+  EXPECT_EQ(c1["fix_note"]["change"], "The partition map was rebuilt after the optimizer step; keep it");
+  EXPECT_NE(c1["summary"]["en"].get<std::string>().find("Change (from !10): The partition map"), std::string::npos)
+      << c1["summary"];
+  const json& c2 = r["cases"][1];
+  EXPECT_EQ(c2["fixes"][0]["url"], "https://github.com/acme/engine/pull/11");  // built from the reference
+  EXPECT_TRUE(c2["fix_note"].is_null());  // "Fixes #2" says nothing
+  // The Markdown overview's role column is never empty.
+  ASSERT_EQ(RunCommand(fg + "digest", &out, &err), 0) << err;
+  EXPECT_NE(out.find("| acme/engine | （仓库未填描述）修复多涉及 `engine/runtime`"), std::string::npos) << out;
+
+  // Nothing to go by: the name, marked.
+  query::DigestRepo bare;
+  bare.repo = RepoRef{Platform::kGitHub, "acme", "engine"};
+  EXPECT_EQ(query::RepoRole(bare, query::Lang::kZh), "acme/engine（仓库未填描述）");
+  bare.role = "An engine";
+  EXPECT_EQ(query::RepoRole(bare, query::Lang::kEn), "An engine");
 }
 
 TEST(DigestRender, RenderInOrderKeepsIndexOrderAcrossChunks) {

@@ -22,9 +22,12 @@
 //   {"version": 1,
 //    "selection": {"repos": [..], "org": "", "since": "", "until": "", "min_tier": "D",
 //                  "as_of": "2026-09-16"},
-//    "overview": [{"repo": REF, "name": "FlashGen", "role": "...", "included": 3}],
-//    "repos": [{"repo": REF, "name", "role", "url",
+//    "overview": [{"repo": REF, "name": "FlashGen", "role": "...",
+//                  "role_text": {"zh", "en"}, "included": 3}],
+//    "repos": [{"repo": REF, "name", "role", "role_text", "url",
 //               "cases": [CASE...]}],
+//   ("role" is the description's line, "" when there is none; "role_text" what
+//    RepoRole writes, never empty.)
 //    "themes": [{"id": 1, "terms": ["ffmpeg", ...], "repos": [REF...],
 //                "issues": [REF...], "via": "graph" | "terms" | "repo"}],
 //    "troubleshooting": [{"symptom": "...", "action": "...", "source": "answer"|"fix_title",
@@ -40,12 +43,13 @@
 //                                  "by_reason": {"stale": 4}}}}
 //   CASE = {"issue": REF, "number": "69", "title", "url", "problem", "resolution",
 //           "tier": "A".."D" or "", "created_at", "closed_at" (UTC ISO or null),
-//           "fixes": [{"pr": REF or URL, "short": "!166", "title", "tier", "confidence",
+//           "fixes": [{"pr": REF or URL, "short": "!166", "url", "title", "tier", "confidence",
 //                      "state", "merged_at", "created_at", "base_ref", "backport_of",
 //                      "evidence": [{"kind", "delta_s"?, "detail"}]}],
 //           "evidence": [issue-level evidence], "flags": [..], "false_leads": [..],
 //           "duplicate_of": REF or null,
 //           "answer": {"author", "created_at", "kind", "text"} or null,
+//           "fix_note": {"pr": REF, "cause", "change"} or null,
 //           "summary": {"zh": "...", "en": "..."}}
 //
 // Thread safety: BuildDigest only reads the store (safe concurrently with other
@@ -122,13 +126,27 @@ struct DigestCase {
   std::string problem;  // one line, extracted
   std::string tier;     // best fix tier, "" when no fix
   std::string body_text;  // the body without code blocks (first 4000 bytes), for themes
+  // What the fix's own description says (digest_text::ExtractPrNote): the
+  // cause and the change, verbatim, and the PR they come from ("" when none).
+  std::string note_pr;
+  std::string cause;
+  std::string change;
+  // Web pages of the PRs the case names (fixes, false leads, backported
+  // originals): the PR's html_url when stored, else the platform URL built
+  // from its reference; a PR named by URL maps to that URL.
+  std::map<std::string, std::string> pr_urls;
 };
 
 struct DigestRepo {
   RepoRef repo;
   std::string name;  // repository name ("FlashGen")
-  std::string role;  // one line, from the repository description
+  std::string role;  // one line, from the repository description ("" when it has none)
   std::string url;
+  // When the description is empty, what RepoRole says instead: the
+  // directories the included cases' fix PRs change most and the issues'
+  // most frequent labels (each at most three, used at least twice).
+  std::vector<std::string> top_paths;
+  std::vector<std::string> top_labels;
   std::vector<DigestCase> cases;
 };
 
@@ -186,17 +204,57 @@ std::string IssueLabel(const Digest& d, const std::string& issue);
 // "MindSpeed-Ops" / "mindspore/docs" for a canonical repository ref.
 std::string RepoLabel(const Digest& d, const std::string& repo);
 
+// The 定位 / role line of a repository: its description, else what its cases
+// touch and are labelled ("(no description) fixes mostly change
+// `deepspeed/runtime`, ...") or, failing that, that it has no description.
+// Never empty.
+std::string RepoRole(const DigestRepo& r, Lang lang);
+
 // The resolution sentence of one case ("!166 merged 2026-09-15; ...").
 std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang);
 
 std::string RenderMarkdown(const Digest& d, Lang lang);
-// One self-contained HTML file (inline CSS, inline SVG timeline; no scripts,
-// no external resources).
+// One self-contained HTML file (inline CSS, an inline SVG timeline under each
+// repository table; no scripts, no external resources). PR numbers in the
+// summaries, timeline rows and troubleshooting cases link to their pages;
+// evidence and flag chips carry labels in `lang` (the internal name in
+// data-kind / data-flag and the tooltip).
 std::string RenderHtml(const Digest& d, Lang lang);
-// The timeline picture alone: one row per case, issue created -> PR merged ->
-// issue closed.
-std::string RenderTimelineSvg(const Digest& d, Lang lang);
+// One repository table's timeline picture: one row per case, issue created ->
+// PR merged -> issue closed, every row on one date axis shared by the table
+// (date ticks at a round step), so that lengths compare.
+std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang);
 nlohmann::json ToJson(const Digest& d);
+
+// What the search page's home shows (serve's /api/v1/home): what the store
+// holds, and example questions taken from it: the titles (tag stripped) of
+// resolved issues with a trusted resolution (a merged fix at tier A or B, or
+// an answer comment), the most recently closed of each repository first, one
+// repository after another, at most two per repository. JSON:
+//   {"stats": {"repositories", "issues", "pulls", "linked_issues", "fix_links",
+//              "trusted_issues", "docs"},
+//    "examples": [{"question", "issue": REF, "url", "resolution", "tier": "A"|"B"|""}]}
+struct StoreOverview {
+  std::int64_t repositories = 0;
+  std::int64_t issues = 0;
+  std::int64_t pulls = 0;
+  std::int64_t linked_issues = 0;   // issues with stored links
+  std::int64_t fix_links = 0;       // fix links over all issues (tiers A-D)
+  std::int64_t trusted_issues = 0;  // closed with a merged A/B fix or an answer
+  std::int64_t docs = 0;            // local doc nodes (`docs import`); 0 without an index
+  struct Example {
+    std::string question;
+    std::string issue;
+    std::string url;
+    std::string resolution;
+    std::string tier;  // "" for an answered issue
+  };
+  std::vector<Example> examples;
+};
+StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir, size_t max_examples);
+nlohmann::json ToJson(const StoreOverview& o);
+// Nodes in the local doc index under db_dir (0 when there is none).
+StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir);
 // ToJson(d).dump(2) plus a newline, byte for byte, built one repository per
 // task (the whole tree is never held). Internal when a text is not UTF-8.
 StatusOr<std::string> RenderJson(const Digest& d);
