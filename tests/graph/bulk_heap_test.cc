@@ -65,5 +65,56 @@ TEST(BulkHeap, ReservesTheHeapAheadAndAdvisesHugePages) {
   EXPECT_LT(Break(), before + (std::uintptr_t{8} << 20));
 }
 
+// True when a block of `size` bytes, with the top of the heap trimmed first
+// (so the block cannot be cut from free space there), comes from the main
+// heap (below the break): its size is below the mmap threshold in force.
+// Above the threshold malloc maps it on its own.
+bool FromHeap(std::size_t size) {
+  ::malloc_trim(0);
+  void* volatile p = std::malloc(size);
+  auto at = reinterpret_cast<std::uintptr_t>(p);
+  bool below = at + size <= Break();
+  std::free(p);
+  return below;
+}
+
+constexpr std::size_t kDefault = 128 * 1024;  // glibc's defaults of both settings
+
+TEST(BulkHeap, RestoresTheSettingsItFoundWhenNested) {
+  ASSERT_EQ(CurrentMallocOptions(), (MallocOptions{kDefault, kDefault}));
+  {
+    BulkHeap outer(std::size_t{16} << 20);
+    if (!outer.active()) GTEST_SKIP() << "the heap cannot grow here";
+    const MallocOptions during = CurrentMallocOptions();
+    EXPECT_EQ(during.top_pad, std::size_t{16} << 20);
+    EXPECT_EQ(during.mmap_threshold, std::size_t{32} << 20);
+    {
+      ::malloc_trim(0);  // no free top: the inner heap grows the break (active)
+      BulkHeap inner(std::size_t{64} << 20);
+      ASSERT_TRUE(inner.active());
+      EXPECT_EQ(CurrentMallocOptions().top_pad, std::size_t{64} << 20);
+    }
+    // The outer heap's settings again, not glibc's defaults: 4 MiB blocks
+    // still come from the heap (at 128 KiB they would be mapped), and a free
+    // at the top keeps the outer's pad (at 128 KiB the heap would shrink).
+    EXPECT_EQ(CurrentMallocOptions(), during);
+    EXPECT_TRUE(FromHeap(std::size_t{4} << 20));
+    EXPECT_GE(::mallinfo2().keepcost, std::size_t{15} << 20);  // the free left the pad
+  }
+  EXPECT_EQ(CurrentMallocOptions(), (MallocOptions{kDefault, kDefault}));
+  EXPECT_FALSE(FromHeap(std::size_t{4} << 20));
+}
+
+TEST(BulkHeap, RestoresSettingsMadeBeforeIt) {
+  // A threshold of 8 MiB set before the heap (through SetMallocOptions, the
+  // record glibc lacks a getter for) is in force again after it.
+  ASSERT_TRUE(SetMallocOptions({kDefault, std::size_t{8} << 20}));
+  { BulkHeap heap(std::size_t{32} << 20); }
+  EXPECT_EQ(CurrentMallocOptions(), (MallocOptions{kDefault, std::size_t{8} << 20}));
+  EXPECT_TRUE(FromHeap(std::size_t{4} << 20));
+  ASSERT_TRUE(SetMallocOptions({kDefault, kDefault}));
+  EXPECT_FALSE(FromHeap(std::size_t{4} << 20));
+}
+
 }  // namespace
 }  // namespace fixgraph::graph
