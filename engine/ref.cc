@@ -17,11 +17,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-bool IsDigits(std::string_view s) {
-  return !s.empty() && s.size() <= 18 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 std::vector<std::string_view> SplitPath(std::string_view path) {
   std::vector<std::string_view> parts;
   size_t start = 0;
@@ -116,6 +111,11 @@ std::string Ref::ToString() const {
   return {};
 }
 
+bool IsDecimal(std::string_view s) {
+  return !s.empty() && s.size() <= 18 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
 bool IsValidIssueNumber(std::string_view s) {
   return !s.empty() && s.size() <= kMaxIssueNumberLength &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c); });
@@ -166,7 +166,7 @@ StatusOr<Ref> ParseRef(std::string_view text) {
     ref.kind = RefKind::kIssue;
     ref.number = std::string(number);
   } else {
-    if (!IsDigits(number)) return BadRef(text, "a pull request number is a decimal integer");
+    if (!IsDecimal(number)) return BadRef(text, "a pull request number is a decimal integer");
     ref.kind = RefKind::kPull;
     std::int64_t n = 0;
     std::from_chars(number.data(), number.data() + number.size(), n);
@@ -244,7 +244,7 @@ std::optional<UrlRef> ParseWebUrl(std::string_view url) {
     if (!IsValidIssueNumber(number)) return std::nullopt;
     out.ref.number = std::string(number);
   } else {
-    if (!IsDigits(number)) return std::nullopt;
+    if (!IsDecimal(number)) return std::nullopt;
     std::int64_t n = 0;
     std::from_chars(number.data(), number.data() + number.size(), n);
     out.ref.number = std::to_string(n);

@@ -3,7 +3,9 @@
 // The tag bytes and column-family names below are the on-disk format: do not
 // change or renumber them without bumping kStoreSchemaVersion.
 //
-// Column family "items" (mapped records) and "raw" (API payloads) share keys:
+// Column family "items" (mapped records, binary: record_codec.h; derived
+// records as their writers encode them) and "raw" (API payloads, compact
+// JSON) share keys:
 //   R\0<repo>                                   repository
 //   I\0<repo>\0<num>                            issue
 //   P\0<repo>\0<num>                            pull request
@@ -16,8 +18,8 @@
 // Column family "index" (secondary keys, values as noted):
 //   c\0<repo>\0<time>\0<num>                    issue closed at time -> ""
 //   m\0<repo>\0<time>\0<num>                    PR merged at time -> ""
-//   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord JSON
-//   l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) -> link JSON
+//   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord (binary, record_codec.h)
+//   l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) -> PlatformLink (binary)
 //   s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
 // Default column family: "schema_version", "import\0<repo>" markers, cursors,
 // and the pending derived work (Store::ListPending), values "":

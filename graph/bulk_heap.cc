@@ -4,22 +4,51 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <mutex>
 
 namespace fixgraph::graph {
 namespace {
 
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-constexpr int kDefaultPad = 128 * 1024;  // glibc's M_TOP_PAD and M_MMAP_THRESHOLD defaults
-constexpr int kMmapThreshold = 32 << 20;
+constexpr std::size_t kDefaultPad = 128 * 1024;  // glibc's M_TOP_PAD and M_MMAP_THRESHOLD defaults
+constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;
 
 std::uintptr_t Break() { return reinterpret_cast<std::uintptr_t>(::sbrk(0)); }
 
+// What SetMallocOptions applied last (glibc has no getter).
+std::mutex settings_mu;
+MallocOptions settings{kDefaultPad, kDefaultPad};
+
+int AsInt(std::size_t v) {
+  return static_cast<int>(std::min<std::size_t>(v, std::numeric_limits<int>::max()));
+}
+
 }  // namespace
 
-BulkHeap::BulkHeap(std::size_t reserve) {
-  ::mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
-  ::mallopt(M_TOP_PAD, static_cast<int>(reserve));
+MallocOptions CurrentMallocOptions() {
+  std::lock_guard<std::mutex> lock(settings_mu);
+  return settings;
+}
+
+bool SetMallocOptions(const MallocOptions& options) {
+  std::lock_guard<std::mutex> lock(settings_mu);
+  bool ok = true;
+  if (::mallopt(M_MMAP_THRESHOLD, AsInt(options.mmap_threshold)) == 1)
+    settings.mmap_threshold = options.mmap_threshold;
+  else
+    ok = false;
+  if (::mallopt(M_TOP_PAD, AsInt(options.top_pad)) == 1)
+    settings.top_pad = options.top_pad;
+  else
+    ok = false;
+  return ok;
+}
+
+BulkHeap::BulkHeap(std::size_t reserve) : found_(CurrentMallocOptions()) {
+  SetMallocOptions({reserve, kMmapThreshold});
   // Advise from the first whole huge page above the current break: the pages
   // below it are in use already.
   advised_end_ = (Break() + kHugePage - 1) & ~(kHugePage - 1);
@@ -33,8 +62,8 @@ BulkHeap::BulkHeap(std::size_t reserve) {
   std::free(p);
   if (Break() < before + reserve / 2) {
     // The break did not move (no room, strict overcommit, a heap that is not
-    // contiguous): glibc's defaults again, nothing advised.
-    Restore();
+    // contiguous): the settings found again, nothing advised.
+    SetMallocOptions(found_);
     active_ = false;
     return;
   }
@@ -42,12 +71,7 @@ BulkHeap::BulkHeap(std::size_t reserve) {
 }
 
 BulkHeap::~BulkHeap() {
-  if (active_) Restore();
-}
-
-void BulkHeap::Restore() {
-  ::mallopt(M_TOP_PAD, kDefaultPad);
-  ::mallopt(M_MMAP_THRESHOLD, kDefaultPad);
+  if (active_) SetMallocOptions(found_);
 }
 
 void BulkHeap::Update() {

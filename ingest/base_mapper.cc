@@ -18,11 +18,6 @@ std::string TrimGitSuffix(std::string url) {
   return url;
 }
 
-bool IsDecimal(const std::string& s) {
-  return !s.empty() && s.size() <= 18 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 }  // namespace
 
 Status Mapper::LinkedPullNumber(const JsonValue& j, std::int64_t* number) const {

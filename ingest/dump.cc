@@ -431,11 +431,6 @@ class CountingWritingSink final : public RecordSink {
   RecordSink* write_;
 };
 
-bool IsDecimal(const std::string& s) {
-  return !s.empty() && s.size() <= 18 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 std::vector<fs::path> SortedSubdirs(const fs::path& dir, std::error_code* ec) {
   std::vector<fs::path> out;
   for (fs::directory_iterator it(dir, *ec), end; !*ec && it != end; it.increment(*ec)) {

@@ -264,10 +264,10 @@ TEST(MentionsTest, OffsetsAreBytesInTheOriginalText) {
   EXPECT_EQ(ms[1].text, "!8");
 }
 
-// BUG (engine/mentions.cc, FindMentions: next_ok uses IsWordByte, which counts
-// every byte >= 0x80 as a word byte): a mention followed by full-width CJK
-// punctuation is dropped, e.g. "修复 #69，谢谢" yields no mention. Full-width
-// punctuation is not a word; Chinese PR bodies use it right after "#N" all the time.
+// Regression (engine/mentions.cc, FindMentions): the check after a mention once
+// counted every byte >= 0x80 as a word byte, so a mention followed by full-width
+// CJK punctuation was dropped ("修复 #69，谢谢" gave none). Full-width punctuation
+// is not a word; Chinese PR bodies use it right after "#N" all the time.
 TEST(MentionsTest, CjkPunctuationAfterMention) {
   for (const char* text : {"修复 #69，谢谢", "修复 #69。", "（见 #69）", "fix #69：crash"}) {
     SCOPED_TRACE(text);

@@ -360,5 +360,17 @@ TEST(RefOrderTest, EqualityAndOrdering) {
   EXPECT_EQ(r1, Repo(Platform::kGitCode, "a", "b"));
 }
 
+TEST(RefTest, IsDecimalIsOneToEighteenDigits) {
+  EXPECT_TRUE(IsDecimal("0"));
+  EXPECT_TRUE(IsDecimal("166"));
+  EXPECT_TRUE(IsDecimal(std::string(18, '9')));  // fits in an int64
+  EXPECT_FALSE(IsDecimal(std::string(19, '9')));
+  EXPECT_FALSE(IsDecimal(""));
+  EXPECT_FALSE(IsDecimal("I8XK2P"));
+  EXPECT_FALSE(IsDecimal("-1"));
+  EXPECT_FALSE(IsDecimal("1 "));
+  EXPECT_FALSE(IsDecimal("\xd9\xa1"));  // an Arabic-Indic digit is not ASCII
+}
+
 }  // namespace
 }  // namespace fixgraph

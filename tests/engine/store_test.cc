@@ -1366,9 +1366,9 @@ TEST_F(StoreTest, TouchedItems) {
   EXPECT_TRUE(third->TouchedItems().empty());
 }
 
-// BUG (engine/store.cc, Store::Batch::PutPlatformLink): store.h says TouchedItems()
-// lists "the issues and PRs whose ... platform links changed", but a new link only
-// touches its issue (Upsert's owner), never its PR.
+// Regression (Store::Batch::PutPlatformLink, engine/store_batch.cc): store.h says
+// TouchedItems() lists "the issues and PRs whose ... platform links changed"; a
+// new link once touched only its issue (Upsert's owner), never its PR.
 TEST_F(StoreTest, NewPlatformLinkTouchesThePullToo) {
   auto b = store_->NewBatch();
   ASSERT_OK(b->PutPlatformLink({IssueRef("80"), PullRef(181), "pull_issues"}));

@@ -323,9 +323,9 @@ TEST(DisplayOffsetTest, InvalidValueFallsBackToDefault) {
   EXPECT_EQ(DisplayOffsetMinutes(), 480);
 }
 
-// BUG (engine/time.cc, ParseOffsetAt): a colon with no minutes after it is
-// accepted, so "+08:" parses as +08:00 and "2026-09-15T11:35:56+08:" as a valid
-// timestamp. Expected InvalidArgument ("bad UTC offset").
+// Regression (engine/time.cc, ParseOffsetAt): a colon with no minutes after it
+// was accepted, so "+08:" parsed as +08:00 and "2026-09-15T11:35:56+08:" as a
+// valid timestamp. Both are InvalidArgument ("bad UTC offset").
 TEST(ParseUtcOffsetTest, DanglingColonIsRejected) {
   EXPECT_FALSE(ParseUtcOffset("+08:").ok());
   EXPECT_FALSE(ParseTimestamp("2026-09-15T11:35:56+08:").ok());

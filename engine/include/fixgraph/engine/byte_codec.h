@@ -8,7 +8,7 @@
 // owner and name. Writing is deterministic: equal values give equal bytes.
 //
 // Reading is strict and never throws: a wrong type byte, a truncated value,
-// an out-of-range enum or trailing bytes make Finish() return Corruption
+// a varint longer than 64 bits, an out-of-range enum or trailing bytes make Finish() return Corruption
 // naming the record kind. After the first error every read returns zero or
 // empty values.
 //
@@ -95,6 +95,7 @@ class ByteReader {
     for (int shift = 0; shift < 64; shift += 7) {
       if (p_ == end_) return Bad();
       std::uint8_t b = static_cast<std::uint8_t>(*p_++);
+      if (shift == 63 && b > 1) return Bad();  // bits past the 64th: overlong
       v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if ((b & 0x80) == 0) return v;
     }

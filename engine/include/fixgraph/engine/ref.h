@@ -81,6 +81,9 @@ struct Ref {
   }
 };
 
+// True for 1-18 ASCII digits: a decimal number that fits in an int64 (a pull
+// request number, a numeric id).
+bool IsDecimal(std::string_view s);
 // True for a valid issue number: 1-32 ASCII letters or digits.
 bool IsValidIssueNumber(std::string_view s);
 // True for a valid owner or repository path segment.
