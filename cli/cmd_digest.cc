@@ -55,10 +55,13 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   auto store = ctx.OpenForRead();
   if (!store.ok()) return ctx.Fail(store.status());
   DigestCounts counts;
-  // The digest reports nothing while it runs: the line shows the time passing.
+  // Repositories collected (they are the digest's unit of work), then the rendering.
   auto progress = ctx.NewProgress("digest");
-  progress->Phase("digest", ProgressState::Note("reading the resolved issues and their fixes"));
-  auto text = DigestText(**store, request, "--", &counts);
+  progress->Phase("digest", ProgressState::Counting("repositories"));
+  auto text = DigestText(**store, request, "--", &counts, [&](size_t done, size_t total) {
+    progress->Update(ProgressState::Count("repositories", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
+                                          done == total ? "themes and rendering" : "reading the resolved issues and their fixes"));
+  });
   progress->Finish();
   if (!text.ok()) return ctx.Fail(text.status());
   if (a.output.empty() || a.output == "-") {

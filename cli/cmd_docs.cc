@@ -16,12 +16,15 @@ namespace {
 void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool json_out) {
   query::DocImportStats st;
   auto t0 = std::chrono::steady_clock::now();
-  // The import reports nothing while it runs: the line shows what it reads
-  // and the time passing.
+  // Parsing first (a note), then the nodes written to the index, then the
+  // association table and the commit.
   auto progress = ctx.NewProgress("docs import");
-  progress->Phase("docs import", ProgressState::Note("parsing and indexing " + std::to_string(paths.size()) +
+  progress->Phase("docs import", ProgressState::Note("parsing " + std::to_string(paths.size()) +
                                                     (paths.size() == 1 ? " path" : " paths")));
-  Status imported = query::ImportDocs(ctx.db_dir, paths, &st);
+  Status imported = query::ImportDocs(ctx.db_dir, paths, &st, [&](size_t done, size_t total) {
+    progress->Update(ProgressState::Count("nodes", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
+                                          done == total ? "term associations and commit" : "indexing"));
+  });
   progress->Finish();
   if (!imported.ok()) return ctx.Fail(imported);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -218,10 +218,11 @@ Status RequireRepository(const Store& store, const RepoRef& repo) {
   return Status::NotFound(msg);
 }
 
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
-                                 const std::string& what, DigestCounts* counts) {
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r, const std::string& what,
+                                 DigestCounts* counts, const std::function<void(size_t, size_t)>& on_progress) {
   auto plan = PlanDigest(r, what);
   if (!plan.ok()) return plan.status();
+  plan->options.on_progress = on_progress;
   for (const RepoRef& repo : plan->options.repos) FG_RETURN_IF_ERROR(RequireRepository(store, repo));
   auto digest = query::BuildDigest(store, plan->options);
   if (!digest.ok()) return digest.status();

@@ -100,7 +100,9 @@ Status CheckDigestRequest(const DigestRequest& request, const std::string& what 
 // first).
 Status RequireRepository(const Store& store, const RepoRef& repo);
 
+// `on_progress`: query::DigestOptions::on_progress (repositories collected).
 StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
-                                 const std::string& what = "", DigestCounts* counts = nullptr);
+                                 const std::string& what = "", DigestCounts* counts = nullptr,
+                                 const std::function<void(size_t done, size_t total)>& on_progress = {});
 
 }  // namespace fixgraph::cli

@@ -41,6 +41,14 @@ struct ProgressState {
     s.unit = std::move(unit);
     return s;
   }
+  // `done` of `total` `unit`, and what is being done.
+  static ProgressState Count(std::string unit, std::int64_t done, std::int64_t total, std::string detail) {
+    ProgressState s = Counting(std::move(unit));
+    s.done = done;
+    s.total = total;
+    s.detail = std::move(detail);
+    return s;
+  }
   static ProgressState Note(std::string detail) {
     ProgressState s;
     s.detail = std::move(detail);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -674,7 +675,7 @@ StatusOr<DigestRules> ParseDigestRules(const std::string& json_text, const std::
     // Parsed again for nlohmann's message: where and what (1e400: number overflow).
     std::string why = "invalid JSON";
     try {
-      (void)json::parse(json_text);
+      [[maybe_unused]] json again = json::parse(json_text);
     } catch (const json::exception& e) {
       why = e.what();
     }
@@ -803,7 +804,14 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
   std::set<std::string> stop(BuiltinStopTerms().begin(), BuiltinStopTerms().end());
   stop.insert(options.rules.stop_terms.begin(), options.rules.stop_terms.end());
   std::vector<RepoPart> parts(selected.size());
-  ParallelFor(selected.size(), [&](size_t i) { CollectRepo(store, *selected[i], options, stop, &parts[i]); });
+  std::mutex progress_mu;
+  size_t collected = 0;
+  ParallelFor(selected.size(), [&](size_t i) {
+    CollectRepo(store, *selected[i], options, stop, &parts[i]);
+    if (!options.on_progress) return;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    options.on_progress(++collected, selected.size());
+  });
   OptTime latest;
   std::vector<RepoPart*> with_cases;
   for (RepoPart& part : parts) {

@@ -10,6 +10,7 @@
 #include "digest_text.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/query/digest.h"
+#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -44,8 +45,8 @@ struct Pick {
 }  // namespace
 
 StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir) {
-  // The local corpus `docs import` writes (query/docs_local.cc).
-  const std::string dir = db_dir + "/index-docs";
+  // The local corpus `docs import` writes.
+  const std::string dir = DocIndexDir(db_dir);
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) return 0;
   try {

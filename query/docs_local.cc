@@ -1,5 +1,5 @@
 // The local KG doc corpus: import (Markdown trees, JSONL) into a Xapian
-// database at <db_dir>/index-issues-docs, and search with calibrated [0,1] scores.
+// database at <db_dir>/index-docs, and search with calibrated [0,1] scores.
 //
 // Index layout (one Xapian document per node; the values below are part of
 // the on-disk format: do not change them without a re-import note):
@@ -1102,8 +1102,10 @@ class LocalDocSource : public DocSource {
 
 }  // namespace
 
+std::string DocIndexDir(const std::string& db_dir) { return DocsDir(db_dir); }
+
 Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& paths,
-                  DocImportStats* stats) {
+                  DocImportStats* stats, const std::function<void(size_t done, size_t total)>& on_progress) {
   DocImportStats local;
   DocImportStats* st = stats ? stats : &local;
   *st = DocImportStats();
@@ -1134,6 +1136,7 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
       for (const PendingImport& imp : pending) all_nodes.insert(all_nodes.end(), imp.nodes.begin(), imp.nodes.end());
       const std::set<std::string> namespaces = NameNamespaces(all_nodes);
       all_nodes.clear();
+      const size_t total = ids.size();
       for (const PendingImport& imp : pending) {
         Xapian::doccount before = db.get_termfreq("O" + imp.origin);
         st->removed += before;
@@ -1141,6 +1144,7 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
         for (const DocNode& n : imp.nodes) {
           db.replace_document("Q" + n.id, MakeDocument(n, namespaces));
           ++st->nodes;
+          if (on_progress) on_progress(st->nodes, total);
           CrashPoint();  // crash tests: a death mid-transaction leaves the last commit
         }
       }
@@ -1149,6 +1153,7 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
       CrashPoint();
       db.commit_transaction();
       CrashPoint();
+      if (on_progress) on_progress(total, total);
     } catch (...) {
       db.cancel_transaction();
       throw;

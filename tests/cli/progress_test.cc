@@ -3,6 +3,8 @@
 // pseudo-terminal (util-linux `script`).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <sstream>
 #include <string>
 #include <thread>
@@ -150,6 +152,25 @@ TEST_F(ProgressCliTest, APipeGetsNothingUnlessForced) {
   EXPECT_EQ(err.find('\r'), std::string::npos) << err;
   EXPECT_NE(err.find("link  70/70 issues  100%"), std::string::npos) << err;
   EXPECT_NE(err.find("index  "), std::string::npos) << err;
+}
+
+// docs import counts the nodes it writes; digest the repositories it reads.
+TEST_F(ProgressCliTest, DocsImportAndDigestCount) {
+  std::string out, err;
+  const std::string fg = BinaryPath() + " --db " + db_.path();
+  ASSERT_EQ(RunCommand(fg + " --quiet import " + SourceDir() + "/data/demo", &out, &err), 0);
+  ASSERT_EQ(RunCommand(fg + " docs import --progress " + SourceDir() + "/data/kg", &out, &err), 0) << err;
+  // The last line of the phase: every node written, as many as the report says.
+  size_t nodes = 0;
+  ASSERT_EQ(std::sscanf(out.c_str(), "imported %zu doc nodes", &nodes), 1) << out;
+  EXPECT_NE(err.find("docs import  " + std::to_string(nodes) + "/" + std::to_string(nodes) + " nodes  100%"),
+            std::string::npos)
+      << err;
+  ASSERT_EQ(RunCommand(fg + " digest --progress", &out, &err), 0) << err;
+  EXPECT_NE(err.find("digest  18/18 repositories  100%"), std::string::npos) << err;
+  out = OnTerminal("docs import " + SourceDir() + "/data/kg");
+  EXPECT_NE(out.find("\rdocs import "), std::string::npos) << out;
+  EXPECT_NE(out.find("\r\x1b[Kimported "), std::string::npos) << out;
 }
 
 }  // namespace

@@ -173,6 +173,15 @@ namespace {
 
 // `link` refits the model from a repository's explicit pairs and keeps it
 // in the store; with too few pairs it keeps none.
+// Links the repository with a store fit from at least `min_pairs` pairs and
+// reads back the model it kept (NotFound when it kept none).
+StatusOr<RankModel> LinkAndReadModel(Store* store, const RepoRef& repo, LinkerOptions o, size_t min_pairs) {
+  o.suggest_min_pairs = min_pairs;
+  FG_RETURN_IF_ERROR(LinkAll(store, &repo, o, nullptr));
+  FG_ASSIGN_OR_RETURN(std::string meta, store->GetMeta(RankModelKey(repo)));
+  return RankModel::FromJson(nlohmann::json::parse(meta));
+}
+
 TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
   for (int i = 0; i < 3; ++i) {
     std::string n = std::to_string(40 + i);
@@ -182,21 +191,17 @@ TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
             "2026-03-04T09:00:0" + std::to_string(i) + "Z");
   }
   Commit();
-  LinkerOptions o = options_;
-  o.suggest_min_pairs = 3;
-  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
-  auto meta = store_->GetMeta(RankModelKey(repo_));
-  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
-  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
-  ASSERT_TRUE(m.ok());
+  auto m = LinkAndReadModel(store_.get(), repo_, options_, 3);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->source, "store");
   EXPECT_EQ(m->pairs, 3);
   // Time weights stay the built-in ones.
-  for (size_t i = 0; i < kRankFeatures; ++i)
-    if (IsTimeFeature(i)) EXPECT_EQ(m->weights[i], BuiltinRankModel().weights[i]);
-  o.suggest_min_pairs = 4;
-  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
-  EXPECT_TRUE(store_->GetMeta(RankModelKey(repo_)).status().IsNotFound());
+  for (size_t i = 0; i < kRankFeatures; ++i) {
+    if (IsTimeFeature(i)) {
+      EXPECT_EQ(m->weights[i], BuiltinRankModel().weights[i]);
+    }
+  }
+  EXPECT_TRUE(LinkAndReadModel(store_.get(), repo_, options_, 4).status().IsNotFound());
 }
 
 // Platform links are explicit pairs too (GitCode and Gitee link most fixes
@@ -217,13 +222,8 @@ TEST_F(GraphTest, StoreFitTakesPlatformLinkedPairs) {
     AddPlatformLink(IssueRef("50"), PullRef(150 + k));
   }
   Commit();
-  LinkerOptions o = options_;
-  o.suggest_min_pairs = 3;
-  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
-  auto meta = store_->GetMeta(RankModelKey(repo_));
-  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
-  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
-  ASSERT_TRUE(m.ok());
+  auto m = LinkAndReadModel(store_.get(), repo_, options_, 3);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->pairs, 3);  // not the umbrella
 }
 
@@ -379,13 +379,8 @@ TEST_F(GraphTest, StoreFitLearnsTheLabelWeight) {
   AddPull(401, "Update module", "", "2026-03-11T00:00:00Z", "2026-03-12T03:00:00Z");
   AddFile(PullRef(401), "src/indexer/impl.cc", "");
   Commit();
-  LinkerOptions o = options_;
-  o.suggest_min_pairs = 3;
-  ASSERT_TRUE(LinkAll(store_.get(), &repo_, o, nullptr).ok());
-  auto meta = store_->GetMeta(RankModelKey(repo_));
-  ASSERT_TRUE(meta.ok()) << meta.status().ToString();
-  auto m = RankModel::FromJson(nlohmann::json::parse(*meta));
-  ASSERT_TRUE(m.ok());
+  auto m = LinkAndReadModel(store_.get(), repo_, options_, 3);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_GT(m->weights[static_cast<size_t>(RankFeature::kLabel)], 0.5);
   auto links = ReadLinks(*store_, IssueRef("99"));
   ASSERT_TRUE(links.ok()) << links.status().ToString();

@@ -60,6 +60,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -116,6 +117,9 @@ struct DigestOptions {
   OptTime since;               // issues closed (or, if open, created) at or after
   OptTime until;               // ... at or before; also the "as of" date
   DigestRules rules = DefaultDigestRules();
+  // Called (may be empty; from worker threads, one call at a time) with the
+  // repositories collected so far and the number selected, after each.
+  std::function<void(size_t done, size_t total)> on_progress;
 };
 
 struct DigestCase {

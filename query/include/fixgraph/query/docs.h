@@ -4,7 +4,7 @@
 //
 // A doc source is either the local corpus (Markdown trees and JSONL nodes
 // imported with `fixgraph docs import`, indexed with Xapian under
-// <db_dir>/index-issues-docs) or a remote KG service speaking the `/search` API. Scores are
+// <db_dir>/index-docs) or a remote KG service speaking the `/search` API. Scores are
 // on the KG service's scale in [0, 1]: > 0.83 a hit, 0.70-0.83 ambiguous,
 // < 0.70 noise.
 //
@@ -73,7 +73,7 @@ class DocSource {
 };
 
 // The configured doc sources, merged by score (deduplicated by id): the local
-// corpus at <db_dir>/index-issues-docs when it exists, and the remote KG service when
+// corpus at <db_dir>/index-docs when it exists, and the remote KG service when
 // $FIXGRAPH_KG_URL is set (API key from $FIXGRAPH_KG_API_KEY).
 // $FIXGRAPH_KG_MODE chooses: "local" (local only), "remote" (remote only; an
 // error when $FIXGRAPH_KG_URL is unset), "both" or unset/"auto" (whatever is
@@ -99,17 +99,24 @@ struct DocImportStats {
 };
 
 // Imports Markdown trees/files (*.md, *.markdown) and JSONL node files
-// (*.jsonl) into <db_dir>/index-issues-docs. A directory D's pages get ids
+// (*.jsonl) into <db_dir>/index-docs. A directory D's pages get ids
 // "<basename of D>/<path under D>#<section-slug>"; a single Markdown file's
 // "<file name>#<section-slug>"; JSONL nodes keep their own ids. Importing a
 // tree or file again replaces every node that earlier import of the same
 // tree/file wrote (pages deleted since disappear). All files are parsed
 // before anything is written: a malformed JSONL line fails the whole import
 // with "<file>:<line>: ..." and the index is left as it was.
+// `on_progress` (may be empty) is called with the nodes written so far and
+// the nodes to write, after each node and once more when the index is
+// committed (done == total); it must not throw.
 Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& paths,
-                  DocImportStats* stats);
+                  DocImportStats* stats,
+                  const std::function<void(size_t done, size_t total)>& on_progress = {});
 
-// The local corpus alone. NotFound when <db_dir>/index-issues-docs does not exist.
+// Where <db_dir>'s local doc index lives: <db_dir>/index-docs.
+std::string DocIndexDir(const std::string& db_dir);
+
+// The local corpus alone. NotFound when <db_dir>/index-docs does not exist.
 StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir);
 
 // --- evaluation (issue 22) -----------------------------------------------------
