@@ -30,7 +30,7 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool jso
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (json_out) {
     *ctx.out << nlohmann::json{{"files", st.files}, {"nodes", st.nodes}, {"replaced", st.removed},
-                               {"index", ctx.db_dir + "/index-docs"}, {"seconds", secs}}
+                               {"index", query::DocIndexDir(ctx.db_dir)}, {"seconds", secs}}
                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
              << "\n";
     return;
@@ -39,7 +39,7 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool jso
   if (st.removed > 0) *ctx.out << " (replaced " << st.removed << " from earlier imports)";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", secs);
-  *ctx.out << " into " << ctx.db_dir << "/index-docs in " << buf << " s\n";
+  *ctx.out << " into " << query::DocIndexDir(ctx.db_dir) << " in " << buf << " s\n";
 }
 
 // Scores a question set: the doc search alone, or (--ask) the single ranking

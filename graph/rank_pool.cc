@@ -7,6 +7,8 @@
 #include <limits>
 #include <set>
 
+#include "fixgraph/engine/ref.h"
+
 namespace fixgraph::graph {
 namespace {
 
@@ -94,10 +96,6 @@ double PeopleOf(const IssueContext& ctx, const PullRequest& pr) {
   if (fits(pr.author.name) || (pr.author.login.find(' ') != std::string::npos && fits(pr.author.login))) return 1;
   if (in(pr.merged_by)) return 0.5;
   return 0;
-}
-
-bool AllDigits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The issue's labels as a PR may share them (LabelKeys), with the hashes of
@@ -258,7 +256,7 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     }
   }
 
-  const bool numbered = SharedNumbering(is.repo) && AllDigits(is.number) && is.number.size() < 12;
+  const bool numbered = SharedNumbering(is.repo) && IsDecimal(is.number) && is.number.size() < 12;
   const std::int64_t issue_number = numbered ? std::stoll(is.number) : 0;
   // The shortlist: best by text, and the last merged before the close.
   std::vector<std::uint32_t> pick;

@@ -87,8 +87,6 @@ constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbre
 constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
 constexpr Xapian::termcount kHeadingWdf = 3;
 
-std::string DocsDir(const std::string& db_dir) { return db_dir + "/index-docs"; }
-
 std::string LowerAscii(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -1102,7 +1100,7 @@ class LocalDocSource : public DocSource {
 
 }  // namespace
 
-std::string DocIndexDir(const std::string& db_dir) { return DocsDir(db_dir); }
+std::string DocIndexDir(const std::string& db_dir) { return db_dir + "/index-docs"; }
 
 Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& paths,
                   DocImportStats* stats, const std::function<void(size_t done, size_t total)>& on_progress) {
@@ -1129,7 +1127,7 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
   fs::create_directories(db_dir, ec);
   if (ec) return Status::IOError(db_dir + ": " + ec.message());
   try {
-    Xapian::WritableDatabase db(DocsDir(db_dir), Xapian::DB_CREATE_OR_OPEN);
+    Xapian::WritableDatabase db(DocIndexDir(db_dir), Xapian::DB_CREATE_OR_OPEN);
     db.begin_transaction();
     try {
       std::vector<DocNode> all_nodes;
@@ -1160,20 +1158,20 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
     }
     db.close();
   } catch (const Xapian::Error& e) {
-    return Status::IOError(DocsDir(db_dir) + ": " + e.get_msg());
+    return Status::IOError(DocIndexDir(db_dir) + ": " + e.get_msg());
   }
   return Status::OK();
 }
 
 StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir) {
   std::error_code ec;
-  if (!fs::exists(DocsDir(db_dir), ec))
-    return Status::NotFound(DocsDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
+  if (!fs::exists(DocIndexDir(db_dir), ec))
+    return Status::NotFound(DocIndexDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
   try {
-    Xapian::Database db(DocsDir(db_dir));
+    Xapian::Database db(DocIndexDir(db_dir));
     return std::unique_ptr<DocSource>(new LocalDocSource(std::move(db)));
   } catch (const Xapian::Error& e) {
-    return Status::IOError(DocsDir(db_dir) + ": " + e.get_msg());
+    return Status::IOError(DocIndexDir(db_dir) + ": " + e.get_msg());
   }
 }
 
