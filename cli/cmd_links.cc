@@ -112,18 +112,24 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
       return true;
     }
     *ctx.out << l.issue.ToString() << "  " << graph::ResolutionName(l.resolution);
-    if (!l.fixes.empty()) {
-      *ctx.out << "  fixes:";
-      for (const graph::FixLink& f : l.fixes)
-        *ctx.out << " " << ShortTarget(f.pr, l.issue.repo) << " (" << graph::TierName(f.tier)
-                 << ")";
+    // As in the JSON view: trusted links (A-C) are fixes, tier D is likely.
+    std::vector<const graph::FixLink*> likely;
+    const char* head = "  fixes:";
+    for (const graph::FixLink& f : l.fixes) {
+      if (f.tier > graph::Tier::kC) {
+        likely.push_back(&f);
+        continue;
+      }
+      *ctx.out << head << " " << ShortTarget(f.pr, l.issue.repo) << " (" << graph::TierName(f.tier) << ")";
+      head = "";
     }
-    if (!l.suggested.empty()) {
+    for (const graph::FixLink& f : l.suggested) likely.push_back(&f);
+    if (!likely.empty()) {
       *ctx.out << "  likely (not verified):";
-      for (size_t i = 0; i < l.suggested.size() && i < 3; ++i) {
+      for (size_t i = 0; i < likely.size() && i < 3; ++i) {
         char p[16];
-        std::snprintf(p, sizeof p, "%.2f", l.suggested[i].confidence);
-        *ctx.out << " " << ShortTarget(l.suggested[i].pr, l.issue.repo) << " (" << p << ")";
+        std::snprintf(p, sizeof p, "%.2f", likely[i]->confidence);
+        *ctx.out << " " << ShortTarget(likely[i]->pr, l.issue.repo) << " (" << p << ")";
       }
     }
     if (!l.flags.empty()) {

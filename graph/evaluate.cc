@@ -142,6 +142,7 @@ EvalReport Evaluate(const std::vector<LabeledIssue>& labels,
       }
     }
     for (const auto& [pr, fix] : found) {
+      if (fix->tier <= Tier::kC) ++(expected.count(pr) ? r.trusted_tp : r.trusted_fp);
       if (expected.count(pr)) continue;
       ++r.link_fp;
       d.extra_fixes.push_back(pr + " (" + TierName(fix->tier) + ")");
@@ -168,6 +169,7 @@ EvalReport Evaluate(const std::vector<LabeledIssue>& labels,
   r.link_precision = Ratio(r.link_tp, r.link_tp + r.link_fp);
   r.link_recall = Ratio(r.link_tp, r.link_tp + r.link_fn);
   r.link_f1 = F1(r.link_precision, r.link_recall);
+  r.trusted_precision = Ratio(r.trusted_tp, r.trusted_tp + r.trusted_fp);
   r.tier_accuracy = Ratio(r.tier_correct, r.tier_total);
   r.resolution_accuracy = Ratio(r.resolution_correct, r.issues);
   r.flag_precision = Ratio(r.flag_tp, r.flag_tp + r.flag_fp);
@@ -204,6 +206,7 @@ json ToJson(const EvalReport& r) {
               {"links", {{"tp", r.link_tp}, {"fp", r.link_fp}, {"fn", r.link_fn},
                          {"precision", r.link_precision}, {"recall", r.link_recall},
                          {"f1", r.link_f1}}},
+              {"trusted", {{"tp", r.trusted_tp}, {"fp", r.trusted_fp}, {"precision", r.trusted_precision}}},
               {"tiers", {{"correct", r.tier_correct}, {"total", r.tier_total},
                          {"accuracy", r.tier_accuracy}}},
               {"resolution", {{"correct", r.resolution_correct}, {"total", r.issues},
@@ -219,12 +222,16 @@ std::string FormatReport(const EvalReport& r) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "issues %lld\nfix links: precision %.3f recall %.3f F1 %.3f (tp %lld fp %lld fn %lld)\n"
-                "tiers: %.3f (%lld/%lld correctly found links)\nresolution: %.3f (%lld/%lld)\n"
-                "flags: precision %.3f recall %.3f (tp %lld fp %lld fn %lld)\n",
+                "trusted (A-C) links: precision %.3f (tp %lld fp %lld)\n",
                 static_cast<long long>(r.issues), r.link_precision, r.link_recall, r.link_f1,
                 static_cast<long long>(r.link_tp), static_cast<long long>(r.link_fp),
-                static_cast<long long>(r.link_fn), r.tier_accuracy,
-                static_cast<long long>(r.tier_correct), static_cast<long long>(r.tier_total),
+                static_cast<long long>(r.link_fn), r.trusted_precision,
+                static_cast<long long>(r.trusted_tp), static_cast<long long>(r.trusted_fp));
+  o << buf;
+  std::snprintf(buf, sizeof buf,
+                "tiers: %.3f (%lld/%lld correctly found links)\nresolution: %.3f (%lld/%lld)\n"
+                "flags: precision %.3f recall %.3f (tp %lld fp %lld fn %lld)\n",
+                r.tier_accuracy, static_cast<long long>(r.tier_correct), static_cast<long long>(r.tier_total),
                 r.resolution_accuracy, static_cast<long long>(r.resolution_correct),
                 static_cast<long long>(r.issues), r.flag_precision, r.flag_recall,
                 static_cast<long long>(r.flag_tp), static_cast<long long>(r.flag_fp),

@@ -1,5 +1,6 @@
 #include "fixgraph/graph/explain.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fixgraph::graph {
@@ -98,9 +99,14 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
   else if (links.state == IssueState::kOpen) head += ": still open";
   if (links.created_at) head += " (filed " + When(*links.created_at) + ")";
   out.push_back(head);
-  if (links.fixes.empty() && links.resolution != Resolution::kOpen)
-    out.push_back(links.suggested.empty() ? "no fixing change found" : "no verified fixing change found");
-  for (const FixLink& f : links.fixes) out.push_back(ExplainFix(links, f));
+  bool trusted = std::any_of(links.fixes.begin(), links.fixes.end(), [](const FixLink& f) { return f.tier <= Tier::kC; });
+  bool likely = !links.suggested.empty() || !links.fixes.empty();
+  if (!trusted && links.resolution != Resolution::kOpen)
+    out.push_back(likely ? "no verified fixing change found" : "no fixing change found");
+  for (const FixLink& f : links.fixes)
+    if (f.tier <= Tier::kC) out.push_back(ExplainFix(links, f));
+  for (const FixLink& f : links.fixes)
+    if (f.tier > Tier::kC) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
   for (const FixLink& f : links.suggested) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
   for (const Evidence& e : links.evidence) out.push_back(std::string(EvidenceKindName(e.kind)) + ": " + e.detail);
   if (links.duplicate_of) out.push_back("duplicate of " + Short(links, links.duplicate_of->ToString()));

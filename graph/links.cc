@@ -175,7 +175,9 @@ json ToJson(const Answer& v) {
 
 json ToJson(const IssueLinks& v) {
   json fixes = json::array(), suggested = json::array(), flags = json::array(), evidence = json::array();
-  for (const FixLink& f : v.fixes) fixes.push_back(ToJson(f));
+  // Trusted links (A-C) under "fixes"; the evidence's tier-D links lead
+  // "suggested", before the ranking's picks (links.h).
+  for (const FixLink& f : v.fixes) (f.tier <= Tier::kC ? fixes : suggested).push_back(ToJson(f));
   for (const FixLink& f : v.suggested) suggested.push_back(ToJson(f));
   for (Flag f : v.flags) flags.push_back(FlagName(f));
   for (const Evidence& e : v.evidence) evidence.push_back(ToJson(e));

@@ -669,11 +669,13 @@ namespace {
 // One repository's entry of the "repos" array.
 json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
   json cj = graph::ToJson(c.links);
-  for (json& f : cj["fixes"]) {
-    const std::string pr = f["pr"].get<std::string>();
-    f["short"] = dt::ShortPr(pr, r.repo);
-    auto url = c.pr_urls.find(pr);
-    f["url"] = url == c.pr_urls.end() ? std::string() : url->second;
+  for (const char* list : {"fixes", "suggested"}) {
+    for (json& f : cj[list]) {
+      const std::string pr = f["pr"].get<std::string>();
+      f["short"] = dt::ShortPr(pr, r.repo);
+      auto url = c.pr_urls.find(pr);
+      f["url"] = url == c.pr_urls.end() ? std::string() : url->second;
+    }
   }
   cj["number"] = c.number;
   cj["title"] = c.title;

@@ -82,6 +82,10 @@ TEST(Evaluate, Figures) {
   EXPECT_DOUBLE_EQ(r.link_precision, 2.0 / 3);
   EXPECT_DOUBLE_EQ(r.link_recall, 2.0 / 3);
   EXPECT_DOUBLE_EQ(r.link_f1, 2.0 / 3);
+  // Trusted (A-C): !10 and !11 are labelled fixes; !99 is tier D.
+  EXPECT_EQ(r.trusted_tp, 2);
+  EXPECT_EQ(r.trusted_fp, 0);
+  EXPECT_DOUBLE_EQ(r.trusted_precision, 1.0);
   EXPECT_EQ(r.tier_total, 2);
   EXPECT_EQ(r.tier_correct, 1);
   EXPECT_DOUBLE_EQ(r.tier_accuracy, 0.5);
@@ -109,6 +113,8 @@ TEST(Evaluate, Figures) {
   std::string text = FormatReport(r);
   EXPECT_NE(text.find("fix links: precision 0.667 recall 0.667 F1 0.667"), std::string::npos);
   EXPECT_NE(text.find("resolution duplicate -> unknown"), std::string::npos);
+  EXPECT_NE(text.find("trusted (A-C) links: precision 1.000 (tp 2 fp 0)"), std::string::npos);
+  EXPECT_EQ(j["trusted"]["tp"], 2);
 }
 
 TEST(Evaluate, EmptyDenominatorsAreOne) {

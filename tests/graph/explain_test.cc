@@ -67,6 +67,18 @@ TEST_F(ExplainTest, WholeChain) {
   EXPECT_EQ(Explain(l).back(), '\n');
 }
 
+TEST_F(ExplainTest, TierDLinksReadAsLikelyNotVerified) {
+  IssueLinks l = Rfc();
+  l.fixes.resize(1);
+  l.fixes[0].tier = Tier::kD;
+  l.fixes[0].confidence = 0.2;
+  l.flags.clear();
+  std::vector<std::string> lines = ExplainLines(l);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[1], "no verified fixing change found");
+  EXPECT_EQ(lines[2].rfind("likely fix, not verified: !192 (tier D, 0.20)", 0), 0u) << lines[2];
+}
+
 TEST_F(ExplainTest, TracelessAnswered) {
   IssueLinks l;
   l.issue = *ParseRef("gitcode:mindspore/mindspore#247");

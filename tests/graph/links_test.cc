@@ -85,6 +85,33 @@ TEST(LinksJson, HasTheContractFieldsAndRoundTrips) {
   EXPECT_EQ(ToJson(back), j);
 }
 
+// The JSON view keeps "fixes" for trusted links (A-C); the evidence's
+// tier-D links lead "suggested", before the ranking's picks.
+TEST(LinksJson, TierDLinksAreListedAsSuggested) {
+  IssueLinks l = Sample();
+  FixLink weak;
+  weak.pr = "gitcode:Ascend/TransformerEngineNPU!150";
+  weak.tier = Tier::kD;
+  weak.confidence = 0.2;
+  weak.evidence.push_back({EvidenceKind::kTitleMatch, "the title restates the issue", std::nullopt});
+  l.fixes.push_back(weak);
+  FixLink ranked = weak;
+  ranked.pr = "gitcode:Ascend/TransformerEngineNPU!151";
+  ranked.confidence = 0.6;
+  l.suggested.push_back(ranked);
+  nlohmann::json j = ToJson(l);
+  ASSERT_EQ(j["fixes"].size(), 2u);
+  for (const auto& f : j["fixes"]) EXPECT_NE(f["tier"], "D");
+  ASSERT_EQ(j["suggested"].size(), 2u);
+  EXPECT_EQ(j["suggested"][0]["pr"], weak.pr);
+  EXPECT_EQ(j["suggested"][1]["pr"], ranked.pr);
+  // Read back, the view is the same.
+  IssueLinks back;
+  ASSERT_TRUE(FromJson(j, &back).ok());
+  EXPECT_EQ(back.fixes.size(), 2u);
+  EXPECT_EQ(ToJson(back), j);
+}
+
 TEST(LinksJson, NullsAndErrors) {
   IssueLinks l = Sample();
   l.answer.reset();

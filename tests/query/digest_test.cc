@@ -198,10 +198,19 @@ TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {
   EXPECT_EQ(j["disclosure"]["candidates"]["considered"], 70);
   std::int64_t tier_sum = 0;
   for (const auto& [t, n] : j["disclosure"]["links_by_tier"].items()) tier_sum += n.get<std::int64_t>();
-  std::int64_t fixes = 0;
+  // The disclosure counts every evidence link of the cases; the JSON view
+  // lists the trusted ones (A-C) under "fixes" and leads "suggested" with
+  // the tier-D ones (then the ranking's picks, which are not counted).
+  std::int64_t fixes = 0, trusted = 0;
+  for (const query::DigestRepo& r : d.repos)
+    for (const query::DigestCase& c : r.cases) fixes += static_cast<std::int64_t>(c.links.fixes.size());
   for (const json& r : j["repos"])
-    for (const json& c : r["cases"]) fixes += static_cast<std::int64_t>(c["fixes"].size());
+    for (const json& c : r["cases"]) {
+      trusted += static_cast<std::int64_t>(c["fixes"].size());
+      for (const json& f : c["fixes"]) EXPECT_NE(f["tier"], "D") << c["issue"];
+    }
   EXPECT_EQ(tier_sum, fixes);
+  EXPECT_EQ(trusted, fixes - j["disclosure"]["links_by_tier"].value("D", 0));
 }
 
 TEST_F(DigestDemo, ThemesComeFromTheGraphAndSharedTerms) {

@@ -66,6 +66,10 @@ struct EvalReport {
   std::int64_t issues = 0;
   std::int64_t link_tp = 0, link_fp = 0, link_fn = 0;
   double link_precision = 1, link_recall = 1, link_f1 = 1;
+  // The trusted links alone (tiers A-C, the JSON view's "fixes"): how many
+  // are labelled fixes of their issue (any labelled tier).
+  std::int64_t trusted_tp = 0, trusted_fp = 0;
+  double trusted_precision = 1;
   std::int64_t tier_correct = 0, tier_total = 0;
   double tier_accuracy = 1;
   std::int64_t resolution_correct = 0;

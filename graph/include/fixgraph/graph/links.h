@@ -119,7 +119,10 @@ struct IssueLinks {
   OptTime created_at;
   OptTime closed_at;
   Resolution resolution = Resolution::kUnknown;
-  std::vector<FixLink> fixes;        // what the evidence links (tiers A-D), strongest first
+  // What the evidence links (tiers A-D), strongest first. Resolution and
+  // flags read all of them; the JSON view (ToJson) lists only the trusted
+  // ones (A-C) under "fixes" and leads "suggested" with the tier-D ones.
+  std::vector<FixLink> fixes;
   // For a closed issue without a trusted (A-C) fix: the ranking's likely
   // fixes, not verified (tier D, suggest.h), most probable first, whose
   // confidence is a calibrated probability; PRs already in `fixes` are not
@@ -140,7 +143,8 @@ nlohmann::json ToJson(const Evidence& v);
 nlohmann::json ToJson(const FixLink& v);
 nlohmann::json ToJson(const Answer& v);
 nlohmann::json ToJson(const IssueLinks& v);
-// Strict decoding; Corruption names the field.
+// Strict decoding; Corruption names the field. It reads the JSON view as
+// written: tier-D links come back in `suggested`, not `fixes`.
 Status FromJson(const nlohmann::json& j, IssueLinks* out);
 
 }  // namespace fixgraph::graph
