@@ -27,6 +27,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -35,6 +37,7 @@
 
 #include "commands.h"
 #include "fixgraph/query/digest.h"
+#include "fixgraph/query/docs.h"
 #include "documents.h"
 #include "serve.h"
 #include "serve_backend.h"
@@ -170,6 +173,18 @@ bool NoneMatchHits(const std::string& header, const std::string& etag) {
     i = close + 1;
   }
   return false;
+}
+
+// What changes when `docs import` writes the doc index: the modification
+// time and size of Xapian's version file ("" when there is no index).
+std::string DocIndexSignature(const std::string& db_dir) {
+  std::error_code ec;
+  std::filesystem::path v = std::filesystem::path(query::DocIndexDir(db_dir)) / "iamglass";
+  auto size = std::filesystem::file_size(v, ec);
+  if (ec) return "";
+  auto when = std::filesystem::last_write_time(v, ec);
+  if (ec) return "";
+  return std::to_string(size) + "@" + std::to_string(when.time_since_epoch().count());
 }
 
 class Server {
@@ -435,13 +450,14 @@ class Server {
       SendJson(res, 200, *doc);
     }));
     // The search page's home: store counts and example questions (query/digest.h).
-    svr_.Get("/api/v1/home", WithStore([this](const Store& store, const httplib::Request& req,
-                                              httplib::Response& res) {
+    // It reads every stored link, so it is built once per store instance and
+    // doc index (see Home).
+    svr_.Get("/api/v1/home", [this](const httplib::Request& req, httplib::Response& res) {
       if (!CheckParams(req, res, {})) return;
-      auto overview = query::BuildStoreOverview(store, backend_.db_dir(), 8);
-      if (!overview.ok()) return SendStatus(res, overview.status());
-      SendJson(res, 200, query::ToJson(*overview));
-    }));
+      auto doc = Home();
+      if (!doc.ok()) return SendStatus(res, doc.status());
+      SendJson(res, 200, *doc);
+    });
     svr_.Get("/api/v1/ask", [this](const httplib::Request& req, httplib::Response& res) {
       if (!CheckParams(req, res, {"q", "limit", "repo", "min_score"})) return;
       if (req.get_param_value_count("repo") > 1)
@@ -544,8 +560,33 @@ class Server {
     res.set_content(*text + "\n", "application/json; charset=utf-8");
   }
 
+  // The home document of the current store, rebuilt only when the backend
+  // has reopened the store (a writer changed it) or `docs import` has
+  // rewritten the doc index since it was built.
+  StatusOr<json> Home() {
+    auto store = backend_.Acquire();
+    if (!store.ok()) return store.status();
+    std::string docs = DocIndexSignature(backend_.db_dir());
+    {
+      std::lock_guard<std::mutex> lock(home_mu_);
+      if (home_ && home_store_.lock() == *store && home_docs_ == docs) return *home_;
+    }
+    auto overview = query::BuildStoreOverview(**store, backend_.db_dir(), 8);
+    if (!overview.ok()) return overview.status();
+    json doc = query::ToJson(*overview);
+    std::lock_guard<std::mutex> lock(home_mu_);
+    home_ = doc;
+    home_store_ = *store;
+    home_docs_ = std::move(docs);
+    return doc;
+  }
+
   ServeOptions options_;
   Backend backend_;
+  std::mutex home_mu_;
+  std::optional<json> home_;
+  std::weak_ptr<const Store> home_store_;
+  std::string home_docs_;
   std::ostream& log_;
   std::mutex log_mu_;
   HardenedServer svr_;

@@ -639,6 +639,41 @@ TEST(Serve, SeesWritesOfAnotherProcess) {
   EXPECT_EQ(r->status, 200);
 }
 
+// The search page's home is built once per store instance and doc index, and
+// built again when another process writes either.
+TEST(Serve, HomeFollowsImportsAndDocImports) {
+  TempDir db;
+  std::string out, err;
+  std::string first = PartialDemo(db, "a", {"gitcode/Ascend/MindSpeed-Ops"});
+  std::string second = PartialDemo(db, "b", {"gitcode/Ascend/FlashGen"});
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + first, &out, &err), 0) << err;
+  ServeProcess server(db.path());
+  ASSERT_GT(server.port(), 0) << server.log();
+  httplib::Client c("127.0.0.1", server.port());
+  auto home = [&c]() {
+    auto r = c.Get("/api/v1/home");
+    if (!r || r->status != 200) return json();
+    return json::parse(r->body);
+  };
+  json h = home();
+  ASSERT_TRUE(h.is_object());
+  EXPECT_EQ(h["stats"]["repositories"], 1);
+  EXPECT_EQ(h["stats"]["docs"], 0);
+  EXPECT_EQ(home(), h);  // the cached document
+
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " docs import " + SourceDir() + "/data/kg", &out, &err), 0)
+      << err;
+  h = home();
+  EXPECT_GT(h["stats"]["docs"].get<std::int64_t>(), 0);
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + second, &out, &err), 0) << err;
+  for (int i = 0; i < 100 && h["stats"]["repositories"] != 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    h = home();
+  }
+  EXPECT_EQ(h["stats"]["repositories"], 2);
+  EXPECT_GT(h["stats"]["docs"].get<std::int64_t>(), 0);
+}
+
 // Issue 21 finding 3: a number out of range or deep nesting in a body is a 400
 // naming the problem (before: 500 from the exception handler).
 TEST_F(ServeDemo, HostileJsonBodiesAre400) {
