@@ -37,29 +37,33 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   ingest::ImportOptions options;
   options.naive_utc_offset_minutes = naive_offset;
   // One line for the whole dump: the records of every repository summed
-  // (several are imported at once), the total once every repository knows
-  // its own, and how many repositories are done.
+  // (several are imported at once), and how many repositories are done. A
+  // repository the store holds is verified first, so its record total is
+  // known; a new one is read once, and the share of its item folders walked
+  // stands for its share of records (ImportProgress::items_*). The line's
+  // fraction (and so its ETA) weighs each repository by its records, known or
+  // estimated as done / share, a repository not started yet by their mean.
   auto progress = ctx.NewProgress("import");
-  struct RepoCount {
-    std::int64_t done = 0, total = 0;
-  };
-  std::vector<RepoCount> repo_counts;
+  std::vector<PartProgress> repo_counts;
   if (progress->enabled()) {
     options.on_progress = [&](const ingest::ImportProgress& p) {  // serialised by ImportDump
-      if (repo_counts.size() != p.repo_count) repo_counts.assign(p.repo_count, RepoCount());
+      if (repo_counts.size() != p.repo_count) repo_counts.assign(p.repo_count, PartProgress());
       if (p.repo_index >= repo_counts.size()) return;
-      repo_counts[p.repo_index] = {p.records_done, p.records_total};
+      repo_counts[p.repo_index] = {true, p.records_done, p.records_total, p.items_done, p.items_total};
       ProgressState st;
       st.unit = "records";
       size_t finished = 0;
       bool totals_known = true;
-      for (const RepoCount& c : repo_counts) {
+      for (const PartProgress& c : repo_counts) {
         st.done += c.total > 0 ? std::min(c.done, c.total) : c.done;
         st.total += c.total;
         finished += c.total > 0 && c.done >= c.total ? 1 : 0;
         totals_known = totals_known && c.total > 0;
       }
-      if (!totals_known) st.total = 0;
+      if (!totals_known) {
+        st.total = 0;
+        st.fraction = EstimatedFraction(repo_counts);
+      }
       st.detail = std::to_string(finished) + "/" + std::to_string(repo_counts.size()) + " repositories  " +
                   p.repo->repo.ToString();
       progress->Update(st);

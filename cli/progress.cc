@@ -60,6 +60,30 @@ size_t TerminalColumns() {
 
 }  // namespace
 
+double EstimatedFraction(const std::vector<PartProgress>& parts) {
+  double weight = 0, weighted_done = 0;
+  size_t weighed = 0, waiting = 0;
+  for (const PartProgress& p : parts) {
+    if (!p.started) {
+      ++waiting;
+      continue;
+    }
+    double share = p.total > 0 ? std::min(1.0, static_cast<double>(p.done) / static_cast<double>(p.total))
+                   : p.items_total > 0 ? static_cast<double>(p.items_done) / static_cast<double>(p.items_total)
+                                       : 0;
+    double records = p.total > 0 ? static_cast<double>(p.total)
+                     : share >= 0.02 ? static_cast<double>(p.done) / share
+                                     : 0;
+    if (records <= 0) return -1;
+    weight += records;
+    weighted_done += records * share;
+    ++weighed;
+  }
+  if (weighed == 0) return -1;
+  double mean = weight / static_cast<double>(weighed);
+  return weighted_done / (weight + mean * static_cast<double>(waiting));
+}
+
 std::string ProgressDuration(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
   long s = static_cast<long>(std::floor(seconds));

@@ -21,6 +21,7 @@
 #include <ostream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fixgraph::cli {
 
@@ -62,6 +63,19 @@ struct ProgressState {
 std::string ProgressLine(const std::string& label, const ProgressState& s, double elapsed_s);
 // "0:07", "12:34", "1:02:03".
 std::string ProgressDuration(double seconds);
+
+// One of several parts of a job done at once (the repositories of an
+// import): records done of `total` (0: not known yet), or, while the total is
+// not known, `items_done` of `items_total` as its share.
+struct PartProgress {
+  bool started = false;
+  std::int64_t done = 0, total = 0, items_done = 0, items_total = 0;
+};
+// The share of the whole job done (ProgressState::fraction): each started
+// part weighs its records, known or estimated as done / share, a part not
+// started weighs their mean. -1 when a started part has no estimate yet (its
+// share is under 2%) or none has started.
+double EstimatedFraction(const std::vector<PartProgress>& parts);
 
 class Progress {
  public:

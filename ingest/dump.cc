@@ -1,6 +1,7 @@
 #include "fixgraph/ingest/dump.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <array>
 #include <condition_variable>
@@ -105,6 +106,14 @@ bool MakeRaw(const JsonDoc* doc, std::string* out) {
   return true;
 }
 
+// Item folders listed and walked by the one pass over a new repository
+// (ImportProgress::items_*): the walker counts, the writer reports (in the
+// pipeline they are different threads).
+struct WalkCount {
+  std::atomic<std::int64_t> done{0};
+  std::atomic<std::int64_t> total{0};
+};
+
 // Write pass: upserts into batches of bounded size.
 class WritingSink final {
  public:
@@ -175,8 +184,10 @@ class WritingSink final {
   std::vector<Ref> touched() const { return batch_->TouchedItems(); }
   const ImportProgress& progress() const { return progress_; }
   void SetTotal(std::int64_t total) { progress_.records_total = total; }
+  void CountItems(const WalkCount* items) { items_ = items; }
   void ReportTotal(std::int64_t total) {
     progress_.records_total = total;
+    progress_.items_done = progress_.items_total;
     if (options_.on_progress) options_.on_progress(progress_);
   }
 
@@ -219,7 +230,13 @@ class WritingSink final {
                            .WithContext("import " + repo_.repo.ToString()));
     pending_ = 0;
     ++batches_;
-    if (options_.on_progress) options_.on_progress(progress_);
+    if (options_.on_progress) {
+      if (items_ != nullptr) {
+        progress_.items_total = items_->total.load(std::memory_order_relaxed);
+        progress_.items_done = items_->done.load(std::memory_order_relaxed);
+      }
+      options_.on_progress(progress_);
+    }
     if (options_.after_batch) options_.after_batch(batches_);
     return Status::OK();
   }
@@ -228,6 +245,7 @@ class WritingSink final {
   const DumpRepo& repo_;
   const ImportOptions& options_;
   ImportProgress progress_;
+  const WalkCount* items_ = nullptr;
   std::unique_ptr<Store::Batch> batch_;
   bool defer_links_ = false;
   bool bulk_ = false;  // StartBulkLoad, until Finish or Undo
@@ -508,11 +526,24 @@ class RepoWalker {
  public:
   // With a recorded `layout` the item folders are not listed again; with an
   // unrecorded one they are listed and the layout is recorded.
-  RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout)
-      : repo_(repo), mapper_(mapper), sink_(sink), root_(repo.dir), layout_(layout) {}
+  // `count`, when given, receives the number of item folders once both are
+  // listed (before any record is read) and counts those walked.
+  RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout,
+             WalkCount* count = nullptr)
+      : repo_(repo), mapper_(mapper), sink_(sink), root_(repo.dir), layout_(layout), count_(count) {}
 
   Status Walk() {
     bool any = false;
+    if (count_ != nullptr) {
+      // Listed before any record is read, so the count is known early. (The
+      // two passes of a re-import list them when they reach them: the write
+      // pass then also sees a folder added after the verify pass's listing.)
+      FG_RETURN_IF_ERROR(ListItems("issues", &issue_items_));
+      FG_RETURN_IF_ERROR(ListItems("pulls", &pull_items_));
+      listed_ = true;
+      count_->total.store(static_cast<std::int64_t>(issue_items_.size() + pull_items_.size()),
+                          std::memory_order_relaxed);
+    }
     fs::path repo_file = root_ / "repo.json";
     bool has_repo_file = false;
     FG_RETURN_IF_ERROR(DumpFilePresent(repo_file, &has_repo_file));
@@ -568,11 +599,11 @@ class RepoWalker {
     replay_ = layout_->recorded;
     if (!replay_) layout_->masks.clear();
     item_index_ = 0;
-    FG_RETURN_IF_ERROR(WalkItems("issues", RefKind::kIssue));
+    FG_RETURN_IF_ERROR(WalkItems("issues", issue_items_, RefKind::kIssue));
     // Closed issues whose folder had no operate log: as they came.
     for (auto& [number, raw] : pending_close_) FG_RETURN_IF_ERROR(SinkPendingIssue(raw, OptTime()));
     pending_close_.clear();
-    FG_RETURN_IF_ERROR(WalkItems("pulls", RefKind::kPull));
+    FG_RETURN_IF_ERROR(WalkItems("pulls", pull_items_, RefKind::kPull));
     if (replay_ && item_index_ != layout_->masks.size())
       return Status::FailedPrecondition(root_.string() + ": item folders changed during the import");
     layout_->recorded = true;
@@ -589,12 +620,22 @@ class RepoWalker {
     return sink_->Issue(issue_, &doc);
   }
 
-  Status WalkItems(const char* folder, RefKind kind) {
+  // The item folders of `folder` ("issues" or "pulls"), sorted; none when
+  // the folder is absent.
+  Status ListItems(const char* folder, std::vector<fs::path>* items) {
+    items->clear();
     fs::path dir = root_ / folder;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return Status::OK();
-    std::vector<fs::path> items = SortedSubdirs(dir, &ec);
+    *items = SortedSubdirs(dir, &ec);
     if (ec) return Status::IOError(dir.string() + ": " + ec.message());
+    return Status::OK();
+  }
+
+  Status WalkItems(const char* folder, std::vector<fs::path>& items, RefKind kind) {
+    if (!listed_) FG_RETURN_IF_ERROR(ListItems(folder, &items));
+    if (items.empty()) return Status::OK();
+    fs::path dir = root_ / folder;
     // Item folders are opened relative to this one (no walk of the whole path).
     int parent_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (parent_fd < 0) return Status::IOError(dir.string() + ": " + std::strerror(errno));
@@ -616,6 +657,7 @@ class RepoWalker {
       Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
                                            : Ref::Pull(repo_.repo, std::stoll(number));
       FG_RETURN_IF_ERROR(WalkItem(item, parent));
+      if (count_ != nullptr) count_->done.fetch_add(1, std::memory_order_relaxed);
     }
     return Status::OK();
   }
@@ -753,6 +795,9 @@ class RepoWalker {
   std::string path_;        // scratch for EachIn
   int dir_fd_ = -1;         // the item folder being walked, when open (OpenDir)
   int items_fd_ = -1;       // the folder of the item folders (WalkItems)
+  WalkCount* count_ = nullptr;
+  std::vector<fs::path> issue_items_, pull_items_;
+  bool listed_ = false;  // both listed at the start of Walk (count_ given)
   JsonArrayFile file_;                // reused: its buffers stay allocated
   // Reused records (the mappers reset them).
   fixgraph::Issue issue_;
@@ -880,6 +925,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
   ItemLayout layout;
   ImportProgress progress;
   progress.repo = &repo;
+  WalkCount items;  // outlives the writer, which reads it
   WritingSink writer(store, repo, options, progress);
   FG_RETURN_IF_ERROR(writer.Prepare());
   if (writer.new_repository()) {
@@ -891,6 +937,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     writer.DeferLinks();
     layout.keep = false;
     CountingSink count(&c);
+    writer.CountItems(&items);
     Status s;
     bool pipeline = options.pipeline == ImportOptions::Pipeline::kOn ||
                     (options.pipeline == ImportOptions::Pipeline::kAuto &&
@@ -899,13 +946,13 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
       // Writing on a second thread; Close() returns when all is committed.
       PipelineSink pipe(&writer);
       CountingWritingSink both(&count, &pipe);
-      s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+      s = RepoWalker(repo, *mapper, &both, &layout, &items).Walk();
       Status w = pipe.Close();
       if (s.ok()) s = w;
     } else {
       DirectWriteSink direct(&writer);
       CountingWritingSink both(&count, &direct);
-      s = RepoWalker(repo, *mapper, &both, &layout).Walk();
+      s = RepoWalker(repo, *mapper, &both, &layout, &items).Walk();
     }
     if (!s.ok()) {
       Status undo = writer.Undo();

@@ -47,6 +47,18 @@ TEST(ProgressLineTest, CountsRateAndEta) {
   EXPECT_EQ(ProgressDuration(3725), "1:02:05");
 }
 
+TEST(ProgressLineTest, EstimatedFractionWeighsPartsByRecords) {
+  // Nothing started, or a started part without an estimate: unknown.
+  EXPECT_EQ(EstimatedFraction({}), -1);
+  EXPECT_EQ(EstimatedFraction({PartProgress{true, 5, 0, 0, 100}}), -1);
+  // Known totals: 50 of 100 and 0 of 300 records.
+  EXPECT_DOUBLE_EQ(EstimatedFraction({{true, 50, 100, 0, 0}, {true, 0, 300, 0, 0}}), 50.0 / 400);
+  // A new repository: a quarter of its items walked with 250 records read
+  // stands for 1000 records; the part not started weighs the mean (625).
+  std::vector<PartProgress> parts = {{true, 250, 0, 25, 100}, {true, 125, 250, 0, 0}, {}};
+  EXPECT_DOUBLE_EQ(EstimatedFraction(parts), (250.0 + 125.0) / (1000 + 250 + 625));
+}
+
 TEST(ProgressTest, RedrawsInPlaceOnATerminalAndErasesAtTheEnd) {
   std::ostringstream err;
   {

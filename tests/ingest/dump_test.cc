@@ -623,6 +623,44 @@ TEST(Dump, ProgressReportsRecordTotals) {
   EXPECT_EQ(seen.back().repo_count, 1u);
 }
 
+// A new repository is read once, so its record total comes only at the end;
+// its item folders are listed first and counted as they are walked.
+TEST(Dump, ProgressCountsTheItemFoldersOfANewRepository) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "Ascend", "a", 20);
+  std::int64_t folders = 0;
+  for (const char* kind : {"issues", "pulls"}) {
+    std::filesystem::path d = std::filesystem::path(dir / "dump/gitcode/Ascend/a") / kind;
+    if (std::filesystem::is_directory(d))
+      for (const auto& e : std::filesystem::directory_iterator(d)) folders += e.is_directory() ? 1 : 0;
+  }
+  ASSERT_GT(folders, 0);
+  auto store = OpenStore(dir / "db");
+  ImportOptions o;
+  o.batch_records = 10;
+  o.pipeline = ImportOptions::Pipeline::kOff;  // counts and flushes on one thread
+  std::vector<ImportProgress> seen;
+  o.on_progress = [&](const ImportProgress& p) { seen.push_back(p); };
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", o, nullptr).ok());
+  ASSERT_GT(seen.size(), 5u);
+  bool midway = false;
+  for (size_t i = 0; i + 1 < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].records_total, 0);  // not known before the end
+    EXPECT_EQ(seen[i].items_total, folders);
+    EXPECT_LE(seen[i].items_done, seen[i].items_total);
+    if (i > 0) EXPECT_GE(seen[i].items_done, seen[i - 1].items_done);
+    midway |= seen[i].items_done > 0 && seen[i].items_done < folders;
+  }
+  EXPECT_TRUE(midway);
+  EXPECT_EQ(seen.back().items_done, folders);
+
+  // A re-import verifies first: the record total is known from the start.
+  seen.clear();
+  ASSERT_TRUE(ImportDump(store.get(), dir / "dump", o, nullptr).ok());
+  ASSERT_FALSE(seen.empty());
+  EXPECT_GT(seen.front().records_total, 0);
+}
+
 }  // namespace
 }  // namespace fixgraph::ingest
 

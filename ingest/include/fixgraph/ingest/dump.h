@@ -67,6 +67,11 @@ struct ImportProgress {
   // Counted by the verify pass; 0 while unknown (a one-pass import knows it
   // only at the end: its last call has it).
   std::int64_t records_total = 0;
+  // A repository new to the store is read once, so its record total is known
+  // only at the end; its item folders (issues and PRs) are listed first, and
+  // these count them: the share walked is the progress (0/0 when not known).
+  std::int64_t items_done = 0;
+  std::int64_t items_total = 0;
 };
 
 struct ImportOptions {
