@@ -9,12 +9,12 @@
 #include "commands.h"
 #include "context.h"
 #include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/version.h"
 #include "refresh.h"
 
 namespace fixgraph::cli {
 
 constexpr const char* kDefaultDbDir = "./fixgraph-data";
-constexpr const char* kVersion = "fixgraph 0.1.0";
 
 StatusOr<std::unique_ptr<Store>> Context::OpenForRead(bool report_pending) const {
   StoreOptions o;
@@ -117,7 +117,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   CLI::App app{"fixgraph: link issues to the changes that fixed them, and find known fixes",
                "fixgraph"};
-  app.set_version_flag("--version", kVersion);
+  app.set_version_flag("--version", std::string("fixgraph ") + fixgraph::kVersion);
   app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
   bool quiet = false, force_progress = false;
   app.add_flag("--quiet", quiet, "no progress line on stderr");
@@ -177,7 +177,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    out << kVersion << "\n";
+    out << "fixgraph " << fixgraph::kVersion << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << e.what() << "\n"

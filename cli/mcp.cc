@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fixgraph/engine/version.h"
 #include "commands.h"
 #include "documents.h"
 #include "mcp.h"
@@ -471,7 +472,7 @@ class McpServer {
       Send(Result(id, {{"protocolVersion", kProtocolVersion},
                        {"capabilities", {{"tools", {{"listChanged", false}}}}},
                        {"serverInfo", {{"name", "fixgraph"}, {"title", "fixgraph issue triage"},
-                                       {"version", "0.1.0"}}},
+                                       {"version", fixgraph::kVersion}}},
                        {"instructions",
                         "Look up symptoms of Ascend/MindSpore problems in past issues and their "
                         "fixes. Trust tier A/B fixes; treat C/D as leads to verify."}}));

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "fixgraph/engine/version.h"
 #include "fixgraph/ingest/http.h"
 
 namespace fixgraph::ingest {
@@ -93,7 +94,7 @@ class CurlClient final : public HttpClient {
   explicit CurlClient(HttpClientOptions options) : options_(std::move(options)) {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    if (options_.user_agent.empty()) options_.user_agent = "fixgraph/0.1.0 (issue-fix linker; sync)";
+    if (options_.user_agent.empty()) options_.user_agent = std::string("fixgraph/") + kVersion + " (issue-fix linker; sync)";
   }
   ~CurlClient() override {
     for (CURL* h : pool_) curl_easy_cleanup(h);

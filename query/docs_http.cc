@@ -3,6 +3,7 @@
 // after decompression, header size) and the same errors as sync's API client.
 #include "docs_http.h"
 
+#include "fixgraph/engine/version.h"
 #include "fixgraph/ingest/http.h"
 
 namespace fixgraph::query::docs {
@@ -12,7 +13,7 @@ class CurlHttpClient : public HttpClient {
  public:
   explicit CurlHttpClient(const HttpClientLimits& limits) {
     ingest::HttpClientOptions o;
-    o.user_agent = "fixgraph/0.1.0 (KG docs)";
+    o.user_agent = std::string("fixgraph/") + kVersion + " (KG docs)";
     o.max_body_bytes = limits.max_body_bytes;
     o.max_header_bytes = limits.max_header_bytes;
     client_ = ingest::NewCurlHttpClient(o);

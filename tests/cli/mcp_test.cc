@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "fixgraph/engine/version.h"
 #include "serve_process.h"
 #include "testutil/testutil.h"
 
@@ -128,6 +129,7 @@ class McpDemo : public ::testing::Test {
     EXPECT_EQ(init["result"]["protocolVersion"], "2025-06-18");
     EXPECT_TRUE(init["result"]["capabilities"].contains("tools"));
     EXPECT_EQ(init["result"]["serverInfo"]["name"], "fixgraph");
+    EXPECT_EQ(init["result"]["serverInfo"]["version"], fixgraph::kVersion);
     c.SendRaw(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   }
   static TempDir* db_;

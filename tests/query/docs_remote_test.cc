@@ -190,14 +190,12 @@ TEST(DocsRemote, TimeoutIsAnError) {
   RemoteDocOptions o = Options(kg);
   o.timeout_seconds = 0.3;
   auto src = OpenRemoteDocSource(o);
-  auto t0 = std::chrono::steady_clock::now();
   auto r = (*src)->Search("HCCL_BUFFSIZE", 3);
-  double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // No wall-clock bound (a loaded CI machine can stall any process): had the
+  // client waited for the delayed answer, the search would have succeeded.
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kUnavailable);
   EXPECT_NE(r.status().message().find("timed out"), std::string::npos) << r.status().message();
-  EXPECT_LT(secs, 1.4);
 }
 
 TEST(DocsRemote, RefusedConnectionAndBadUrl) {
