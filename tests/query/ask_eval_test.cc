@@ -3,8 +3,11 @@
 // pasted logs) must keep honest thresholds (docs/evaluation.md).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
+#include "fixgraph/query/ask.h"
 #include "testutil/testutil.h"
 
 namespace fixgraph::query {
@@ -46,6 +49,57 @@ TEST(AskEvalTest, BadQuerySetFileIsAClearError) {
   int rc = RunCommand(BinaryPath() + " --db " + db.path() + " eval-ask --queries " + (db / "q.json"), &out, &err);
   EXPECT_EQ(rc, 1);
   EXPECT_NE(err.find("q.json"), std::string::npos) << err;
+}
+
+// EvaluateAsk itself, over a searcher that answers from a table.
+class TableSearcher : public Searcher {
+ public:
+  std::map<std::string, std::vector<std::pair<std::string, double>>> answers;  // q -> (issue, score)
+  StatusOr<AskResult> Ask(std::string_view text, const AskOptions&) override {
+    auto it = answers.find(std::string(text));
+    if (it == answers.end()) return Status::InvalidArgument("nothing searchable");
+    AskResult r;
+    for (const auto& [issue, score] : it->second) {
+      AskHit h;
+      h.issue = *ParseRef(issue);
+      h.score = score;
+      r.hits.push_back(std::move(h));
+    }
+    return r;
+  }
+  Status Reopen() override { return Status::OK(); }
+};
+
+TEST(AskEvalTest, RecallMrrKindsAndFloorCounts) {
+  TableSearcher s;
+  s.answers["first"] = {{"gitcode:o/r#1", 0.9}, {"gitcode:o/r#2", 0.04}};
+  s.answers["second"] = {{"gitcode:o/r#3", 0.3}, {"gitcode:o/r#4", 0.6}};
+  s.answers["none"] = {{"gitcode:o/r#5", 0.2}};
+  nlohmann::json set = nlohmann::json::parse(R"([
+    {"q": "first", "expect": ["gitcode:o/r#1"], "kind": "code"},
+    {"q": "second", "expect": ["gitcode:o/r#4"], "kind": "code"},
+    {"q": "none", "expect": ["gitcode:o/r#9"]},
+    {"q": "refused", "expect": ["gitcode:o/r#1"]}])");
+  AskOptions o;
+  o.min_score = 0.1;
+  auto r = EvaluateAsk(s, set, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)["queries"], 4);
+  EXPECT_DOUBLE_EQ((*r)["recall_at_1"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ((*r)["recall_at_5"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ((*r)["mrr"].get<double>(), (1 + 0.5) / 4);
+  EXPECT_DOUBLE_EQ((*r)["by_kind"]["code"]["mrr"].get<double>(), 0.75);
+  EXPECT_EQ((*r)["by_kind"]["other"]["queries"], 2);
+  EXPECT_DOUBLE_EQ((*r)["expected_score_min"].get<double>(), 0.6);
+  EXPECT_EQ((*r)["other_scores_below"]["0.05"], 1);  // #2 at 0.04
+  EXPECT_EQ((*r)["other_scores_below"]["0.35"], 3);  // and #3, #5
+  EXPECT_EQ((*r)["results"][1]["rank"], 2);
+  EXPECT_EQ((*r)["results"][3]["rank"], 0);
+
+  auto bad = EvaluateAsk(s, nlohmann::json::parse(R"([{"q": "first"}])"), o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("entry 0"), std::string::npos) << bad.status().ToString();
+  EXPECT_FALSE(EvaluateAsk(s, nlohmann::json::object(), o).ok());
 }
 
 }  // namespace

@@ -143,6 +143,15 @@ class Searcher {
   virtual Status Reopen() = 0;
 };
 
+// eval-ask (docs/evaluation.md): asks every query of `set`, a JSON array of
+// {"q": TEXT, "expect": [ISSUE REF...], "kind": "paraphrase"...}, and measures
+// where the first expected issue ranks. Returns {"queries", "recall_at_1",
+// "recall_at_5", "mrr", latency and CPU percentiles, "by_kind", "min_score",
+// "expected_score_min", "other_scores_below" (per candidate floor 0.05..0.50,
+// the other hits it would drop), "results": one row per query}.
+// InvalidArgument naming the entry for a malformed one.
+StatusOr<nlohmann::json> EvaluateAsk(Searcher& searcher, const nlohmann::json& set, const AskOptions& options);
+
 // Index maintenance. `issues` are the issues whose data or links changed;
 // an issue no longer in the store is removed. Creates the index if missing.
 // Adds new documents and tombstones the old ones (the index has no termlist
