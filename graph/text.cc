@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include "fixgraph/engine/cjk.h"
 #include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
@@ -34,21 +35,10 @@ int SequenceLength(unsigned char c) {
   return c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
 }
 
-bool IsCjk(char32_t cp) {
-  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-         (cp >= 0xF900 && cp <= 0xFAFF);
-}
-
-// Function characters that make a bigram meaningless.
-bool IsStopChar(char32_t cp) {
-  switch (cp) {
-    case U'的': case U'了': case U'是': case U'和': case U'与': case U'及': case U'或':
-    case U'把': case U'被': case U'在': case U'也': case U'都': case U'就': case U'吗':
-      return true;
-    default:
-      return false;
-  }
-}
+// The shared CJK vocabulary (engine/cjk.h); the linker takes BMP ideographs
+// only (HashCjk hashes three-byte code points).
+constexpr bool IsCjk(char32_t cp) { return IsCjkIdeographBmp(cp); }
+constexpr bool IsStopChar(char32_t cp) { return IsCjkLinkStopChar(cp); }
 
 // Hash (FNV-1a, as Hash) of the UTF-8 bytes of `n` CJK code points, each
 // three bytes long (every IsCjk code point is in U+0800..U+FFFF), without

@@ -11,6 +11,8 @@
 #include <utility>
 #include <xapian.h>
 
+#include "fixgraph/engine/cjk.h"
+
 namespace fixgraph::query {
 namespace {
 
@@ -270,21 +272,8 @@ const std::string& StemCached(std::string_view word) {
   return cache.emplace(std::move(key), std::move(stem)).first->second;
 }
 
-// Chinese function words of one character (structural and modal particles,
-// conjunctions, the passive and disposal markers, demonstratives): like the
-// English stop words they say nothing on their own, and a bigram holding one
-// mostly spans two words (`结果的精度` -> `果的` `的精`). Characters that also
-// start or end common content words (在 in 存在, 是 in 是否, 就 in 就绪, 个
-// in 个数) are not among them.
-bool IsCjkStopChar(char32_t c) {
-  switch (c) {
-    case U'的': case U'了': case U'吗': case U'呢': case U'吧': case U'啊': case U'和':
-    case U'与': case U'也': case U'都': case U'把': case U'被': case U'这': case U'那':
-      return true;
-    default:
-      return false;
-  }
-}
+// Chinese function words: the shared list (engine/cjk.h).
+constexpr bool IsCjkStopChar(char32_t c) { return IsCjkFunctionChar(c); }
 
 // Buffers of one analysis, kept between calls so that analysing a text
 // allocates nothing once they have grown.
@@ -442,16 +431,7 @@ class VectorSink final : public TermSink {
 
 }  // namespace
 
-bool IsCjk(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) ||    // CJK unified ideographs
-         (c >= 0x3400 && c <= 0x4DBF) ||    // extension A
-         (c >= 0x20000 && c <= 0x2FA1F) ||  // extensions B.. and compatibility supplement
-         (c >= 0xF900 && c <= 0xFAFF) ||    // compatibility ideographs
-         (c >= 0x3040 && c <= 0x30FF) ||    // hiragana, katakana
-         (c >= 0x31F0 && c <= 0x31FF) ||    // katakana extension
-         (c >= 0xAC00 && c <= 0xD7AF) ||    // hangul syllables
-         (c >= 0x1100 && c <= 0x11FF);      // hangul jamo
-}
+bool IsCjk(char32_t c) { return IsCjkScript(c); }
 
 std::string Normalize(std::string_view text) { return MapUtf8(text, true); }
 std::string NormalizeKeepCase(std::string_view text) { return MapUtf8(text, false); }

@@ -3,6 +3,7 @@
 // of random texts, of texts cut at random bytes (invalid UTF-8) and of the
 // demo dump's texts must be equal, and TokensOfLines must give the tokens of
 // the joined text.
+#include "fixgraph/engine/cjk.h"
 #include "../../graph/text.h"
 
 #include <algorithm>
@@ -36,21 +37,10 @@ char32_t Next(std::string_view s, size_t* i) {
   return cp;
 }
 
-bool IsCjk(char32_t cp) {
-  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-         (cp >= 0xF900 && cp <= 0xFAFF);
-}
-
-// Function characters that make a bigram meaningless.
-bool IsStopChar(char32_t cp) {
-  switch (cp) {
-    case U'的': case U'了': case U'是': case U'和': case U'与': case U'及': case U'或':
-    case U'把': case U'被': case U'在': case U'也': case U'都': case U'就': case U'吗':
-      return true;
-    default:
-      return false;
-  }
-}
+// The vocabulary is shared (engine/cjk.h); the tokenising is what this
+// reference restates.
+bool IsCjk(char32_t cp) { return IsCjkIdeographBmp(cp); }
+bool IsStopChar(char32_t cp) { return IsCjkLinkStopChar(cp); }
 
 // Hash (FNV-1a, as Hash) of the UTF-8 bytes of `n` CJK code points, each
 // three bytes long (every IsCjk code point is in U+0800..U+FFFF), without
