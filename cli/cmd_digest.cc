@@ -13,21 +13,17 @@
 namespace fixgraph::cli {
 namespace {
 
+// The flags: the request itself (documents.h, shared with the HTTP API) and
+// what only the command has.
 struct DigestArgs {
-  std::vector<std::string> repos;
-  std::string org;
-  std::string since;
-  std::string until;
-  std::string min_tier;
-  std::string lang = "zh";
-  std::string format = "md";
+  DigestRequest request;
   std::string output;
   std::string config;
   bool json_out = false;  // --json: --format json
 };
 
 void RunDigest(Context& ctx, const DigestArgs& a) {
-  DigestRequest request;
+  DigestRequest request = a.request;
   if (!a.config.empty()) {
     std::ifstream f(a.config, std::ios::binary);
     if (!f) return ctx.Fail(Status::NotFound("--config " + a.config + ": cannot read the file"));
@@ -37,16 +33,9 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
     if (!rules.ok()) return ctx.Fail(rules.status());
     request.rules = *rules;
   }
-  request.repos = a.repos;
-  request.org = a.org;
-  request.since = a.since;
-  request.until = a.until;
-  request.min_tier = a.min_tier;
-  request.lang = a.lang;
-  request.format = a.format;
   if (a.json_out) {
-    if (a.format != "md" && a.format != "json")
-      Context::UsageError("--json asks for --format json; drop --format " + a.format + " or --json");
+    if (request.format != "md" && request.format != "json")
+      Context::UsageError("--json asks for --format json; drop --format " + request.format + " or --json");
     request.format = "json";
   }
   // Flag values are usage errors (exit 2), found before the store is opened.
@@ -80,16 +69,16 @@ void AddDigestCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<DigestArgs>();
   CLI::App* sub = app.add_subcommand(
       "digest", "write a curated digest of resolved issues (Markdown, JSON or HTML)");
-  sub->add_option("--repo", args->repos, "repository to include (repeatable; default: all)")
+  sub->add_option("--repo", args->request.repos, "repository to include (repeatable; default: all)")
       ->check(RepoSyntax());
-  sub->add_option("--org", args->org, "only repositories of this owner (Ascend or gitcode:Ascend)");
-  sub->add_option("--since", args->since, "issues closed on or after this date");
-  sub->add_option("--until", args->until, "issues closed on or before this date (also the 'as of' date)");
-  sub->add_option("--min-tier", args->min_tier, "weakest fix tier a fixed issue may have (A-D; default D)")
+  sub->add_option("--org", args->request.org, "only repositories of this owner (Ascend or gitcode:Ascend)");
+  sub->add_option("--since", args->request.since, "issues closed on or after this date");
+  sub->add_option("--until", args->request.until, "issues closed on or before this date (also the 'as of' date)");
+  sub->add_option("--min-tier", args->request.min_tier, "weakest fix tier a fixed issue may have (A-D; default D)")
       ->check(OneOf({"A", "B", "C", "D"}));
-  sub->add_option("--lang", args->lang, "language of the fixed text: zh (default) or en")
+  sub->add_option("--lang", args->request.lang, "language of the fixed text: zh (default) or en")
       ->check(OneOf({"zh", "en"}));
-  sub->add_option("--format", args->format, "md (default), json or html")->check(OneOf({"md", "json", "html"}));
+  sub->add_option("--format", args->request.format, "md (default), json or html")->check(OneOf({"md", "json", "html"}));
   sub->add_flag("--json", args->json_out, "the same as --format json");
   sub->add_option("-o,--output", args->output, "write to this file (atomically; a regular file only) instead of stdout (-o -)");
   sub->add_option("--config", args->config, "selection rules (JSON, see data/digest/rules.json)");
