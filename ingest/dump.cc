@@ -816,7 +816,7 @@ class RepoWalker {
 
 }  // namespace
 
-void ImportCounts::Add(const ImportCounts& o) {
+void RecordCounts::AddRecords(const RecordCounts& o) {
   repos += o.repos;
   issues += o.issues;
   pulls += o.pulls;

@@ -941,20 +941,11 @@ const std::vector<std::string>& AllSyncEndpoints() {
 }
 
 void SyncCounts::Add(const SyncCounts& o) {
-  repos += o.repos;
-  issues += o.issues;
-  pulls += o.pulls;
+  AddRecords(o);
   detailed += o.detailed;
-  comments += o.comments;
-  commits += o.commits;
-  files += o.files;
-  operate_logs += o.operate_logs;
-  platform_links += o.platform_links;
   requests += o.requests;
   retries += o.retries;
   rate_limit_waits += o.rate_limit_waits;
-  changed += o.changed;
-  touched.insert(touched.end(), o.touched.begin(), o.touched.end());
   skipped.insert(skipped.end(), o.skipped.begin(), o.skipped.end());
   stop = stop || o.stop;
 }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/counts.h"
 
 namespace fixgraph::ingest {
 
@@ -40,23 +41,8 @@ struct DumpRepo {
   std::string dir;  // DUMP/<platform>/<owner>/<repo>
 };
 
-struct ImportCounts {
-  std::int64_t repos = 0;
-  std::int64_t issues = 0;
-  std::int64_t pulls = 0;
-  std::int64_t comments = 0;
-  std::int64_t commits = 0;
-  std::int64_t files = 0;
-  std::int64_t operate_logs = 0;
-  std::int64_t platform_links = 0;
-  std::int64_t changed = 0;  // records that were new or different
-  // Issues and PRs with new or changed data (Store::Batch::TouchedItems).
-  std::vector<Ref> touched;
-
-  std::int64_t records() const {
-    return issues + pulls + comments + commits + files + operate_logs + platform_links;
-  }
-  void Add(const ImportCounts& o);
+struct ImportCounts : RecordCounts {
+  void Add(const ImportCounts& o) { AddRecords(o); }
 };
 
 struct ImportProgress {

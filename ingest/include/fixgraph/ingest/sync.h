@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/counts.h"
 #include "fixgraph/ingest/http.h"
 
 namespace fixgraph::ingest {
@@ -88,21 +89,11 @@ struct SkippedEndpoint {
   std::string reason;    // the error and its likely cause
 };
 
-struct SyncCounts {
-  std::int64_t repos = 0;
-  std::int64_t issues = 0;   // list items seen (new, changed or not)
-  std::int64_t pulls = 0;
+struct SyncCounts : RecordCounts {
   std::int64_t detailed = 0;  // items whose detail endpoints were fetched
-  std::int64_t comments = 0;
-  std::int64_t commits = 0;
-  std::int64_t files = 0;
-  std::int64_t operate_logs = 0;
-  std::int64_t platform_links = 0;
   std::int64_t requests = 0;
   std::int64_t retries = 0;
   std::int64_t rate_limit_waits = 0;
-  std::int64_t changed = 0;  // records new or different
-  std::vector<Ref> touched;  // for RefreshAfterWrite
   std::vector<SkippedEndpoint> skipped;  // partial: these are missing
   // Set with an error that concerns every repository (bad token, host not
   // reachable): a caller syncing several should stop.
