@@ -157,6 +157,86 @@ Status Linker::CollectCloseAtMerge() {
   return Status::OK();
 }
 
+namespace {
+
+// The rows of a window examined, as indexes into the rows (merge times
+// `times`, ascending): all of them, or the `max` merged nearest `close`,
+// nearest first (ties: the earlier row first, as a stable sort by distance
+// gives), taking whole runs of one second at a time (then cut to `max`).
+void NearestRows(std::span<const UnixSeconds> times, UnixSeconds close, size_t max,
+                 std::vector<std::uint32_t>* merged) {
+  merged->clear();
+  const size_t n = times.size();
+  if (n <= max) {
+    merged->resize(n);
+    for (size_t i = 0; i < n; ++i) (*merged)[i] = static_cast<std::uint32_t>(i);
+    return;
+  }
+  size_t right = std::lower_bound(times.begin(), times.end(), close) - times.begin();
+  size_t left = right;  // rows [left, right) are taken or passed
+  merged->reserve(max + 1);
+  while (merged->size() < max && (left > 0 || right < n)) {
+    bool take_left = left > 0 && (right == n || close - times[left - 1] <= times[right] - close);
+    if (take_left) {
+      size_t g = left - 1;
+      const UnixSeconds t = times[g];
+      while (g > 0 && times[g - 1] == t) --g;
+      for (size_t i = g; i < left; ++i) merged->push_back(static_cast<std::uint32_t>(i));
+      left = g;
+    } else {
+      size_t e = right;
+      const UnixSeconds t = times[right];
+      while (e < n && times[e] == t) ++e;
+      for (size_t i = right; i < e; ++i) merged->push_back(static_cast<std::uint32_t>(i));
+      right = e;
+    }
+  }
+  if (merged->size() > max) merged->resize(max);
+}
+
+}  // namespace
+
+// Which identifiers of the issue each examined row's PR may touch (shares one
+// of the identifier's keys with): what text::Intersects tells per row and
+// identifier in MatchIdentifiers, from the run index's postings. `slot` maps
+// a row position - lo to its index among the `n_slots` examined rows (-1:
+// not examined). Fills ws->hit_start (per slot, offsets into ws->hit_ids,
+// n_slots + 1 of them) and ws->hit_ids (each slot's identifiers ascending,
+// no repeats).
+void Linker::IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_lists,
+                                  const RunIndex::KeyPostings& postings, const std::vector<std::int32_t>& slot,
+                                  std::uint32_t lo, std::uint32_t hi, size_t n_slots, WindowScratch* ws) {
+  // (slot, identifier) pairs come by ascending identifier, the pairs of one
+  // identifier together: placed by slot in that order (a counting sort),
+  // each slot's identifiers ascend, repeats side by side.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& hits = ws->hits;  // (slot, identifier)
+  hits.clear();
+  for (size_t id = 0; id < ident_key_lists.size(); ++id)
+    for (std::uint64_t key : ident_key_lists[id])
+      for (std::uint32_t pos : postings.Rows(key, lo, hi))
+        if (slot[pos - lo] >= 0)
+          hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
+  std::vector<std::uint32_t>& fill = ws->fill;
+  fill.assign(n_slots + 1, 0);
+  for (const auto& h : hits) ++fill[h.first + 1];
+  for (size_t i = 0; i < n_slots; ++i) fill[i + 1] += fill[i];
+  std::vector<std::uint32_t>& placed = ws->placed;
+  placed.resize(hits.size());
+  std::vector<std::uint32_t>& next = ws->next;
+  next.assign(fill.begin(), fill.end() - 1);
+  for (const auto& h : hits) placed[next[h.first]++] = h.second;
+  std::vector<std::uint32_t>& hit_start = ws->hit_start;
+  std::vector<std::uint32_t>& hit_ids = ws->hit_ids;
+  hit_start.assign(n_slots + 1, 0);
+  hit_ids.clear();
+  hit_ids.reserve(hits.size());
+  for (size_t i = 0; i < n_slots; ++i) {
+    for (std::uint32_t k = fill[i]; k < fill[i + 1]; ++k)
+      if (k == fill[i] || placed[k] != placed[k - 1]) hit_ids.push_back(placed[k]);
+    hit_start[i + 1] = static_cast<std::uint32_t>(hit_ids.size());
+  }
+}
+
 Status Linker::CollectWindow() {
   const Issue& is = ctx_.issue;
   if (is.state != IssueState::kClosed || !is.closed_at || !is.created_at) return Status::OK();
@@ -183,38 +263,9 @@ Status Linker::CollectWindow() {
   }
   auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& { return wrows->row(wbase + i); };
   const std::span<const UnixSeconds> times = wrows->Times().subspan(wbase, rows.size());
-  // The rows examined: all of them, or the max_window_candidates merged
-  // nearest the close, nearest first (ties: earlier row first, as a stable
-  // sort by distance gives), taking whole runs of one second at a time.
+  // The rows examined (NearestRows).
   std::vector<std::uint32_t>& merged = ws.merged;  // indexes into rows
-  merged.clear();
-  if (rows.size() <= options_->max_window_candidates) {
-    merged.resize(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) merged[i] = static_cast<std::uint32_t>(i);
-  } else {
-    UnixSeconds x = *is.closed_at;
-    size_t k = options_->max_window_candidates;
-    size_t right = std::lower_bound(times.begin(), times.end(), x) - times.begin();
-    size_t left = right;  // rows [left, right) are taken or passed
-    merged.reserve(k + 1);
-    while (merged.size() < k && (left > 0 || right < rows.size())) {
-      bool take_left = left > 0 && (right == rows.size() || x - times[left - 1] <= times[right] - x);
-      if (take_left) {
-        size_t g = left - 1;
-        const UnixSeconds t = times[g];
-        while (g > 0 && times[g - 1] == t) --g;
-        for (size_t i = g; i < left; ++i) merged.push_back(static_cast<std::uint32_t>(i));
-        left = g;
-      } else {
-        size_t e = right;
-        const UnixSeconds t = times[right];
-        while (e < rows.size() && times[e] == t) ++e;
-        for (size_t i = right; i < e; ++i) merged.push_back(static_cast<std::uint32_t>(i));
-        right = e;
-      }
-    }
-    if (merged.size() > k) merged.resize(k);
-  }
+  NearestRows(times, *is.closed_at, options_->max_window_candidates, &merged);
   // With a run index, the window works from its postings (rows by key)
   // rather than walking every row's key lists; without one (rows read from
   // the store) every row is compared in full. Both give the same answers.
@@ -238,41 +289,13 @@ Status Linker::CollectWindow() {
     lo += pos0;
     hi += pos0;
   }
-  // Which identifiers of the issue each row's PR may touch (shares one of the
-  // identifier's keys with): what text::Intersects tells per row and
-  // identifier in MatchIdentifiers.
+  // Which identifiers of the issue each row's PR may touch (IdentifierHitsBySlot).
   std::vector<std::uint32_t>& hit_start = ws.hit_start;  // per merged[] slot, offsets into hit_ids
   std::vector<std::uint32_t>& hit_ids = ws.hit_ids;      // ascending per slot
   hit_start.clear();
   hit_ids.clear();
-  if (postings && !merged.empty()) {
-    // (slot, identifier) pairs come by ascending identifier, the pairs of
-    // one identifier together: placed by slot in that order (a counting
-    // sort), each slot's identifiers ascend, repeats side by side.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>>& hits = ws.hits;  // (slot, identifier)
-    hits.clear();
-    for (size_t id = 0; id < ctx_.ident_key_lists.size(); ++id)
-      for (std::uint64_t key : ctx_.ident_key_lists[id])
-        for (std::uint32_t pos : postings->Rows(key, lo, hi))
-          if (slot[pos - lo] >= 0)
-            hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
-    std::vector<std::uint32_t>& fill = ws.fill;
-    fill.assign(merged.size() + 1, 0);
-    for (const auto& h : hits) ++fill[h.first + 1];
-    for (size_t i = 0; i < merged.size(); ++i) fill[i + 1] += fill[i];
-    std::vector<std::uint32_t>& placed = ws.placed;
-    placed.resize(hits.size());
-    std::vector<std::uint32_t>& next = ws.next;
-    next.assign(fill.begin(), fill.end() - 1);
-    for (const auto& h : hits) placed[next[h.first]++] = h.second;
-    hit_start.assign(merged.size() + 1, 0);
-    hit_ids.reserve(hits.size());
-    for (size_t i = 0; i < merged.size(); ++i) {
-      for (std::uint32_t k = fill[i]; k < fill[i + 1]; ++k)
-        if (k == fill[i] || placed[k] != placed[k - 1]) hit_ids.push_back(placed[k]);
-      hit_start[i + 1] = static_cast<std::uint32_t>(hit_ids.size());
-    }
-  }
+  if (postings && !merged.empty())
+    IdentifierHitsBySlot(ctx_.ident_key_lists, *postings, slot, lo, hi, merged.size(), &ws);
   // The title word weights over every window PR's title; each title token
   // keeps its slot, where its weight and issue marks are then read without
   // hashing it again.

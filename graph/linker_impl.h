@@ -229,6 +229,10 @@ class Linker {
     std::vector<IdMatch> ids;
   };
   WindowScratch win_;
+  // CollectWindow's identifier hits per examined row (collect.cc).
+  static void IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_lists,
+                                   const RunIndex::KeyPostings& postings, const std::vector<std::int32_t>& slot,
+                                   std::uint32_t lo, std::uint32_t hi, size_t n_slots, WindowScratch* ws);
 };
 
 }  // namespace fixgraph::graph
