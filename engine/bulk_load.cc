@@ -10,14 +10,13 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <unistd.h>
 
+#include "fixgraph/engine/parallel.h"
 #include "store_batch.h"
 #include "store_impl.h"
 
@@ -92,21 +91,13 @@ Status Store::Batch::Impl::Spill() {
   std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
     return groups[a].last - groups[a].first > groups[b].last - groups[b].first;
   });
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
+  // RocksDB's perf counters are per thread and read by nothing: off on each
+  // worker, as for the threads that write batches (store.cc).
+  ParallelFor(by_size.size(), HardwareThreads() > 1 ? 2 : 1, [&](std::size_t n, std::size_t) {
     rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
-    for (std::size_t n; (n = next.fetch_add(1)) < by_size.size();) {
-      std::size_t g = by_size[n];
-      groups[g].status = WriteGroup(groups[g].first, groups[g].last, &bulk_files[base + g]);
-    }
-  };
-  if (groups.size() > 1 && std::thread::hardware_concurrency() > 1) {
-    std::thread helper(work);
-    work();
-    helper.join();
-  } else {
-    work();
-  }
+    const std::size_t g = by_size[n];
+    groups[g].status = WriteGroup(groups[g].first, groups[g].last, &bulk_files[base + g]);
+  });
   for (const Group& g : groups) {
     if (!g.status.ok()) {
       bulk_files.resize(base);  // the folder (and what was written) goes with RemoveBulkFiles

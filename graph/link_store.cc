@@ -5,9 +5,9 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "bulk_heap.h"
+#include "fixgraph/engine/parallel.h"
 #include "features.h"
 #include "link_codec.h"
 #include "text.h"
@@ -27,8 +27,8 @@ constexpr size_t kCacheCapacity = 8192;
 constexpr size_t kRunIndexMinIssues = 2048;
 
 unsigned LinkThreads(const LinkerOptions& options) {
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  return std::max(1u, std::min(threads, 8u));
+  size_t threads = options.threads ? options.threads : HardwareThreads();
+  return static_cast<unsigned>(std::clamp<size_t>(threads, 1, 8));
 }
 
 // The reverse index: PR -> issues linked to it, kept in memory while a run
@@ -106,9 +106,10 @@ double SecondsSince(Clock::time_point* mark) {
 }
 
 // Links `issues`, writes the results and updates the reverse index in memory
-// (the caller writes it: WriteReverse). Links are computed by worker threads,
-// one block of options.batch_issues at a time; this thread writes them in
-// issue order. `run` (may be null) holds the PRs and issues in memory;
+// (the caller writes it: WriteReverse). Links are computed on LinkThreads
+// workers (ParallelFor; this thread is one of them, each with a PullCache of
+// its own), one block of options.batch_issues at a time; this thread writes
+// them in issue order. `run` (may be null) holds the PRs and issues in memory;
 // `stats` (not null) gains the counts and the compute and write times.
 Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOptions& options,
                     const RunIndex* run, ReverseIndex* reverse, bool read_old, LinkStats* stats,
@@ -123,17 +124,9 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
   for (size_t start = 0; start < issues.size(); start += block) {
     size_t end = std::min(issues.size(), start + block);
     std::vector<std::optional<StatusOr<IssueLinks>>> results(end - start);
-    auto work = [&](unsigned t) {
-      for (size_t i = start + t; i < end; i += threads)
-        results[i - start].emplace(LinkIssueWith(*store, issues[i], options, caches[t].get()));
-    };
-    if (threads == 1 || end - start < 2) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
-      for (std::thread& th : pool) th.join();
-    }
+    ParallelFor(end - start, threads, [&](size_t k, size_t worker) {
+      results[k].emplace(LinkIssueWith(*store, issues[start + k], options, caches[worker].get()));
+    });
     stats->compute_seconds += SecondsSince(&mark);
     auto batch = store->NewBatch();
     std::string value;

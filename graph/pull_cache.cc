@@ -1,11 +1,10 @@
 #include "pull_cache.h"
 
 #include "features.h"
+#include "fixgraph/engine/parallel.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <thread>
 
 namespace fixgraph::graph {
 namespace {
@@ -202,26 +201,13 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   // PRs and their files stream through batches: each batch's features are
   // computed (in parallel) as soon as it fills, so that neither the PR bodies
   // nor the changed files' patches of the whole run are ever held at once.
-  auto parallel = [threads](size_t n, const auto& fn) {
-    if (threads <= 1 || n < 2) {
-      for (size_t i = 0; i < n; ++i) fn(i);
-      return;
-    }
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < n;) fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < std::min<size_t>(threads, n); ++t) pool.emplace_back(work);
-    for (std::thread& th : pool) th.join();
-  };
   constexpr size_t kBatchBytes = size_t{16} << 20;  // patch bytes per batch of files
   std::vector<std::shared_ptr<PullInfo>> infos;
   std::vector<PullRequest> batch;
   auto flush_pulls = [&] {
     size_t base = infos.size();
     infos.resize(base + batch.size());
-    parallel(batch.size(), [&](size_t i) {
+    ParallelFor(batch.size(), threads, [&](size_t i, size_t) {
       auto info = MakePullInfo(std::move(batch[i]));
       info->OwnMentions();  // computed now: shared entries are never written later
       info->pr.body.clear();
@@ -250,7 +236,8 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   std::vector<PendingFiles> pending;
   size_t pending_bytes = 0;
   auto flush_files = [&] {
-    parallel(pending.size(), [&](size_t i) { SetFileFeatures(pending[i].files, pending[i].info); });
+    ParallelFor(pending.size(), threads,
+                [&](size_t i, size_t) { SetFileFeatures(pending[i].files, pending[i].info); });
     pending.clear();
     pending_bytes = 0;
   };

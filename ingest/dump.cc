@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
 
@@ -941,7 +942,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     Status s;
     bool pipeline = options.pipeline == ImportOptions::Pipeline::kOn ||
                     (options.pipeline == ImportOptions::Pipeline::kAuto &&
-                     std::thread::hardware_concurrency() >= 2);
+                     HardwareThreads() >= 2);
     if (pipeline) {
       // Writing on a second thread; Close() returns when all is committed.
       PipelineSink pipe(&writer);
@@ -1009,61 +1010,52 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
   std::vector<Status> refused;
   FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListRepositoryFolders(dump_dir, &refused));
   size_t threads = options.threads;
-  if (threads == 0) threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  if (threads == 0) threads = std::min<size_t>(HardwareThreads(), 4);
   threads = std::min(threads, repos.size());
 
   // Pipeline::kAuto: a repository is written by a second thread only while
   // cores would be idle; with as many repositories at once as cores the second
   // thread costs CPU (about 8% more) and gains nothing.
-  size_t cores = std::max<size_t>(std::thread::hardware_concurrency(), 1);
+  const size_t cores = HardwareThreads();
 
   std::mutex mu;  // guards everything below and serialises on_progress
-  size_t next = 0;
-  size_t busy = 0;  // repositories being imported
+  size_t started = 0;  // repositories whose import began
+  size_t busy = 0;     // repositories being imported
   std::vector<Status> errors(repos.size());
   ImportCounts total;
-  auto worker = [&] {
-    for (;;) {
-      size_t i;
-      ImportOptions::Pipeline pipeline;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (next == repos.size()) return;
-        i = next++;
-        ++busy;
-        // Repositories imported at once from now on (this one included).
-        size_t at_once = std::min(threads, busy + (repos.size() - next));
-        pipeline = options.pipeline;
-        if (pipeline == ImportOptions::Pipeline::kAuto)
-          pipeline = 2 * at_once <= cores ? ImportOptions::Pipeline::kOn
-                                          : ImportOptions::Pipeline::kOff;
-      }
-      ImportOptions o = options;
-      o.pipeline = pipeline;
-      if (options.on_progress) {
-        o.on_progress = [&, i](const ImportProgress& p) {
-          ImportProgress q = p;
-          q.repo_index = i;
-          q.repo_count = repos.size();
-          std::lock_guard<std::mutex> lock(mu);
-          options.on_progress(q);
-        };
-      }
-      ImportCounts c;
-      Status s = ImportRepository(store, repos[i], o, &c);
+  ParallelFor(repos.size(), threads, [&](size_t i, size_t) {
+    ImportOptions::Pipeline pipeline;
+    {
       std::lock_guard<std::mutex> lock(mu);
-      --busy;
-      if (s.ok()) {
-        total.Add(c);
-      } else {
-        errors[i] = s;
-      }
+      ++started;
+      ++busy;
+      // Repositories imported at once from now on (this one included).
+      size_t at_once = std::min(threads, busy + (repos.size() - started));
+      pipeline = options.pipeline;
+      if (pipeline == ImportOptions::Pipeline::kAuto)
+        pipeline = 2 * at_once <= cores ? ImportOptions::Pipeline::kOn : ImportOptions::Pipeline::kOff;
     }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+    ImportOptions o = options;
+    o.pipeline = pipeline;
+    if (options.on_progress) {
+      o.on_progress = [&, i](const ImportProgress& p) {
+        ImportProgress q = p;
+        q.repo_index = i;
+        q.repo_count = repos.size();
+        std::lock_guard<std::mutex> lock(mu);
+        options.on_progress(q);
+      };
+    }
+    ImportCounts c;
+    Status s = ImportRepository(store, repos[i], o, &c);
+    std::lock_guard<std::mutex> lock(mu);
+    --busy;
+    if (s.ok()) {
+      total.Add(c);
+    } else {
+      errors[i] = s;
+    }
+  });
   // Unlink events of one item's log that remove a link another item's log
   // added (or an earlier import stored), over the repositories imported.
   for (size_t i = 0; i < repos.size(); ++i) {

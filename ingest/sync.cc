@@ -13,6 +13,7 @@
 
 #include "dump_writer.h"
 #include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
 
@@ -790,23 +791,18 @@ class RepoSync {
                   const std::vector<DetailTask>& tasks,
                   std::vector<std::vector<OperateLogEvent>>* logs) {
     std::vector<StatusOr<json>> results(tasks.size(), StatusOr<json>(json()));
-    std::atomic<size_t> next{0};
+    // After a fatal error no further request is sent (those under way
+    // finish); tasks are taken in order, so every task before the first
+    // fatal one has run.
     std::atomic<bool> fatal{false};
-    auto worker = [&] {
-      for (size_t t; !fatal && (t = next.fetch_add(1)) < tasks.size();) {
-        const DetailTask& task = tasks[t];
-        results[t] = task.endpoint == "related_branches.json"
-                         ? FetchBranches(task.path)
-                         : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound,
-                                         task.object_ok);
-        if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
-      }
-    };
-    size_t threads = std::min<size_t>(std::max(1, options_.parallelism), tasks.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    if (!tasks.empty()) worker();
-    for (auto& th : pool) th.join();
+    ParallelFor(tasks.size(), static_cast<size_t>(std::max(1, options_.parallelism)), [&](size_t t, size_t) {
+      if (fatal) return;
+      const DetailTask& task = tasks[t];
+      results[t] = task.endpoint == "related_branches.json"
+                       ? FetchBranches(task.path)
+                       : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound, task.object_ok);
+      if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
+    });
 
     for (size_t t = 0; t < tasks.size(); ++t) {
       if (!results[t].ok() && Fatal(results[t].status())) return results[t].status();

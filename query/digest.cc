@@ -14,6 +14,7 @@
 
 #include "digest_render.h"
 #include "digest_text.h"
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/engine/utf8.h"
 #include "fixgraph/graph/graph_view.h"
@@ -806,7 +807,7 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
   std::vector<RepoPart> parts(selected.size());
   std::mutex progress_mu;
   size_t collected = 0;
-  ParallelFor(selected.size(), [&](size_t i) {
+  ParallelFor(selected.size(), HardwareThreads(), [&](size_t i, size_t) {
     CollectRepo(store, *selected[i], options, stop, &parts[i]);
     if (!options.on_progress) return;
     std::lock_guard<std::mutex> lock(progress_mu);

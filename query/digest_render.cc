@@ -1,16 +1,15 @@
 // Digest renderers: the case summary sentence, Markdown and JSON (digest.h).
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include "digest_render.h"
 #include "digest_text.h"
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/query/digest.h"
 
@@ -540,24 +539,12 @@ std::string ThemeBullet(const Digest& d, const std::string& id, Lang lang) {
   return s;
 }
 
-void ParallelFor(size_t n, const std::function<void(size_t)>& fn) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < n; i = next++) fn(i);
-  };
-  size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-}
-
 std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string*)>& fn) {
   // Enough chunks to balance uneven items over the cores, few enough that
   // each is worth a task.
   const size_t chunks = std::min<size_t>(n, 64);
   std::vector<std::string> parts(chunks);
-  ParallelFor(chunks, [&](size_t c) {
+  ParallelFor(chunks, HardwareThreads(), [&](size_t c, size_t) {
     for (size_t i = n * c / chunks; i < n * (c + 1) / chunks; ++i) fn(i, &parts[c]);
   });
   size_t total = 0;

@@ -48,13 +48,11 @@ const char* LikelyHeading(Lang lang);
 const char* LikelyIntro(Lang lang);
 std::vector<std::string> LikelyFixes(const DigestExcluded& e);
 
-// Runs fn(0..n-1) on up to one thread per core; fn must only write its own
-// slot (results stay in index order, so output is deterministic).
-void ParallelFor(size_t n, const std::function<void(size_t)>& fn);
-
 // The concatenation of fn(0, ..) .. fn(n-1, ..) in index order, where fn(i,
 // out) appends item i's text to *out. Items are rendered in contiguous chunks
-// with ParallelFor.
+// on up to one thread per core (ParallelFor, fixgraph/engine/parallel.h), each
+// chunk into a string of its own, joined in order: the output does not depend
+// on the timing.
 std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string*)>& fn);
 
 }  // namespace fixgraph::query
