@@ -22,6 +22,7 @@
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/utf8.h"
 #include "fixgraph/query/ask.h"
+#include "refresh.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -228,7 +229,7 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
   });
   if (!counted.ok()) return ctx.Fail(counted);
   auto t0 = std::chrono::steady_clock::now();
-  Status s = query::RebuildIssueIndex(**store, ctx.db_dir);
+  Status s = query::RebuildIssueIndex(**store, ctx.db_dir, CliIndexOptions());
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!s.ok()) return ctx.Fail(s);
   if (json_out) {

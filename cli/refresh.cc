@@ -20,6 +20,13 @@ graph::LinkerOptions CliLinkerOptions() {
   return options;
 }
 
+query::IndexOptions CliIndexOptions() {
+  query::IndexOptions options;
+  if (const char* t = std::getenv("FIXGRAPH_INDEX_THREADS"); t != nullptr && *t != '\0')
+    options.threads = static_cast<unsigned>(std::min<unsigned long>(std::strtoul(t, nullptr, 10), 8));
+  return options;
+}
+
 namespace {
 
 // A rebuild of the ask index reporting to `progress` (`total`: the store's issues).
@@ -28,14 +35,14 @@ Status RebuildIndexWithProgress(const Context& ctx, const Store& store, Progress
   st.total = total;
   st.detail = "rebuilding the ask index";
   progress->Phase("index", st);
-  query::IndexProgress report;
+  query::IndexOptions options = CliIndexOptions();
   if (progress->enabled())
-    report = [progress, st](std::int64_t written) mutable {
+    options.on_progress = [progress, st](std::int64_t written) mutable {
       st.done = written;
       st.detail = written >= st.total ? "merging the index" : "rebuilding the ask index";
       progress->Update(st);
     };
-  return query::RebuildIssueIndex(store, ctx.db_dir, report);
+  return query::RebuildIssueIndex(store, ctx.db_dir, options);
 }
 
 // `options` reporting to `progress` as one count over the whole run: the
@@ -246,7 +253,7 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     FG_RETURN_IF_ERROR(batch->PutMeta(kIndexUpdateKey, note));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
     progress->Phase("index", ProgressState::Note("updating the ask index for " + std::to_string(issues.size()) + " issues"));
-    Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues);
+    Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues, CliIndexOptions());
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     stats->indexed = issues.size();
   }

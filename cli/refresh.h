@@ -12,6 +12,7 @@
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/linker.h"
+#include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
 
@@ -25,6 +26,10 @@ struct RefreshStats {
 // linking threads (benchmarks use 1); FIXGRAPH_LINK_BATCH the issues per
 // written block (crash tests use small blocks to get many write points).
 graph::LinkerOptions CliLinkerOptions();
+// Index options of the CLI: FIXGRAPH_INDEX_THREADS pins the number of threads
+// that rebuild the ask index (unset, 0 or not a number: the machine's; at
+// most 8).
+query::IndexOptions CliIndexOptions();
 
 // Finishes the pending work of the store: whole link runs begun and not
 // finished (LinkAll again), changed items (Relink; a store without links is

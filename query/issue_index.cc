@@ -1,6 +1,7 @@
 #include "issue_index.h"
 
 #include "fixgraph/engine/byte_codec.h"
+#include "fixgraph/engine/parallel.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -19,7 +20,6 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
 #include <xapian.h>
 
 #include "analyzer.h"
@@ -457,14 +457,10 @@ StatusOr<std::optional<Xapian::Document>> ReadDocument(const Store& store, const
   return std::optional<Xapian::Document>(std::move(*doc));
 }
 
-// Threads that write shards during a rebuild: $FIXGRAPH_INDEX_THREADS, else
-// the hardware's, at most kMaxIndexThreads.
-unsigned IndexThreads() {
-  if (const char* t = std::getenv("FIXGRAPH_INDEX_THREADS"); t != nullptr && *t != '\0') {
-    unsigned long n = std::strtoul(t, nullptr, 10);
-    if (n >= 1) return static_cast<unsigned>(std::min<unsigned long>(n, kMaxIndexThreads));
-  }
-  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxIndexThreads);
+// Threads that write shards during a rebuild: `asked` (the caller's
+// IndexOptions::threads), 0 for the hardware's; at most kMaxIndexThreads.
+size_t IndexThreads(unsigned asked) {
+  return std::min<size_t>(asked >= 1 ? asked : HardwareThreads(), kMaxIndexThreads);
 }
 
 std::string ShardDir(const std::string& work, size_t n) {
@@ -709,11 +705,10 @@ class InputJoin {
 };
 
 // Writes every issue of the store, in store order, to shards of `work`
-// (shard-000000, ...; `shard_issues` issues each) on IndexThreads() threads.
+// (shard-000000, ...; `shard_issues` issues each) on `threads` writers.
 // Returns the number of shards.
-StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues,
+StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues, size_t threads,
                              const IndexProgress& on_progress) {
-  const unsigned threads = IndexThreads();
   RunQueue queue(threads);
   std::mutex progress_mu;  // serialises on_progress
   std::int64_t written = 0;
@@ -730,20 +725,36 @@ StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(writer);
-  std::vector<IssueInput> run;
   InputJoin join(store);
-  Status scanned = store.ForEachIssue(nullptr, [&](const Issue& issue) {
-    run.push_back(join.Next(issue));
-    if (run.size() < shard_issues) return true;
-    bool more = queue.Push(std::move(run));
-    run.clear();
-    return more;
+  Status scanned;
+  // Index 0 scans the issues and queues them in runs; indices 1..threads
+  // write them. ParallelFor starts every worker before any index runs, so the
+  // writers are there to take the runs the scan waits to queue.
+  ParallelFor(threads + 1, threads + 1, [&](size_t index, size_t) {
+    if (index != 0) {
+      try {
+        writer();
+      } catch (...) {  // on_progress threw: the scan must not wait for this writer
+        queue.Fail(Status::Internal("writing index shards: a progress report failed"));
+        throw;
+      }
+      return;
+    }
+    // Closed however the scan ends (a throw too): the writers wait for it.
+    struct CloseAtExit {
+      RunQueue& queue;
+      ~CloseAtExit() { queue.Close(); }
+    } close{queue};
+    std::vector<IssueInput> run;
+    scanned = store.ForEachIssue(nullptr, [&](const Issue& issue) {
+      run.push_back(join.Next(issue));
+      if (run.size() < shard_issues) return true;
+      bool more = queue.Push(std::move(run));
+      run.clear();
+      return more;
+    });
+    if (scanned.ok() && !run.empty()) queue.Push(std::move(run));
   });
-  if (scanned.ok() && !run.empty()) queue.Push(std::move(run));
-  queue.Close();
-  for (std::thread& t : pool) t.join();
   FG_RETURN_IF_ERROR(scanned);
   FG_RETURN_IF_ERROR(queue.error());
   FG_RETURN_IF_ERROR(join.Finish());
@@ -791,8 +802,7 @@ Status Exchange(const std::string& a, const std::string& b) {
 }
 
 // The rebuild (see RebuildIssueIndexInShards in issue_index.h).
-Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues,
-               const IndexProgress& on_progress = {}) {
+Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues, const IndexOptions& options) {
   const std::string live = IssueIndexDir(db_dir);
   const std::string work = live + ".rebuild";
   const std::string built = work + "/index";
@@ -807,7 +817,8 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   if (ec) return Status::IOError("creating " + work + ": " + ec.message());
   auto cleanup = [&] { std::filesystem::remove_all(work, ec); };
 
-  StatusOr<size_t> shards = WriteShards(store, work, std::max<size_t>(shard_issues, 1), on_progress);
+  StatusOr<size_t> shards =
+      WriteShards(store, work, std::max<size_t>(shard_issues, 1), IndexThreads(options.threads), options.on_progress);
   if (!shards.ok()) {
     cleanup();
     return shards.status();
@@ -906,9 +917,9 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, c
 }  // namespace
 
 Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues,
-                                 const IndexProgress& on_progress) {
+                                 const IndexOptions& options) {
   try {
-    return Rebuild(store, db_dir, shard_issues, on_progress);
+    return Rebuild(store, db_dir, shard_issues, options);
   } catch (const Xapian::DatabaseLockError& e) {
     return Status::Unavailable("issue index " + IssueIndexDir(db_dir) +
                                " is locked by another writer: " + e.get_msg());
@@ -917,7 +928,8 @@ Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, 
   }
 }
 
-Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std::vector<Ref>& issues) {
+Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std::vector<Ref>& issues,
+                        const IndexOptions& options) {
   try {
     {
       std::error_code ec;
@@ -932,7 +944,7 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std
         // Too many dead documents: nothing was written; rebuild.
       }
     }
-    return Rebuild(store, db_dir, kShardIssues);
+    return Rebuild(store, db_dir, kShardIssues, options);
   } catch (const Xapian::DatabaseLockError& e) {
     return Status::Unavailable("issue index " + IssueIndexDir(db_dir) +
                                " is locked by another writer: " + e.get_msg());
@@ -941,8 +953,8 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std
   }
 }
 
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexProgress& on_progress) {
-  return RebuildIssueIndexInShards(store, db_dir, kShardIssues, on_progress);
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexOptions& options) {
+  return RebuildIssueIndexInShards(store, db_dir, kShardIssues, options);
 }
 
 }  // namespace fixgraph::query

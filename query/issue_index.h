@@ -102,8 +102,10 @@ bool DecodeHitFields(std::string_view value, HitFields* fields);
 // store scans running beside the issue scan on threads of their own (the
 // three visit issues in the same order, Store::ScanOrderKey; fix PRs are still
 // read one by one), are cut into runs of `shard_issues`, each written to a
-// shard database of its own (no termlist table, like the index) by one of $FIXGRAPH_INDEX_THREADS writers (default:
-// the hardware's threads, at most 8), so document building and Xapian's writing
+// shard database of its own (no termlist table, like the index) by one of
+// IndexOptions::threads writers (default: the hardware's threads, at most 8;
+// the scan and the writers are the indices of one ParallelFor,
+// fixgraph/engine/parallel.h), so document building and Xapian's writing
 // both run in parallel and every shard's B-trees stay small; the shards are
 // compacted in run order into one database whose docids are consecutive in scan
 // order (the same documents and docids a single writer would give; no dead
@@ -115,7 +117,7 @@ bool DecodeHitFields(std::string_view value, HitFields* fields);
 // RebuildIssueIndex (ask.h) uses kShardIssues.
 inline constexpr size_t kShardIssues = 2048;
 Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, size_t shard_issues,
-                                 const IndexProgress& on_progress = {});
+                                 const IndexOptions& options = {});
 
 // The dead set's encoding: empty for no docids, else a ByteWriter record
 // (engine/byte_codec.h, type byte 'D') of sorted, distinct docids, each as the

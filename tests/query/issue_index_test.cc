@@ -2,6 +2,7 @@
 // filtered by repository, readable from many threads and while it changes.
 #include <atomic>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include <xapian.h>
@@ -291,8 +292,14 @@ TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
   for (int i = 1; i <= kIssues; ++i)
     AddIssue(std::to_string(i), "worker crash number " + word(i), "core dumped", "2026-03-01T10:00:00Z");
   Commit();
-  setenv("FIXGRAPH_INDEX_THREADS", "3", 1);
-  LinkAndIndex();
+  IndexOptions three;
+  three.threads = 3;
+  {
+    graph::LinkStats stats;
+    ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
+    Status s = RebuildIssueIndex(*store_, db_.path(), three);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
   auto searcher = OpenSearcher();
   ASSERT_NE(searcher, nullptr);
   for (int i : {1, 512, 513, 1000, kIssues}) {
@@ -309,8 +316,7 @@ TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
 
   AddIssue("700", "renamed issue", "core dumped", "2026-03-01T10:00:00Z");
   Commit();
-  ASSERT_TRUE(RebuildIssueIndex(*store_, db_.path()).ok());
-  unsetenv("FIXGRAPH_INDEX_THREADS");
+  ASSERT_TRUE(RebuildIssueIndex(*store_, db_.path(), three).ok());
   ASSERT_TRUE(searcher->Reopen().ok());
   r = searcher->Ask("w700x", AskOptions());
   ASSERT_TRUE(r.ok());
@@ -374,11 +380,11 @@ TEST_F(AskTest, RebuildInShardsGivesTheIndexOfOneWriter) {
   graph::LinkStats stats;
   ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
   const std::string one = db_.path() + "/one", many = db_.path() + "/many";
-  setenv("FIXGRAPH_INDEX_THREADS", "3", 1);
-  Status s = RebuildIssueIndexInShards(*store_, one, 1000);
+  IndexOptions three;
+  three.threads = 3;
+  Status s = RebuildIssueIndexInShards(*store_, one, 1000, three);
   ASSERT_TRUE(s.ok()) << s.ToString();
-  s = RebuildIssueIndexInShards(*store_, many, 3);
-  unsetenv("FIXGRAPH_INDEX_THREADS");
+  s = RebuildIssueIndexInShards(*store_, many, 3, three);
   ASSERT_TRUE(s.ok()) << s.ToString();
   std::vector<std::string> a = DumpIndex(IssueIndexDir(one)), b = DumpIndex(IssueIndexDir(many));
   EXPECT_EQ(a.front(), "docs 23 last 23 length " + std::to_string(Xapian::Database(IssueIndexDir(one)).get_total_length()) +
@@ -521,9 +527,9 @@ TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   Commit();
 
   const std::string built = db_.path() + "/built", updated = db_.path() + "/updated";
-  setenv("FIXGRAPH_INDEX_THREADS", "2", 1);
-  Status s = RebuildIssueIndexInShards(*store_, built, 4);
-  unsetenv("FIXGRAPH_INDEX_THREADS");
+  IndexOptions two;
+  two.threads = 2;
+  Status s = RebuildIssueIndexInShards(*store_, built, 4, two);
   ASSERT_TRUE(s.ok()) << s.ToString();
   // The same issues, in scan order, one by one through the incremental path
   // (an empty index of the current layout, so nothing is rebuilt).
@@ -737,11 +743,36 @@ TEST_F(AskTest, RebuildReportsTheIssuesWritten) {
   graph::LinkStats stats;
   ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
   std::vector<std::int64_t> reports;
-  Status s = RebuildIssueIndexInShards(*store_, db_.path(), 1, [&](std::int64_t n) { reports.push_back(n); });
+  IndexOptions options;
+  options.on_progress = [&](std::int64_t n) { reports.push_back(n); };
+  Status s = RebuildIssueIndexInShards(*store_, db_.path(), 1, options);
   ASSERT_TRUE(s.ok()) << s.ToString();
   ASSERT_EQ(reports.size(), 3u);  // three issues, one a run
   EXPECT_TRUE(std::is_sorted(reports.begin(), reports.end()));
   EXPECT_EQ(reports.back(), 3);
+}
+
+// IndexOptions::threads bounds the writers: the reports come from the writer
+// threads, so 30 runs written by one writer report from one thread, by three
+// writers from at most three.
+TEST_F(AskTest, RebuildWritesOnTheThreadsAsked) {
+  for (int i = 10; i < 40; ++i) {
+    std::string number = std::to_string(i);
+    AddIssue(number, "crash " + number, "core dumped", "2026-03-01T10:00:00Z");
+  }
+  Commit();
+  graph::LinkStats stats;
+  ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
+  for (unsigned threads : {1u, 3u}) {
+    std::set<std::thread::id> writers;
+    IndexOptions options;
+    options.threads = threads;
+    options.on_progress = [&](std::int64_t) { writers.insert(std::this_thread::get_id()); };
+    Status s = RebuildIssueIndexInShards(*store_, db_.path(), 1, options);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_FALSE(writers.empty());
+    EXPECT_LE(writers.size(), threads);
+  }
 }
 
 }  // namespace

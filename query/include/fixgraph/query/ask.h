@@ -152,21 +152,32 @@ class Searcher {
 // InvalidArgument naming the entry for a malformed one.
 StatusOr<nlohmann::json> EvaluateAsk(Searcher& searcher, const nlohmann::json& set, const AskOptions& options);
 
+using IndexProgress = std::function<void(std::int64_t issues_written)>;
+
+// How the index is (re)built. The library reads no environment: the cli
+// takes `threads` from $FIXGRAPH_INDEX_THREADS.
+struct IndexOptions {
+  // Threads that build and write the documents of a rebuild; 0 for the
+  // machine's hardware threads. At most 8 are used.
+  unsigned threads = 0;
+  // Optional: called with the issues written so far as each run of issues of
+  // a rebuild is written (from the writer threads, one call at a time); the
+  // merge of the runs that follows reports nothing.
+  IndexProgress on_progress;
+};
+
 // Index maintenance. `issues` are the issues whose data or links changed;
 // an issue no longer in the store is removed. Creates the index if missing.
 // Adds new documents and tombstones the old ones (the index has no termlist
-// table, query/issue_index.h); rebuilds instead once a tenth of the documents
-// (and at least 64) would be dead, and rebuilds an index of another layout.
+// table, query/issue_index.h); rebuilds instead (as RebuildIssueIndex, with
+// `options`) once a tenth of the documents (and at least 64) would be dead,
+// and rebuilds an index of another layout.
 Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
-                        const std::vector<Ref>& issues);
+                        const std::vector<Ref>& issues, const IndexOptions& options = {});
 // Rebuilds the whole index from the store (after `link`, or on schema change):
-// a new index is written beside the live one on $FIXGRAPH_INDEX_THREADS threads
-// (default: the hardware's, at most 8) and replaces it whole when complete, so
-// readers keep seeing the old index until they reopen.
-// `on_progress` (optional) is called with the issues written so far as each
-// run of issues is written (from the writer threads, one call at a time);
-// the merge of the runs that follows reports nothing.
-using IndexProgress = std::function<void(std::int64_t issues_written)>;
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexProgress& on_progress = {});
+// a new index is written beside the live one on options.threads threads
+// and replaces it whole when complete, so readers keep seeing the old index
+// until they reopen.
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexOptions& options = {});
 
 }  // namespace fixgraph::query
