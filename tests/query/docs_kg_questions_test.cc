@@ -4,6 +4,8 @@
 // use small pages written here.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -265,6 +267,39 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
   tune_ = "feedback_terms=8,assoc_credit=0,synonym_credit=0";
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
   tune_.clear();
+}
+
+// LocalDocOptions: the debug lines go to the caller's stream (the cli passes
+// its stderr when $FIXGRAPH_KG_DEBUG is set), none without one; the tuning
+// text bounds the candidates. The environment is not read.
+TEST_F(DocsStructure, DebugStreamAndTuningAreOptions) {
+  for (int i = 0; i < 12; ++i)
+    Page("w/p" + std::to_string(i) + ".md", "# Widget " + std::to_string(i) + "\n\nwidget queue setting\n");
+  Import();
+  setenv("FIXGRAPH_KG_DEBUG", "1", 1);
+  setenv("FIXGRAPH_KG_TUNE", "candidates=1", 1);
+  auto candidates = [&](const std::string& tune) {
+    std::ostringstream debug;
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune, &debug});
+    EXPECT_TRUE(src.ok());
+    EXPECT_TRUE((*src)->Search("widget queue", 1).ok());
+    std::string text = debug.str();
+    EXPECT_NE(text.find("group widget"), std::string::npos) << text;
+    size_t n = 0;
+    for (size_t at = text.find("cand "); at != std::string::npos; at = text.find("\ncand ", at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(candidates(""), 12u);
+  EXPECT_EQ(candidates("candidates=1"), 3u);  // max(candidates, 3 * limit)
+  ::testing::internal::CaptureStderr();
+  auto quiet = OpenLocalDocSource(dir_ / "db", LocalDocOptions{});
+  ASSERT_TRUE(quiet.ok());
+  auto hits = (*quiet)->Search("widget queue", 1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  ASSERT_TRUE(hits.ok());
+  EXPECT_EQ(hits->size(), 1u);
+  unsetenv("FIXGRAPH_KG_DEBUG");
+  unsetenv("FIXGRAPH_KG_TUNE");
 }
 
 TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
