@@ -112,6 +112,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   ctx.out = &out;
   ctx.err = &err;
   ctx.err_is_terminal = &err == &std::cerr && isatty(STDERR_FILENO);
+  ctx.env = ReadEnvironment(&err);
+  ApplyEnvironment(ctx.env);
   const char* env_db = std::getenv("FIXGRAPH_DB");
   ctx.db_dir = env_db != nullptr && *env_db != '\0' ? env_db : kDefaultDbDir;
 

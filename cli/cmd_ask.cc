@@ -165,7 +165,7 @@ void RunAsk(Context& ctx, const AskArgs& args) {
     auto ref = ParseRef(*repo);
     if (Status s = RequireRepository(**store, ref->repo); !s.ok()) return ctx.Fail(s);
   }
-  auto searcher = query::Searcher::Open(ctx.db_dir);
+  auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
   options.limit = args.limit;
@@ -188,7 +188,7 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
   json set = json::parse(in, nullptr, false);
   if (set.is_discarded() || !set.is_array())
     return ctx.Fail(Status::InvalidArgument(path + ": expected a JSON array of {\"q\", \"expect\"}"));
-  auto searcher = query::Searcher::Open(ctx.db_dir);
+  auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
   options.limit = limit;

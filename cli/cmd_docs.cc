@@ -52,7 +52,7 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
   std::unique_ptr<query::DocSource> src;
   std::unique_ptr<query::Searcher> searcher;
   if (via_ask) {
-    auto opened = query::Searcher::Open(ctx.db_dir);
+    auto opened = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
     if (!opened.ok()) return ctx.Fail(opened.status());
     searcher = std::move(*opened);
     rank = [&](const std::string& q) -> StatusOr<std::vector<std::string>> {
@@ -67,7 +67,7 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
       return ids;
     };
   } else {
-    auto opened = query::OpenDocSources(ctx.db_dir);
+    auto opened = query::OpenDocSources(ctx.db_dir, ctx.env.docs);
     if (!opened.ok()) return ctx.Fail(opened.status());
     src = std::move(*opened);
     rank = [&](const std::string& q) -> StatusOr<std::vector<std::string>> {
@@ -122,7 +122,7 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
 const char* Band(double score) { return query::DocBand(score); }
 
 void RunDocsSearch(Context& ctx, const std::string& text, bool json_out, int limit) {
-  auto src = query::OpenDocSources(ctx.db_dir);
+  auto src = query::OpenDocSources(ctx.db_dir, ctx.env.docs);
   if (!src.ok()) return ctx.Fail(src.status());
   std::vector<std::string> warnings;
   auto hits = query::SearchWithWarnings(**src, text, static_cast<size_t>(limit), &warnings);

@@ -45,8 +45,9 @@ struct Zone {
   std::string Format(UnixSeconds t) const { return FormatWithOffset(t, OffsetAt(t)); }
 };
 
-// `--tz` text (validated by the option), or the display offset.
-Zone ChooseZone(const std::string& tz) {
+// `--tz` text (validated by the option), or the display offset
+// ($FIXGRAPH_TZ, `env_tz`, applied in cli.cc).
+Zone ChooseZone(const std::string& tz, const std::string& env_tz) {
   Zone z;
   if (tz == "local") {
     z.local = true;
@@ -55,9 +56,8 @@ Zone ChooseZone(const std::string& tz) {
     z.offset = *ParseUtcOffset(tz);
     z.why = "--tz";
   } else {
-    const char* env = std::getenv("FIXGRAPH_TZ");
     z.offset = DisplayOffsetMinutes();
-    z.why = env != nullptr && *env != '\0' && ParseUtcOffset(env).ok() ? "FIXGRAPH_TZ" : "the default";
+    z.why = !env_tz.empty() && ParseUtcOffset(env_tz).ok() ? "FIXGRAPH_TZ" : "the default";
   }
   return z;
 }
@@ -298,7 +298,7 @@ void RunShow(Context& ctx, const std::string& text, bool json_out, const std::st
     *ctx.out << view->dump() << "\n";
     return;
   }
-  Zone zone = ChooseZone(tz);
+  Zone zone = ChooseZone(tz, ctx.env.tz);
   std::string kind = Str(*view, "kind");
   if (kind == "issue") PrintIssue(*ctx.out, *view, zone);
   else if (kind == "pull") PrintPull(*ctx.out, *view, zone);

@@ -70,6 +70,8 @@ nlohmann::json SkippedJson(const std::vector<ingest::SkippedEndpoint>& skipped) 
 
 void RunSync(Context& ctx, const SyncArgs& a) {
   ingest::SyncOptions o;
+  o.token_source = EnvironmentValue;  // GITCODE_TOKEN, ...: sent, never printed
+  if (ctx.env.http_backoff_ms) o.backoff_ms = *ctx.env.http_backoff_ms;
   o.api_base = a.api_base;
   o.state = a.state;
   o.record_dir = a.record;

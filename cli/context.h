@@ -9,6 +9,7 @@
 
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
+#include "environment.h"
 #include "progress.h"
 
 namespace fixgraph::cli {
@@ -23,6 +24,7 @@ struct Context {
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
   std::string db_dir;         // --db, $FIXGRAPH_DB or ./fixgraph-data
+  Environment env;            // the other variables, read once (environment.h)
   bool err_is_terminal = false;
   ProgressMode progress = ProgressMode::kAuto;  // --quiet, --progress (progress.h)
   int exit_code = 0;

@@ -360,8 +360,9 @@ json ToolError(const std::string& message) {
 
 class McpServer {
  public:
-  McpServer(const std::string& db_dir, std::ostream& out, std::ostream& log)
-      : backend_(db_dir), out_(out), log_(log), tools_(ToolList()) {}
+  McpServer(const std::string& db_dir, std::ostream& out, std::ostream& log,
+            const query::DocSourceConfig& docs)
+      : backend_(db_dir, std::chrono::milliseconds(200), docs), out_(out), log_(log), tools_(ToolList()) {}
 
   void Serve(std::istream& in) {
     std::string line;
@@ -660,15 +661,16 @@ class McpServer {
 
 }  // namespace
 
-void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std::ostream& log) {
-  McpServer server(db_dir, out, log);
+void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std::ostream& log,
+            const query::DocSourceConfig& docs) {
+  McpServer server(db_dir, out, log, docs);
   server.Serve(in);
 }
 
 void AddMcpCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("mcp", "Model Context Protocol server on stdio (for AI agents)");
   cmd->callback([&ctx] {
-    RunMcp(ctx.db_dir, std::cin, *ctx.out, *ctx.err);
+    RunMcp(ctx.db_dir, std::cin, *ctx.out, *ctx.err, ctx.env.docs);
   });
 }
 

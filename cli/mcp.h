@@ -5,10 +5,14 @@
 #include <ostream>
 #include <string>
 
+#include "fixgraph/query/docs.h"
+
 namespace fixgraph::cli {
 
 // Reads newline-delimited JSON-RPC from `in` until EOF, answers on `out`
 // (protocol only), diagnostics on `log`.
-void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std::ostream& log);
+// `docs`: the doc sources ask opens (query::OpenDocSources).
+void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std::ostream& log,
+            const query::DocSourceConfig& docs = {});
 
 }  // namespace fixgraph::cli

@@ -190,7 +190,7 @@ std::string DocIndexSignature(const std::string& db_dir) {
 class Server {
  public:
   Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
-      : options_(options), backend_(db_dir), log_(log), svr_(Limits(options)) {}
+      : options_(options), backend_(db_dir, std::chrono::milliseconds(200), options.docs), log_(log), svr_(Limits(options)) {}
 
   // Binds, prints the address, serves until Stop(). Returns false on bind failure.
   Status Run(const std::function<void(int port)>& on_listening) {
@@ -616,6 +616,7 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   options.host = hp->first;
   options.port = hp->second;
   if (const char* t = std::getenv("FIXGRAPH_SERVE_TOKEN"); t != nullptr) options.token = t;
+  options.docs = ctx.env.docs;
   // The address that will be bound decides, not the spelling of the name
   // (127.0.0.1.example may resolve anywhere).
   auto resolved = ResolveListenHost(options.host);

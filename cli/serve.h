@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "fixgraph/engine/status.h"
+#include "fixgraph/query/docs.h"
 
 namespace fixgraph::cli {
 
@@ -19,6 +20,7 @@ struct ServeOptions {
   int timeout_s = 10;             // to receive a whole request / send a whole answer
   std::string token;              // from $FIXGRAPH_SERVE_TOKEN only
   std::string cors_origin;        // --cors: the one origin allowed to read answers ("" = none)
+  query::DocSourceConfig docs;    // the doc sources ask opens (from the environment)
 };
 
 // "--cors" values: an origin as browsers send it (http://host[:port] or

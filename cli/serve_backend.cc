@@ -123,8 +123,9 @@ struct Backend::SearchState {
   bool tried = false;
 };
 
-Backend::Backend(std::string db_dir, std::chrono::milliseconds recheck)
-    : db_dir_(std::move(db_dir)), recheck_(recheck), search_(std::make_unique<SearchState>()) {}
+Backend::Backend(std::string db_dir, std::chrono::milliseconds recheck, query::DocSourceConfig docs)
+    : db_dir_(std::move(db_dir)), recheck_(recheck), docs_(std::move(docs)),
+      search_(std::make_unique<SearchState>()) {}
 
 Backend::~Backend() = default;
 
@@ -178,7 +179,7 @@ std::int64_t Backend::opens() const {
 }
 
 Status Backend::OpenSearcherLocked() {
-  auto s = query::Searcher::Open(db_dir_);
+  auto s = query::Searcher::Open(db_dir_, docs_);
   if (!s.ok()) return s.status();
   search_->searcher = std::move(*s);
   return Status::OK();

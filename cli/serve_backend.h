@@ -43,8 +43,10 @@ StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::str
 
 class Backend {
  public:
+  // `docs`: the doc sources ask opens (query::OpenDocSources).
   explicit Backend(std::string db_dir,
-                   std::chrono::milliseconds recheck = std::chrono::milliseconds(200));
+                   std::chrono::milliseconds recheck = std::chrono::milliseconds(200),
+                   query::DocSourceConfig docs = {});
   ~Backend();
   Backend(const Backend&) = delete;
   Backend& operator=(const Backend&) = delete;
@@ -74,6 +76,7 @@ class Backend {
 
   std::string db_dir_;
   std::chrono::milliseconds recheck_;
+  query::DocSourceConfig docs_;
   mutable std::mutex mu_;
   std::shared_ptr<const Store> store_;
   std::string signature_;

@@ -28,19 +28,18 @@ using namespace store_internal;
 
 namespace {
 std::atomic<long> crash_calls{0};
-long CrashAt() {
-  static const long at = [] {
-    const char* v = std::getenv("FIXGRAPH_CRASH_AT");
-    if (const char* c = std::getenv("FIXGRAPH_CRASH_COUNT"); c != nullptr && *c != '\0')
-      std::atexit([] { std::fprintf(stderr, "crash points: %ld\n", crash_calls.load()); });
-    return v != nullptr && *v != '\0' ? std::strtol(v, nullptr, 10) : 0L;
-  }();
-  return at;
-}
+std::atomic<long> crash_at{0};
+std::atomic<bool> crash_count_reported{false};
 }  // namespace
 
+void SetCrashPoints(long at, bool report_count) {
+  crash_at = at > 0 ? at : 0;
+  if (report_count && !crash_count_reported.exchange(true))
+    std::atexit([] { std::fprintf(stderr, "crash points: %ld\n", crash_calls.load()); });
+}
+
 void CrashPoint() {
-  long at = CrashAt();
+  long at = crash_at.load(std::memory_order_relaxed);
   long n = ++crash_calls;
   if (at > 0 && n == at) _exit(86);
 }

@@ -1,5 +1,6 @@
 #include "fixgraph/engine/time.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -7,7 +8,7 @@ namespace fixgraph {
 namespace {
 
 constexpr int kMaxOffsetMinutes = 14 * 60;
-constexpr int kDefaultDisplayOffset = 8 * 60;
+constexpr int kDefaultDisplayOffset = kDefaultDisplayOffsetMinutes;
 
 bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
@@ -166,11 +167,18 @@ std::string FormatDate(UnixSeconds t, int offset_minutes) {
   return FormatWithOffset(t, offset_minutes).substr(0, 10);
 }
 
-int DisplayOffsetMinutes() {
-  const char* tz = std::getenv("FIXGRAPH_TZ");
-  if (tz == nullptr || *tz == '\0') return kDefaultDisplayOffset;
-  auto parsed = ParseUtcOffset(tz);
+namespace {
+std::atomic<int> display_offset{kDefaultDisplayOffset};
+}  // namespace
+
+int DisplayOffsetFromSetting(std::string_view text) {
+  if (text.empty()) return kDefaultDisplayOffset;
+  auto parsed = ParseUtcOffset(text);
   return parsed.ok() ? *parsed : kDefaultDisplayOffset;
 }
+
+int DisplayOffsetMinutes() { return display_offset.load(std::memory_order_relaxed); }
+
+void SetDisplayOffsetMinutes(int minutes) { display_offset.store(minutes, std::memory_order_relaxed); }
 
 }  // namespace fixgraph

@@ -103,13 +103,8 @@ class Fetcher {
         rng_(std::random_device{}()) {
     base_ = options.api_base.empty() ? api_.default_base : options.api_base;
     while (!base_.empty() && base_.back() == '/') base_.pop_back();
-    if (options.token_source) {
-      token_ = options.token_source(api_.token_env);
-    } else if (const char* t = std::getenv(api_.token_env.c_str())) {
-      token_ = t;
-    }
+    if (options.token_source) token_ = options.token_source(api_.token_env);
     backoff_ms_ = options.backoff_ms;
-    if (const char* b = std::getenv("FIXGRAPH_HTTP_BACKOFF_MS"); b && *b) backoff_ms_ = std::atoi(b);
     if (options.client) {
       client_ = options.client;
     } else {

@@ -657,13 +657,14 @@ std::string ToJsonText(const AskResult& r) {
   return out;
 }
 
-StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir) {
+StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
+                                                   const DocSourceConfig& docs_config) {
   std::error_code ec;
   if (!std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
     return Status::NotFound("no issue index at " + IssueIndexDir(db_dir) +
                             " (import data with `fixgraph import DUMP` or run `fixgraph link`)");
   std::unique_ptr<DocSource> docs;
-  auto opened = OpenDocSources(db_dir);
+  auto opened = OpenDocSources(db_dir, docs_config);
   if (opened.ok()) docs = std::move(*opened);  // no doc source: ask still answers from issues
   auto s = std::make_unique<XapianSearcher>(db_dir, std::move(docs));
   FG_RETURN_IF_ERROR(s->OpenPool());

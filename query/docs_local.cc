@@ -48,6 +48,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -441,13 +442,12 @@ struct Tuning {
   double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
 };
 
-// The ranking constants; $FIXGRAPH_KG_TUNE ("name=value,...", the field
-// names above) overrides them for tuning experiments (docs/kg.md).
-Tuning ReadTuning() {
+// The ranking constants; `spec` ("name=value,...", the field names above;
+// LocalDocOptions::tune, which the cli takes from $FIXGRAPH_KG_TUNE)
+// overrides them for tuning experiments (docs/kg.md).
+Tuning ReadTuning(std::string_view spec) {
   Tuning t;
-  const char* env = std::getenv("FIXGRAPH_KG_TUNE");
-  if (env == nullptr) return t;
-  std::string_view v(env);
+  std::string_view v(spec);
   std::map<std::string, double*> fields = {
       {"index_penalty", &t.index_penalty},     {"tutorial_penalty", &t.tutorial_penalty},
       {"enable_definer", &t.enable_definer},   {"enable_tutorial", &t.enable_tutorial},
@@ -498,7 +498,10 @@ class FeedbackDecider : public Xapian::ExpandDecider {
 
 class LocalDocSource : public DocSource {
  public:
-  explicit LocalDocSource(Xapian::Database db) : db_(std::move(db)), tune_(ReadTuning()) { LoadAssociations(); }
+  LocalDocSource(Xapian::Database db, const LocalDocOptions& options)
+      : db_(std::move(db)), tune_(ReadTuning(options.tune)), debug_(options.debug) {
+    LoadAssociations();
+  }
 
   std::string Name() const override { return "local"; }
 
@@ -604,12 +607,13 @@ class LocalDocSource : public DocSource {
       for (const auto& m : a.members)
         for (const std::string& t : m)
           if (!have.count(t) && db_.get_termfreq(t) > 0) alt_terms.push_back(t);
-    // $FIXGRAPH_KG_DEBUG: the question's terms, alternatives, named pages
-    // and sub-corpora, and every candidate's parts, to stderr (docs/kg.md).
-    const bool debug = std::getenv("FIXGRAPH_KG_DEBUG") != nullptr;
+    // LocalDocOptions::debug ($FIXGRAPH_KG_DEBUG in the cli): the question's
+    // terms, alternatives, named pages and sub-corpora, and every candidate's
+    // parts, to the caller's stream (docs/kg.md).
+    const bool debug = debug_ != nullptr;
     if (debug) {
       for (size_t g = 0; g < groups.size(); ++g)
-        std::fprintf(stderr, "group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
+        DebugLine("group %s w=%.2f\n", groups[g].terms[0].c_str(), group_w[g]);
       for (const AltSet& a : alts) {
         std::string m;
         for (const auto& mem : a.members) {
@@ -617,9 +621,9 @@ class LocalDocSource : public DocSource {
           for (const auto& t : mem) m += t + " ";
           m += "]";
         }
-        std::fprintf(stderr, "alt %.1f groups=%zu:%s\n", a.credit, a.groups.size(), m.c_str());
+        DebugLine("alt %.1f groups=%zu:%s\n", a.credit, a.groups.size(), m.c_str());
       }
-      for (const std::string& d : named_terms) std::fprintf(stderr, "named %s\n", d.c_str());
+      for (const std::string& d : named_terms) DebugLine("named %s\n", d.c_str());
     }
     if (qterms.empty() && alt_terms.empty() && named_terms.empty()) return hits;
 
@@ -809,7 +813,7 @@ class LocalDocSource : public DocSource {
         }
       }
       if (debug)
-        for (const std::string& sc : named_scopes) std::fprintf(stderr, "scope %s\n", sc.c_str());
+        for (const std::string& sc : named_scopes) DebugLine("scope %s\n", sc.c_str());
     }
     size_t cand_rank = 0;
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank) {
@@ -905,7 +909,7 @@ class LocalDocSource : public DocSource {
         rank += 1.0;
       }
       if (debug)
-        std::fprintf(stderr, "cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score, rank,
+        DebugLine("cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score, rank,
                      it.get_weight(), coverage, title_cov, adj, values[cand_rank][kSlotPage].c_str(), page_kind.c_str(),
                      sec_kind.c_str(), values[cand_rank][kSlotTitleTerms].c_str());
       cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage,
@@ -1092,10 +1096,28 @@ class LocalDocSource : public DocSource {
     return out;
   }
 
+  // One line of debug output to debug_ (printf format, newline included).
+  __attribute__((format(printf, 2, 3))) void DebugLine(const char* format, ...) const {
+    std::va_list args;
+    va_start(args, format);
+    std::va_list again;
+    va_copy(again, args);
+    int n = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    if (n > 0) {
+      std::string line(static_cast<size_t>(n) + 1, '\0');
+      std::vsnprintf(line.data(), line.size(), format, again);
+      line.resize(static_cast<size_t>(n));
+      *debug_ << line << std::flush;
+    }
+    va_end(again);
+  }
+
   std::mutex mu_;
   Xapian::Database db_;
   docs::Associations assoc_;
   Tuning tune_;
+  std::ostream* debug_;  // LocalDocOptions::debug; not owned
 };
 
 }  // namespace
@@ -1163,13 +1185,14 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
   return Status::OK();
 }
 
-StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir) {
+StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir,
+                                                        const LocalDocOptions& options) {
   std::error_code ec;
   if (!fs::exists(DocIndexDir(db_dir), ec))
     return Status::NotFound(DocIndexDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
   try {
     Xapian::Database db(DocIndexDir(db_dir));
-    return std::unique_ptr<DocSource>(new LocalDocSource(std::move(db)));
+    return std::unique_ptr<DocSource>(new LocalDocSource(std::move(db), options));
   } catch (const Xapian::Error& e) {
     return Status::IOError(DocIndexDir(db_dir) + ": " + e.get_msg());
   }

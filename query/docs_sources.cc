@@ -10,11 +10,6 @@
 namespace fixgraph::query {
 namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? "" : v;
-}
-
 class MergedDocSource : public DocSource {
  public:
   explicit MergedDocSource(std::vector<std::unique_ptr<DocSource>> members)
@@ -74,17 +69,18 @@ StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_
   return source.SearchReporting(text, limit, warnings);
 }
 
-StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir) {
-  std::string mode = Env("FIXGRAPH_KG_MODE");
+StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
+                                                    const DocSourceConfig& config) {
+  std::string mode = config.mode;
   for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (mode.empty()) mode = "auto";
   if (mode != "auto" && mode != "local" && mode != "remote" && mode != "both")
     return Status::InvalidArgument("$FIXGRAPH_KG_MODE must be local, remote, both or auto (got \"" +
                                    mode + "\")");
-  const std::string url = Env("FIXGRAPH_KG_URL");
+  const std::string& url = config.url;
   std::vector<std::unique_ptr<DocSource>> members;
   if (mode != "remote") {
-    auto local = OpenLocalDocSource(db_dir);
+    auto local = OpenLocalDocSource(db_dir, config.local);
     if (local.ok()) {
       members.push_back(std::move(*local));
     } else if (!local.status().IsNotFound()) {
@@ -96,8 +92,8 @@ StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir) {
   if (mode != "local" && !url.empty()) {
     RemoteDocOptions o;
     o.url = url;
-    o.api_key = Env("FIXGRAPH_KG_API_KEY");
-    if (std::string t = Env("FIXGRAPH_KG_TIMEOUT"); !t.empty()) {
+    o.api_key = config.api_key;
+    if (const std::string& t = config.timeout; !t.empty()) {
       char* end = nullptr;
       double v = std::strtod(t.c_str(), &end);
       if (end == t.c_str() || *end != '\0' || !(v > 0))

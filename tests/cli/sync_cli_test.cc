@@ -106,6 +106,32 @@ TEST(SyncCli, TokenNeverPrintedAndErrorsSayWhatToCheck) {
   EXPECT_EQ(api.Requests().back().access_token, "zz-very-secret-zz");  // it was sent, as Gitee wants
 }
 
+// $FIXGRAPH_HTTP_BACKOFF_MS reaches the sync through the cli
+// (SyncOptions::backoff_ms): one 503 and a first backoff of 5000 ms (jitter
+// halves at most) take at least 2.5 s, where the default (1000 ms) would
+// take at most about 1 s. Only a lower bound: a loaded machine is slower.
+TEST(SyncCli, HttpBackoffFromTheEnvironment) {
+  TempDir dir;
+  fakeapi::FakeApi api(SourceDir() + "/data/demo");
+  fakeapi::FakeFault fault;
+  fault.kind = "503";
+  fault.count = 1;
+  fault.match = "/repos/Ascend/agent-skills/issues";
+  api.AddFault(fault);
+  ASSERT_TRUE(api.Start().ok());
+  std::string out, err;
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(RunCommand("FIXGRAPH_HTTP_BACKOFF_MS=5000 " +
+                           Fixgraph(dir / "db", "sync gitcode:Ascend/agent-skills --api-base " + api.BaseUrl() +
+                                                    " --rate-limit 0 --json"),
+                       &out, &err),
+            0)
+      << err;
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(json::parse(out)["totals"]["retries"], 1) << out;
+  EXPECT_GE(secs, 2.5);
+}
+
 TEST(SyncCli, BadUsageExitsTwo) {
   TempDir dir;
   std::string out, err;

@@ -263,64 +263,53 @@ TEST(ParseUtcOffsetTest, RejectedWithMessageNamingText) {
   }
 }
 
-// Sets or unsets FIXGRAPH_TZ for one test and restores the previous value.
-class ScopedTz {
+// Restores the display offset a test changes.
+class ScopedDisplayOffset {
  public:
-  explicit ScopedTz(const char* value) {
-    const char* old = std::getenv("FIXGRAPH_TZ");
-    if (old != nullptr) old_ = old;
-    if (value == nullptr) {
-      unsetenv("FIXGRAPH_TZ");
-    } else {
-      setenv("FIXGRAPH_TZ", value, 1);
-    }
-  }
-  ~ScopedTz() {
-    if (old_) {
-      setenv("FIXGRAPH_TZ", old_->c_str(), 1);
-    } else {
-      unsetenv("FIXGRAPH_TZ");
-    }
-  }
-  ScopedTz(const ScopedTz&) = delete;
-  ScopedTz& operator=(const ScopedTz&) = delete;
+  ScopedDisplayOffset() : old_(DisplayOffsetMinutes()) {}
+  ~ScopedDisplayOffset() { SetDisplayOffsetMinutes(old_); }
+  ScopedDisplayOffset(const ScopedDisplayOffset&) = delete;
+  ScopedDisplayOffset& operator=(const ScopedDisplayOffset&) = delete;
 
  private:
-  std::optional<std::string> old_;
+  int old_;
 };
 
-TEST(DisplayOffsetTest, DefaultsToBeijing) {
-  ScopedTz tz(nullptr);
+TEST(DisplayOffsetTest, SettingDefaultsToBeijing) {
+  EXPECT_EQ(kDefaultDisplayOffsetMinutes, 480);
+  EXPECT_EQ(DisplayOffsetFromSetting(""), 480);
+}
+
+TEST(DisplayOffsetTest, SettingNamesAnOffset) {
+  EXPECT_EQ(DisplayOffsetFromSetting("+00:00"), 0);
+  EXPECT_EQ(DisplayOffsetFromSetting("Z"), 0);
+  EXPECT_EQ(DisplayOffsetFromSetting("-05:00"), -300);
+  EXPECT_EQ(DisplayOffsetFromSetting("+0530"), 330);
+}
+
+TEST(DisplayOffsetTest, InvalidSettingFallsBackToDefault) {
+  EXPECT_EQ(DisplayOffsetFromSetting("Asia/Shanghai"), 480);
+  EXPECT_EQ(DisplayOffsetFromSetting("+08:"), 480);
+}
+
+TEST(DisplayOffsetTest, SetterChangesTheProcessOffset) {
+  ScopedDisplayOffset restore;
+  SetDisplayOffsetMinutes(-300);
+  EXPECT_EQ(DisplayOffsetMinutes(), -300);
+  EXPECT_EQ(FormatWithOffset(0, DisplayOffsetMinutes()), "1969-12-31 19:00:00 -05:00");
+  SetDisplayOffsetMinutes(kDefaultDisplayOffsetMinutes);
   EXPECT_EQ(DisplayOffsetMinutes(), 480);
 }
 
-TEST(DisplayOffsetTest, EmptyMeansDefault) {
-  ScopedTz tz("");
-  EXPECT_EQ(DisplayOffsetMinutes(), 480);
-}
-
-TEST(DisplayOffsetTest, FollowsFixgraphTz) {
-  {
-    ScopedTz tz("+00:00");
-    EXPECT_EQ(DisplayOffsetMinutes(), 0);
-  }
-  {
-    ScopedTz tz("Z");
-    EXPECT_EQ(DisplayOffsetMinutes(), 0);
-  }
-  {
-    ScopedTz tz("-05:00");
-    EXPECT_EQ(DisplayOffsetMinutes(), -300);
-  }
-  {
-    ScopedTz tz("+0530");
-    EXPECT_EQ(DisplayOffsetMinutes(), 330);
-  }
-}
-
-TEST(DisplayOffsetTest, InvalidValueFallsBackToDefault) {
-  ScopedTz tz("Asia/Shanghai");
-  EXPECT_EQ(DisplayOffsetMinutes(), 480);
+// The library does not read $FIXGRAPH_TZ (the cli does, cli/environment.h):
+// only the setter moves the offset.
+TEST(DisplayOffsetTest, EnvironmentIsNotRead) {
+  ScopedDisplayOffset restore;
+  SetDisplayOffsetMinutes(60);
+  setenv("FIXGRAPH_TZ", "-05:00", 1);
+  EXPECT_EQ(DisplayOffsetMinutes(), 60);
+  unsetenv("FIXGRAPH_TZ");
+  EXPECT_EQ(DisplayOffsetMinutes(), 60);
 }
 
 // Regression (engine/time.cc, ParseOffsetAt): a colon with no minutes after it

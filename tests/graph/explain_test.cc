@@ -10,8 +10,14 @@ namespace {
 
 class ExplainTest : public ::testing::Test {
  protected:
-  void SetUp() override { setenv("FIXGRAPH_TZ", "+08:00", 1); }
-  void TearDown() override { unsetenv("FIXGRAPH_TZ"); }
+  void SetUp() override {
+    saved_offset_ = DisplayOffsetMinutes();
+    SetDisplayOffsetMinutes(8 * 60);
+  }
+  void TearDown() override { SetDisplayOffsetMinutes(saved_offset_); }
+
+ private:
+  int saved_offset_ = 0;
 };
 
 IssueLinks Rfc() {
@@ -65,6 +71,18 @@ TEST_F(ExplainTest, WholeChain) {
   EXPECT_EQ(lines[0], "fixed: closed 2026-09-15 11:35:56 +08:00 (filed 2026-09-10 09:05:30 +08:00)");
   EXPECT_EQ(lines[3], "flag backport: !193 re-applies !192 to release/v2.17");
   EXPECT_EQ(Explain(l).back(), '\n');
+}
+
+// Times follow the display offset the caller sets (the cli sets it from
+// --tz / $FIXGRAPH_TZ); the environment itself is not read here.
+TEST_F(ExplainTest, TimesFollowTheDisplayOffsetSetter) {
+  IssueLinks l = Rfc();
+  setenv("FIXGRAPH_TZ", "+08:00", 1);
+  SetDisplayOffsetMinutes(0);
+  EXPECT_EQ(ExplainLines(l)[0], "fixed: closed 2026-09-15 03:35:56 +00:00 (filed 2026-09-10 01:05:30 +00:00)");
+  unsetenv("FIXGRAPH_TZ");
+  SetDisplayOffsetMinutes(-5 * 60);
+  EXPECT_EQ(ExplainLines(l)[0], "fixed: closed 2026-09-14 22:35:56 -05:00 (filed 2026-09-09 20:05:30 -05:00)");
 }
 
 TEST_F(ExplainTest, TierDLinksReadAsLikelyNotVerified) {

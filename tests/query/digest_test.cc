@@ -30,7 +30,7 @@ namespace dt = query::digest_text;
 class DigestDemo : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    setenv("FIXGRAPH_TZ", "+08:00", 1);
+    SetDisplayOffsetMinutes(8 * 60);  // in-process renders; the binary gets FIXGRAPH_TZ
     db_ = new TempDir();
     std::string out, err;
     int rc = RunCommand(Fixgraph("import " + SourceDir() + "/data/demo"), &out, &err);

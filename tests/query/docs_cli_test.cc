@@ -92,5 +92,31 @@ TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
   EXPECT_EQ(kg.Requests()[0].Header("x-api-key"), secret);
 }
 
+// $FIXGRAPH_KG_DEBUG and $FIXGRAPH_KG_TUNE reach the doc search through the
+// cli (cli/environment.h): the debug lines on stderr, the tuning bounding the
+// candidates (max(candidates, 3 * limit)); the answer on stdout unchanged.
+TEST(DocsCli, KgDebugAndTuneFromTheEnvironment) {
+  TempDir dir;
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0) << err;
+  const std::string search = "docs search 'HCCL_SOCKET_IFNAME 多网卡' --limit 1 --json";
+  std::string plain;
+  ASSERT_EQ(RunCommand("env -u FIXGRAPH_KG_DEBUG -u FIXGRAPH_KG_TUNE " + Fg(dir) + search, &plain, &err), 0) << err;
+  EXPECT_EQ(err.find("cand "), std::string::npos) << err;
+  auto cands = [](const std::string& text) {
+    size_t n = 0;
+    for (size_t at = 0; (at = text.find("cand ", at)) != std::string::npos; ++at)
+      if (at == 0 || text[at - 1] == '\n') ++n;
+    return n;
+  };
+  ASSERT_EQ(RunCommand("env -u FIXGRAPH_KG_TUNE FIXGRAPH_KG_DEBUG=1 " + Fg(dir) + search, &out, &err), 0) << err;
+  EXPECT_NE(err.find("group hccl_socket_ifname"), std::string::npos) << err;
+  EXPECT_GT(cands(err), 3u) << err;
+  EXPECT_EQ(out, plain);
+  ASSERT_EQ(RunCommand("FIXGRAPH_KG_TUNE=candidates=1 FIXGRAPH_KG_DEBUG= " + Fg(dir) + search, &out, &err), 0)
+      << err;
+  EXPECT_EQ(cands(err), 3u) << err;  // set but empty still means debug, as before
+}
+
 }  // namespace
 }  // namespace fixgraph::query

@@ -4,6 +4,8 @@
 // use small pages written here.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -130,7 +132,7 @@ class DocsStructure : public ::testing::Test {
   void Import() {
     Status s = ImportDocs(dir_ / "db", {dir_ / "kb"}, nullptr);
     ASSERT_TRUE(s.ok()) << s.ToString();
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     ASSERT_TRUE(src.ok()) << src.status().ToString();
     src_ = std::move(*src);
   }
@@ -169,6 +171,7 @@ class DocsStructure : public ::testing::Test {
   }
 
   TempDir dir_;
+  std::string tune_;  // LocalDocOptions::tune of the sources the tests open ($FIXGRAPH_KG_TUNE in the cli)
   std::unique_ptr<DocSource> src_;
 };
 
@@ -240,7 +243,7 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
   for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&](const std::string& q, const std::string& page) {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search(q, 10);
     EXPECT_TRUE(hits.ok());
@@ -249,20 +252,53 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
     return false;
   };
   // The doc lexicon (docs_synonyms.txt): an English question, a Chinese page.
-  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0", 1);
+  tune_ = "feedback_terms=0,assoc_credit=0";
   EXPECT_TRUE(found("buffer size for point to point", "kb/g/buffer.md"));
-  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0,synonym_credit=0", 1);
+  tune_ = "feedback_terms=0,assoc_credit=0,synonym_credit=0";
   EXPECT_FALSE(found("buffer size for point to point", "kb/g/buffer.md"));
   // Nothing bridges "绑核" to the target without expansion (the lexicon
   // would: 绑核 | affinity)...
-  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,assoc_credit=0,synonym_credit=0", 1);
+  tune_ = "feedback_terms=0,assoc_credit=0,synonym_credit=0";
   EXPECT_FALSE(found("绑核", "kb/g/target.md"));
   // ...the learned associations do, and so does relevance feedback (off by
   // default since it did not pay for its second match: docs/kg.md).
-  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=0,synonym_credit=0", 1);
+  tune_ = "feedback_terms=0,synonym_credit=0";
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
-  setenv("FIXGRAPH_KG_TUNE", "feedback_terms=8,assoc_credit=0,synonym_credit=0", 1);
+  tune_ = "feedback_terms=8,assoc_credit=0,synonym_credit=0";
   EXPECT_TRUE(found("绑核", "kb/g/target.md"));
+  tune_.clear();
+}
+
+// LocalDocOptions: the debug lines go to the caller's stream (the cli passes
+// its stderr when $FIXGRAPH_KG_DEBUG is set), none without one; the tuning
+// text bounds the candidates. The environment is not read.
+TEST_F(DocsStructure, DebugStreamAndTuningAreOptions) {
+  for (int i = 0; i < 12; ++i)
+    Page("w/p" + std::to_string(i) + ".md", "# Widget " + std::to_string(i) + "\n\nwidget queue setting\n");
+  Import();
+  setenv("FIXGRAPH_KG_DEBUG", "1", 1);
+  setenv("FIXGRAPH_KG_TUNE", "candidates=1", 1);
+  auto candidates = [&](const std::string& tune) {
+    std::ostringstream debug;
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune, &debug});
+    EXPECT_TRUE(src.ok());
+    EXPECT_TRUE((*src)->Search("widget queue", 1).ok());
+    std::string text = debug.str();
+    EXPECT_NE(text.find("group widget"), std::string::npos) << text;
+    size_t n = 0;
+    for (size_t at = text.find("cand "); at != std::string::npos; at = text.find("\ncand ", at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(candidates(""), 12u);
+  EXPECT_EQ(candidates("candidates=1"), 3u);  // max(candidates, 3 * limit)
+  ::testing::internal::CaptureStderr();
+  auto quiet = OpenLocalDocSource(dir_ / "db", LocalDocOptions{});
+  ASSERT_TRUE(quiet.ok());
+  auto hits = (*quiet)->Search("widget queue", 1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  ASSERT_TRUE(hits.ok());
+  EXPECT_EQ(hits->size(), 1u);
+  unsetenv("FIXGRAPH_KG_DEBUG");
   unsetenv("FIXGRAPH_KG_TUNE");
 }
 
@@ -279,16 +315,16 @@ TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
   Page("a/decoy.md", "# 说明\n\n自信超越。\n");
   Import();
   auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("通信超时", 5);
     EXPECT_TRUE(hits.ok());
     return hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
   };
   EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/target.md");
-  setenv("FIXGRAPH_KG_TUNE", "seam_ratio=0", 1);
+  tune_ = "seam_ratio=0";
   EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/decoy.md");
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
@@ -302,7 +338,7 @@ TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
   for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("which gadget models can I run", 5);
     EXPECT_TRUE(hits.ok());
@@ -310,9 +346,9 @@ TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
     return id.substr(0, id.find('#'));
   };
   EXPECT_EQ(first(), "kb/m/gadget_models.md");
-  setenv("FIXGRAPH_KG_TUNE", "title_named=0", 1);
+  tune_ = "title_named=0";
   EXPECT_NE(first(), "kb/m/gadget_models.md");
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
@@ -323,7 +359,7 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
   for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("incremental gizmo", 5);
     EXPECT_TRUE(hits.ok());
@@ -331,9 +367,9 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
     return id.substr(0, id.find('#'));
   };
   EXPECT_EQ(first(), "kb/api/incre.md");
-  setenv("FIXGRAPH_KG_TUNE", "prefix_credit=0", 1);
+  tune_ = "prefix_credit=0";
   EXPECT_NE(first(), "kb/api/incre.md");
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
@@ -366,7 +402,7 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
   for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto env_score = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("通信超时报错，有没有诊断的开关", 5);
     EXPECT_TRUE(hits.ok());
@@ -375,9 +411,9 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
     return 0.0;
   };
   double with = env_score();
-  setenv("FIXGRAPH_KG_TUNE", "setting_env=0", 1);
+  tune_ = "setting_env=0";
   double without = env_score();
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
   EXPECT_GT(with, kDocHitScore);  // a hit, above the failure case's 0.82
   EXPECT_NEAR(with - without, 0.1, 0.005);
 }
@@ -396,7 +432,7 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
   Import();
   // The calibrated score of a page (0 when it is not among the hits).
   auto score = [&](const std::string& page) {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("experts badly imbalanced, rebalance them on the fly", 20);
     EXPECT_TRUE(hits.ok());
@@ -405,9 +441,9 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
     return 0.0;
   };
   EXPECT_GT(score("kb/g/target.md"), score("kb/g/decoy.md"));
-  setenv("FIXGRAPH_KG_TUNE", "word_idf_cap=1", 1);
+  tune_ = "word_idf_cap=1";
   EXPECT_LT(score("kb/g/target.md"), score("kb/g/decoy.md"));
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
@@ -425,7 +461,7 @@ TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
   for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("which models can I run with foo on bar", 10);
     EXPECT_TRUE(hits.ok());
@@ -434,9 +470,9 @@ TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
     return false;
   };
   EXPECT_TRUE(found());
-  setenv("FIXGRAPH_KG_TUNE", "title_query=0", 1);
+  tune_ = "title_query=0";
   EXPECT_FALSE(found());
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
@@ -451,7 +487,7 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   }
   Import();
   auto first = [&](const std::string& q) {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search(q, 3);
     EXPECT_TRUE(hits.ok());
@@ -461,9 +497,9 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   EXPECT_EQ(first(q), "kb/serve-widget/config/queue.md");
   // A part both products' names share ("widget") names neither.
   EXPECT_EQ(first("widget queue depth and cache size settings"), "kb/torch-widget/env/queue.md");
-  setenv("FIXGRAPH_KG_TUNE", "scope_bonus=0", 1);
+  tune_ = "scope_bonus=0";
   EXPECT_EQ(first(q), "kb/torch-widget/env/queue.md");
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates) {
@@ -479,7 +515,7 @@ TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates
   for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db");
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
     EXPECT_TRUE(src.ok());
     auto hits = (*src)->Search("foo 有哪些环境变量可以配置", 10);
     EXPECT_TRUE(hits.ok());
@@ -488,9 +524,9 @@ TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates
     return false;
   };
   EXPECT_TRUE(found());
-  setenv("FIXGRAPH_KG_TUNE", "title_alt=0", 1);
+  tune_ = "title_alt=0";
   EXPECT_FALSE(found());
-  unsetenv("FIXGRAPH_KG_TUNE");
+  tune_.clear();
 }
 
 // --- one ranking ------------------------------------------------------------------

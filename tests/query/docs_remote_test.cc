@@ -226,36 +226,9 @@ TEST(DocsRemote, NameHidesUserInfo) {
 
 // --- OpenDocSources -----------------------------------------------------------
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
-
-void ClearKgEnv() {
-  unsetenv("FIXGRAPH_KG_URL");
-  unsetenv("FIXGRAPH_KG_API_KEY");
-  unsetenv("FIXGRAPH_KG_MODE");
-  unsetenv("FIXGRAPH_KG_TIMEOUT");
-}
-
 TEST(DocsSources, NothingConfiguredGivesAnEmptySource) {
-  ClearKgEnv();
   fixgraph::testing::TempDir dir;
-  auto src = OpenDocSources(dir.path());
+  auto src = OpenDocSources(dir.path(), DocSourceConfig{});
   ASSERT_TRUE(src.ok()) << src.status().ToString();
   auto hits = (*src)->Search("HCCL_BUFFSIZE", 5);
   ASSERT_TRUE(hits.ok());
@@ -263,27 +236,32 @@ TEST(DocsSources, NothingConfiguredGivesAnEmptySource) {
 }
 
 TEST(DocsSources, ModeValidation) {
-  ClearKgEnv();
   fixgraph::testing::TempDir dir;
   {
-    ScopedEnv m("FIXGRAPH_KG_MODE", "remote");
-    auto src = OpenDocSources(dir.path());
+    DocSourceConfig c;
+    c.mode = "remote";
+    auto src = OpenDocSources(dir.path(), c);
     ASSERT_FALSE(src.ok());
     EXPECT_NE(src.status().message().find("FIXGRAPH_KG_URL"), std::string::npos);
   }
   {
-    ScopedEnv m("FIXGRAPH_KG_MODE", "everything");
-    EXPECT_FALSE(OpenDocSources(dir.path()).ok());
+    DocSourceConfig c;
+    c.mode = "everything";
+    EXPECT_FALSE(OpenDocSources(dir.path(), c).ok());
+    c.mode = "LOCAL";  // any case
+    EXPECT_TRUE(OpenDocSources(dir.path(), c).ok());
   }
   {
-    ScopedEnv u("FIXGRAPH_KG_URL", "http://127.0.0.1:9");
-    ScopedEnv t("FIXGRAPH_KG_TIMEOUT", "soon");
-    EXPECT_FALSE(OpenDocSources(dir.path()).ok());
+    DocSourceConfig c;
+    c.url = "http://127.0.0.1:9";
+    c.timeout = "soon";
+    auto src = OpenDocSources(dir.path(), c);
+    ASSERT_FALSE(src.ok());
+    EXPECT_NE(src.status().message().find("FIXGRAPH_KG_TIMEOUT"), std::string::npos);
   }
 }
 
 TEST(DocsSources, BothMergesByScoreAndDedupesById) {
-  ClearKgEnv();
   fixgraph::testing::TempDir dir;
   fixgraph::testing::WriteFile(
       dir / "in/kg.jsonl",
@@ -295,10 +273,11 @@ TEST(DocsSources, BothMergesByScoreAndDedupesById) {
   ASSERT_TRUE(ImportDocs(dir / "db", {dir / "in/kg.jsonl"}, &st).ok());
   FakeKgServer kg;
   AddNodes(kg);
-  ScopedEnv u("FIXGRAPH_KG_URL", kg.Url());
-  ScopedEnv k("FIXGRAPH_KG_API_KEY", kg.api_key);
-  ScopedEnv m("FIXGRAPH_KG_MODE", "both");
-  auto src = OpenDocSources(dir / "db");
+  DocSourceConfig c;
+  c.url = kg.Url();
+  c.api_key = kg.api_key;
+  c.mode = "both";
+  auto src = OpenDocSources(dir / "db", c);
   ASSERT_TRUE(src.ok()) << src.status().ToString();
   auto hits = (*src)->Search("HCCL_BUFFSIZE", 10);
   ASSERT_TRUE(hits.ok()) << hits.status().ToString();
@@ -320,8 +299,8 @@ TEST(DocsSources, BothMergesByScoreAndDedupesById) {
   // Remote down: local hits still come back, with a warning naming the remote.
   kg.delay_ms = 0;
   kg.rate_limit_first = 1000;
-  ScopedEnv t("FIXGRAPH_KG_TIMEOUT", "1");
-  auto src2 = OpenDocSources(dir / "db");
+  c.timeout = "1";
+  auto src2 = OpenDocSources(dir / "db", c);
   ASSERT_TRUE(src2.ok());
   std::vector<std::string> warnings;
   auto partial = SearchWithWarnings(**src2, "HCCL_BUFFSIZE", 10, &warnings);
@@ -330,13 +309,10 @@ TEST(DocsSources, BothMergesByScoreAndDedupesById) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find(kg.Url()), std::string::npos);
   EXPECT_EQ(warnings[0].find(kg.api_key), std::string::npos);
-  {
-    ScopedEnv local_only("FIXGRAPH_KG_MODE", "local");
-    auto src3 = OpenDocSources(dir / "db");
-    ASSERT_TRUE(src3.ok());
-    EXPECT_EQ((*src3)->Name(), "local");
-  }
-  ClearKgEnv();
+  c.mode = "local";
+  auto src3 = OpenDocSources(dir / "db", c);
+  ASSERT_TRUE(src3.ok());
+  EXPECT_EQ((*src3)->Name(), "local");
 }
 
 }  // namespace

@@ -102,13 +102,21 @@ struct PendingWork {
   bool empty() const { return relink.empty() && reindex.empty() && link_runs.empty(); }
 };
 
-// Testing hook for crash tests: when the environment variable
-// FIXGRAPH_CRASH_AT holds N >= 1, the N-th call in this process ends it at
-// once with _exit(86) (like kill -9: no destructor, no flush). The store calls
-// it before and after every write that reaches the disk; callers that write
-// elsewhere (the ask index) call it between their steps. With
-// FIXGRAPH_CRASH_COUNT set, the number of calls is printed to stderr at exit.
+// Testing hook for crash tests: once SetCrashPoints(N, ...) with N >= 1 has
+// been called, the N-th CrashPoint call in this process ends it at once with
+// _exit(86) (like kill -9: no destructor, no flush). The store calls it before
+// and after every write that reaches the disk; callers that write elsewhere
+// (the ask index) call it between their steps. Calls are counted from the
+// start of the process, whether or not a crash point is set.
 void CrashPoint();
+
+// Arms the crash points: `at` >= 1 ends the process at the at-th CrashPoint
+// call, 0 (the default) never. `report_count` prints "crash points: <calls>"
+// to stderr at exit (registered once per process, whatever later calls say).
+// The cli calls it once per command from $FIXGRAPH_CRASH_AT and
+// $FIXGRAPH_CRASH_COUNT (docs/reliability.md); library code never reads the
+// environment. Thread-safe.
+void SetCrashPoints(long at, bool report_count);
 
 class Store {
  public:

@@ -49,8 +49,22 @@ StatusOr<int> ParseUtcOffset(std::string_view text);
 // Days since 1970-01-01 for a proleptic Gregorian date (no range checks).
 std::int64_t DaysFromCivil(int year, int month, int day);
 
-// The display offset for a platform's users: +08:00 unless FIXGRAPH_TZ is set
-// to an offset ("+00:00", "Z", "-05:00").
+// The display offset for a platform's users when nothing else is set: +08:00.
+inline constexpr int kDefaultDisplayOffsetMinutes = 8 * 60;
+
+// The offset times are shown at in explanations and digests (minutes east of
+// UTC): kDefaultDisplayOffsetMinutes until SetDisplayOffsetMinutes changes it.
+// Thread-safe.
 int DisplayOffsetMinutes();
+
+// Sets the display offset for this process. The cli calls it once per command,
+// before any work, with DisplayOffsetFromSetting($FIXGRAPH_TZ); library code
+// never reads the environment. REQUIRES: -14*60 <= minutes <= 14*60.
+void SetDisplayOffsetMinutes(int minutes);
+
+// The display offset a setting names: an offset ParseUtcOffset accepts
+// ("+00:00", "Z", "-05:00"); the default when `text` is empty or not an
+// offset ("Asia/Shanghai").
+int DisplayOffsetFromSetting(std::string_view text);
 
 }  // namespace fixgraph

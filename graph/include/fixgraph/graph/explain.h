@@ -8,8 +8,8 @@
 //   flags: backport (!193 re-applies the fix to release/v2.17)
 //
 // Times are shown at the display offset (DisplayOffsetMinutes, +08:00 unless
-// FIXGRAPH_TZ says otherwise). References of the issue's own repository are
-// shortened to "!192" / "#43".
+// the caller set another; the cli sets it from FIXGRAPH_TZ). References of the
+// issue's own repository are shortened to "!192" / "#43".
 //
 // Thread safety: pure functions.
 #pragma once

@@ -40,7 +40,9 @@
 // operate logs when merged, linked issues when merged or when the PR's title
 // or body names an issue.
 //
-// Tokens: read from GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN only; sent as
+// Tokens: looked up by the variable names GITCODE_TOKEN, GITEE_TOKEN,
+// GITHUB_TOKEN only (SyncOptions::token_source; the cli reads them from the
+// environment); sent as
 // PRIVATE-TOKEN (GitCode), access_token (Gitee), Authorization: Bearer
 // (GitHub); never printed, logged, recorded or stored.
 //
@@ -130,7 +132,7 @@ struct SyncOptions {
   // Attempts per request for retryable faults. Default: 6.
   int max_attempts = 6;
   // First backoff and cap (ms); jitter halves at random. Defaults: 1000, 60000.
-  // $FIXGRAPH_HTTP_BACKOFF_MS overrides the first when set (tests).
+  // The cli sets the first from $FIXGRAPH_HTTP_BACKOFF_MS when set (tests).
   int backoff_ms = 1000;
   int max_backoff_ms = 60000;
   // Longest wait honoured from Retry-After / X-RateLimit-Reset. Default: 900 s.
@@ -140,7 +142,10 @@ struct SyncOptions {
   long connect_timeout_ms = 10000;
   // Client to use; default: libcurl. Not owned.
   HttpClient* client = nullptr;
-  // Token lookup by environment variable name; default: getenv. Tests inject.
+  // Token lookup by the name of the platform's token variable (GITCODE_TOKEN,
+  // GITEE_TOKEN, GITHUB_TOKEN); "" = no token. Default (unset): no token. The
+  // cli looks the name up in the environment; tests inject. The token is only
+  // sent, never logged, stored or put in a message.
   std::function<std::string(const std::string& env_name)> token_source;
   // Called after each list page is committed, and when waiting.
   std::function<void(const SyncProgress&)> on_progress;

@@ -133,9 +133,11 @@ std::string ToJsonText(const AskResult& r);
 class Searcher {
  public:
   virtual ~Searcher() = default;
-  // Opens <db_dir>/index-issues read-only, and the doc sources. NotFound (naming
-  // the directory and what to run) when there is no index yet.
-  static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir);
+  // Opens <db_dir>/index-issues read-only, and the doc sources `docs` configures
+  // (OpenDocSources; when they cannot be opened ask answers from issues alone).
+  // NotFound (naming the directory and what to run) when there is no index yet.
+  static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir,
+                                                  const DocSourceConfig& docs = {});
   // InvalidArgument for a query with nothing searchable in it (empty, only
   // punctuation); never crashes on any byte string.
   virtual StatusOr<AskResult> Ask(std::string_view text, const AskOptions& options) = 0;

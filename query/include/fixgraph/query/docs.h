@@ -15,6 +15,7 @@
 #include <functional>
 #include <utility>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,17 +73,43 @@ class DocSource {
   }
 };
 
+// Settings of the local corpus's search. The cli fills them from
+// $FIXGRAPH_KG_TUNE and $FIXGRAPH_KG_DEBUG (docs/kg.md); the library never
+// reads the environment.
+struct LocalDocOptions {
+  // Overrides of the ranking constants for tuning experiments:
+  // "name=value,..." with the field names of docs_local.cc's Tuning; unknown
+  // names and items without '=' are ignored. Default: none.
+  std::string tune;
+  // When set, each search writes the question's term groups and weights, the
+  // alternatives, named pages and sub-corpora and every candidate's parts
+  // here, one line each. Not owned; must outlive the source. Default: none.
+  std::ostream* debug = nullptr;
+};
+
+// Which doc sources to open and how. The cli fills the fields from the
+// environment variables named beside them; messages name those variables.
+struct DocSourceConfig {
+  std::string mode;     // $FIXGRAPH_KG_MODE: local, remote, both, auto or "" (= auto); any case
+  std::string url;      // $FIXGRAPH_KG_URL: the remote KG service; "" = none
+  std::string api_key;  // $FIXGRAPH_KG_API_KEY; never printed
+  std::string timeout;  // $FIXGRAPH_KG_TIMEOUT: seconds for one request; "" = 10
+  LocalDocOptions local;
+};
+
 // The configured doc sources, merged by score (deduplicated by id): the local
 // corpus at <db_dir>/index-docs when it exists, and the remote KG service when
-// $FIXGRAPH_KG_URL is set (API key from $FIXGRAPH_KG_API_KEY).
-// $FIXGRAPH_KG_MODE chooses: "local" (local only), "remote" (remote only; an
-// error when $FIXGRAPH_KG_URL is unset), "both" or unset/"auto" (whatever is
-// configured). $FIXGRAPH_KG_TIMEOUT (seconds, default 10) bounds one request.
+// `config.url` is set (API key `config.api_key`). `config.mode` chooses:
+// "local" (local only), "remote" (remote only; an error when no URL is set),
+// "both" or ""/"auto" (whatever is configured); anything else is
+// InvalidArgument. `config.timeout` (seconds, default 10) bounds one request;
+// a text that is not a positive number is InvalidArgument.
 // Returns a source with nothing behind it (always empty results) when nothing
 // is configured. In a merged source a failing member does not hide the
 // others' hits: Search fails only when every member failed (see
 // SearchWithWarnings for the failures).
-StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir);
+StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
+                                                    const DocSourceConfig& config = {});
 
 // Like DocSource::Search on the merged source, also returning one line per
 // member source that failed ("<name>: <message>"); never holds the API key.
@@ -117,7 +144,8 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
 std::string DocIndexDir(const std::string& db_dir);
 
 // The local corpus alone. NotFound when <db_dir>/index-docs does not exist.
-StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir);
+StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir,
+                                                        const LocalDocOptions& options = {});
 
 // --- evaluation (issue 22) -----------------------------------------------------
 
