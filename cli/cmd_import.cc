@@ -13,14 +13,6 @@
 namespace fixgraph::cli {
 namespace {
 
-nlohmann::json CountsJson(const ingest::ImportCounts& c) {
-  return {{"repos", c.repos},       {"issues", c.issues},
-          {"pulls", c.pulls},       {"comments", c.comments},
-          {"commits", c.commits},   {"files", c.files},
-          {"operate_logs", c.operate_logs}, {"platform_links", c.platform_links},
-          {"changed", c.changed}};
-}
-
 void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_out, bool link,
                const std::string& time_offset) {
   std::optional<int> naive_offset;
@@ -83,7 +75,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
     }
     progress->Clear();
     total.Add(counts);
-    nlohmann::json one = CountsJson(counts);
+    nlohmann::json one = ingest::ToJson(counts);
     one["dump"] = dump;
     report.push_back(one);
     if (!json_out) {
@@ -109,7 +101,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   if (json_out) {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
-    nlohmann::json doc{{"dumps", report},  {"totals", CountsJson(total)},
+    nlohmann::json doc{{"dumps", report},  {"totals", ingest::ToJson(total)},
                        {"seconds", secs},  {"peak_rss_mb", ru.ru_maxrss / 1024.0},
                        {"relinked", link_stats.issues},
                        {"db", ctx.db_dir}};

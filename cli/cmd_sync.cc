@@ -53,12 +53,13 @@ std::string Duration(double s) {
 }
 
 nlohmann::json CountsJson(const ingest::SyncCounts& c) {
-  return {{"repos", c.repos},       {"issues", c.issues},         {"pulls", c.pulls},
-          {"detailed", c.detailed}, {"comments", c.comments},     {"commits", c.commits},
-          {"files", c.files},       {"operate_logs", c.operate_logs},
-          {"platform_links", c.platform_links}, {"requests", c.requests},
-          {"retries", c.retries},   {"rate_limit_waits", c.rate_limit_waits},
-          {"changed", c.changed},   {"skipped", c.skipped.size()}};
+  nlohmann::json j = ingest::ToJson(static_cast<const ingest::RecordCounts&>(c));
+  j["detailed"] = c.detailed;
+  j["requests"] = c.requests;
+  j["retries"] = c.retries;
+  j["rate_limit_waits"] = c.rate_limit_waits;
+  j["skipped"] = c.skipped.size();
+  return j;
 }
 
 nlohmann::json SkippedJson(const std::vector<ingest::SkippedEndpoint>& skipped) {

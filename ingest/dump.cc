@@ -830,6 +830,18 @@ void RecordCounts::AddRecords(const RecordCounts& o) {
   touched.insert(touched.end(), o.touched.begin(), o.touched.end());
 }
 
+nlohmann::json ToJson(const RecordCounts& c) {
+  return {{"repos", c.repos},
+          {"issues", c.issues},
+          {"pulls", c.pulls},
+          {"comments", c.comments},
+          {"commits", c.commits},
+          {"files", c.files},
+          {"operate_logs", c.operate_logs},
+          {"platform_links", c.platform_links},
+          {"changed", c.changed}};
+}
+
 std::string ImportMarkerKey(const RepoRef& repo) {
   return std::string(kMarkerPrefix) + '\0' + repo.ToString();
 }

@@ -41,6 +41,12 @@ TEST(Counts, AddRecordsAddsEveryCount) {
   EXPECT_EQ(Sample(0).records(), 2 + 3 + 4 + 5 + 6 + 7 + 8);
 }
 
+TEST(Counts, JsonNamesEveryCount) {
+  nlohmann::json j = ToJson(Sample(0));
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"repos": 1, "issues": 2, "pulls": 3, "comments": 4, "commits": 5,
+      "files": 6, "operate_logs": 7, "platform_links": 8, "changed": 9})"));
+}
+
 TEST(Counts, ImportAndSyncAddTheSameRecordsAndTheirOwn) {
   ImportCounts i;
   ImportCounts j;

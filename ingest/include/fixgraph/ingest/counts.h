@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fixgraph/engine/ref.h"
 
 namespace fixgraph::ingest {
@@ -29,5 +31,10 @@ struct RecordCounts {
   // Adds every count of `o` and appends its touched items.
   void AddRecords(const RecordCounts& o);
 };
+
+// {"repos", "issues", "pulls", "comments", "commits", "files", "operate_logs",
+// "platform_links", "changed"}: the counts of `import --json` and, with its
+// own fields added, of `sync --json`.
+nlohmann::json ToJson(const RecordCounts& c);
 
 }  // namespace fixgraph::ingest
