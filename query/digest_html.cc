@@ -58,41 +58,12 @@ std::string EvidenceBadges(const DigestCase& c, Lang lang) {
 // to its page: "!166" or "gitcode:o/r!12" as the summary writes them.
 // Markup is left alone; a token must not continue with a letter or digit.
 std::string LinkPrs(const std::string& html, const DigestCase& c) {
-  std::vector<std::pair<std::string, std::string>> tokens;  // (escaped text, url)
-  for (const auto& [pr, url] : c.pr_urls) {
-    if (url.empty()) continue;
-    tokens.emplace_back(dt::Html(dt::ShortPr(pr, c.links.issue.repo)), url);
-  }
-  if (tokens.empty()) return html;
-  std::sort(tokens.begin(), tokens.end(), [](const auto& a, const auto& b) {
-    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
-  });
-  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-  std::string out;
-  out.reserve(html.size() + 64);
-  for (size_t i = 0; i < html.size();) {
-    if (html[i] == '<') {  // copy a tag whole
-      size_t end = html.find('>', i);
-      end = end == std::string::npos ? html.size() : end + 1;
-      out.append(html, i, end - i);
-      i = end;
-      continue;
-    }
-    bool linked = false;
-    if (i == 0 || !word(html[i - 1])) {
-      for (const auto& [text, url] : tokens) {
-        if (html.compare(i, text.size(), text) != 0) continue;
-        size_t after = i + text.size();
-        if (after < html.size() && word(html[after])) continue;
-        out += "<a class=\"pr\" href=\"" + dt::Html(url) + "\">" + text + "</a>";
-        i = after;
-        linked = true;
-        break;
-      }
-    }
-    if (!linked) out += html[i++];
-  }
-  return out;
+  auto mentions = dt::PrMentions(c.pr_urls, c.links.issue.repo);
+  for (auto& m : mentions) m.first = dt::Html(m.first);
+  return dt::LinkMentions(html, std::move(mentions), '<', '>', /*first_only=*/false,
+                          [](const std::string& text, const std::string& url) {
+                            return "<a class=\"pr\" href=\"" + dt::Html(url) + "\">" + text + "</a>";
+                          });
 }
 
 // An issue's label linked to its page (plain text when it is not in the digest).

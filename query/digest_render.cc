@@ -225,42 +225,11 @@ std::string RepoRole(const DigestRepo& r, Lang lang) {
 
 namespace {
 
-// Markdown `text` with the first mention of each PR the case links (as
-// "!166" or "gitcode:o/r!12") turned into a link to its page. Code spans are
-// left alone; a mention must not touch a letter, digit or '_' on either side.
+// Markdown `text` with the first mention of each PR the case links turned
+// into a link to its page; code spans are left alone.
 std::string MdLinkPrs(const std::string& text, const DigestCase& c) {
-  std::vector<std::pair<std::string, std::string>> tokens;  // (text, url), longest first
-  for (const auto& [pr, url] : c.pr_urls)
-    if (!url.empty()) tokens.emplace_back(dt::ShortPr(pr, c.links.issue.repo), url);
-  if (tokens.empty()) return text;
-  std::sort(tokens.begin(), tokens.end(), [](const auto& a, const auto& b) {
-    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
-  });
-  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-  std::vector<bool> done(tokens.size(), false);
-  std::string out;
-  out.reserve(text.size() + 64);
-  bool code = false;
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] == '`') code = !code;
-    bool linked = false;
-    if (!code && (i == 0 || !word(text[i - 1]))) {
-      for (size_t k = 0; k < tokens.size(); ++k) {
-        const auto& [tok, url] = tokens[k];
-        if (text.compare(i, tok.size(), tok) != 0) continue;
-        size_t after = i + tok.size();
-        if (after < text.size() && word(text[after])) continue;
-        if (!done[k]) out += "[" + tok + "](" + url + ")";
-        else out += tok;
-        done[k] = true;
-        i = after;
-        linked = true;
-        break;
-      }
-    }
-    if (!linked) out += text[i++];
-  }
-  return out;
+  return dt::LinkMentions(text, dt::PrMentions(c.pr_urls, c.links.issue.repo), '`', '`', /*first_only=*/true,
+                          [](const std::string& m, const std::string& url) { return "[" + m + "](" + url + ")"; });
 }
 
 }  // namespace

@@ -541,6 +541,52 @@ std::string Shorten(const std::string& ref, const RepoRef& repo, char mark) {
 
 std::string ShortPr(const std::string& pr, const RepoRef& repo) { return Shorten(pr, repo, '!'); }
 
+std::vector<std::pair<std::string, std::string>> PrMentions(const std::map<std::string, std::string>& pr_urls,
+                                                            const RepoRef& repo) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [pr, url] : pr_urls)
+    if (!url.empty()) out.emplace_back(ShortPr(pr, repo), url);
+  return out;
+}
+
+std::string LinkMentions(std::string_view text, std::vector<std::pair<std::string, std::string>> mentions, char open,
+                         char close, bool first_only,
+                         const std::function<std::string(const std::string& text, const std::string& url)>& link) {
+  if (mentions.empty()) return std::string(text);
+  std::sort(mentions.begin(), mentions.end(), [](const auto& a, const auto& b) {
+    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
+  });
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  std::vector<bool> done(mentions.size(), false);
+  std::string out;
+  out.reserve(text.size() + 64);
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == open) {  // copy the span whole
+      size_t end = text.find(close, i + 1);
+      end = end == std::string_view::npos ? text.size() : end + 1;
+      out.append(text, i, end - i);
+      i = end;
+      continue;
+    }
+    bool matched = false;
+    if (i == 0 || !word(text[i - 1])) {
+      for (size_t k = 0; k < mentions.size(); ++k) {
+        const auto& [m, url] = mentions[k];
+        if (text.compare(i, m.size(), m) != 0) continue;
+        size_t after = i + m.size();
+        if (after < text.size() && word(text[after])) continue;
+        out += first_only && done[k] ? m : link(m, url);
+        done[k] = true;
+        i = after;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) out += text[i++];
+  }
+  return out;
+}
+
 std::string ShortIssue(const std::string& issue, const RepoRef& repo) {
   return Shorten(issue, repo, '#');
 }

@@ -401,6 +401,21 @@ TEST(DigestText, SentencesTermsAndTruncation) {
 }
 
 // A stripped "[Bug]" tag leaves no ": " behind; a title that is only a tag stays.
+TEST(DigestText, LinkMentionsLinksWholeMentionsOutsideSpans) {
+  auto link = [](const std::string& m, const std::string& url) { return "[" + m + "](" + url + ")"; };
+  std::vector<std::pair<std::string, std::string>> prs = {{"!12", "u12"}, {"!123", "u123"}};
+  // The longest mention wins; "!12" inside "!1234" or "x!12" is not one; code spans stay.
+  EXPECT_EQ(dt::LinkMentions("!123 and !12, `!12` x!12 !1234 !12", prs, '`', '`', false, link),
+            "[!123](u123) and [!12](u12), `!12` x!12 !1234 [!12](u12)");
+  EXPECT_EQ(dt::LinkMentions("!12 then !12", prs, '`', '`', true, link), "[!12](u12) then !12");
+  EXPECT_EQ(dt::LinkMentions("<a title=\"!12\">!12</a>", prs, '<', '>', false, link),
+            "<a title=\"!12\">[!12](u12)</a>");
+  EXPECT_EQ(dt::LinkMentions("unclosed `!12", prs, '`', '`', false, link), "unclosed `!12");
+  RepoRef repo = ParseRef("gitcode:o/r#1")->repo;
+  auto mentions = dt::PrMentions({{"gitcode:o/r!5", "u5"}, {"gitcode:o/q!6", "u6"}, {"gitcode:o/r!7", ""}}, repo);
+  EXPECT_EQ(mentions, (std::vector<std::pair<std::string, std::string>>{{"gitcode:o/q!6", "u6"}, {"!5", "u5"}}));
+}
+
 TEST(DigestText, CleanTitleDropsWhatTheTagLeaves) {
   EXPECT_EQ(dt::CleanTitle("[Bug]: ZeRO-3 hangs"), "ZeRO-3 hangs");
   EXPECT_EQ(dt::CleanTitle("[BUG]：NPU 上报错"), "NPU 上报错");
