@@ -119,7 +119,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   CLI::App app{"fixgraph: link issues to the changes that fixed them, and find known fixes",
                "fixgraph"};
-  app.set_version_flag("--version", std::string("fixgraph ") + fixgraph::kVersion);
+  const std::string version = std::string("fixgraph ") + fixgraph::kVersion;
+  app.set_version_flag("--version", version);
   app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
   bool quiet = false, force_progress = false;
   app.add_flag("--quiet", quiet, "no progress line on stderr");
@@ -179,7 +180,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    out << "fixgraph " << fixgraph::kVersion << "\n";
+    out << version << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << e.what() << "\n"

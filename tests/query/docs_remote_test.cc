@@ -1,7 +1,6 @@
 // The remote KG doc source against a loopback fake of the service.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 
 #include "docs_fake_kg.h"
