@@ -1,16 +1,17 @@
 #include "fixgraph/cli/cli.h"
 
+#include "commands.h"
+#include "context.h"
+#include "refresh.h"
+
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/version.h"
+
 #include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
 #include <iostream>
-
-#include "commands.h"
-#include "context.h"
-#include "fixgraph/engine/ref.h"
-#include "fixgraph/engine/version.h"
-#include "refresh.h"
 
 namespace fixgraph::cli {
 
@@ -121,11 +122,13 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "fixgraph"};
   const std::string version = std::string("fixgraph ") + fixgraph::kVersion;
   app.set_version_flag("--version", version);
-  app.add_option("--db", ctx.db_dir, "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
+  app.add_option("--db", ctx.db_dir,
+                 "data directory (default: $FIXGRAPH_DB, else ./fixgraph-data)");
   bool quiet = false, force_progress = false;
   app.add_flag("--quiet", quiet, "no progress line on stderr");
-  app.add_flag("--progress", force_progress,
-               "a progress line on stderr even when it is not a terminal (one line a second, for logs)");
+  app.add_flag(
+      "--progress", force_progress,
+      "a progress line on stderr even when it is not a terminal (one line a second, for logs)");
   app.require_subcommand(1);
   app.fallthrough();
   AddImportCommand(app, ctx);
@@ -160,8 +163,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string where = scan.path.empty() ? "fixgraph" : "fixgraph " + scan.path;
   std::string help = "Run '" + where + " --help' for usage.\n";
   if (!scan.unknown_flag.empty()) {
-    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << "unknown flag "
-        << scan.unknown_flag << "\n"
+    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ")
+        << "unknown flag " << scan.unknown_flag << "\n"
         << help;
     return kExitUsage;
   }
@@ -169,7 +172,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::vector<std::string> rev(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   // Before the commands' callbacks run (CLI11 runs them once everything is parsed).
   app.parse_complete_callback([&] {
-    ctx.progress = quiet ? ProgressMode::kQuiet : force_progress ? ProgressMode::kForce : ProgressMode::kAuto;
+    ctx.progress = quiet            ? ProgressMode::kQuiet
+                   : force_progress ? ProgressMode::kForce
+                                    : ProgressMode::kAuto;
   });
   try {
     app.parse(rev);
@@ -183,7 +188,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << version << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << e.what() << "\n"
+    err << "fixgraph: usage error: " << (scan.path.empty() ? "" : scan.path + ": ") << e.what()
+        << "\n"
         << help;
     return kExitUsage;
   }

@@ -1,28 +1,29 @@
 // fixgraph ask: symptom lookup over past issues with the KG fallback
 // (docs/design.md s6, s8); and the hidden eval-ask that measures it against a
 // query set (docs/evaluation.md).
-#include <cstdio>
+#include "commands.h"
+#include "documents.h"
+#include "refresh.h"
+
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/utf8.h"
+#include "fixgraph/query/ask.h"
+
 #include <algorithm>
 #include <array>
-#include <map>
-#include <set>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
-#include <numeric>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
 #include <sstream>
-
-#include "commands.h"
-#include "documents.h"
-#include "fixgraph/engine/ref.h"
-#include "fixgraph/engine/utf8.h"
-#include "fixgraph/query/ask.h"
-#include "refresh.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -43,8 +44,8 @@ StatusOr<std::string> RepoArg(const std::string& text) {
   if (text.empty()) return std::string();
   auto ref = ParseRef(text);
   if (!ref.ok() || ref->kind != RefKind::kRepo)
-    return Status::InvalidArgument("--repo \"" + text +
-                                   "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops");
+    return Status::InvalidArgument(
+        "--repo \"" + text + "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops");
   return ref->repo.ToString();
 }
 
@@ -73,12 +74,18 @@ constexpr size_t kAnswerLines = 12;
 // What a flag warns of, in a few words (docs/evidence.md).
 const char* FlagHint(graph::Flag f) {
   switch (f) {
-    case graph::Flag::kFixBeforeIssue: return "the fix predates the issue";
-    case graph::Flag::kCloseLag: return "closed long after the fix merged";
-    case graph::Flag::kFalseLead: return "a referenced PR never merged";
-    case graph::Flag::kBackport: return "the fix merged again into a release branch";
-    case graph::Flag::kCrossPlatform: return "the fix lives on another platform";
-    case graph::Flag::kTraceless: return "resolved, but no change found";
+    case graph::Flag::kFixBeforeIssue:
+      return "the fix predates the issue";
+    case graph::Flag::kCloseLag:
+      return "closed long after the fix merged";
+    case graph::Flag::kFalseLead:
+      return "a referenced PR never merged";
+    case graph::Flag::kBackport:
+      return "the fix merged again into a release branch";
+    case graph::Flag::kCrossPlatform:
+      return "the fix lives on another platform";
+    case graph::Flag::kTraceless:
+      return "resolved, but no change found";
   }
   return "";
 }
@@ -111,8 +118,8 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
     out << i + 1 << ". " << h.issue.ToString() << "  [" << graph::ResolutionName(h.resolution);
     if (!h.fixes.empty() && h.fixes.front().tier != graph::Tier::kD)
       out << ", tier " << graph::TierName(h.fixes.front().tier);
-    out << "]  score " << std::fixed << std::setprecision(2) << h.score << " (" << query::DocBand(h.score)
-        << ")\n";
+    out << "]  score " << std::fixed << std::setprecision(2) << h.score << " ("
+        << query::DocBand(h.score) << ")\n";
     out.unsetf(std::ios::floatfield);
     out << "   " << h.title << "\n";
     if (!h.flags.empty()) {
@@ -131,9 +138,11 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
       if (d) {
         char p[16];
         std::snprintf(p, sizeof p, "%.2f", fix.confidence);
-        out << "   likely fix, not verified: " << ShortPr(fix.pr, h.issue) << " (probability " << p << ")";
+        out << "   likely fix, not verified: " << ShortPr(fix.pr, h.issue) << " (probability " << p
+            << ")";
       } else {
-        out << "   fix: " << ShortPr(fix.pr, h.issue) << " (tier " << graph::TierName(fix.tier) << ")";
+        out << "   fix: " << ShortPr(fix.pr, h.issue) << " (tier " << graph::TierName(fix.tier)
+            << ")";
       }
       if (!fix.title.empty()) out << " " << fix.title;
       out << "\n";
@@ -144,8 +153,8 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
   if (r.dropped > 0) {
     char floor[16];
     std::snprintf(floor, sizeof floor, "%.2f", r.min_score);
-    out << "(" << r.dropped << " weaker " << (r.dropped == 1 ? "hit" : "hits") << " below score " << floor
-        << " not shown; --min-score 0 shows them)\n";
+    out << "(" << r.dropped << " weaker " << (r.dropped == 1 ? "hit" : "hits") << " below score "
+        << floor << " not shown; --min-score 0 shows them)\n";
   }
 }
 
@@ -182,12 +191,14 @@ void RunAsk(Context& ctx, const AskArgs& args) {
 }
 
 // eval-ask: Recall@1, Recall@5 and MRR over a query set (query::EvaluateAsk).
-void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t limit, double min_score) {
+void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t limit,
+                double min_score) {
   std::ifstream in(path);
   if (!in) return ctx.Fail(Status::NotFound("cannot read query set " + path));
   json set = json::parse(in, nullptr, false);
   if (set.is_discarded() || !set.is_array())
-    return ctx.Fail(Status::InvalidArgument(path + ": expected a JSON array of {\"q\", \"expect\"}"));
+    return ctx.Fail(
+        Status::InvalidArgument(path + ": expected a JSON array of {\"q\", \"expect\"}"));
   auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
@@ -208,7 +219,8 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
            << (*report)["expected_score_min"].get<double>() << ")\n";
   for (const json& row : (*report)["results"])
     if (row["rank"].get<size_t>() != 1)
-      *ctx.out << "rank " << row["rank"].get<size_t>() << ": " << row["q"].get<std::string>() << "\n";
+      *ctx.out << "rank " << row["rank"].get<size_t>() << ": " << row["q"].get<std::string>()
+               << "\n";
   ctx.out->unsetf(std::ios::floatfield);
 }
 
@@ -220,7 +232,8 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
   if (fresh) {
     std::error_code ec;
     std::filesystem::remove_all(ctx.db_dir + "/index-issues", ec);
-    if (ec) return ctx.Fail(Status::IOError("removing " + ctx.db_dir + "/index-issues: " + ec.message()));
+    if (ec)
+      return ctx.Fail(Status::IOError("removing " + ctx.db_dir + "/index-issues: " + ec.message()));
   }
   size_t issues = 0;
   Status counted = (*store)->ForEachIssue(nullptr, [&](const Issue&) {
@@ -235,7 +248,8 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
   if (json_out) {
     *ctx.out << json{{"issues", issues}, {"seconds", seconds}}.dump() << "\n";
   } else {
-    *ctx.out << "indexed " << issues << " issues in " << std::fixed << std::setprecision(1) << seconds << " s\n";
+    *ctx.out << "indexed " << issues << " issues in " << std::fixed << std::setprecision(1)
+             << seconds << " s\n";
     ctx.out->unsetf(std::ios::floatfield);
   }
 }
@@ -243,7 +257,8 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
 // --min-score: the noise floor (a number in [0, 1]).
 void AddMinScoreOption(CLI::App* cmd, double& floor) {
   char help[160];
-  std::snprintf(help, sizeof help, "drop issue and doc hits scoring below S, 0 to 1 (default %.2f; 0 keeps all)",
+  std::snprintf(help, sizeof help,
+                "drop issue and doc hits scoring below S, 0 to 1 (default %.2f; 0 keeps all)",
                 query::kDefaultMinScore);
   cmd->add_option("--min-score", floor, help)->check(CLI::Range(0.0, 1.0))->option_text("S");
 }
@@ -252,13 +267,17 @@ void AddMinScoreOption(CLI::App* cmd, double& floor) {
 
 void AddAskCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<AskArgs>();
-  auto* cmd = app.add_subcommand("ask", "find past issues (and their fixes) for a symptom, error or log");
+  auto* cmd =
+      app.add_subcommand("ask", "find past issues (and their fixes) for a symptom, error or log");
   cmd->add_option("TEXT", args->words,
-                  "the symptom: words, an error line, an API name or code; '-' reads a pasted log from stdin")
+                  "the symptom: words, an error line, an API name or code; '-' reads a pasted log "
+                  "from stdin")
       ->required();
   cmd->add_flag("--json", args->json_out, "print JSON (docs/design.md s8)");
-  cmd->add_option("--limit", args->limit, "at most N issues (default 5)")->check(WholeNumber(1, 100));
-  cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
+  cmd->add_option("--limit", args->limit, "at most N issues (default 5)")
+      ->check(WholeNumber(1, 100));
+  cmd->add_option("--repo", args->repo, "only issues of this repository (gitcode:OWNER/REPO)")
+      ->check(RepoSyntax());
   cmd->add_flag("--no-docs", args->no_docs, "never consult the KG doc sources");
   AddMinScoreOption(cmd, args->min_score);
   cmd->callback([&ctx, args] { RunAsk(ctx, *args); });

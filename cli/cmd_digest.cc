@@ -1,14 +1,15 @@
 // fixgraph digest: the curated digest of resolved issues (docs/design.md s7).
+#include "commands.h"
+#include "documents.h"
+#include "output_file.h"
+
+#include "fixgraph/engine/time.h"
+#include "fixgraph/query/digest.h"
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
-
-#include "commands.h"
-#include "documents.h"
-#include "output_file.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/query/digest.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -35,7 +36,8 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   }
   if (a.json_out) {
     if (request.format != "md" && request.format != "json")
-      Context::UsageError("--json asks for --format json; drop --format " + request.format + " or --json");
+      Context::UsageError("--json asks for --format json; drop --format " + request.format +
+                          " or --json");
     request.format = "json";
   }
   // Flag values are usage errors (exit 2), found before the store is opened.
@@ -48,8 +50,9 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   auto progress = ctx.NewProgress("digest");
   progress->Phase("digest", ProgressState::Counting("repositories"));
   auto text = DigestText(**store, request, "--", &counts, [&](size_t done, size_t total) {
-    progress->Update(ProgressState::Count("repositories", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
-                                          done == total ? "themes and rendering" : "reading the resolved issues and their fixes"));
+    progress->Update(ProgressState::Count(
+        "repositories", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
+        done == total ? "themes and rendering" : "reading the resolved issues and their fixes"));
   });
   progress->Finish();
   if (!text.ok()) return ctx.Fail(text.status());
@@ -71,16 +74,21 @@ void AddDigestCommand(CLI::App& app, Context& ctx) {
       "digest", "write a curated digest of resolved issues (Markdown, JSON or HTML)");
   sub->add_option("--repo", args->request.repos, "repository to include (repeatable; default: all)")
       ->check(RepoSyntax());
-  sub->add_option("--org", args->request.org, "only repositories of this owner (Ascend or gitcode:Ascend)");
+  sub->add_option("--org", args->request.org,
+                  "only repositories of this owner (Ascend or gitcode:Ascend)");
   sub->add_option("--since", args->request.since, "issues closed on or after this date");
-  sub->add_option("--until", args->request.until, "issues closed on or before this date (also the 'as of' date)");
-  sub->add_option("--min-tier", args->request.min_tier, "weakest fix tier a fixed issue may have (A-D; default D)")
+  sub->add_option("--until", args->request.until,
+                  "issues closed on or before this date (also the 'as of' date)");
+  sub->add_option("--min-tier", args->request.min_tier,
+                  "weakest fix tier a fixed issue may have (A-D; default D)")
       ->check(OneOf({"A", "B", "C", "D"}));
   sub->add_option("--lang", args->request.lang, "language of the fixed text: zh (default) or en")
       ->check(OneOf({"zh", "en"}));
-  sub->add_option("--format", args->request.format, "md (default), json or html")->check(OneOf({"md", "json", "html"}));
+  sub->add_option("--format", args->request.format, "md (default), json or html")
+      ->check(OneOf({"md", "json", "html"}));
   sub->add_flag("--json", args->json_out, "the same as --format json");
-  sub->add_option("-o,--output", args->output, "write to this file (atomically; a regular file only) instead of stdout (-o -)");
+  sub->add_option("-o,--output", args->output,
+                  "write to this file (atomically; a regular file only) instead of stdout (-o -)");
   sub->add_option("--config", args->config, "selection rules (JSON, see data/digest/rules.json)");
   sub->callback([&ctx, args]() { RunDigest(ctx, *args); });
 }

@@ -1,14 +1,15 @@
 // fixgraph docs import PATH... | fixgraph docs search TEXT [--json] [--limit N]
 // | fixgraph docs eval QUESTIONS.json [--ask] [--misses]
-#include <algorithm>
-#include <chrono>
-#include <ctime>
-#include <cstdio>
-#include <nlohmann/json.hpp>
-
 #include "commands.h"
+
 #include "fixgraph/query/ask.h"
 #include "fixgraph/query/docs.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::cli {
 namespace {
@@ -20,17 +21,21 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool jso
   // association table and the commit.
   auto progress = ctx.NewProgress("docs import");
   progress->Phase("docs import", ProgressState::Note("parsing " + std::to_string(paths.size()) +
-                                                    (paths.size() == 1 ? " path" : " paths")));
+                                                     (paths.size() == 1 ? " path" : " paths")));
   Status imported = query::ImportDocs(ctx.db_dir, paths, &st, [&](size_t done, size_t total) {
-    progress->Update(ProgressState::Count("nodes", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
-                                          done == total ? "term associations and commit" : "indexing"));
+    progress->Update(ProgressState::Count(
+        "nodes", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
+        done == total ? "term associations and commit" : "indexing"));
   });
   progress->Finish();
   if (!imported.ok()) return ctx.Fail(imported);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (json_out) {
-    *ctx.out << nlohmann::json{{"files", st.files}, {"nodes", st.nodes}, {"replaced", st.removed},
-                               {"index", query::DocIndexDir(ctx.db_dir)}, {"seconds", secs}}
+    *ctx.out << nlohmann::json{{"files", st.files},
+                               {"nodes", st.nodes},
+                               {"replaced", st.removed},
+                               {"index", query::DocIndexDir(ctx.db_dir)},
+                               {"seconds", secs}}
                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
              << "\n";
     return;
@@ -94,7 +99,8 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
   if (json_out) {
     nlohmann::json splits = nlohmann::json::object();
     for (const auto& [name, s] : report->splits)
-      splits[name] = {{"questions", s.questions}, {"top1", s.top1}, {"top3", s.top3}, {"mrr", s.mrr}};
+      splits[name] = {
+          {"questions", s.questions}, {"top1", s.top1}, {"top3", s.top3}, {"mrr", s.mrr}};
     *ctx.out << nlohmann::json{{"ranking", via_ask ? "ask" : "docs search"},
                                {"splits", splits},
                                {"latency_ms_p50", report->p50_ms},
@@ -108,12 +114,14 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
   }
   char buf[160];
   for (const auto& [name, s] : report->splits) {
-    std::snprintf(buf, sizeof buf, "%-5s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n", name.c_str(),
-                  s.questions, s.top1, s.top3, s.mrr);
+    std::snprintf(buf, sizeof buf, "%-5s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n",
+                  name.c_str(), s.questions, s.top1, s.top3, s.mrr);
     *ctx.out << buf;
   }
-  std::snprintf(buf, sizeof buf, "latency per question: p50 %.2f ms  p99 %.2f ms wall, p50 %.2f ms  p99 %.2f ms CPU (%s)\n",
-                report->p50_ms, report->p99_ms, cpu50, cpu99, via_ask ? "ask" : "docs search");
+  std::snprintf(
+      buf, sizeof buf,
+      "latency per question: p50 %.2f ms  p99 %.2f ms wall, p50 %.2f ms  p99 %.2f ms CPU (%s)\n",
+      report->p50_ms, report->p99_ms, cpu50, cpu99, via_ask ? "ask" : "docs search");
   *ctx.out << buf;
   if (misses)
     for (const std::string& m : report->misses) *ctx.out << "  miss " << m << "\n";
@@ -158,11 +166,13 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto* docs = app.add_subcommand("docs", "KG documentation nodes: import and search");
   docs->require_subcommand(1);
 
-  auto* imp = docs->add_subcommand("import", "load KG doc nodes (Markdown trees, .md or .jsonl files)");
+  auto* imp =
+      docs->add_subcommand("import", "load KG doc nodes (Markdown trees, .md or .jsonl files)");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto imp_json = std::make_shared<bool>(false);
   imp->add_option("PATH", *paths, "Markdown tree or file, or JSONL node file")->required();
-  imp->add_flag("--json", *imp_json, "print JSON: {\"files\", \"nodes\", \"replaced\", \"index\", \"seconds\"}");
+  imp->add_flag("--json", *imp_json,
+                "print JSON: {\"files\", \"nodes\", \"replaced\", \"index\", \"seconds\"}");
   imp->callback([&ctx, paths, imp_json] { RunDocsImport(ctx, *paths, *imp_json); });
 
   auto* search = docs->add_subcommand("search", "search the configured doc sources");
@@ -171,20 +181,23 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto limit = std::make_shared<int>(5);
   search->add_option("TEXT", *text, "question, error line or name")->required();
   search->add_flag("--json", *json_out, "print JSON: {\"query\", \"docs\": [...]}");
-  search->add_option("--limit", *limit, "at most N nodes (default 5)")
-      ->check(WholeNumber(1, 200));
+  search->add_option("--limit", *limit, "at most N nodes (default 5)")->check(WholeNumber(1, 200));
   search->callback([&ctx, text, json_out, limit] { RunDocsSearch(ctx, *text, *json_out, *limit); });
 
-  auto* eval = docs->add_subcommand("eval", "score a question set (tests/data/kg-questions.json): top-1, top-3, MRR");
+  auto* eval = docs->add_subcommand(
+      "eval", "score a question set (tests/data/kg-questions.json): top-1, top-3, MRR");
   auto file = std::make_shared<std::string>();
   auto via_ask = std::make_shared<bool>(false);
   auto misses = std::make_shared<bool>(false);
   eval->add_option("QUESTIONS", *file, "question set JSON")->required();
-  eval->add_flag("--ask", *via_ask, "rank with `ask` (issues and docs in one ranking) instead of the doc search");
+  eval->add_flag("--ask", *via_ask,
+                 "rank with `ask` (issues and docs in one ranking) instead of the doc search");
   auto eval_json = std::make_shared<bool>(false);
   eval->add_flag("--misses", *misses, "list the questions whose page was not first");
   eval->add_flag("--json", *eval_json, "print JSON (splits, latency and the misses)");
-  eval->callback([&ctx, file, via_ask, misses, eval_json] { RunDocsEval(ctx, *file, *via_ask, *misses, *eval_json); });
+  eval->callback([&ctx, file, via_ask, misses, eval_json] {
+    RunDocsEval(ctx, *file, *via_ask, *misses, *eval_json);
+  });
 }
 
 }  // namespace fixgraph::cli

@@ -1,14 +1,15 @@
 // fixgraph import DUMP...
+#include "commands.h"
+#include "refresh.h"
+
+#include "fixgraph/engine/time.h"
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/ingest/dump.h"
+
 #include <sys/resource.h>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
-
-#include "commands.h"
-#include "refresh.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/graph/linker.h"
-#include "fixgraph/ingest/dump.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -41,7 +42,8 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
     options.on_progress = [&](const ingest::ImportProgress& p) {  // serialised by ImportDump
       if (repo_counts.size() != p.repo_count) repo_counts.assign(p.repo_count, PartProgress());
       if (p.repo_index >= repo_counts.size()) return;
-      repo_counts[p.repo_index] = {true, p.records_done, p.records_total, p.items_done, p.items_total};
+      repo_counts[p.repo_index] = {true, p.records_done, p.records_total, p.items_done,
+                                   p.items_total};
       ProgressState st;
       st.unit = "records";
       size_t finished = 0;
@@ -56,8 +58,8 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
         st.total = 0;
         st.fraction = EstimatedFraction(repo_counts);
       }
-      st.detail = std::to_string(finished) + "/" + std::to_string(repo_counts.size()) + " repositories  " +
-                  p.repo->repo.ToString();
+      st.detail = std::to_string(finished) + "/" + std::to_string(repo_counts.size()) +
+                  " repositories  " + p.repo->repo.ToString();
       progress->Update(st);
     };
   }
@@ -101,8 +103,10 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   if (json_out) {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
-    nlohmann::json doc{{"dumps", report},  {"totals", ingest::ToJson(total)},
-                       {"seconds", secs},  {"peak_rss_mb", ru.ru_maxrss / 1024.0},
+    nlohmann::json doc{{"dumps", report},
+                       {"totals", ingest::ToJson(total)},
+                       {"seconds", secs},
+                       {"peak_rss_mb", ru.ru_maxrss / 1024.0},
                        {"relinked", link_stats.issues},
                        {"db", ctx.db_dir}};
     *ctx.out << doc.dump() << "\n";

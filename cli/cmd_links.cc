@@ -1,17 +1,18 @@
 // fixgraph link | links | graph | eval: the evidence linker's commands.
-#include <fstream>
-#include <cstdio>
-#include <cstdlib>
-#include <nlohmann/json.hpp>
-
 #include "commands.h"
 #include "documents.h"
 #include "refresh.h"
+
 #include "fixgraph/graph/evaluate.h"
-#include "fixgraph/graph/suggest.h"
 #include "fixgraph/graph/graph_view.h"
 #include "fixgraph/graph/linker.h"
+#include "fixgraph/graph/suggest.h"
 #include "fixgraph/query/ask.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::cli {
 namespace {
@@ -24,8 +25,8 @@ bool RepoFilter(Context& ctx, const std::string& text, RepoRef* out, bool* set) 
   if (text.empty()) return true;
   auto ref = ParseRef(text);
   if (!ref.ok() || ref->kind != RefKind::kRepo) {
-    ctx.Fail(Status::InvalidArgument("--repo \"" + text +
-                                     "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops"));
+    ctx.Fail(Status::InvalidArgument(
+        "--repo \"" + text + "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops"));
     return false;
   }
   *out = ref->repo;
@@ -42,11 +43,18 @@ bool RepoKnown(Context& ctx, const Store& store, const RepoRef* repo) {
 }
 
 json StatsJson(const graph::LinkStats& s) {
-  return {{"issues", s.issues},      {"issues_with_fixes", s.issues_with_fixes},
-          {"fixes", s.fixes},        {"by_tier", s.by_tier},
-          {"by_resolution", s.by_resolution}, {"by_flag", s.by_flag},
+  return {{"issues", s.issues},
+          {"issues_with_fixes", s.issues_with_fixes},
+          {"fixes", s.fixes},
+          {"by_tier", s.by_tier},
+          {"by_resolution", s.by_resolution},
+          {"by_flag", s.by_flag},
           {"seconds", s.seconds},
-          {"phases", {{"load", s.load_seconds}, {"fit", s.fit_seconds}, {"compute", s.compute_seconds}, {"write", s.write_seconds}}}};
+          {"phases",
+           {{"load", s.load_seconds},
+            {"fit", s.fit_seconds},
+            {"compute", s.compute_seconds},
+            {"write", s.write_seconds}}}};
 }
 
 void PrintStats(std::ostream& out, const graph::LinkStats& s) {
@@ -104,41 +112,42 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
   if (!store.ok()) return ctx.Fail(store.status());
   if (!RepoKnown(ctx, **store, has_repo ? &repo : nullptr)) return;
   std::int64_t n = 0;
-  Status s = graph::ForEachLinks(**store, has_repo ? &repo : nullptr,
-                                 [&](const graph::IssueLinks& l) {
-    ++n;
-    if (json_out) {
-      *ctx.out << graph::ToJson(l).dump() << "\n";
-      return true;
-    }
-    *ctx.out << l.issue.ToString() << "  " << graph::ResolutionName(l.resolution);
-    // As in the JSON view: trusted links (A-C) are fixes, tier D is likely.
-    std::vector<const graph::FixLink*> likely;
-    const char* head = "  fixes:";
-    for (const graph::FixLink& f : l.fixes) {
-      if (f.tier > graph::Tier::kC) {
-        likely.push_back(&f);
-        continue;
-      }
-      *ctx.out << head << " " << ShortTarget(f.pr, l.issue.repo) << " (" << graph::TierName(f.tier) << ")";
-      head = "";
-    }
-    for (const graph::FixLink& f : l.suggested) likely.push_back(&f);
-    if (!likely.empty()) {
-      *ctx.out << "  likely (not verified):";
-      for (size_t i = 0; i < likely.size() && i < 3; ++i) {
-        char p[16];
-        std::snprintf(p, sizeof p, "%.2f", likely[i]->confidence);
-        *ctx.out << " " << ShortTarget(likely[i]->pr, l.issue.repo) << " (" << p << ")";
-      }
-    }
-    if (!l.flags.empty()) {
-      *ctx.out << "  flags:";
-      for (graph::Flag f : l.flags) *ctx.out << " " << graph::FlagName(f);
-    }
-    *ctx.out << "\n";
-    return true;
-  });
+  Status s =
+      graph::ForEachLinks(**store, has_repo ? &repo : nullptr, [&](const graph::IssueLinks& l) {
+        ++n;
+        if (json_out) {
+          *ctx.out << graph::ToJson(l).dump() << "\n";
+          return true;
+        }
+        *ctx.out << l.issue.ToString() << "  " << graph::ResolutionName(l.resolution);
+        // As in the JSON view: trusted links (A-C) are fixes, tier D is likely.
+        std::vector<const graph::FixLink*> likely;
+        const char* head = "  fixes:";
+        for (const graph::FixLink& f : l.fixes) {
+          if (f.tier > graph::Tier::kC) {
+            likely.push_back(&f);
+            continue;
+          }
+          *ctx.out << head << " " << ShortTarget(f.pr, l.issue.repo) << " ("
+                   << graph::TierName(f.tier) << ")";
+          head = "";
+        }
+        for (const graph::FixLink& f : l.suggested) likely.push_back(&f);
+        if (!likely.empty()) {
+          *ctx.out << "  likely (not verified):";
+          for (size_t i = 0; i < likely.size() && i < 3; ++i) {
+            char p[16];
+            std::snprintf(p, sizeof p, "%.2f", likely[i]->confidence);
+            *ctx.out << " " << ShortTarget(likely[i]->pr, l.issue.repo) << " (" << p << ")";
+          }
+        }
+        if (!l.flags.empty()) {
+          *ctx.out << "  flags:";
+          for (graph::Flag f : l.flags) *ctx.out << " " << graph::FlagName(f);
+        }
+        *ctx.out << "\n";
+        return true;
+      });
   if (!s.ok()) return ctx.Fail(s);
   if (n == 0 && !json_out)
     *ctx.err << "no links stored" << (has_repo ? " for " + repo.ToString() : std::string())
@@ -163,7 +172,9 @@ void RunGraph(Context& ctx, const std::string& repo_text, bool dot, bool json_ou
   auto clusters = view->Clusters();
   if (json_out) {
     // {"nodes", "edges", "clusters": [[ID...]...]}: the counts and clusters of the text form.
-    json doc{{"nodes", view->nodes().size()}, {"edges", view->edges().size()}, {"clusters", json::array()}};
+    json doc{{"nodes", view->nodes().size()},
+             {"edges", view->edges().size()},
+             {"clusters", json::array()}};
     for (const auto& c : clusters) doc["clusters"].push_back(c);
     *ctx.out << doc.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     return;
@@ -194,8 +205,9 @@ void RunEval(Context& ctx, const std::string& labels_path, bool json_out) {
 // eval-suggest: the suggestion ranking of the labelled issues, measured by
 // cross-validation (each fold scored by weights fitted without it), or with
 // the model `link` uses (--model builtin) or a model file.
-void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, const std::string& model_path,
-                    const std::string& fit_out, bool json_out, bool show_misses) {
+void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds,
+                    const std::string& model_path, const std::string& fit_out, bool json_out,
+                    bool show_misses) {
   auto labels = graph::LoadLabels(labels_path);
   if (!labels.ok()) return ctx.Fail(labels.status());
   auto store = ctx.OpenForRead();
@@ -224,7 +236,8 @@ void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, con
     std::ifstream in(model_path);
     if (!in) return ctx.Fail(Status::InvalidArgument("--model: cannot read " + model_path));
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded()) return ctx.Fail(Status::InvalidArgument("--model: " + model_path + " is not JSON"));
+    if (j.is_discarded())
+      return ctx.Fail(Status::InvalidArgument("--model: " + model_path + " is not JSON"));
     auto m = graph::RankModel::FromJson(j);
     if (!m.ok()) return ctx.Fail(m.status().WithContext(model_path));
     report = graph::EvaluateModel(*examples, *m);
@@ -243,22 +256,28 @@ void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, con
     return;
   }
   char buf[256];
-  std::snprintf(buf, sizeof buf, "suggestions (%s): pairs=%lld (fix in pool %lld) distractors=%lld P@1=%.3f Hit@5=%.3f MRR=%.3f ECE=%.3f\n",
-                how.c_str(), static_cast<long long>(report.pairs), static_cast<long long>(report.fix_in_pool),
-                static_cast<long long>(report.distractors), report.p_at_1, report.hit_at_5, report.mrr, report.ece);
-  *ctx.out << buf << "reliability of the top-5 suggestions (probability bin: n, mean probability, share right):\n";
+  std::snprintf(buf, sizeof buf,
+                "suggestions (%s): pairs=%lld (fix in pool %lld) distractors=%lld P@1=%.3f "
+                "Hit@5=%.3f MRR=%.3f ECE=%.3f\n",
+                how.c_str(), static_cast<long long>(report.pairs),
+                static_cast<long long>(report.fix_in_pool),
+                static_cast<long long>(report.distractors), report.p_at_1, report.hit_at_5,
+                report.mrr, report.ece);
+  *ctx.out << buf
+           << "reliability of the top-5 suggestions (probability bin: n, mean probability, share "
+              "right):\n";
   for (const graph::RankEval::Bin& b : report.bins) {
     if (b.n == 0) continue;
-    std::snprintf(buf, sizeof buf, "  %.1f-%.1f: %4lld  %.3f  %.3f\n", b.lo, b.hi, static_cast<long long>(b.n), b.mean_p,
-                  b.accuracy);
+    std::snprintf(buf, sizeof buf, "  %.1f-%.1f: %4lld  %.3f  %.3f\n", b.lo, b.hi,
+                  static_cast<long long>(b.n), b.mean_p, b.accuracy);
     *ctx.out << buf;
   }
   if (!show_misses) return;
   *ctx.out << "issues whose fix was not ranked first (" << report.misses.size() << "):\n";
   for (const graph::RankEval::Miss& m : report.misses) {
     std::snprintf(buf, sizeof buf, "  %s: fix at %s (p=%.3f); first %s (p=%.3f)\n", m.issue.c_str(),
-                  m.fix_rank ? std::to_string(m.fix_rank).c_str() : "-", m.fix_p, m.top.empty() ? "-" : m.top.c_str(),
-                  m.top_p);
+                  m.fix_rank ? std::to_string(m.fix_rank).c_str() : "-", m.fix_p,
+                  m.top.empty() ? "-" : m.top.c_str(), m.top_p);
     *ctx.out << buf;
   }
 }
@@ -267,20 +286,25 @@ void RunEvalSuggest(Context& ctx, const std::string& labels_path, int folds, con
 
 void AddLinkCommands(CLI::App& app, Context& ctx) {
   {
-    auto* cmd = app.add_subcommand("link", "recompute the links of every issue (or one repository)");
+    auto* cmd =
+        app.add_subcommand("link", "recompute the links of every issue (or one repository)");
     auto repo = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
     auto no_suggest = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
+    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")
+        ->check(RepoSyntax());
     cmd->add_flag("--json", *json_out, "print a JSON summary");
-    cmd->add_flag("--no-suggest", *no_suggest, "skip the suggested-fix ranking (and its check of implicit tier C links)");
-    cmd->callback([&ctx, repo, json_out, no_suggest] { RunLink(ctx, *repo, *json_out, *no_suggest); });
+    cmd->add_flag("--no-suggest", *no_suggest,
+                  "skip the suggested-fix ranking (and its check of implicit tier C links)");
+    cmd->callback(
+        [&ctx, repo, json_out, no_suggest] { RunLink(ctx, *repo, *json_out, *no_suggest); });
   }
   {
     auto* cmd = app.add_subcommand("links", "every issue: resolution, fixes with tiers, flags");
     auto repo = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")->check(RepoSyntax());
+    cmd->add_option("--repo", *repo, "only this repository (gitcode:OWNER/REPO)")
+        ->check(RepoSyntax());
     cmd->add_flag("--json", *json_out, "JSON Lines, one object per issue");
     cmd->callback([&ctx, repo, json_out] { RunLinks(ctx, *repo, *json_out); });
   }
@@ -289,9 +313,11 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     auto repo = std::make_shared<std::string>();
     auto dot = std::make_shared<bool>(false);
     auto json_out = std::make_shared<bool>(false);
-    cmd->add_option("--repo", *repo, "only this repository's issues (gitcode:OWNER/REPO)")->check(RepoSyntax());
+    cmd->add_option("--repo", *repo, "only this repository's issues (gitcode:OWNER/REPO)")
+        ->check(RepoSyntax());
     cmd->add_flag("--dot", *dot, "print Graphviz DOT");
-    cmd->add_flag("--json", *json_out, "print JSON: {\"nodes\", \"edges\", \"clusters\": [[ID...]]}");
+    cmd->add_flag("--json", *json_out,
+                  "print JSON: {\"nodes\", \"edges\", \"clusters\": [[ID...]]}");
     cmd->callback([&ctx, repo, dot, json_out] { RunGraph(ctx, *repo, *dot, *json_out); });
   }
   {
@@ -303,16 +329,20 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     cmd->callback([&ctx, labels, json_out] { RunEval(ctx, *labels, *json_out); });
   }
   {
-    auto* cmd = app.add_subcommand("eval-suggest", "measure the suggested-fix ranking against a labelled dev set");
+    auto* cmd = app.add_subcommand("eval-suggest",
+                                   "measure the suggested-fix ranking against a labelled dev set");
     auto labels = std::make_shared<std::string>();
     auto folds = std::make_shared<int>(5);
     auto model = std::make_shared<std::string>();
     auto fit_out = std::make_shared<std::string>();
     auto json_out = std::make_shared<bool>(false);
     cmd->add_option("--labels", *labels, "labels file (issues with their fix PRs)")->required();
-    cmd->add_option("--folds", *folds, "cross-validation folds (default 5)")->check(CLI::Range(2, 100));
-    cmd->add_option("--model", *model, "score with a fixed model instead: 'builtin' or a model JSON file");
-    cmd->add_option("--fit-out", *fit_out, "also fit on every labelled issue and write the model JSON here");
+    cmd->add_option("--folds", *folds, "cross-validation folds (default 5)")
+        ->check(CLI::Range(2, 100));
+    cmd->add_option("--model", *model,
+                    "score with a fixed model instead: 'builtin' or a model JSON file");
+    cmd->add_option("--fit-out", *fit_out,
+                    "also fit on every labelled issue and write the model JSON here");
     auto misses = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json_out, "print JSON (with the misses)");
     cmd->add_flag("--misses", *misses, "also list the issues whose fix was not ranked first");

@@ -6,15 +6,16 @@
 // display offset of engine/time.h); `--tz local` is the machine's zone (TZ,
 // /etc/localtime). The header says which. Markdown code fences in bodies and
 // comments are rendered as indented blocks.
+#include "commands.h"
+#include "documents.h"
+
+#include "fixgraph/engine/item_view.h"
+
 #include <time.h>
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "commands.h"
-#include "documents.h"
-#include "fixgraph/engine/item_view.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -94,8 +95,9 @@ std::string Rezone(const Zone& zone, const std::string& text) {
     // YYYY-MM-DD?HH:MM:SS
     if (Digits(text, i, 4) && text.compare(i + 4, 1, "-") == 0 && Digits(text, i + 5, 2) &&
         text.compare(i + 7, 1, "-") == 0 && Digits(text, i + 8, 2) && i + 10 < text.size() &&
-        (text[i + 10] == ' ' || text[i + 10] == 'T') && Digits(text, i + 11, 2) && text.compare(i + 13, 1, ":") == 0 &&
-        Digits(text, i + 14, 2) && text.compare(i + 16, 1, ":") == 0 && Digits(text, i + 17, 2)) {
+        (text[i + 10] == ' ' || text[i + 10] == 'T') && Digits(text, i + 11, 2) &&
+        text.compare(i + 13, 1, ":") == 0 && Digits(text, i + 14, 2) &&
+        text.compare(i + 16, 1, ":") == 0 && Digits(text, i + 17, 2)) {
       size_t end = i + 19;
       std::string written;  // the offset as written
       if (end < text.size() && text[end] == 'Z') {
@@ -137,7 +139,8 @@ void PrintIndented(std::ostream& out, const std::string& text, size_t max_lines,
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     size_t lead = line.find_first_not_of(" \t");
-    std::string_view t = lead == std::string::npos ? std::string_view() : std::string_view(line).substr(lead);
+    std::string_view t =
+        lead == std::string::npos ? std::string_view() : std::string_view(line).substr(lead);
     bool is_fence = t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0;
     if (is_fence && (!code || t.substr(0, 3) == fence)) {
       code = !code;
@@ -207,7 +210,8 @@ void PrintCommon(std::ostream& out, const json& view, const Zone& zone) {
 
 void PrintIssue(std::ostream& out, const json& view, const Zone& zone) {
   const json& i = view["issue"];
-  out << Str(i, "ref") << "  [" << Str(i, "state") << "]\n" << Str(i, "title") << "\n"
+  out << Str(i, "ref") << "  [" << Str(i, "state") << "]\n"
+      << Str(i, "title") << "\n"
       << Str(i, "html_url") << "\n";
   out << "opened " << When(zone, i, "created_at") << " by " << Who(i["author"]);
   std::string closed = When(zone, i, "closed_at");
@@ -226,7 +230,8 @@ void PrintIssue(std::ostream& out, const json& view, const Zone& zone) {
       for (const json& f : l["flags"]) out << " " << f.get<std::string>();
     }
     out << "\n";
-    for (const json& line : view["explanation"]) out << "  " << Rezone(zone, line.get<std::string>()) << "\n";
+    for (const json& line : view["explanation"])
+      out << "  " << Rezone(zone, line.get<std::string>()) << "\n";
   }
   out << "\n";
   PrintIndented(out, Str(i, "body"), kBodyLines, "  ");
@@ -235,12 +240,15 @@ void PrintIssue(std::ostream& out, const json& view, const Zone& zone) {
 
 void PrintPull(std::ostream& out, const json& view, const Zone& zone) {
   const json& p = view["pull"];
-  out << Str(p, "ref") << "  [" << Str(p, "state") << "]\n" << Str(p, "title") << "\n"
+  out << Str(p, "ref") << "  [" << Str(p, "state") << "]\n"
+      << Str(p, "title") << "\n"
       << Str(p, "html_url") << "\n";
   out << "opened " << When(zone, p, "created_at") << " by " << Who(p["author"]);
   std::string merged = When(zone, p, "merged_at");
-  if (!merged.empty()) out << "; merged " << merged;
-  else if (!When(zone, p, "closed_at").empty()) out << "; closed unmerged " << When(zone, p, "closed_at");
+  if (!merged.empty())
+    out << "; merged " << merged;
+  else if (!When(zone, p, "closed_at").empty())
+    out << "; closed unmerged " << When(zone, p, "closed_at");
   out << "\nbranch " << Str(p, "head_ref") << " -> " << Str(p, "base_ref") << "\n\n";
   PrintIndented(out, Str(p, "body"), kBodyLines, "  ");
   if (!view["mentions"].empty()) {
@@ -284,7 +292,8 @@ std::string ZoneLine(const Zone& z) {
     UnixSeconds now = static_cast<UnixSeconds>(::time(nullptr));
     return "times in the local zone (now " + OffsetText(z.OffsetAt(now)) + "; --tz local)";
   }
-  return "times in " + OffsetText(z.offset) + " (" + z.why + (z.why == "--tz" ? "" : "; --tz to change") + ")";
+  return "times in " + OffsetText(z.offset) + " (" + z.why +
+         (z.why == "--tz" ? "" : "; --tz to change") + ")";
 }
 
 void RunShow(Context& ctx, const std::string& text, bool json_out, const std::string& tz) {
@@ -300,16 +309,20 @@ void RunShow(Context& ctx, const std::string& text, bool json_out, const std::st
   }
   Zone zone = ChooseZone(tz, ctx.env.tz);
   std::string kind = Str(*view, "kind");
-  if (kind == "issue") PrintIssue(*ctx.out, *view, zone);
-  else if (kind == "pull") PrintPull(*ctx.out, *view, zone);
-  else PrintRepo(*ctx.out, *view);
+  if (kind == "issue")
+    PrintIssue(*ctx.out, *view, zone);
+  else if (kind == "pull")
+    PrintPull(*ctx.out, *view, zone);
+  else
+    PrintRepo(*ctx.out, *view);
   *ctx.out << "\n" << ZoneLine(zone) << "\n";
 }
 
 }  // namespace
 
 void AddShowCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("show", "one item (issue, PR or repository) with what links to it");
+  auto* cmd =
+      app.add_subcommand("show", "one item (issue, PR or repository) with what links to it");
   auto ref = std::make_shared<std::string>();
   auto json_out = std::make_shared<bool>(false);
   cmd->add_option("REF", *ref, "gitcode:OWNER/REPO#N, ...!N, a repository, or a web URL")

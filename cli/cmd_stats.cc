@@ -1,10 +1,10 @@
 // fixgraph stats
-#include <cstdio>
-#include <nlohmann/json.hpp>
-
 #include "commands.h"
 #include "documents.h"
 #include "refresh.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::cli {
 namespace {

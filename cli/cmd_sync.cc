@@ -2,15 +2,16 @@
 //               [--state all|open|closed] [--only LIST] [--skip LIST] [--rate-limit N]
 //               [--parallel N] [--json] [--no-link] [--all-details] [--time-offset +HH:MM]
 // Exit status: 0 complete, 1 failed, 3 partial (kExitPartial).
+#include "commands.h"
+#include "refresh.h"
+
+#include "fixgraph/engine/time.h"
+#include "fixgraph/ingest/sync.h"
+
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "commands.h"
-#include "refresh.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/ingest/sync.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -65,7 +66,8 @@ nlohmann::json CountsJson(const ingest::SyncCounts& c) {
 nlohmann::json SkippedJson(const std::vector<ingest::SkippedEndpoint>& skipped) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& e : skipped)
-    out.push_back({{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url}, {"reason", e.reason}});
+    out.push_back(
+        {{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url}, {"reason", e.reason}});
   return out;
 }
 
@@ -138,7 +140,8 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   auto start = std::chrono::steady_clock::now();
   auto progress = ctx.NewProgress("sync");
   for (const auto& [platform, org] : orgs) {
-    progress->Phase("sync", ProgressState::Note(std::string("listing repositories of ") + PlatformName(platform) + ":" + org));
+    progress->Phase("sync", ProgressState::Note(std::string("listing repositories of ") +
+                                                PlatformName(platform) + ":" + org));
     auto list = ingest::ListOrgRepositories(platform, org, o, &total);
     if (!list.ok()) return ctx.Fail(list.status());
     repos.insert(repos.end(), list->begin(), list->end());
@@ -153,21 +156,25 @@ void RunSync(Context& ctx, const SyncArgs& a) {
       ProgressState st;
       st.unit = "items";
       st.done = items_before + p.items;
-      double list_share = p.total_pages > 0 ? std::min(1.0, static_cast<double>(p.page) / p.total_pages) : 0.0;
+      double list_share =
+          p.total_pages > 0 ? std::min(1.0, static_cast<double>(p.page) / p.total_pages) : 0.0;
       double within = (p.list == "pulls" ? 0.5 : 0.0) + 0.5 * list_share;
-      if (p.repo_count > 0) st.fraction = (static_cast<double>(p.repo_index) + within) / static_cast<double>(p.repo_count);
-      st.detail = "[" + std::to_string(p.repo_index + 1) + "/" + std::to_string(p.repo_count) + "] " + p.repo + "  " +
-                  p.list + " page " + std::to_string(p.page) +
-                  (p.total_pages > 0 ? "/" + std::to_string(p.total_pages) : std::string()) + "  " +
-                  std::to_string(p.requests) + " requests" +
-                  (p.rate_limit_waits > 0 ? "  " + std::to_string(p.rate_limit_waits) + " rate-limit waits"
-                                          : std::string());
+      if (p.repo_count > 0)
+        st.fraction =
+            (static_cast<double>(p.repo_index) + within) / static_cast<double>(p.repo_count);
+      st.detail =
+          "[" + std::to_string(p.repo_index + 1) + "/" + std::to_string(p.repo_count) + "] " +
+          p.repo + "  " + p.list + " page " + std::to_string(p.page) +
+          (p.total_pages > 0 ? "/" + std::to_string(p.total_pages) : std::string()) + "  " +
+          std::to_string(p.requests) + " requests" +
+          (p.rate_limit_waits > 0 ? "  " + std::to_string(p.rate_limit_waits) + " rate-limit waits"
+                                  : std::string());
       progress->Update(st);
     };
   }
   nlohmann::json per_repo = nlohmann::json::array();
-  Status failure;          // the first repository that failed
-  size_t failed = 0;       // repositories that failed
+  Status failure;     // the first repository that failed
+  size_t failed = 0;  // repositories that failed
   for (size_t i = 0; i < repos.size(); ++i) {
     ingest::SyncCounts c;
     Status s = ingest::SyncRepository(store->get(), repos[i], o, &c, i, repos.size());
@@ -192,8 +199,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
     if (!s.ok() && failure.ok()) failure = s;
   }
-  double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // complete, partial (some data stored, some missing) or failed (nothing synced).
   const bool partial = (failed > 0 && total.repos > 0) || (failure.ok() && !total.skipped.empty());
   const char* outcome = partial ? "partial" : failure.ok() ? "complete" : "failed";
@@ -212,11 +218,11 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     *ctx.out << "synced " << total.repos << " repositories: " << total.issues << " issues, "
              << total.pulls << " pull requests (" << total.detailed
              << " new or changed, details fetched), " << total.comments << " comments, "
-             << total.commits << " commits, " << total.files << " files, "
-             << total.operate_logs << " operate-log events, " << total.platform_links
-             << " platform links; " << total.requests << " requests, " << total.retries
-             << " retries, " << total.rate_limit_waits << " rate-limit waits, "
-             << total.changed << " records new or changed, in " << Duration(secs) << "\n";
+             << total.commits << " commits, " << total.files << " files, " << total.operate_logs
+             << " operate-log events, " << total.platform_links << " platform links; "
+             << total.requests << " requests, " << total.retries << " retries, "
+             << total.rate_limit_waits << " rate-limit waits, " << total.changed
+             << " records new or changed, in " << Duration(secs) << "\n";
     if (!a.no_link)
       *ctx.out << "relinked " << refreshed.link.issues << " issues (" << refreshed.link.fixes
                << " fix links)\n";
@@ -225,11 +231,12 @@ void RunSync(Context& ctx, const SyncArgs& a) {
                << " detail endpoints skipped (recorded in the store; the next sync asks again)\n";
   }
   for (const auto& e : total.skipped)
-    *ctx.err << "fixgraph: warning: skipped " << e.endpoint << " of " << e.item << ": "
-             << e.reason << "\n";
+    *ctx.err << "fixgraph: warning: skipped " << e.endpoint << " of " << e.item << ": " << e.reason
+             << "\n";
   if (!failure.ok()) {
-    ctx.Fail(failed > 1 ? failure.WithContext(std::to_string(failed) + " repositories failed; first")
-                        : failure);
+    ctx.Fail(failed > 1
+                 ? failure.WithContext(std::to_string(failed) + " repositories failed; first")
+                 : failure);
   }
   if (partial) ctx.exit_code = kExitPartial;
 }
@@ -237,21 +244,25 @@ void RunSync(Context& ctx, const SyncArgs& a) {
 }  // namespace
 
 void AddSyncCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand(
-      "sync", "pull repositories over HTTP (GitCode, Gitee, GitHub); tokens from "
-              "GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN");
+  auto* cmd =
+      app.add_subcommand("sync",
+                         "pull repositories over HTTP (GitCode, Gitee, GitHub); tokens from "
+                         "GITCODE_TOKEN, GITEE_TOKEN, GITHUB_TOKEN");
   auto a = std::make_shared<SyncArgs>();
-  cmd->add_option("REPO", a->targets,
-                  "repositories (gitcode:Ascend/MindSpeed-Ops) or organisations (org:gitcode:Ascend)")
+  cmd->add_option(
+         "REPO", a->targets,
+         "repositories (gitcode:Ascend/MindSpeed-Ops) or organisations (org:gitcode:Ascend)")
       ->required();
   cmd->add_option("--api-base", a->api_base,
                   "URL prefix replacing the platform's, e.g. http://127.0.0.1:8900/api/v5");
-  cmd->add_option("--since", a->since, "only items updated at or after TIME (default: the stored cursor)");
+  cmd->add_option("--since", a->since,
+                  "only items updated at or after TIME (default: the stored cursor)");
   cmd->add_option("--record", a->record, "also write what was fetched as a dump under DUMP");
   cmd->add_option("--state", a->state, "all, open or closed (default all)")
       ->check(OneOf({"all", "open", "closed"}));
-  cmd->add_option("--only", a->only,
-                  "detail endpoints to fetch, comma-separated: comments,commits,files,operate_logs,links");
+  cmd->add_option(
+      "--only", a->only,
+      "detail endpoints to fetch, comma-separated: comments,commits,files,operate_logs,links");
   cmd->add_option("--skip", a->skip, "detail endpoints not to fetch, comma-separated");
   cmd->add_option("--rate-limit", a->rate_limit,
                   "requests per minute, 0 = no limit (default: GitCode 50, others none)");

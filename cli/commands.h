@@ -1,13 +1,12 @@
 // Each command adds its subcommand to the app. Private to cli/.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "context.h"
 
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <string>
 #include <vector>
-
-#include "context.h"
 
 namespace fixgraph::cli {
 

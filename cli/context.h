@@ -1,16 +1,16 @@
 // State shared by the commands of one Run. Private to cli/.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
-#include <memory>
-#include <ostream>
-#include <string>
+#include "environment.h"
+#include "progress.h"
 
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
-#include "environment.h"
-#include "progress.h"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <ostream>
+#include <string>
 
 namespace fixgraph::cli {
 
@@ -23,8 +23,8 @@ constexpr int kExitPartial = 3;  // sync stored only part of what it was asked f
 struct Context {
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
-  std::string db_dir;         // --db, $FIXGRAPH_DB or ./fixgraph-data
-  Environment env;            // the other variables, read once (environment.h)
+  std::string db_dir;  // --db, $FIXGRAPH_DB or ./fixgraph-data
+  Environment env;     // the other variables, read once (environment.h)
   bool err_is_terminal = false;
   ProgressMode progress = ProgressMode::kAuto;  // --quiet, --progress (progress.h)
   int exit_code = 0;

@@ -1,13 +1,13 @@
 #include "documents.h"
 
-#include <algorithm>
-
 #include "fixgraph/engine/item_view.h"
+#include "fixgraph/engine/time.h"
 #include "fixgraph/graph/explain.h"
 #include "fixgraph/graph/linker.h"
-#include "fixgraph/engine/time.h"
 #include "fixgraph/ingest/dump.h"
 #include "fixgraph/query/digest.h"
+
+#include <algorithm>
 
 namespace fixgraph::cli {
 
@@ -35,8 +35,8 @@ Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef
   if (text.empty()) return Status::OK();
   auto ref = ParseRef(text);
   if (!ref.ok() || ref->kind != RefKind::kRepo)
-    return Status::InvalidArgument(what + " \"" + text +
-                                   "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops");
+    return Status::InvalidArgument(
+        what + " \"" + text + "\": expected a repository such as gitcode:Ascend/MindSpeed-Ops");
   *out = ref->repo;
   *set = true;
   return Status::OK();
@@ -48,16 +48,19 @@ nlohmann::json LinksPageResult::ToJson() const {
   return out;
 }
 
-StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo, const std::string& cursor,
-                                    size_t limit) {
+StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo,
+                                    const std::string& cursor, size_t limit) {
   auto bad_cursor = [&cursor](const std::string& why) {
-    return Status::InvalidArgument("cursor \"" + cursor.substr(0, 200) + "\": " + why +
-                                   " (give the next_cursor of the page before, or none for the first page)");
+    return Status::InvalidArgument(
+        "cursor \"" + cursor.substr(0, 200) + "\": " + why +
+        " (give the next_cursor of the page before, or none for the first page)");
   };
   if (!cursor.empty()) {
     auto ref = ParseRef(cursor);
-    if (!ref.ok() || ref->kind != RefKind::kIssue) return bad_cursor("not a cursor this server gave");
-    if (repo != nullptr && !(ref->repo == *repo)) return bad_cursor("it belongs to another repository");
+    if (!ref.ok() || ref->kind != RefKind::kIssue)
+      return bad_cursor("not a cursor this server gave");
+    if (repo != nullptr && !(ref->repo == *repo))
+      return bad_cursor("it belongs to another repository");
   }
   LinksPageResult page;
   bool started = cursor.empty();
@@ -185,7 +188,8 @@ StatusOr<DigestPlan> PlanDigest(const DigestRequest& r, const std::string& what)
   plan.lang = *lang;
   plan.format = r.format.empty() ? "md" : r.format;
   if (plan.format != "md" && plan.format != "json" && plan.format != "html")
-    return Status::InvalidArgument(what + "format \"" + plan.format + "\": expected md, json or html");
+    return Status::InvalidArgument(what + "format \"" + plan.format +
+                                   "\": expected md, json or html");
   return plan;
 }
 
@@ -206,11 +210,14 @@ Status RequireRepository(const Store& store, const RepoRef& repo) {
   }
   std::sort(names.begin(), names.end());
   std::string msg = "repository " + repo.ToString() + " is not in the store; ";
-  if (names.empty()) return Status::NotFound(msg + "the store holds no repositories yet (import or sync one)");
-  msg += "it holds " + std::to_string(names.size()) + (names.size() == 1 ? " repository: " : " repositories: ");
+  if (names.empty())
+    return Status::NotFound(msg + "the store holds no repositories yet (import or sync one)");
+  msg += "it holds " + std::to_string(names.size()) +
+         (names.size() == 1 ? " repository: " : " repositories: ");
   // Those of the same owner or name first: the likely misspelling.
   std::stable_partition(names.begin(), names.end(), [&](const std::string& n) {
-    return n.find("/" + repo.name) != std::string::npos || n.find(":" + repo.owner + "/") != std::string::npos;
+    return n.find("/" + repo.name) != std::string::npos ||
+           n.find(":" + repo.owner + "/") != std::string::npos;
   });
   constexpr size_t kShown = 8;
   for (size_t i = 0; i < names.size() && i < kShown; ++i) msg += (i ? ", " : "") + names[i];
@@ -218,15 +225,18 @@ Status RequireRepository(const Store& store, const RepoRef& repo) {
   return Status::NotFound(msg);
 }
 
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r, const std::string& what,
-                                 DigestCounts* counts, const std::function<void(size_t, size_t)>& on_progress) {
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
+                                 const std::string& what, DigestCounts* counts,
+                                 const std::function<void(size_t, size_t)>& on_progress) {
   auto plan = PlanDigest(r, what);
   if (!plan.ok()) return plan.status();
   plan->options.on_progress = on_progress;
-  for (const RepoRef& repo : plan->options.repos) FG_RETURN_IF_ERROR(RequireRepository(store, repo));
+  for (const RepoRef& repo : plan->options.repos)
+    FG_RETURN_IF_ERROR(RequireRepository(store, repo));
   auto digest = query::BuildDigest(store, plan->options);
   if (!digest.ok()) return digest.status();
-  if (counts != nullptr) *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
+  if (counts != nullptr)
+    *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
   if (plan->format == "md") return query::RenderMarkdown(*digest, plan->lang);
   if (plan->format == "json") return query::RenderJson(*digest);
   return query::RenderHtml(*digest, plan->lang);

@@ -16,17 +16,16 @@
 // Thread safety: reads only; safe to call concurrently on one Store.
 #pragma once
 
-#include <functional>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/query/digest.h"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace fixgraph::cli {
 
@@ -53,8 +52,8 @@ struct LinksPageResult {
   // {"issues": [...], "next_cursor": "..." or null}
   nlohmann::json ToJson() const;
 };
-StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo, const std::string& cursor,
-                                    size_t limit);
+StatusOr<LinksPageResult> LinksPage(const Store& store, const RepoRef* repo,
+                                    const std::string& cursor, size_t limit);
 
 // Counts per repository and in total, and interrupted imports.
 struct StatsData {
@@ -101,8 +100,9 @@ Status CheckDigestRequest(const DigestRequest& request, const std::string& what 
 Status RequireRepository(const Store& store, const RepoRef& repo);
 
 // `on_progress`: query::DigestOptions::on_progress (repositories collected).
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& request,
-                                 const std::string& what = "", DigestCounts* counts = nullptr,
-                                 const std::function<void(size_t done, size_t total)>& on_progress = {});
+StatusOr<std::string> DigestText(
+    const Store& store, const DigestRequest& request, const std::string& what = "",
+    DigestCounts* counts = nullptr,
+    const std::function<void(size_t done, size_t total)>& on_progress = {});
 
 }  // namespace fixgraph::cli

@@ -1,9 +1,9 @@
 #include "environment.h"
 
-#include <cstdlib>
-
 #include "fixgraph/engine/store.h"
 #include "fixgraph/engine/time.h"
+
+#include <cstdlib>
 
 namespace fixgraph::cli {
 

@@ -4,11 +4,11 @@
 // "Configuration"). Private to cli/.
 #pragma once
 
+#include "fixgraph/query/docs.h"
+
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::cli {
 

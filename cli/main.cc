@@ -1,9 +1,9 @@
 // The fixgraph binary: everything lives in the cli library (cli.h).
+#include "fixgraph/cli/cli.h"
+
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include "fixgraph/cli/cli.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);

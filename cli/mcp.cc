@@ -19,15 +19,17 @@
 //
 // Tools return their document as structuredContent and the same JSON as one
 // text content item; the documents are the CLI's (cli/documents.h).
+#include "mcp.h"
+
+#include "commands.h"
+#include "documents.h"
+#include "serve_backend.h"
+
+#include "fixgraph/engine/version.h"
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
-
-#include "fixgraph/engine/version.h"
-#include "commands.h"
-#include "documents.h"
-#include "mcp.h"
-#include "serve_backend.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -41,8 +43,8 @@ constexpr int kNotInitialized = -32002;  // implementation-defined server error 
 
 json Tool(const char* name, const char* title, const char* description, json properties,
           json required, json output) {
-  json schema{{"type", "object"}, {"properties", std::move(properties)},
-              {"additionalProperties", false}};
+  json schema{
+      {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);
   // Every tool only reads the local store and indexes: nothing is changed,
   // a repeated call gives the same answer on the same data.
@@ -69,7 +71,8 @@ json Int() { return {{"type", "integer"}, {"minimum", 0}}; }
 json Bool() { return {{"type", "boolean"}}; }
 json ArrayOf(json items) { return {{"type", "array"}, {"items", std::move(items)}}; }
 json Obj(json properties, json required) {
-  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+  return {
+      {"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
 }
 
 json FixSchema() {
@@ -135,7 +138,8 @@ json AskSchema() {
 
 // The `show --json` document: an issue, a pull request or a repository.
 json ShowSchema() {
-  json item = Obj({{"ref", Str()}, {"title", Str()}, {"state", Str()}, {"html_url", Str()}}, {"ref"});
+  json item =
+      Obj({{"ref", Str()}, {"title", Str()}, {"state", Str()}, {"html_url", Str()}}, {"ref"});
   return Obj({{"kind", {{"type", "string"}, {"enum", {"issue", "pull", "repo"}}}},
               {"issue", item},
               {"links", {{"anyOf", {LinksSchema(), {{"type", "null"}}}}}},
@@ -186,7 +190,8 @@ json DigestSchema() {
   return Obj({{"version", {{"type", "integer"}}},
               {"selection", {{"type", "object"}}},
               {"overview", {{"type", "array"}}},
-              {"repos", ArrayOf(Obj({{"repo", Str()}, {"cases", {{"type", "array"}}}}, {"repo", "cases"}))},
+              {"repos",
+               ArrayOf(Obj({{"repo", Str()}, {"cases", {{"type", "array"}}}}, {"repo", "cases"}))},
               {"themes", {{"type", "array"}}},
               {"troubleshooting", {{"type", "array"}}},
               {"disclosure", {{"type", "object"}}}},
@@ -194,17 +199,23 @@ json DigestSchema() {
 }
 
 json ToolList() {
-  json ref_prop{{"type", "string"},
-                {"description",
-                 "An item reference: gitcode:OWNER/REPO#N (issue), gitcode:OWNER/REPO!N (pull "
-                 "request), gitcode:OWNER/REPO (repository), gitee:..., github:..., or its web URL"}};
+  json ref_prop{
+      {"type", "string"},
+      {"description",
+       "An item reference: gitcode:OWNER/REPO#N (issue), gitcode:OWNER/REPO!N (pull "
+       "request), gitcode:OWNER/REPO (repository), gitee:..., github:..., or its web URL"}};
   json repo_prop{{"type", "string"},
                  {"description", "Only this repository, e.g. gitcode:Ascend/MindSpeed-Ops"}};
-  json limit_prop{{"type", "integer"}, {"minimum", 1}, {"maximum", 100},
+  json limit_prop{{"type", "integer"},
+                  {"minimum", 1},
+                  {"maximum", 100},
                   {"description", "At most this many hits (default 5)"}};
-  json floor_prop{{"type", "number"}, {"minimum", 0}, {"maximum", 1},
-                  {"description", "Drop hits scoring below this (default " +
-                                      std::to_string(query::kDefaultMinScore).substr(0, 4) + "; 0 keeps all)"}};
+  json floor_prop{
+      {"type", "number"},
+      {"minimum", 0},
+      {"maximum", 1},
+      {"description", "Drop hits scoring below this (default " +
+                          std::to_string(query::kDefaultMinScore).substr(0, 4) + "; 0 keeps all)"}};
   json tools = json::array();
   tools.push_back(Tool(
       "lookup_symptom", "Look up a symptom",
@@ -217,47 +228,56 @@ json ToolList() {
        {"repo", repo_prop},
        {"min_score", floor_prop}},
       {"text"}, AskSchema()));
-  tools.push_back(Tool(
-      "show_item", "Show an issue, pull request or repository",
-      "One item with its comments, operate log, platform links, who mentions it, and for an "
-      "issue its fix links with the evidence chain and an explanation.",
-      {{"ref", ref_prop}}, {"ref"}, ShowSchema()));
-  tools.push_back(Tool(
-      "find_fix", "Find the fix",
-      "Given an issue reference, return its resolution, fix pull requests with tiers and "
-      "evidence, and flags. Given symptom text instead, return the fixes of the best matching "
-      "issues. Give exactly one of ref or text.",
-      {{"ref", ref_prop},
-       {"text", {{"type", "string"}, {"description", "Symptom text (instead of ref)"}}},
-       {"limit", limit_prop},
-       {"repo", repo_prop},
-       {"min_score", floor_prop}},
-      json::array(), FindFixSchema()));
+  tools.push_back(
+      Tool("show_item", "Show an issue, pull request or repository",
+           "One item with its comments, operate log, platform links, who mentions it, and for an "
+           "issue its fix links with the evidence chain and an explanation.",
+           {{"ref", ref_prop}}, {"ref"}, ShowSchema()));
+  tools.push_back(
+      Tool("find_fix", "Find the fix",
+           "Given an issue reference, return its resolution, fix pull requests with tiers and "
+           "evidence, and flags. Given symptom text instead, return the fixes of the best matching "
+           "issues. Give exactly one of ref or text.",
+           {{"ref", ref_prop},
+            {"text", {{"type", "string"}, {"description", "Symptom text (instead of ref)"}}},
+            {"limit", limit_prop},
+            {"repo", repo_prop},
+            {"min_score", floor_prop}},
+           json::array(), FindFixSchema()));
   tools.push_back(Tool(
       "list_links", "List issue-to-fix links",
       "Every linked issue (optionally of one repository): resolution, fixes with tier, "
       "confidence and evidence, and timeline flags. Paged: pass next_cursor back as cursor "
       "until it is null (or use offset).",
       {{"repo", repo_prop},
-       {"cursor", {{"type", "string"},
-                   {"description", "The next_cursor of the page before (not with offset)"}}},
+       {"cursor",
+        {{"type", "string"},
+         {"description", "The next_cursor of the page before (not with offset)"}}},
        {"offset", {{"type", "integer"}, {"minimum", 0}, {"description", "Skip this many issues"}}},
        {"limit",
-        {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxListLinks},
+        {{"type", "integer"},
+         {"minimum", 1},
+         {"maximum", kMaxListLinks},
          {"description", "At most this many issues (default 100)"}}}},
       json::array(), ListLinksSchema()));
   tools.push_back(Tool(
       "make_digest", "Write a curated digest",
       "A digest of the chosen repositories and time window: overview, per-repository cases with "
       "resolution and evidence, themes, troubleshooting table, disclosure of tiers and traps.",
-      {{"repos", {{"type", "array"}, {"items", {{"type", "string"}}},
-                  {"description", "Repositories (empty: all)"}}},
+      {{"repos",
+        {{"type", "array"},
+         {"items", {{"type", "string"}}},
+         {"description", "Repositories (empty: all)"}}},
        {"since", {{"type", "string"}, {"description", "Start date, e.g. 2026-09-01"}}},
        {"until", {{"type", "string"}, {"description", "End date, e.g. 2026-09-30"}}},
-       {"lang", {{"type", "string"}, {"enum", {"zh", "en"}},
-                 {"description", "Language of the written sentences: zh (default) or en"}}},
-       {"format", {{"type", "string"}, {"enum", {"json", "md"}},
-                   {"description", "json (default) or md (Markdown in the text item)"}}}},
+       {"lang",
+        {{"type", "string"},
+         {"enum", {"zh", "en"}},
+         {"description", "Language of the written sentences: zh (default) or en"}}},
+       {"format",
+        {{"type", "string"},
+         {"enum", {"json", "md"}},
+         {"description", "json (default) or md (Markdown in the text item)"}}}},
       json::array(), DigestSchema()));
   return tools;
 }
@@ -320,18 +340,21 @@ void CheckToolArgs(const std::string& name, const json& args) {
   auto check_ref = [&](const char* key) {
     if (!args.contains(key)) return;
     auto ref = ParseRef(args[key].get<std::string>());
-    if (!ref.ok()) throw InvalidParams{name + ": argument '" + key + "': " + ref.status().message()};
+    if (!ref.ok())
+      throw InvalidParams{name + ": argument '" + key + "': " + ref.status().message()};
   };
   if (args.contains("repo")) {
     RepoRef r;
     bool has = false;
-    if (Status s = ParseRepoFilter(args["repo"].get<std::string>(), "argument 'repo'", &r, &has); !s.ok())
+    if (Status s = ParseRepoFilter(args["repo"].get<std::string>(), "argument 'repo'", &r, &has);
+        !s.ok())
       throw InvalidParams{name + ": " + s.message()};
   }
   if (name == "show_item") check_ref("ref");
   if (name == "find_fix") {
     if (args.contains("ref") == args.contains("text"))
-      throw InvalidParams{"find_fix: give exactly one of the arguments 'ref' (an issue) and 'text' (a symptom)"};
+      throw InvalidParams{
+          "find_fix: give exactly one of the arguments 'ref' (an issue) and 'text' (a symptom)"};
     check_ref("ref");
   }
   if (name == "list_links" && args.contains("cursor") && args.contains("offset"))
@@ -343,7 +366,8 @@ void CheckToolArgs(const std::string& name, const json& args) {
     d.since = args.value("since", "");
     d.until = args.value("until", "");
     d.lang = args.value("lang", "zh");
-    if (Status s = CheckDigestRequest(d, ""); !s.ok()) throw InvalidParams{"make_digest: " + s.message()};
+    if (Status s = CheckDigestRequest(d, ""); !s.ok())
+      throw InvalidParams{"make_digest: " + s.message()};
   }
 }
 
@@ -362,7 +386,10 @@ class McpServer {
  public:
   McpServer(const std::string& db_dir, std::ostream& out, std::ostream& log,
             const query::DocSourceConfig& docs)
-      : backend_(db_dir, std::chrono::milliseconds(200), docs), out_(out), log_(log), tools_(ToolList()) {}
+      : backend_(db_dir, std::chrono::milliseconds(200), docs),
+        out_(out),
+        log_(log),
+        tools_(ToolList()) {}
 
   void Serve(std::istream& in) {
     std::string line;
@@ -469,11 +496,14 @@ class McpServer {
         return;
       }
       if (initialized_)
-        return Send(Error(id, -32600, "initialize: this session is already initialized; send initialize once"));
+        return Send(Error(id, -32600,
+                          "initialize: this session is already initialized; send initialize once"));
       Send(Result(id, {{"protocolVersion", kProtocolVersion},
                        {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                       {"serverInfo", {{"name", "fixgraph"}, {"title", "fixgraph issue triage"},
-                                       {"version", fixgraph::kVersion}}},
+                       {"serverInfo",
+                        {{"name", "fixgraph"},
+                         {"title", "fixgraph issue triage"},
+                         {"version", fixgraph::kVersion}}},
                        {"instructions",
                         "Look up symptoms of Ascend/MindSpore problems in past issues and their "
                         "fixes. Trust tier A/B fixes; treat C/D as leads to verify."}}));
@@ -483,7 +513,8 @@ class McpServer {
     if (method == "ping") return Send(Result(id, json::object()));
     if (!initialized_)
       return Send(Error(id, kNotInitialized,
-                        "not initialized: send initialize first (before it only initialize and ping are answered)"));
+                        "not initialized: send initialize first (before it only initialize and "
+                        "ping are answered)"));
     if (method == "tools/list") return Send(Result(id, {{"tools", tools_}}));
     if (method == "tools/call") return CallTool(id, params);
     Send(Error(id, -32601, "method not found: " + method));
@@ -540,7 +571,8 @@ class McpServer {
       if (!store.ok()) return store.status();
       FG_RETURN_IF_ERROR(RequireRepository(**store, r));
     }
-    double min_score = args.contains("min_score") ? args["min_score"].get<double>() : query::kDefaultMinScore;
+    double min_score =
+        args.contains("min_score") ? args["min_score"].get<double>() : query::kDefaultMinScore;
     return backend_.Ask(args["text"].get<std::string>(), limit, has ? r.ToString() : "", min_score);
   }
 
@@ -606,7 +638,8 @@ class McpServer {
       // Pages by cursor, as /api/v1/links does: {"issues", "next_cursor", "truncated"}.
       auto page = LinksPage(**store, has_repo ? &repo : nullptr, args.value("cursor", ""), limit);
       if (!page.ok()) {
-        if (page.status().IsInvalidArgument()) throw InvalidParams{"list_links: argument " + page.status().message()};
+        if (page.status().IsInvalidArgument())
+          throw InvalidParams{"list_links: argument " + page.status().message()};
         return ToolError(page.status().message());
       }
       json out = page->ToJson();
@@ -624,7 +657,8 @@ class McpServer {
     if (!s.ok()) return ToolError(s.message());
     out["total"] = n;
     out["truncated"] = offset + limit < n;
-    if (offset + limit < n && !out["issues"].empty()) out["next_cursor"] = out["issues"].back()["issue"];
+    if (offset + limit < n && !out["issues"].empty())
+      out["next_cursor"] = out["issues"].back()["issue"];
     return ToolResult(out);
   }
 
@@ -669,9 +703,7 @@ void RunMcp(const std::string& db_dir, std::istream& in, std::ostream& out, std:
 
 void AddMcpCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("mcp", "Model Context Protocol server on stdio (for AI agents)");
-  cmd->callback([&ctx] {
-    RunMcp(ctx.db_dir, std::cin, *ctx.out, *ctx.err, ctx.env.docs);
-  });
+  cmd->callback([&ctx] { RunMcp(ctx.db_dir, std::cin, *ctx.out, *ctx.err, ctx.env.docs); });
 }
 
 }  // namespace fixgraph::cli

@@ -1,11 +1,11 @@
 // The MCP stdio server loop (cli/mcp.cc), callable with any streams. Private to cli/.
 #pragma once
 
+#include "fixgraph/query/docs.h"
+
 #include <istream>
 #include <ostream>
 #include <string>
-
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::cli {
 

@@ -20,7 +20,9 @@ const char* KindOf(mode_t mode) {
   return "not a regular file";
 }
 
-Status Errno(const std::string& what) { return Status::IOError(what + ": " + std::strerror(errno)); }
+Status Errno(const std::string& what) {
+  return Status::IOError(what + ": " + std::strerror(errno));
+}
 
 }  // namespace
 
@@ -42,8 +44,7 @@ Status WriteOutputFile(const std::string& path, std::string_view text) {
   std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = dir + "." + base + ".tmp." + std::to_string(::getpid()) + "." +
-          std::to_string(counter++);
+    tmp = dir + "." + base + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
     fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0 && errno != EEXIST) return Errno("cannot create " + tmp);
   }

@@ -2,10 +2,10 @@
 // over something that is not a regular file.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::cli {
 

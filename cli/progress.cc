@@ -68,10 +68,11 @@ double EstimatedFraction(const std::vector<PartProgress>& parts) {
       ++waiting;
       continue;
     }
-    double share = p.total > 0 ? std::min(1.0, static_cast<double>(p.done) / static_cast<double>(p.total))
-                   : p.items_total > 0 ? static_cast<double>(p.items_done) / static_cast<double>(p.items_total)
-                                       : 0;
-    double records = p.total > 0 ? static_cast<double>(p.total)
+    double share =
+        p.total > 0 ? std::min(1.0, static_cast<double>(p.done) / static_cast<double>(p.total))
+        : p.items_total > 0 ? static_cast<double>(p.items_done) / static_cast<double>(p.items_total)
+                            : 0;
+    double records = p.total > 0     ? static_cast<double>(p.total)
                      : share >= 0.02 ? static_cast<double>(p.done) / share
                                      : 0;
     if (records <= 0) return -1;
@@ -110,7 +111,8 @@ std::string ProgressLine(const std::string& label, const ProgressState& s, doubl
     out += s.unit;
   }
   double fraction = s.fraction;
-  if (fraction < 0 && s.total > 0) fraction = static_cast<double>(done) / static_cast<double>(s.total);
+  if (fraction < 0 && s.total > 0)
+    fraction = static_cast<double>(done) / static_cast<double>(s.total);
   if (fraction >= 0) {
     fraction = std::min(fraction, 1.0);
     char pct[16];
@@ -122,12 +124,14 @@ std::string ProgressLine(const std::string& label, const ProgressState& s, doubl
       double rate = static_cast<double>(done) / elapsed_s;
       char r[48];
       if (rate >= 10)
-        std::snprintf(r, sizeof r, "  %s/s", Grouped(static_cast<std::int64_t>(std::llround(rate))).c_str());
+        std::snprintf(r, sizeof r, "  %s/s",
+                      Grouped(static_cast<std::int64_t>(std::llround(rate))).c_str());
       else
         std::snprintf(r, sizeof r, "  %.1f/s", rate);
       out += r;
     }
-    if (fraction > 0 && fraction < 1) out += "  ETA " + ProgressDuration(elapsed_s * (1 - fraction) / fraction);
+    if (fraction > 0 && fraction < 1)
+      out += "  ETA " + ProgressDuration(elapsed_s * (1 - fraction) / fraction);
   }
   out += "  " + ProgressDuration(elapsed_s);
   if (!s.detail.empty()) out += "  " + s.detail;
@@ -137,7 +141,8 @@ std::string ProgressLine(const std::string& label, const ProgressState& s, doubl
 Progress::Progress(std::ostream* err, bool terminal, ProgressMode mode, std::string label)
     : err_(err),
       terminal_(terminal),
-      enabled_(err != nullptr && (mode == ProgressMode::kForce || (mode == ProgressMode::kAuto && terminal))),
+      enabled_(err != nullptr &&
+               (mode == ProgressMode::kForce || (mode == ProgressMode::kAuto && terminal))),
       label_(std::move(label)),
       start_(Clock::now()) {
   if (enabled_ && terminal_) ticker_ = std::thread([this] { Tick(); });

@@ -34,7 +34,7 @@ struct ProgressState {
   std::int64_t total = 0;  // 0: unknown
   std::string unit;        // "records", "issues", ...; "" shows no count
   double fraction = -1;
-  std::string detail;      // the repository, the phase, ...
+  std::string detail;  // the repository, the phase, ...
 
   // A count of `unit` not started yet; a phase with only a note.
   static ProgressState Counting(std::string unit) {
@@ -43,7 +43,8 @@ struct ProgressState {
     return s;
   }
   // `done` of `total` `unit`, and what is being done.
-  static ProgressState Count(std::string unit, std::int64_t done, std::int64_t total, std::string detail) {
+  static ProgressState Count(std::string unit, std::int64_t done, std::int64_t total,
+                             std::string detail) {
     ProgressState s = Counting(std::move(unit));
     s.done = done;
     s.total = total;
@@ -109,8 +110,8 @@ class Progress {
   ProgressState state_;
   Clock::time_point start_;
   Clock::time_point last_draw_{};
-  bool drawn_ = false;     // a line is on the terminal (or one was logged)
-  bool dirty_ = false;     // the state changed since the last line drawn
+  bool drawn_ = false;  // a line is on the terminal (or one was logged)
+  bool dirty_ = false;  // the state changed since the last line drawn
   bool finished_ = false;
   std::mutex mu_;
   std::condition_variable cv_;

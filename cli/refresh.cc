@@ -1,13 +1,13 @@
 #include "refresh.h"
 
+#include "fixgraph/query/ask.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
-
-#include "fixgraph/query/ask.h"
 
 namespace fixgraph::cli {
 
@@ -23,14 +23,16 @@ graph::LinkerOptions CliLinkerOptions() {
 query::IndexOptions CliIndexOptions() {
   query::IndexOptions options;
   if (const char* t = std::getenv("FIXGRAPH_INDEX_THREADS"); t != nullptr && *t != '\0')
-    options.threads = static_cast<unsigned>(std::min<unsigned long>(std::strtoul(t, nullptr, 10), 8));
+    options.threads =
+        static_cast<unsigned>(std::min<unsigned long>(std::strtoul(t, nullptr, 10), 8));
   return options;
 }
 
 namespace {
 
 // A rebuild of the ask index reporting to `progress` (`total`: the store's issues).
-Status RebuildIndexWithProgress(const Context& ctx, const Store& store, Progress* progress, std::int64_t total) {
+Status RebuildIndexWithProgress(const Context& ctx, const Store& store, Progress* progress,
+                                std::int64_t total) {
   ProgressState st = ProgressState::Counting("issues");
   st.total = total;
   st.detail = "rebuilding the ask index";
@@ -49,7 +51,8 @@ Status RebuildIndexWithProgress(const Context& ctx, const Store& store, Progress
 // linker reports each repository's issues from zero (LinkAll links one
 // repository at a time), so a report after one that finished a repository
 // starts the next on top of it. `total`: the run's issues (0: the linker's).
-graph::LinkerOptions WithProgress(graph::LinkerOptions options, Progress* progress, std::int64_t total) {
+graph::LinkerOptions WithProgress(graph::LinkerOptions options, Progress* progress,
+                                  std::int64_t total) {
   if (!progress->enabled()) return options;
   struct Run {
     std::int64_t base = 0, last_done = 0, last_total = 0;
@@ -109,7 +112,9 @@ Status SettleIndexUpdate(const Context& ctx, Store* store) {
   // "<size of the version>:<version><issue>\n<issue>\n..."
   std::string_view v(*note);
   size_t colon = v.find(':');
-  size_t size = colon == std::string_view::npos ? 0 : std::strtoul(std::string(v.substr(0, colon)).c_str(), nullptr, 10);
+  size_t size = colon == std::string_view::npos
+                    ? 0
+                    : std::strtoul(std::string(v.substr(0, colon)).c_str(), nullptr, 10);
   if (colon == std::string_view::npos || colon + 1 + size > v.size())
     return Status::Corruption("store: unreadable " + kIndexUpdateKey + " note");
   if (v.substr(colon + 1, size) != IndexVersion(ctx.db_dir)) {  // committed
@@ -167,7 +172,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
   auto progress = ctx.NewProgress("link");
   if (all_linked) {
     progress->Phase("link (interrupted run)", ProgressState::Counting("issues"));
-    Status s = graph::LinkAll(store, nullptr, WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
+    Status s = graph::LinkAll(store, nullptr,
+                              WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
                               &stats->link);
     if (!s.ok()) return s.WithContext("finishing an interrupted link run");
     rebuild_index = true;
@@ -177,8 +183,9 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
       if (!repo.ok() || repo->kind != RefKind::kRepo)
         return Status::Corruption("pending link run '" + run + "': not a repository");
       progress->Phase("link " + run + " (interrupted run)", ProgressState::Counting("issues"));
-      Status s = graph::LinkAll(store, &repo->repo,
-                                WithProgress(options, progress.get(), CountIssues(*store, &repo->repo)), &stats->link);
+      Status s = graph::LinkAll(
+          store, &repo->repo,
+          WithProgress(options, progress.get(), CountIssues(*store, &repo->repo)), &stats->link);
       if (!s.ok()) return s.WithContext("finishing an interrupted link run of " + run);
       rebuild_index = true;
     }
@@ -189,9 +196,9 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     // A store with no links yet, or one where at least a third of the issues
     // and PRs changed (a re-import of a changed dump), is linked whole:
     // cheaper than finding the neighbourhood of every changed item, reading
-    // its old links and relinking it (docs/benchmarks.md, "Re-import"). Recorded as a link run first, so that a crash repeats the
-    // whole run (which covers the changed items); the ask index is rebuilt,
-    // as UpdateIssueIndex would do for that many changed issues.
+    // its old links and relinking it (docs/benchmarks.md, "Re-import"). Recorded as a link run
+    // first, so that a crash repeats the whole run (which covers the changed items); the ask index
+    // is rebuilt, as UpdateIssueIndex would do for that many changed issues.
     bool any_links = false;
     FG_RETURN_IF_ERROR(graph::ForEachLinks(*store, nullptr, [&](const graph::IssueLinks&) {
       any_links = true;
@@ -202,7 +209,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     if (!any_links || mostly_changed) {
       FG_RETURN_IF_ERROR(store->BeginLinkRun(nullptr, p.relink));
       progress->Phase("link", ProgressState::Counting("issues"));
-      Status s = graph::LinkAll(store, nullptr, WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
+      Status s = graph::LinkAll(store, nullptr,
+                                WithProgress(options, progress.get(), CountIssues(*store, nullptr)),
                                 &stats->link);
       if (!s.ok()) return s.WithContext("linking after the write");
       rebuild_index = true;
@@ -213,7 +221,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
       // comments changed).
       std::vector<Ref> relinked;
       progress->Phase("relink", ProgressState::Note("finding the issues the changes affect"));
-      Status s = graph::Relink(store, p.relink, WithProgress(options, progress.get(), 0), &stats->link, &relinked);
+      Status s = graph::Relink(store, p.relink, WithProgress(options, progress.get(), 0),
+                               &stats->link, &relinked);
       if (!s.ok()) return s.WithContext("linking after the write");
       auto batch = store->NewBatch();
       for (const Ref& r : p.relink)
@@ -252,7 +261,8 @@ Status FinishPendingWork(const Context& ctx, Store* store, RefreshStats* stats) 
     for (const Ref& r : issues) note += r.ToString() + "\n";
     FG_RETURN_IF_ERROR(batch->PutMeta(kIndexUpdateKey, note));
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
-    progress->Phase("index", ProgressState::Note("updating the ask index for " + std::to_string(issues.size()) + " issues"));
+    progress->Phase("index", ProgressState::Note("updating the ask index for " +
+                                                 std::to_string(issues.size()) + " issues"));
     Status s = query::UpdateIssueIndex(*store, ctx.db_dir, issues, CliIndexOptions());
     if (!s.ok()) return s.WithContext("indexing issues for ask");
     stats->indexed = issues.size();
@@ -279,7 +289,8 @@ Status LinkRun(const Context& ctx, Store* store, const RepoRef* repo,
   FG_RETURN_IF_ERROR(store->BeginLinkRun(repo, repo ? std::vector<Ref>() : before.relink));
   auto progress = ctx.NewProgress("link");
   progress->Phase(repo ? "link " + repo->ToString() : "link", ProgressState::Counting("issues"));
-  FG_RETURN_IF_ERROR(graph::LinkAll(store, repo, WithProgress(options, progress.get(), CountIssues(*store, repo)), stats));
+  FG_RETURN_IF_ERROR(graph::LinkAll(
+      store, repo, WithProgress(options, progress.get(), CountIssues(*store, repo)), stats));
   CrashPoint();
   // The ask index carries each issue's resolution and fixes: rebuild it.
   Status s = RebuildIndexWithProgress(ctx, *store, progress.get(), CountIssues(*store, nullptr));
@@ -304,8 +315,10 @@ std::string PendingWarning(const PendingWork& p) {
     w += sep + std::to_string(p.relink.size()) + " changed items to relink";
     sep = ", ";
   }
-  if (!p.reindex.empty()) w += sep + std::to_string(p.reindex.size()) + " issues to reindex for ask";
-  w += "): links and ask results may be stale until a writing command (import, sync, link) finishes it";
+  if (!p.reindex.empty())
+    w += sep + std::to_string(p.reindex.size()) + " issues to reindex for ask";
+  w += "): links and ask results may be stale until a writing command (import, sync, link) "
+       "finishes it";
   return w;
 }
 

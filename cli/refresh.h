@@ -5,14 +5,15 @@
 // Private to cli/.
 #pragma once
 
-#include <vector>
-
 #include "context.h"
+
 #include "fixgraph/engine/ref.h"
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/query/ask.h"
+
+#include <vector>
 
 namespace fixgraph::cli {
 

@@ -18,6 +18,16 @@
 // Auth: when $FIXGRAPH_SERVE_TOKEN is set, /api/ requests need
 // "Authorization: Bearer <token>" (compared in constant time; never logged).
 // Binding an address that does not resolve to loopback requires the token.
+#include "serve.h"
+
+#include "commands.h"
+#include "documents.h"
+#include "serve_backend.h"
+#include "serve_http.h"
+
+#include "fixgraph/query/digest.h"
+#include "fixgraph/query/docs.h"
+
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netdb.h>
@@ -28,20 +38,12 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <thread>
-
-#include "commands.h"
-#include "fixgraph/query/digest.h"
-#include "fixgraph/query/docs.h"
-#include "documents.h"
-#include "serve.h"
-#include "serve_backend.h"
-#include "serve_http.h"
 
 namespace fixgraph::cli {
 
@@ -102,7 +104,8 @@ bool CheckParams(const httplib::Request& req, httplib::Response& res,
 
 // Parses a limit in [1, kMaxLimit]; `text` comes from the query or the body.
 bool ParseLimit(const std::string& text, size_t* out, std::string* error) {
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
     *error = "limit \"" + text.substr(0, 20) + "\": expected a whole number from 1 to " +
              std::to_string(kMaxLimit);
     return false;
@@ -118,8 +121,9 @@ bool ParseLimit(const std::string& text, size_t* out, std::string* error) {
 
 // The page size of /api/v1/links?limit= (1 to kMaxLinksPage).
 bool ParseLinksPageLimit(const std::string& text, size_t* out, std::string* error) {
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stol(text) < 1 || static_cast<size_t>(std::stol(text)) > kMaxLinksPage) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string::npos || std::stol(text) < 1 ||
+      static_cast<size_t>(std::stol(text)) > kMaxLinksPage) {
     *error = "limit \"" + text.substr(0, 20) + "\": expected a whole number from 1 to " +
              std::to_string(kMaxLinksPage);
     return false;
@@ -133,9 +137,14 @@ struct Route {
   const char* path;
   bool post;  // POST besides GET
 };
-constexpr Route kRoutes[] = {{"/", false},           {"/healthz", false},      {"/api/v1/show", false},
-                             {"/api/v1/links", false}, {"/api/v1/stats", false}, {"/api/v1/digest", false},
-                             {"/api/v1/ask", true}, {"/api/v1/home", false}};
+constexpr Route kRoutes[] = {{"/", false},
+                             {"/healthz", false},
+                             {"/api/v1/show", false},
+                             {"/api/v1/links", false},
+                             {"/api/v1/stats", false},
+                             {"/api/v1/digest", false},
+                             {"/api/v1/ask", true},
+                             {"/api/v1/home", false}};
 
 const Route* FindRoute(const std::string& path) {
   for (const Route& r : kRoutes)
@@ -190,36 +199,46 @@ std::string DocIndexSignature(const std::string& db_dir) {
 class Server {
  public:
   Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
-      : options_(options), backend_(db_dir, std::chrono::milliseconds(200), options.docs), log_(log), svr_(Limits(options)) {}
+      : options_(options),
+        backend_(db_dir, std::chrono::milliseconds(200), options.docs),
+        log_(log),
+        svr_(Limits(options)) {}
 
   // Binds, prints the address, serves until Stop(). Returns false on bind failure.
   Status Run(const std::function<void(int port)>& on_listening) {
     svr_.set_payload_max_length(options_.max_body);
     svr_.set_tcp_nodelay(true);  // small JSON answers: no Nagle/delayed-ACK stalls
-    svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      return PreRoute(req, res);
-    });
-    svr_.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      PostRoute(req, res);
-    });
+    svr_.set_pre_routing_handler(
+        [this](const httplib::Request& req, httplib::Response& res) { return PreRoute(req, res); });
+    svr_.set_post_routing_handler(
+        [this](const httplib::Request& req, httplib::Response& res) { PostRoute(req, res); });
     svr_.set_error_handler(httplib::Server::HandlerWithResponse(
         [this](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-      // A known endpoint with a method it does not answer is 405, also when
-      // the request failed before routing (a POST without a body).
-      if ((res.status == 400 || res.status == 404) && WrongMethod(req, res))
-        return httplib::Server::HandlerResponse::Handled;
-      std::string msg;
-      switch (res.status) {
-        case 404: msg = "no such endpoint: " + req.method + " " + req.path; break;
-        case 413: msg = "request body too large"; break;
-        case 414: msg = "request URI too long"; break;
-        case 400: msg = "malformed HTTP request"; break;
-        default: msg = "request failed";
-      }
-      SendError(res, res.status, msg);
-      return httplib::Server::HandlerResponse::Handled;
-    }));
+          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+          // A known endpoint with a method it does not answer is 405, also when
+          // the request failed before routing (a POST without a body).
+          if ((res.status == 400 || res.status == 404) && WrongMethod(req, res))
+            return httplib::Server::HandlerResponse::Handled;
+          std::string msg;
+          switch (res.status) {
+            case 404:
+              msg = "no such endpoint: " + req.method + " " + req.path;
+              break;
+            case 413:
+              msg = "request body too large";
+              break;
+            case 414:
+              msg = "request URI too long";
+              break;
+            case 400:
+              msg = "malformed HTTP request";
+              break;
+            default:
+              msg = "request failed";
+          }
+          SendError(res, res.status, msg);
+          return httplib::Server::HandlerResponse::Handled;
+        }));
     svr_.set_exception_handler(
         [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
           std::string what = "unknown exception";
@@ -277,8 +296,9 @@ class Server {
         (m == "OPTIONS" && !options_.cors_origin.empty()))
       return false;
     res.set_header("Allow", AllowHeader(*route));
-    SendError(res, 405, "method " + m.substr(0, 16) + " not allowed for " + req.path + " (allowed: " +
-                            AllowHeader(*route) + ")");
+    SendError(res, 405,
+              "method " + m.substr(0, 16) + " not allowed for " + req.path +
+                  " (allowed: " + AllowHeader(*route) + ")");
     return true;
   }
 
@@ -297,7 +317,8 @@ class Server {
       res.set_header("Allow", AllowHeader(*route));
       if (CorsOriginMatches(req)) {
         res.set_header("Access-Control-Allow-Methods", AllowHeader(*route));
-        res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
+        res.set_header("Access-Control-Allow-Headers",
+                       "Authorization, Content-Type, If-None-Match");
         res.set_header("Access-Control-Max-Age", "600");
       }
       return httplib::Server::HandlerResponse::Handled;
@@ -329,7 +350,8 @@ class Server {
       res.set_header("Vary", "Origin");
       if (CorsOriginMatches(req)) {
         res.set_header("Access-Control-Allow-Origin", options_.cors_origin);
-        res.set_header("Access-Control-Expose-Headers", "ETag, Link, Retry-After, WWW-Authenticate");
+        res.set_header("Access-Control-Expose-Headers",
+                       "ETag, Link, Retry-After, WWW-Authenticate");
       }
     }
     if (res.status >= 400) {
@@ -345,7 +367,8 @@ class Server {
     std::string etag = EntityTag(res.body);
     res.set_header("ETag", etag);
     if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-cache");
-    if (req.has_header("If-None-Match") && NoneMatchHits(req.get_header_value("If-None-Match"), etag)) {
+    if (req.has_header("If-None-Match") &&
+        NoneMatchHits(req.get_header_value("If-None-Match"), etag)) {
       res.status = 304;
       // No body and no Content-Length: clients that read a body by its length
       // (cpp-httplib does, even for 304) would wait for one.
@@ -356,8 +379,8 @@ class Server {
   }
 
   // Wraps a handler: the store is acquired first; failures become JSON.
-  using StoreHandler = std::function<void(const Store&, const httplib::Request&,
-                                          httplib::Response&)>;
+  using StoreHandler =
+      std::function<void(const Store&, const httplib::Request&, httplib::Response&)>;
   httplib::Server::Handler WithStore(StoreHandler h) {
     return [this, h = std::move(h)](const httplib::Request& req, httplib::Response& res) {
       auto store = backend_.Acquire();
@@ -390,65 +413,70 @@ class Server {
       if (!store.ok()) doc["message"] = store.status().message();
       SendJson(res, store.ok() ? 200 : 503, doc);
     });
-    svr_.Get("/api/v1/show", WithStore([](const Store& store, const httplib::Request& req,
-                                          httplib::Response& res) {
-      if (!CheckParams(req, res, {"ref"})) return;
-      std::string ref = req.get_param_value("ref");
-      if (ref.empty())
-        return SendError(res, 400, "missing query parameter 'ref' (e.g. ref=gitcode:Ascend/X%2369)");
-      auto doc = ShowDocument(store, ref);
-      if (!doc.ok()) return SendStatus(res, doc.status());
-      SendJson(res, 200, *doc);
-    }));
-    svr_.Get("/api/v1/links", WithStore([](const Store& store, const httplib::Request& req,
-                                           httplib::Response& res) {
-      if (!CheckParams(req, res, {"repo", "cursor", "limit"})) return;
-      if (req.get_param_value_count("repo") > 1)
-        return SendError(res, 400, "query parameter 'repo' given more than once");
-      RepoRef repo;
-      bool has_repo = false;
-      if (Status s = ParseRepoFilter(req.get_param_value("repo"), "repo", &repo, &has_repo);
-          !s.ok())
-        return SendStatus(res, s);
-      if (has_repo) {
-        if (Status s = RequireRepository(store, repo); !s.ok()) return SendStatus(res, s);
-      }
-      if (req.has_param("cursor") || req.has_param("limit")) {
-        // One page: {"issues": [...], "next_cursor": "..." or null}.
-        size_t limit = kDefaultLinksPage;
-        if (req.has_param("limit")) {
-          std::string error;
-          if (!ParseLinksPageLimit(req.get_param_value("limit"), &limit, &error))
-            return SendError(res, 400, error);
-        }
-        auto page = LinksPage(store, has_repo ? &repo : nullptr, req.get_param_value("cursor"), limit);
-        if (!page.ok()) return SendStatus(res, page.status());
-        if (page->next_cursor) {
-          std::string next = "/api/v1/links?cursor=" + httplib::detail::encode_query_param(*page->next_cursor) +
-                             "&limit=" + std::to_string(limit) +
-                             (has_repo ? "&repo=" + httplib::detail::encode_query_param(repo.ToString()) : "");
-          res.set_header("Link", "<" + next + ">; rel=\"next\"");
-        }
-        return SendJson(res, 200, page->ToJson());
-      }
-      // JSON Lines, one object per issue: the bytes of `links --json`.
-      std::string body;
-      Status s = ForEachLinksDocument(store, has_repo ? &repo : nullptr, [&](const json& doc) {
-        body += doc.dump(-1, ' ', false, json::error_handler_t::replace);
-        body += "\n";
-        return true;
-      });
-      if (!s.ok()) return SendStatus(res, s);
-      res.status = 200;
-      res.set_content(body, "application/x-ndjson; charset=utf-8");
-    }));
-    svr_.Get("/api/v1/stats", WithStore([](const Store& store, const httplib::Request& req,
-                                           httplib::Response& res) {
-      if (!CheckParams(req, res, {})) return;
-      auto doc = StatsDocument(store);
-      if (!doc.ok()) return SendStatus(res, doc.status());
-      SendJson(res, 200, *doc);
-    }));
+    svr_.Get("/api/v1/show",
+             WithStore([](const Store& store, const httplib::Request& req, httplib::Response& res) {
+               if (!CheckParams(req, res, {"ref"})) return;
+               std::string ref = req.get_param_value("ref");
+               if (ref.empty())
+                 return SendError(res, 400,
+                                  "missing query parameter 'ref' (e.g. ref=gitcode:Ascend/X%2369)");
+               auto doc = ShowDocument(store, ref);
+               if (!doc.ok()) return SendStatus(res, doc.status());
+               SendJson(res, 200, *doc);
+             }));
+    svr_.Get(
+        "/api/v1/links",
+        WithStore([](const Store& store, const httplib::Request& req, httplib::Response& res) {
+          if (!CheckParams(req, res, {"repo", "cursor", "limit"})) return;
+          if (req.get_param_value_count("repo") > 1)
+            return SendError(res, 400, "query parameter 'repo' given more than once");
+          RepoRef repo;
+          bool has_repo = false;
+          if (Status s = ParseRepoFilter(req.get_param_value("repo"), "repo", &repo, &has_repo);
+              !s.ok())
+            return SendStatus(res, s);
+          if (has_repo) {
+            if (Status s = RequireRepository(store, repo); !s.ok()) return SendStatus(res, s);
+          }
+          if (req.has_param("cursor") || req.has_param("limit")) {
+            // One page: {"issues": [...], "next_cursor": "..." or null}.
+            size_t limit = kDefaultLinksPage;
+            if (req.has_param("limit")) {
+              std::string error;
+              if (!ParseLinksPageLimit(req.get_param_value("limit"), &limit, &error))
+                return SendError(res, 400, error);
+            }
+            auto page =
+                LinksPage(store, has_repo ? &repo : nullptr, req.get_param_value("cursor"), limit);
+            if (!page.ok()) return SendStatus(res, page.status());
+            if (page->next_cursor) {
+              std::string next =
+                  "/api/v1/links?cursor=" +
+                  httplib::detail::encode_query_param(*page->next_cursor) +
+                  "&limit=" + std::to_string(limit) +
+                  (has_repo ? "&repo=" + httplib::detail::encode_query_param(repo.ToString()) : "");
+              res.set_header("Link", "<" + next + ">; rel=\"next\"");
+            }
+            return SendJson(res, 200, page->ToJson());
+          }
+          // JSON Lines, one object per issue: the bytes of `links --json`.
+          std::string body;
+          Status s = ForEachLinksDocument(store, has_repo ? &repo : nullptr, [&](const json& doc) {
+            body += doc.dump(-1, ' ', false, json::error_handler_t::replace);
+            body += "\n";
+            return true;
+          });
+          if (!s.ok()) return SendStatus(res, s);
+          res.status = 200;
+          res.set_content(body, "application/x-ndjson; charset=utf-8");
+        }));
+    svr_.Get("/api/v1/stats",
+             WithStore([](const Store& store, const httplib::Request& req, httplib::Response& res) {
+               if (!CheckParams(req, res, {})) return;
+               auto doc = StatsDocument(store);
+               if (!doc.ok()) return SendStatus(res, doc.status());
+               SendJson(res, 200, *doc);
+             }));
     // The search page's home: store counts and example questions (query/digest.h).
     // It reads every stored link, so it is built once per store instance and
     // doc index (see Home).
@@ -469,8 +497,11 @@ class Server {
         const std::string text = req.get_param_value("min_score");
         char* end = nullptr;
         min_score = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || !(min_score >= 0 && min_score <= 1))
-          return SendError(res, 400, "query parameter 'min_score' \"" + text + "\": expected a number from 0 to 1");
+        if (text.empty() || end != text.c_str() + text.size() ||
+            !(min_score >= 0 && min_score <= 1))
+          return SendError(
+              res, 400,
+              "query parameter 'min_score' \"" + text + "\": expected a number from 0 to 1");
       }
       Ask(req.get_param_value("q"), limit, req.get_param_value("repo"), res, min_score);
     });
@@ -483,11 +514,13 @@ class Server {
       if (!parsed.ok()) return SendStatus(res, parsed.status());
       json body = std::move(*parsed);
       if (!body.is_object())
-        return SendError(res, 400, "request body: expected a JSON object {\"q\", \"limit\", \"repo\"}");
+        return SendError(res, 400,
+                         "request body: expected a JSON object {\"q\", \"limit\", \"repo\"}");
       for (const auto& [key, value] : body.items()) {
         if (key != "q" && key != "limit" && key != "repo" && key != "min_score")
-          return SendError(res, 400, "request body: unknown field '" + key +
-                                         "' (known: q, limit, repo, min_score)");
+          return SendError(
+              res, 400,
+              "request body: unknown field '" + key + "' (known: q, limit, repo, min_score)");
       }
       if (!body.contains("q") || !body["q"].is_string())
         return SendError(res, 400, "request body: field 'q' (a string) is required");
@@ -508,40 +541,42 @@ class Server {
       if (body.contains("min_score") && !body["min_score"].is_null()) {
         if (!body["min_score"].is_number() || !(body["min_score"].get<double>() >= 0) ||
             body["min_score"].get<double>() > 1)
-          return SendError(res, 400, "request body: field 'min_score' must be a number from 0 to 1");
+          return SendError(res, 400,
+                           "request body: field 'min_score' must be a number from 0 to 1");
         min_score = body["min_score"].get<double>();
       }
       Ask(body["q"].get<std::string>(), limit, repo, res, min_score);
     });
-    svr_.Get("/api/v1/digest", WithStore([](const Store& store, const httplib::Request& req,
-                                            httplib::Response& res) {
-      if (!CheckParams(req, res, {"repo", "org", "since", "until", "format", "lang", "min_tier"}))
-        return;
-      DigestRequest d;
-      for (size_t i = 0; i < req.get_param_value_count("repo"); ++i)
-        d.repos.push_back(req.get_param_value("repo", i));
-      d.org = req.get_param_value("org");
-      d.since = req.get_param_value("since");
-      d.until = req.get_param_value("until");
-      d.min_tier = req.get_param_value("min_tier");
-      if (req.has_param("lang")) d.lang = req.get_param_value("lang");
-      if (req.has_param("format")) d.format = req.get_param_value("format");
-      auto text = DigestText(store, d);
-      if (!text.ok()) return SendStatus(res, text.status());
-      res.status = 200;
-      const char* type = d.format == "json"   ? "application/json; charset=utf-8"
-                         : d.format == "html" ? "text/html; charset=utf-8"
-                                              : "text/markdown; charset=utf-8";
-      res.set_content(*text, type);
-    }));
+    svr_.Get("/api/v1/digest",
+             WithStore([](const Store& store, const httplib::Request& req, httplib::Response& res) {
+               if (!CheckParams(req, res,
+                                {"repo", "org", "since", "until", "format", "lang", "min_tier"}))
+                 return;
+               DigestRequest d;
+               for (size_t i = 0; i < req.get_param_value_count("repo"); ++i)
+                 d.repos.push_back(req.get_param_value("repo", i));
+               d.org = req.get_param_value("org");
+               d.since = req.get_param_value("since");
+               d.until = req.get_param_value("until");
+               d.min_tier = req.get_param_value("min_tier");
+               if (req.has_param("lang")) d.lang = req.get_param_value("lang");
+               if (req.has_param("format")) d.format = req.get_param_value("format");
+               auto text = DigestText(store, d);
+               if (!text.ok()) return SendStatus(res, text.status());
+               res.status = 200;
+               const char* type = d.format == "json"   ? "application/json; charset=utf-8"
+                                  : d.format == "html" ? "text/html; charset=utf-8"
+                                                       : "text/markdown; charset=utf-8";
+               res.set_content(*text, type);
+             }));
   }
 
   void Ask(const std::string& q, const std::string& limit_text, const std::string& repo_text,
            httplib::Response& res, double min_score) {
     if (q.size() > kMaxQueryBytes)
-      return SendError(res, 413, "query text is " + std::to_string(q.size()) +
-                                     " bytes; at most " + std::to_string(kMaxQueryBytes) +
-                                     " are accepted");
+      return SendError(res, 413,
+                       "query text is " + std::to_string(q.size()) + " bytes; at most " +
+                           std::to_string(kMaxQueryBytes) + " are accepted");
     size_t limit = 5;
     std::string error;
     if (!ParseLimit(limit_text, &limit, &error)) return SendError(res, 400, error);
@@ -624,9 +659,9 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   if (!resolved->loopback && options.token.empty())
     return ctx.Fail(Status::InvalidArgument(
         "--listen " + listen + ": " +
-        (resolved->address == options.host ? std::string("")
-                                           : options.host + " resolves to " + resolved->address +
-                                                 ", ") +
+        (resolved->address == options.host
+             ? std::string("")
+             : options.host + " resolves to " + resolved->address + ", ") +
         "not a loopback address; refusing to serve without a token; set FIXGRAPH_SERVE_TOKEN"));
   options.host = resolved->address;
   if (!options.cors_origin.empty()) {
@@ -669,8 +704,8 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
     }
   });
   Status s = server.Run([&](int port) {
-    std::string shown = options.host.find(':') != std::string::npos ? "[" + options.host + "]"
-                                                                     : options.host;
+    std::string shown =
+        options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
     *ctx.err << "fixgraph serve: listening on http://" << shown << ":" << port << "/"
              << (options.token.empty() ? "" : " (bearer token required for /api/)") << "\n"
              << std::flush;
@@ -703,8 +738,8 @@ StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
       if (host.empty()) host = "127.0.0.1";
     }
   }
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(port) > 65535)
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535)
     return Status::InvalidArgument("--listen \"" + text +
                                    "\": expected HOST:PORT with a port from 0 to 65535");
   return std::make_pair(host, std::stoi(port));
@@ -712,16 +747,20 @@ StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
 
 Status CheckCorsOrigin(const std::string& origin) {
   auto bad = [&origin](const std::string& why) {
-    return Status::InvalidArgument("--cors \"" + origin + "\": " + why +
-                                   " (expected an origin such as https://tools.example.com or http://localhost:3000)");
+    return Status::InvalidArgument(
+        "--cors \"" + origin + "\": " + why +
+        " (expected an origin such as https://tools.example.com or http://localhost:3000)");
   };
-  if (origin == "*") return bad("any origin is not allowed; name the one origin whose pages may read the API");
+  if (origin == "*")
+    return bad("any origin is not allowed; name the one origin whose pages may read the API");
   size_t scheme = origin.find("://");
-  if (scheme == std::string::npos || (origin.compare(0, scheme, "http") != 0 && origin.compare(0, scheme, "https") != 0))
+  if (scheme == std::string::npos ||
+      (origin.compare(0, scheme, "http") != 0 && origin.compare(0, scheme, "https") != 0))
     return bad("the scheme must be http or https");
   std::string rest = origin.substr(scheme + 3);
   if (rest.empty()) return bad("no host");
-  if (rest.find_first_of("/?#@ \t") != std::string::npos) return bad("an origin has no path, query, user or spaces");
+  if (rest.find_first_of("/?#@ \t") != std::string::npos)
+    return bad("an origin has no path, query, user or spaces");
   return Status::OK();
 }
 
@@ -758,22 +797,27 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("serve", "HTTP JSON API and a search page (loopback by default)");
   auto listen = std::make_shared<std::string>("127.0.0.1:8080");
   auto options = std::make_shared<ServeOptions>();
-  cmd->add_option("--listen", *listen, "HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks a free one)");
+  cmd->add_option("--listen", *listen,
+                  "HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks a free one)");
   cmd->add_option("--threads", options->threads, "worker threads (default 16)")
       ->check(WholeNumber(1, 1024));
-  cmd->add_option("--max-queue", options->max_queue,
-                  "whole requests allowed to wait for a worker before requests get 503 (default 1024)")
+  cmd->add_option(
+         "--max-queue", options->max_queue,
+         "whole requests allowed to wait for a worker before requests get 503 (default 1024)")
       ->check(WholeNumber(0, 1000000));
-  cmd->add_option("--max-connections", options->max_connections,
-                  "connections waiting for a request; beyond, the longest waiting is closed (default 1024)")
+  cmd->add_option(
+         "--max-connections", options->max_connections,
+         "connections waiting for a request; beyond, the longest waiting is closed (default 1024)")
       ->check(WholeNumber(1, 100000));
   cmd->add_option("--max-body", options->max_body, "largest request body in bytes (default 1 MiB)")
       ->check(WholeNumber(1024, 64 * 1024 * 1024));
   cmd->add_option("--timeout", options->timeout_s,
-                  "seconds a client has to send a whole request, and the server to send a whole answer (default 10)")
+                  "seconds a client has to send a whole request, and the server to send a whole "
+                  "answer (default 10)")
       ->check(WholeNumber(1, 3600));
   cmd->add_option("--cors", options->cors_origin,
-                  "let pages of this one origin (https://host[:port]) read the API from a browser (default: none)");
+                  "let pages of this one origin (https://host[:port]) read the API from a browser "
+                  "(default: none)");
   cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }
 

@@ -1,26 +1,26 @@
 // Options of `fixgraph serve` (cli/serve.cc). Private to cli/.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+#include "fixgraph/query/docs.h"
+
 #include <cstddef>
 #include <string>
 #include <utility>
-
-#include "fixgraph/engine/status.h"
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::cli {
 
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;
-  size_t threads = 16;            // worker threads, one request each at a time
-  int max_queue = 1024;           // whole requests waiting for a worker before 503
-  int max_connections = 1024;     // connections waiting for a request (cli/serve_http.h)
-  size_t max_body = 1 << 20;      // bytes
-  int timeout_s = 10;             // to receive a whole request / send a whole answer
-  std::string token;              // from $FIXGRAPH_SERVE_TOKEN only
-  std::string cors_origin;        // --cors: the one origin allowed to read answers ("" = none)
-  query::DocSourceConfig docs;    // the doc sources ask opens (from the environment)
+  size_t threads = 16;          // worker threads, one request each at a time
+  int max_queue = 1024;         // whole requests waiting for a worker before 503
+  int max_connections = 1024;   // connections waiting for a request (cli/serve_http.h)
+  size_t max_body = 1 << 20;    // bytes
+  int timeout_s = 10;           // to receive a whole request / send a whole answer
+  std::string token;            // from $FIXGRAPH_SERVE_TOKEN only
+  std::string cors_origin;      // --cors: the one origin allowed to read answers ("" = none)
+  query::DocSourceConfig docs;  // the doc sources ask opens (from the environment)
 };
 
 // "--cors" values: an origin as browsers send it (http://host[:port] or

@@ -1,5 +1,7 @@
 #include "serve_backend.h"
 
+#include "fixgraph/query/ask.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -8,18 +10,22 @@
 #include <type_traits>
 #include <vector>
 
-#include "fixgraph/query/ask.h"
-
 namespace fixgraph::cli {
 
 int HttpStatusFor(const Status& s) {
   switch (s.code()) {
-    case Status::Code::kInvalidArgument: return 400;
-    case Status::Code::kNotFound: return 404;
-    case Status::Code::kFailedPrecondition: return 409;
-    case Status::Code::kUnavailable: return 503;
-    case Status::Code::kNotSupported: return 501;
-    default: return 500;
+    case Status::Code::kInvalidArgument:
+      return 400;
+    case Status::Code::kNotFound:
+      return 404;
+    case Status::Code::kFailedPrecondition:
+      return 409;
+    case Status::Code::kUnavailable:
+      return 503;
+    case Status::Code::kNotSupported:
+      return 501;
+    default:
+      return 500;
   }
 }
 
@@ -27,27 +33,40 @@ namespace {
 
 const char* CodeName(int http_status) {
   switch (http_status) {
-    case 400: return "bad_request";
-    case 401: return "unauthorized";
-    case 404: return "not_found";
-    case 405: return "method_not_allowed";
-    case 408: return "request_timeout";
-    case 409: return "conflict";
-    case 413: return "payload_too_large";
-    case 414: return "uri_too_long";
-    case 415: return "unsupported_media_type";
-    case 431: return "headers_too_large";
-    case 501: return "not_implemented";
-    case 503: return "unavailable";
-    default: return http_status >= 500 ? "internal" : "bad_request";
+    case 400:
+      return "bad_request";
+    case 401:
+      return "unauthorized";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 408:
+      return "request_timeout";
+    case 409:
+      return "conflict";
+    case 413:
+      return "payload_too_large";
+    case 414:
+      return "uri_too_long";
+    case 415:
+      return "unsupported_media_type";
+    case 431:
+      return "headers_too_large";
+    case 501:
+      return "not_implemented";
+    case 503:
+      return "unavailable";
+    default:
+      return http_status >= 500 ? "internal" : "bad_request";
   }
 }
 
 }  // namespace
 
 nlohmann::json ErrorDocument(int http_status, const std::string& message) {
-  return {{"error",
-           {{"status", http_status}, {"code", CodeName(http_status)}, {"message", message}}}};
+  return {
+      {"error", {{"status", http_status}, {"code", CodeName(http_status)}, {"message", message}}}};
 }
 
 namespace {
@@ -85,9 +104,12 @@ StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::str
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -108,7 +130,8 @@ StatusOr<nlohmann::json> ParseClientJson(const std::string& text, const std::str
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::out_of_range&) {
     // A number that does not fit a double (1e400).
-    return Status::InvalidArgument(what + ": a number is out of range (larger than a double holds)");
+    return Status::InvalidArgument(what +
+                                   ": a number is out of range (larger than a double holds)");
   } catch (const nlohmann::json::parse_error& e) {
     return Status::InvalidArgument(what + " is not valid JSON: " + DescribeJsonError(text, e.byte));
   } catch (const nlohmann::json::exception&) {
@@ -124,7 +147,9 @@ struct Backend::SearchState {
 };
 
 Backend::Backend(std::string db_dir, std::chrono::milliseconds recheck, query::DocSourceConfig docs)
-    : db_dir_(std::move(db_dir)), recheck_(recheck), docs_(std::move(docs)),
+    : db_dir_(std::move(db_dir)),
+      recheck_(recheck),
+      docs_(std::move(docs)),
       search_(std::make_unique<SearchState>()) {}
 
 Backend::~Backend() = default;
@@ -199,13 +224,14 @@ StatusOr<nlohmann::json> Backend::Ask(const std::string& text, size_t limit,
   return AskAs<nlohmann::json>(text, limit, repo, min_score);
 }
 
-StatusOr<std::string> Backend::AskText(const std::string& text, size_t limit, const std::string& repo,
-                                       double min_score) {
+StatusOr<std::string> Backend::AskText(const std::string& text, size_t limit,
+                                       const std::string& repo, double min_score) {
   return AskAs<std::string>(text, limit, repo, min_score);
 }
 
 template <typename Out>
-StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::string& repo, double min_score) {
+StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::string& repo,
+                             double min_score) {
   // Learn whether the data changed since the searcher last looked.
   auto store = Acquire();
   bool reopen = false;

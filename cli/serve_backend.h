@@ -14,17 +14,16 @@
 // Thread safety: every method may be called from several threads at once.
 #pragma once
 
-#include <chrono>
-#include <memory>
-#include <mutex>
-#include <shared_mutex>
-#include <string>
-
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/query/ask.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <shared_mutex>
+#include <string>
 
 namespace fixgraph::cli {
 
@@ -71,7 +70,8 @@ class Backend {
  private:
   std::string StoreSignature() const;
   template <typename Out>
-  StatusOr<Out> AskAs(const std::string& text, size_t limit, const std::string& repo, double min_score);
+  StatusOr<Out> AskAs(const std::string& text, size_t limit, const std::string& repo,
+                      double min_score);
   Status OpenSearcherLocked();
 
   std::string db_dir_;

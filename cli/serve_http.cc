@@ -1,5 +1,7 @@
 #include "serve_http.h"
 
+#include "serve_backend.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -19,8 +21,6 @@
 #include <string_view>
 #include <thread>
 #include <vector>
-
-#include "serve_backend.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -80,7 +80,8 @@ bool HeaderNameIs(std::string_view name, std::string_view want) {
 Ready RequestReady(const Conn& c, size_t max_header) {
   std::string_view data = c.Pending();
   size_t end = data.find("\r\n\r\n");
-  if (end == std::string_view::npos) return data.size() > max_header ? Ready::kTooLarge : Ready::kNo;
+  if (end == std::string_view::npos)
+    return data.size() > max_header ? Ready::kTooLarge : Ready::kNo;
   if (end + 4 > max_header) return Ready::kTooLarge;
   std::string_view head = data.substr(0, end + 2);
   size_t length = 0;
@@ -93,7 +94,8 @@ Ready RequestReady(const Conn& c, size_t max_header) {
     if (colon == std::string_view::npos) continue;
     std::string_view name = line.substr(0, colon);
     std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
     if (HeaderNameIs(name, "transfer-encoding") || HeaderNameIs(name, "expect")) return Ready::kYes;
     if (HeaderNameIs(name, "content-length")) {
@@ -190,14 +192,16 @@ class ConnStream : public httplib::Stream {
     socklen_t len = sizeof addr;
     port = 0;
     ip.clear();
-    if (::getpeername(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, ip, port);
+    if (::getpeername(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+      AddressOf(addr, ip, port);
   }
   void get_local_ip_and_port(std::string& ip, int& port) const override {
     sockaddr_storage addr{};
     socklen_t len = sizeof addr;
     port = 0;
     ip.clear();
-    if (::getsockname(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) AddressOf(addr, ip, port);
+    if (::getsockname(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+      AddressOf(addr, ip, port);
   }
   socket_t socket() const override { return c_.fd; }
 
@@ -315,8 +319,9 @@ class HardenedServer::Front : public httplib::TaskQueue {
     size_t waiting = pending > pool_size_ ? pending - pool_size_ : 0;
     if (waiting >= limits_.max_queue) {
       server_->shed_.fetch_add(1);
-      Refuse(*c, 503, "server busy: more than " + std::to_string(limits_.max_queue) +
-                          " requests waiting for a worker; retry shortly");
+      Refuse(*c, 503,
+             "server busy: more than " + std::to_string(limits_.max_queue) +
+                 " requests waiting for a worker; retry shortly");
       return;
     }
     queued_.fetch_add(1);
@@ -414,8 +419,9 @@ class HardenedServer::Front : public httplib::TaskQueue {
             continue;
           }
           if (r == Ready::kTooLarge) {
-            Refuse(*c, 431, "request line and headers larger than " +
-                                std::to_string(limits_.max_header_bytes) + " bytes");
+            Refuse(*c, 431,
+                   "request line and headers larger than " +
+                       std::to_string(limits_.max_header_bytes) + " bytes");
             continue;
           }
           if (!open) continue;  // closed before sending a whole request
@@ -423,8 +429,8 @@ class HardenedServer::Front : public httplib::TaskQueue {
         if (now >= Deadline(*c)) {
           if (c->started) {
             server_->timed_out_.fetch_add(1);
-            Refuse(*c, 408, "request not received within " + std::to_string(limits_.timeout_s) +
-                                " s");
+            Refuse(*c, 408,
+                   "request not received within " + std::to_string(limits_.timeout_s) + " s");
           }
           continue;  // an idle connection closes quietly
         }

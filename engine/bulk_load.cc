@@ -2,23 +2,22 @@
 // spilled into table files (SstFileWriter, one file per family and key tag
 // per run, two threads), looked up there by later upserts, and ingested in
 // one IngestExternalFiles call. docs/architecture.md "Import".
+#include "store_batch.h"
+#include "store_impl.h"
+
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/engine/store.h"
 
 #include <rocksdb/db.h>
 #include <rocksdb/perf_level.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/sst_file_writer.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
-
-#include "fixgraph/engine/parallel.h"
-#include "store_batch.h"
-#include "store_impl.h"
 
 namespace fixgraph {
 
@@ -40,12 +39,12 @@ void Store::Batch::Impl::RemoveBulkFiles() {
   bulk_runs = 0;
 }
 
-Status Store::Batch::Impl::WriteGroup(std::vector<Entry>::iterator first, std::vector<Entry>::iterator last,
-                  BulkFile* file) {
+Status Store::Batch::Impl::WriteGroup(std::vector<Entry>::iterator first,
+                                      std::vector<Entry>::iterator last, BulkFile* file) {
   SortGroupIfNeeded(first, last);
   file->cf = first->op->cf;
-  file->path = bulk_dir + "/" + std::to_string(bulk_runs) + "-" + std::to_string(first->group) +
-               ".sst";
+  file->path =
+      bulk_dir + "/" + std::to_string(bulk_runs) + "-" + std::to_string(first->group) + ".sst";
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), store->options, file->cf);
   FG_RETURN_IF_ERROR(FromRocks(writer.Open(file->path), "bulk load: " + file->path));
   for (auto e = first; e != last; ++e) {
@@ -109,8 +108,8 @@ Status Store::Batch::Impl::Spill() {
   return Status::OK();
 }
 
-Status Store::Batch::Impl::SpilledGet(rocksdb::ColumnFamilyHandle* cf, std::string_view key, std::string* value,
-                  bool* found) {
+Status Store::Batch::Impl::SpilledGet(rocksdb::ColumnFamilyHandle* cf, std::string_view key,
+                                      std::string* value, bool* found) {
   *found = false;
   for (auto f = bulk_files.rbegin(); f != bulk_files.rend(); ++f) {
     if (f->cf != cf || key < f->smallest || key > f->largest) continue;
@@ -140,7 +139,7 @@ Status Store::IngestBulkLoad(Batch* batch) {
     for (auto* cf : impl_->handles) {
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = cf;
-      arg.options.move_files = true;         // hard links: no copy
+      arg.options.move_files = true;           // hard links: no copy
       arg.options.write_global_seqno = false;  // kept in the MANIFEST, the files stay unmodified
       for (Batch::Impl::BulkFile& f : b.bulk_files) {
         if (f.cf != cf) continue;

@@ -1,11 +1,10 @@
 #include "fixgraph/engine/mentions.h"
 
-#include <cstring>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 
 namespace fixgraph {
 namespace {
@@ -36,9 +35,23 @@ bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
 std::string_view TrimFillers(std::string_view before) {
   // "(" and "[" cover "fix(#12):" and "fix [#12]"; 了 covers "修复了 #12".
   static constexpr std::array<std::string_view, 17> kFillers = {
-      " ", "\t", ":", "\xEF\xBC\x9A" /* ： */, "-", "issues", "issue", "bug", "the",
-      "\xE9\x97\xAE\xE9\xA2\x98" /* 问题 */, "\xE7\x9A\x84" /* 的 */, "*", "(", "[",
-      "\xEF\xBC\x88" /* （ */, "\xE3\x80\x90" /* 【 */, "\xE4\xBA\x86" /* 了 */};
+      " ",
+      "\t",
+      ":",
+      "\xEF\xBC\x9A" /* ： */,
+      "-",
+      "issues",
+      "issue",
+      "bug",
+      "the",
+      "\xE9\x97\xAE\xE9\xA2\x98" /* 问题 */,
+      "\xE7\x9A\x84" /* 的 */,
+      "*",
+      "(",
+      "[",
+      "\xEF\xBC\x88" /* （ */,
+      "\xE3\x80\x90" /* 【 */,
+      "\xE4\xBA\x86" /* 了 */};
   bool changed = true;
   while (changed && !before.empty()) {
     changed = false;
@@ -61,14 +74,32 @@ MentionKeyword KeywordBefore(std::string_view text, size_t offset) {
   line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
   std::string_view before = TrimFillers(text.substr(line_start, offset - line_start));
   static constexpr std::array<std::string_view, 14> kClosing = {
-      "fixes", "fixed", "fix", "closes", "closed", "close", "resolves", "resolved", "resolve",
-      "\xE4\xBF\xAE\xE5\xA4\x8D" /* 修复 */, "\xE8\xA7\xA3\xE5\x86\xB3" /* 解决 */,
-      "\xE5\x85\xB3\xE9\x97\xAD" /* 关闭 */, "\xE4\xBF\xAE\xE6\xAD\xA3" /* 修正 */,
+      "fixes",
+      "fixed",
+      "fix",
+      "closes",
+      "closed",
+      "close",
+      "resolves",
+      "resolved",
+      "resolve",
+      "\xE4\xBF\xAE\xE5\xA4\x8D" /* 修复 */,
+      "\xE8\xA7\xA3\xE5\x86\xB3" /* 解决 */,
+      "\xE5\x85\xB3\xE9\x97\xAD" /* 关闭 */,
+      "\xE4\xBF\xAE\xE6\xAD\xA3" /* 修正 */,
       "\xE4\xBF\xAE\xE6\x94\xB9" /* 修改 */};
   static constexpr std::array<std::string_view, 11> kRelating = {
-      "related", "relates to", "relate", "refs", "ref", "see", "re",
-      "\xE5\x85\xB3\xE8\x81\x94" /* 关联 */, "\xE5\x8F\x82\xE8\x80\x83" /* 参考 */,
-      "\xE5\x90\x8C" /* 同 */, "\xE8\xA7\x81" /* 见 */};
+      "related",
+      "relates to",
+      "relate",
+      "refs",
+      "ref",
+      "see",
+      "re",
+      "\xE5\x85\xB3\xE8\x81\x94" /* 关联 */,
+      "\xE5\x8F\x82\xE8\x80\x83" /* 参考 */,
+      "\xE5\x90\x8C" /* 同 */,
+      "\xE8\xA7\x81" /* 见 */};
   auto standalone = [&](std::string_view kw) {
     if (!EndsWithIgnoreCase(before, kw)) return false;
     if (!IsAsciiAlnum(static_cast<unsigned char>(kw[0]))) return true;
@@ -86,10 +117,20 @@ MentionKeyword KeywordBefore(std::string_view text, size_t offset) {
 // list ("#12, #13 and #14", "#12、#13 和 #14"): the second then shares the
 // first one's keyword.
 bool JoinsList(std::string_view gap) {
-  static constexpr std::array<std::string_view, 14> kSeparators = {
-      " ", "\t", ",", "\xEF\xBC\x8C" /* ， */, "\xE3\x80\x81" /* 、 */, "&", "/", "and",
-      "\xE5\x92\x8C" /* 和 */, "\xE5\x8F\x8A" /* 及 */, "\xE4\xBB\xA5" /* 以 (以及) */,
-      "\xE4\xB8\x8E" /* 与 */, "issue", "issues"};
+  static constexpr std::array<std::string_view, 14> kSeparators = {" ",
+                                                                   "\t",
+                                                                   ",",
+                                                                   "\xEF\xBC\x8C" /* ， */,
+                                                                   "\xE3\x80\x81" /* 、 */,
+                                                                   "&",
+                                                                   "/",
+                                                                   "and",
+                                                                   "\xE5\x92\x8C" /* 和 */,
+                                                                   "\xE5\x8F\x8A" /* 及 */,
+                                                                   "\xE4\xBB\xA5" /* 以 (以及) */,
+                                                                   "\xE4\xB8\x8E" /* 与 */,
+                                                                   "issue",
+                                                                   "issues"};
   if (gap.find('\n') != std::string_view::npos) return false;
   bool changed = true;
   while (changed && !gap.empty()) {
@@ -145,8 +186,8 @@ size_t UrlEnd(std::string_view text, size_t start) {
       break;
     ++i;
   }
-  while (i > start && (text[i - 1] == '.' || text[i - 1] == ',' || text[i - 1] == ';' ||
-                       text[i - 1] == ':'))
+  while (i > start &&
+         (text[i - 1] == '.' || text[i - 1] == ',' || text[i - 1] == ';' || text[i - 1] == ':'))
     --i;
   return i;
 }
@@ -185,19 +226,26 @@ bool CrossRepoBefore(std::string_view text, size_t end, RepoRef* repo, size_t* s
 
 const char* MentionFormName(MentionForm f) {
   switch (f) {
-    case MentionForm::kHash: return "hash";
-    case MentionForm::kBang: return "bang";
-    case MentionForm::kCrossRepo: return "cross_repo";
-    case MentionForm::kUrl: return "url";
+    case MentionForm::kHash:
+      return "hash";
+    case MentionForm::kBang:
+      return "bang";
+    case MentionForm::kCrossRepo:
+      return "cross_repo";
+    case MentionForm::kUrl:
+      return "url";
   }
   return "unknown";
 }
 
 const char* MentionKeywordName(MentionKeyword k) {
   switch (k) {
-    case MentionKeyword::kNone: return "none";
-    case MentionKeyword::kClosing: return "closing";
-    case MentionKeyword::kRelating: return "relating";
+    case MentionKeyword::kNone:
+      return "none";
+    case MentionKeyword::kClosing:
+      return "closing";
+    case MentionKeyword::kRelating:
+      return "relating";
   }
   return "unknown";
 }
@@ -275,7 +323,8 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
   while (i < text.size()) {
     char c = text[i];
     // URLs.
-    if ((c == 'h' || c == 'H') && (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0)) {
+    if ((c == 'h' || c == 'H') &&
+        (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0)) {
       size_t end = UrlEnd(text, i);
       std::string_view url = text.substr(i, end - i);
       if (auto u = ParseWebUrl(url); u && u->ref.kind != RefKind::kRepo) {
@@ -307,16 +356,15 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
     std::string_view token = text.substr(i + sign, j - i - sign);
     // After the number any non-ASCII byte (CJK text or full-width punctuation: "#69，") ends it.
     bool next_ok = j >= text.size() || !(IsAsciiAlnum(static_cast<unsigned char>(text[j])) ||
-                                         text[j] == '_' ||
-                                         text[j] == '-' ||
+                                         text[j] == '_' || text[j] == '-' ||
                                          (text[j] == '.' && j + 1 < text.size() &&
                                           std::isdigit(static_cast<unsigned char>(text[j + 1]))));
     if (token.empty() || !next_ok) {
       i = j > i + sign ? j : i + sign;
       continue;
     }
-    bool digits = std::all_of(token.begin(), token.end(),
-                              [](unsigned char ch) { return std::isdigit(ch); });
+    bool digits =
+        std::all_of(token.begin(), token.end(), [](unsigned char ch) { return std::isdigit(ch); });
     bool gitee_issue = !digits && c == '#' && LooksLikeGiteeIssue(token);
     if ((!digits && !gitee_issue) || token.size() > 12) {
       i = j;
@@ -344,7 +392,8 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
       i = j;
       continue;
     }
-    if (m.form != MentionForm::kCrossRepo) m.form = c == '#' ? MentionForm::kHash : MentionForm::kBang;
+    if (m.form != MentionForm::kCrossRepo)
+      m.form = c == '#' ? MentionForm::kHash : MentionForm::kBang;
     bool is_pull = c == '!' || (c == '#' && digits && PullWordBefore(text, i));
     if (c == '!' && !digits) {
       i = j;

@@ -16,9 +16,12 @@ const char* IssueStateName(IssueState s) { return s == IssueState::kOpen ? "open
 
 const char* PullStateName(PullState s) {
   switch (s) {
-    case PullState::kOpen: return "open";
-    case PullState::kClosed: return "closed";
-    case PullState::kMerged: return "merged";
+    case PullState::kOpen:
+      return "open";
+    case PullState::kClosed:
+      return "closed";
+    case PullState::kMerged:
+      return "merged";
   }
   return "unknown";
 }

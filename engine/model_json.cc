@@ -82,9 +82,12 @@ class Reader {
 const char* ParentKindName(ParentKind k) { return k == ParentKind::kIssue ? "issue" : "pull"; }
 
 Status ParseParentKind(const std::string& s, ParentKind* out) {
-  if (s == "issue") *out = ParentKind::kIssue;
-  else if (s == "pull") *out = ParentKind::kPull;
-  else return Status::Corruption("field \"parent_kind\": expected issue or pull");
+  if (s == "issue")
+    *out = ParentKind::kIssue;
+  else if (s == "pull")
+    *out = ParentKind::kPull;
+  else
+    return Status::Corruption("field \"parent_kind\": expected issue or pull");
   return Status::OK();
 }
 
@@ -103,8 +106,8 @@ Status FromJson(const json& j, User* out) {
 }
 
 json ToJson(const Repository& v) {
-  return json{{"repo", v.ref.ToString()},       {"full_name", v.full_name},
-              {"display_name", v.display_name}, {"description", v.description},
+  return json{{"repo", v.ref.ToString()},           {"full_name", v.full_name},
+              {"display_name", v.display_name},     {"description", v.description},
               {"default_branch", v.default_branch}, {"html_url", v.html_url}};
 }
 
@@ -207,7 +210,7 @@ Status FromJson(const json& j, PullRequest* out) {
   r.Str("merged_by", &out->merged_by);
   if (auto it = j.find("close_related_issue"); it != j.end() && it->is_boolean())
     out->close_related_issue = it->get<bool>();
-  out->state = state == "merged" ? PullState::kMerged
+  out->state = state == "merged"   ? PullState::kMerged
                : state == "closed" ? PullState::kClosed
                                    : PullState::kOpen;
   return r.status();
@@ -275,10 +278,10 @@ Status FromJson(const json& j, Commit* out) {
 }
 
 json ToJson(const FileChange& v) {
-  return json{{"repo", v.repo.ToString()},   {"pr_number", v.pr_number},
-              {"filename", v.filename},       {"previous_filename", v.previous_filename},
-              {"status", v.status},           {"additions", v.additions},
-              {"deletions", v.deletions},     {"patch", v.patch}};
+  return json{{"repo", v.repo.ToString()}, {"pr_number", v.pr_number},
+              {"filename", v.filename},    {"previous_filename", v.previous_filename},
+              {"status", v.status},        {"additions", v.additions},
+              {"deletions", v.deletions},  {"patch", v.patch}};
 }
 
 Status FromJson(const json& j, FileChange* out) {

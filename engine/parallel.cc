@@ -71,7 +71,8 @@ class Loop {
 
 size_t HardwareThreads() { return std::max<size_t>(1, std::thread::hardware_concurrency()); }
 
-void ParallelFor(size_t n, size_t threads, const std::function<void(size_t index, size_t worker)>& fn) {
+void ParallelFor(size_t n, size_t threads,
+                 const std::function<void(size_t index, size_t worker)>& fn) {
   const size_t workers = std::min(std::max<size_t>(threads, 1), n);
   if (workers <= 1) {
     for (size_t i = 0; i < n; ++i) fn(i, 0);

@@ -1,8 +1,8 @@
 #include "record_codec.h"
 
-#include <cstdint>
-
 #include "fixgraph/engine/byte_codec.h"
+
+#include <cstdint>
 
 namespace fixgraph::codec {
 namespace {

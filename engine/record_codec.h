@@ -12,12 +12,12 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/store.h"
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::codec {
 

@@ -53,18 +53,24 @@ Status BadRef(std::string_view text, std::string_view why) {
 
 const char* PlatformName(Platform p) {
   switch (p) {
-    case Platform::kGitCode: return "gitcode";
-    case Platform::kGitee: return "gitee";
-    case Platform::kGitHub: return "github";
+    case Platform::kGitCode:
+      return "gitcode";
+    case Platform::kGitee:
+      return "gitee";
+    case Platform::kGitHub:
+      return "github";
   }
   return "unknown";
 }
 
 const char* PlatformWebBase(Platform p) {
   switch (p) {
-    case Platform::kGitCode: return "https://gitcode.com";
-    case Platform::kGitee: return "https://gitee.com";
-    case Platform::kGitHub: return "https://github.com";
+    case Platform::kGitCode:
+      return "https://gitcode.com";
+    case Platform::kGitee:
+      return "https://gitee.com";
+    case Platform::kGitHub:
+      return "https://github.com";
   }
   return "";
 }
@@ -85,7 +91,8 @@ namespace {
 std::string RepoString(const RepoRef& r, char mark = 0, std::string_view number = {}) {
   std::string_view platform = PlatformName(r.platform);
   std::string out;
-  out.reserve(platform.size() + 1 + r.owner.size() + 1 + r.name.size() + (mark ? 1 + number.size() : 0));
+  out.reserve(platform.size() + 1 + r.owner.size() + 1 + r.name.size() +
+              (mark ? 1 + number.size() : 0));
   out.append(platform).append(1, ':').append(r.owner).append(1, '/').append(r.name);
   if (mark) out.append(1, mark).append(number);
   return out;
@@ -103,10 +110,14 @@ std::int64_t Ref::pull_number() const {
 
 std::string Ref::ToString() const {
   switch (kind) {
-    case RefKind::kRepo: return repo.ToString();
-    case RefKind::kIssue: return RepoString(repo, '#', number);
-    case RefKind::kPull: return RepoString(repo, '!', number);
-    case RefKind::kDoc: return "doc:" + number;
+    case RefKind::kRepo:
+      return repo.ToString();
+    case RefKind::kIssue:
+      return RepoString(repo, '#', number);
+    case RefKind::kPull:
+      return RepoString(repo, '!', number);
+    case RefKind::kDoc:
+      return "doc:" + number;
   }
   return {};
 }
@@ -135,7 +146,9 @@ StatusOr<Ref> ParseRef(std::string_view text) {
   if (t.empty()) return BadRef(text, "empty");
   if (t.rfind("http://", 0) == 0 || t.rfind("https://", 0) == 0) {
     auto u = ParseWebUrl(t);
-    if (!u) return BadRef(text, "not an issue, pull request or repository URL of gitcode, gitee or github");
+    if (!u)
+      return BadRef(text,
+                    "not an issue, pull request or repository URL of gitcode, gitee or github");
     return u->ref;
   }
   size_t colon = t.find(':');
@@ -143,8 +156,8 @@ StatusOr<Ref> ParseRef(std::string_view text) {
     return BadRef(text, "expected PLATFORM:OWNER/REPO[#ISSUE|!PR] or doc:ID");
   std::string_view scheme = t.substr(0, colon), rest = t.substr(colon + 1);
   if (Lower(scheme) == "doc") {
-    if (rest.empty() || std::any_of(rest.begin(), rest.end(),
-                                    [](unsigned char c) { return std::isspace(c); }))
+    if (rest.empty() ||
+        std::any_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isspace(c); }))
       return BadRef(text, "a doc id is non-empty and has no spaces");
     return Ref::Doc(std::string(rest));
   }
@@ -216,8 +229,10 @@ std::optional<UrlRef> ParseWebUrl(std::string_view url) {
   RefKind kind = RefKind::kRepo;
   for (size_t i = 2; i < parts.size(); ++i) {
     std::string_view p = parts[i];
-    bool is_issue = std::find(std::begin(kIssueWords), std::end(kIssueWords), p) != std::end(kIssueWords);
-    bool is_pull = std::find(std::begin(kPullWords), std::end(kPullWords), p) != std::end(kPullWords);
+    bool is_issue =
+        std::find(std::begin(kIssueWords), std::end(kIssueWords), p) != std::end(kIssueWords);
+    bool is_pull =
+        std::find(std::begin(kPullWords), std::end(kPullWords), p) != std::end(kPullWords);
     if (is_issue || is_pull) {
       marker = i;
       kind = is_issue ? RefKind::kIssue : RefKind::kPull;
@@ -233,7 +248,8 @@ std::optional<UrlRef> ParseWebUrl(std::string_view url) {
     if (i) full += '/';
     full += parts[i];
   }
-  if (full.size() > 4 && full.compare(full.size() - 4, 4, ".git") == 0) full.resize(full.size() - 4);
+  if (full.size() > 4 && full.compare(full.size() - 4, 4, ".git") == 0)
+    full.resize(full.size() - 4);
   out.ref.repo.platform = platform;
   if (!SplitOwnerName(full, &out.ref.repo)) return std::nullopt;
   out.ref.kind = kind;
@@ -256,16 +272,22 @@ std::string WebUrl(const Ref& ref) {
   if (ref.kind == RefKind::kDoc) return {};
   std::string base = std::string(PlatformWebBase(ref.repo.platform)) + "/" + ref.repo.FullName();
   switch (ref.kind) {
-    case RefKind::kRepo: return base;
-    case RefKind::kIssue: return base + "/issues/" + ref.number;
+    case RefKind::kRepo:
+      return base;
+    case RefKind::kIssue:
+      return base + "/issues/" + ref.number;
     case RefKind::kPull:
       switch (ref.repo.platform) {
-        case Platform::kGitCode: return base + "/merge_requests/" + ref.number;
-        case Platform::kGitee: return base + "/pulls/" + ref.number;
-        case Platform::kGitHub: return base + "/pull/" + ref.number;
+        case Platform::kGitCode:
+          return base + "/merge_requests/" + ref.number;
+        case Platform::kGitee:
+          return base + "/pulls/" + ref.number;
+        case Platform::kGitHub:
+          return base + "/pull/" + ref.number;
       }
       break;
-    case RefKind::kDoc: break;
+    case RefKind::kDoc:
+      break;
   }
   return {};
 }

@@ -1,9 +1,9 @@
 #include "stage_arena.h"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <new>
-
-#include <sys/mman.h>
 
 namespace fixgraph::store_internal {
 
@@ -25,8 +25,10 @@ StageArena::Block StageArena::Block::Map(std::size_t size) {
 }
 
 void StageArena::Block::Release() {
-  if (length != 0) ::munmap(base, length);
-  else ::operator delete(base);
+  if (length != 0)
+    ::munmap(base, length);
+  else
+    ::operator delete(base);
 }
 
 }  // namespace fixgraph::store_internal

@@ -62,7 +62,7 @@ class StageArena {
   static constexpr std::size_t kBlock = std::size_t{4} << 20;
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
   struct Block {
-    void* base = nullptr;  // the mapping (munmap), or the allocation (free)
+    void* base = nullptr;    // the mapping (munmap), or the allocation (free)
     std::size_t length = 0;  // 0: allocated by malloc
     char* data = nullptr;
     static Block Map(std::size_t size);  // stage_arena.cc

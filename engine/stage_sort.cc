@@ -1,15 +1,15 @@
 // Store::Batch::Impl: the staged writes in commit order (store_batch.h
 // "Sorted() order"): a counting sort by family and key tag, then a sort by
 // key of only the groups not already sorted.
+#include "store_batch.h"
+#include "store_impl.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
-
-#include "store_batch.h"
-#include "store_impl.h"
 
 namespace fixgraph {
 
@@ -50,12 +50,13 @@ std::vector<Store::Batch::Impl::Entry> Store::Batch::Impl::Sorted() const {
 }
 
 void Store::Batch::Impl::SortGroupIfNeeded(std::vector<Entry>::iterator first,
-                              std::vector<Entry>::iterator last) {
+                                           std::vector<Entry>::iterator last) {
   auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
   if (!std::is_sorted(first, last, by_key)) SortGroup(first, last);
 }
 
-void Store::Batch::Impl::SortGroup(std::vector<Entry>::iterator first, std::vector<Entry>::iterator last) {
+void Store::Batch::Impl::SortGroup(std::vector<Entry>::iterator first,
+                                   std::vector<Entry>::iterator last) {
   const std::string_view k0 = first->key;
   size_t common = k0.size();
   for (auto e = first + 1; e != last && common > 0; ++e) {
@@ -82,12 +83,10 @@ void Store::Batch::Impl::SortGroup(std::vector<Entry>::iterator first, std::vect
 Status Store::Batch::Impl::Fill(rocksdb::WriteBatch* wb) {
   for (const Entry& e : Sorted()) {
     const Op& op = *e.op;
-    rocksdb::Status s = op.del ? wb->Delete(op.cf, op.key)
-                               : wb->Put(op.cf, op.key, op.value);
+    rocksdb::Status s = op.del ? wb->Delete(op.cf, op.key) : wb->Put(op.cf, op.key, op.value);
     FG_RETURN_IF_ERROR(FromRocks(s, "write"));
   }
   return Status::OK();
 }
-
 
 }  // namespace fixgraph

@@ -4,15 +4,24 @@ namespace fixgraph {
 
 const char* StatusCodeName(Status::Code code) {
   switch (code) {
-    case Status::Code::kOk: return "OK";
-    case Status::Code::kNotFound: return "not found";
-    case Status::Code::kInvalidArgument: return "invalid argument";
-    case Status::Code::kCorruption: return "bad data";
-    case Status::Code::kIOError: return "I/O error";
-    case Status::Code::kNotSupported: return "not supported";
-    case Status::Code::kFailedPrecondition: return "failed precondition";
-    case Status::Code::kUnavailable: return "unavailable";
-    case Status::Code::kInternal: return "internal error";
+    case Status::Code::kOk:
+      return "OK";
+    case Status::Code::kNotFound:
+      return "not found";
+    case Status::Code::kInvalidArgument:
+      return "invalid argument";
+    case Status::Code::kCorruption:
+      return "bad data";
+    case Status::Code::kIOError:
+      return "I/O error";
+    case Status::Code::kNotSupported:
+      return "not supported";
+    case Status::Code::kFailedPrecondition:
+      return "failed precondition";
+    case Status::Code::kUnavailable:
+      return "unavailable";
+    case Status::Code::kInternal:
+      return "internal error";
   }
   return "unknown";
 }

@@ -2,25 +2,24 @@
 // The other parts are in the files store_impl.h lists.
 #include "fixgraph/engine/store.h"
 
+#include "store_batch.h"
+#include "store_impl.h"
+#include "store_keys.h"
+#include "store_rows.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_level.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-
-#include <unistd.h>
-
-#include "store_batch.h"
-#include "store_impl.h"
-#include "store_keys.h"
-#include "store_rows.h"
 
 namespace fixgraph {
 
@@ -71,13 +70,20 @@ std::string TagPrefix(char tag, const RepoRef* repo) {
 
 const char* MentionSourceName(MentionSource s) {
   switch (s) {
-    case MentionSource::kIssueText: return "issue_text";
-    case MentionSource::kPullTitle: return "pull_title";
-    case MentionSource::kPullBody: return "pull_body";
-    case MentionSource::kIssueComment: return "issue_comment";
-    case MentionSource::kPullComment: return "pull_comment";
-    case MentionSource::kCommitMessage: return "commit_message";
-    case MentionSource::kBranchName: return "branch_name";
+    case MentionSource::kIssueText:
+      return "issue_text";
+    case MentionSource::kPullTitle:
+      return "pull_title";
+    case MentionSource::kPullBody:
+      return "pull_body";
+    case MentionSource::kIssueComment:
+      return "issue_comment";
+    case MentionSource::kPullComment:
+      return "pull_comment";
+    case MentionSource::kCommitMessage:
+      return "commit_message";
+    case MentionSource::kBranchName:
+      return "branch_name";
   }
   return "unknown";
 }
@@ -106,7 +112,8 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   std::error_code ec;
   bool exists = fs::exists(fs::path(dir) / "CURRENT", ec);
   if (!exists && (options.read_only || !options.create_if_missing))
-    return Status::NotFound("no fixgraph store at " + dir + " (run `fixgraph import` first, or pass --db)");
+    return Status::NotFound("no fixgraph store at " + dir +
+                            " (run `fixgraph import` first, or pass --db)");
   if (!exists) {
     fs::create_directories(dir, ec);
     if (ec) return Status::IOError("cannot create " + dir + ": " + ec.message());
@@ -126,7 +133,8 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // half of a batch (an item without its index rows or its pending entry).
   opts.atomic_flush = true;
   rocksdb::BlockBasedTableOptions table;
-  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));  // point reads of new keys miss fast
+  table.filter_policy.reset(
+      rocksdb::NewBloomFilterPolicy(10));  // point reads of new keys miss fast
   opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::ColumnFamilyOptions cf_opts(opts);
   // LZ4 compresses flushed blocks with less CPU than the default Snappy (blocks
@@ -135,7 +143,7 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // Level 0 holds what memtable flushes write, and compaction soon rewrites it
   // into level 1: leaving it uncompressed spares the flush (bulk imports) the
   // LZ4 pass. Deeper levels stay LZ4.
-  cf_opts.compression_per_level = {rocksdb::kNoCompression, rocksdb::kLZ4Compression,
+  cf_opts.compression_per_level = {rocksdb::kNoCompression,  rocksdb::kLZ4Compression,
                                    rocksdb::kLZ4Compression, rocksdb::kLZ4Compression,
                                    rocksdb::kLZ4Compression, rocksdb::kLZ4Compression,
                                    rocksdb::kLZ4Compression};
@@ -161,11 +169,11 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   }
   if (!s.ok()) {
     if (s.IsIOError() && s.ToString().find("lock") != std::string::npos)
-      return Status::IOError("store " + dir + " is in use by another writer (" + s.ToString() + ")");
+      return Status::IOError("store " + dir + " is in use by another writer (" + s.ToString() +
+                             ")");
     if (s.IsInvalidArgument() && s.ToString().find("olumn famil") != std::string::npos)
-      return Status::FailedPrecondition("store " + dir +
-                                        " was not written by fixgraph or by another schema: " +
-                                        s.ToString());
+      return Status::FailedPrecondition(
+          "store " + dir + " was not written by fixgraph or by another schema: " + s.ToString());
     return FromRocks(s, "cannot open store " + dir);
   }
   impl->db.reset(raw_db);
@@ -192,16 +200,16 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   if (vs.IsNotFound()) {
     if (options.read_only)
       return Status::FailedPrecondition("store " + dir + " has no schema version");
-    FG_RETURN_IF_ERROR(FromRocks(impl->db->Put(rocksdb::WriteOptions(), impl->meta, keys::kSchemaKey,
-                                               std::to_string(kStoreSchemaVersion)),
-                                 "write schema version"));
+    FG_RETURN_IF_ERROR(
+        FromRocks(impl->db->Put(rocksdb::WriteOptions(), impl->meta, keys::kSchemaKey,
+                                std::to_string(kStoreSchemaVersion)),
+                  "write schema version"));
   } else if (!vs.ok()) {
     return vs;
   } else if (version != std::to_string(kStoreSchemaVersion)) {
-    return Status::FailedPrecondition("store " + dir + " has schema version " + version +
-                                      "; this fixgraph reads version " +
-                                      std::to_string(kStoreSchemaVersion) +
-                                      " (import into a new --db directory)");
+    return Status::FailedPrecondition(
+        "store " + dir + " has schema version " + version + "; this fixgraph reads version " +
+        std::to_string(kStoreSchemaVersion) + " (import into a new --db directory)");
   }
   return std::unique_ptr<Store>(new Store(std::move(impl)));
 }
@@ -241,15 +249,16 @@ Status Store::Write(Batch* batch, Durability durability) {
     Status s = filled.ok() ? FromRocks(impl_->db->Write(wo, b.wb.get()), "commit") : filled;
     CrashPoint();
     // A buffer grown past what import batches need goes back to the allocator.
-    if (b.wb->GetDataSize() > Batch::Impl::kKeepWriteBatch) b.wb.reset();
-    else b.wb->Clear();
+    if (b.wb->GetDataSize() > Batch::Impl::kKeepWriteBatch)
+      b.wb.reset();
+    else
+      b.wb->Clear();
     FG_RETURN_IF_ERROR(s);
   }
   batch->impl_->Clear();
   batch->impl_->changed = 0;
   return Status::OK();
 }
-
 
 Status Store::Flush() {
   if (impl_->read_only) return Status::FailedPrecondition("store is open read-only");
@@ -261,30 +270,6 @@ Status Store::Flush() {
   CrashPoint();
   return s;
 }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 Status Store::ClearPending(const PendingWork& done) {
   if (done.empty()) return Status::OK();
@@ -302,7 +287,8 @@ Status Store::ClearPending(const PendingWork& done) {
 Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered) {
   std::unique_ptr<Batch> batch = NewBatch();
   Batch::Impl& b = *batch->impl_;
-  b.Stage(impl_->meta, false, keys::PendingKey(keys::kPendingLinkRun, repo ? repo->ToString() : "*"), {});
+  b.Stage(impl_->meta, false,
+          keys::PendingKey(keys::kPendingLinkRun, repo ? repo->ToString() : "*"), {});
   for (const Ref& r : covered)
     b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingRelink, r.ToString()), {});
   return Write(batch.get(), Durability::kLogged);
@@ -311,7 +297,8 @@ Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered)
 namespace {
 // Deletes of the index rows of the record `value` (under `key`) into `stage`.
 template <typename T, typename StageFn>
-Status UnindexRecord(std::string_view key, std::string_view value, RowBuilder* rows, StageFn stage) {
+Status UnindexRecord(std::string_view key, std::string_view value, RowBuilder* rows,
+                     StageFn stage) {
   T rec;
   FG_RETURN_IF_ERROR(Decode(value, key, &rec));
   rows->Rows(rec, rows->Key(rec), [&](std::string_view k, std::string_view) { stage(k); });
@@ -336,26 +323,36 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
     for (bool more = true; more;) {
       more = false;
       Status inner;
-      Status s = impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
-        if (tag == keys::kRepoTag && key.size() != prefix.size()) return true;
-        if (!last.empty() && key <= last) return true;
-        switch (tag) {
-          case keys::kIssueTag: inner = UnindexRecord<Issue>(key, value, &rows, stage_index); break;
-          case keys::kPullTag: inner = UnindexRecord<PullRequest>(key, value, &rows, stage_index); break;
-          case keys::kCommentTag: inner = UnindexRecord<Comment>(key, value, &rows, stage_index); break;
-          case keys::kCommitTag: inner = UnindexRecord<Commit>(key, value, &rows, stage_index); break;
-          default: break;  // repository, files and operate logs have no index rows
-        }
-        if (!inner.ok()) return false;
-        b.Stage(impl_->items, true, std::string(key), {});
-        b.Stage(impl_->raw, true, std::string(key), {});
-        if (b.ops.size() >= 8192) {
-          last = std::string(key);
-          more = true;
-          return false;
-        }
-        return true;
-      });
+      Status s =
+          impl_->Scan(impl_->items, prefix, [&](std::string_view key, std::string_view value) {
+            if (tag == keys::kRepoTag && key.size() != prefix.size()) return true;
+            if (!last.empty() && key <= last) return true;
+            switch (tag) {
+              case keys::kIssueTag:
+                inner = UnindexRecord<Issue>(key, value, &rows, stage_index);
+                break;
+              case keys::kPullTag:
+                inner = UnindexRecord<PullRequest>(key, value, &rows, stage_index);
+                break;
+              case keys::kCommentTag:
+                inner = UnindexRecord<Comment>(key, value, &rows, stage_index);
+                break;
+              case keys::kCommitTag:
+                inner = UnindexRecord<Commit>(key, value, &rows, stage_index);
+                break;
+              default:
+                break;  // repository, files and operate logs have no index rows
+            }
+            if (!inner.ok()) return false;
+            b.Stage(impl_->items, true, std::string(key), {});
+            b.Stage(impl_->raw, true, std::string(key), {});
+            if (b.ops.size() >= 8192) {
+              last = std::string(key);
+              more = true;
+              return false;
+            }
+            return true;
+          });
       FG_RETURN_IF_ERROR(s);
       FG_RETURN_IF_ERROR(inner);
       FG_RETURN_IF_ERROR(Write(batch.get(), durability));
@@ -363,6 +360,5 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
   }
   return Status::OK();
 }
-
 
 }  // namespace fixgraph

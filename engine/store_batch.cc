@@ -1,5 +1,10 @@
 // Store::Batch: upserts and removals with their index rows, the lookups they
 // make (staged, spilled or stored), and the public Batch methods.
+#include "store_batch.h"
+
+#include "store_impl.h"
+#include "store_keys.h"
+
 #include "fixgraph/engine/store.h"
 
 #include <rocksdb/db.h>
@@ -7,16 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "store_batch.h"
-#include "store_impl.h"
-#include "store_keys.h"
-
 namespace fixgraph {
 
 using namespace store_internal;
 
 Status Store::Batch::Impl::GetPending(bool raw, std::string_view key, std::string* scratch,
-                  std::string_view* value, bool* found) {
+                                      std::string_view* value, bool* found) {
   // Every record key staged went through here first (Upsert), so the filter
   // has it: a key the filter never saw is neither staged nor stored.
   if (!raw && InNewRepo(key) && !FilterTestAndSet(key)) {
@@ -65,13 +66,11 @@ Status Store::Batch::Impl::Upsert(const T& record, std::string_view raw, const R
   if (found) {
     T previous;
     FG_RETURN_IF_ERROR(Decode(old, key, &previous));
-    rows.Rows(previous, key, [this](std::string_view k, std::string_view) {
-      Stage(store->index, true, k, {});
-    });
+    rows.Rows(previous, key,
+              [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
   }
-  rows.Rows(record, key, [this](std::string_view k, std::string_view v) {
-    Stage(store->index, false, k, v);
-  });
+  rows.Rows(record, key,
+            [this](std::string_view k, std::string_view v) { Stage(store->index, false, k, v); });
   if (!raw.empty()) PutRaw(key, raw);
   Stage(store->items, false, key, value, Track::kItem);
   ++changed;
@@ -92,7 +91,8 @@ Status Store::Batch::Impl::Remove(const T& record, const Ref& owner, bool* remov
   if (!found) return Status::OK();
   T previous;
   FG_RETURN_IF_ERROR(Decode(old, key, &previous));
-  rows.Rows(previous, key, [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
+  rows.Rows(previous, key,
+            [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
   Stage(store->raw, true, key, {}, Track::kRaw);
   Stage(store->items, true, key, {}, Track::kItem);
   ++changed;
@@ -162,7 +162,8 @@ std::vector<Ref> Store::Batch::TouchedItems() const {
   return std::vector<Ref>(impl_->touched.begin(), impl_->touched.end());
 }
 Status Store::Batch::MarkReindex(const Ref& issue) {
-  impl_->Stage(impl_->store->meta, false, keys::PendingKey(keys::kPendingReindex, issue.ToString()), {});
+  impl_->Stage(impl_->store->meta, false, keys::PendingKey(keys::kPendingReindex, issue.ToString()),
+               {});
   return Status::OK();
 }
 void Store::Batch::RecordPending(bool on) { impl_->record_pending = on; }
@@ -196,8 +197,6 @@ Status Store::Batch::ExpectNewRepository(const RepoRef& repo) {
 }
 bool Store::Batch::ExpectsNewRepository() const { return !impl_->new_repo.empty(); }
 std::int64_t Store::Batch::changed() const { return impl_->changed; }
-std::size_t Store::Batch::ApproximateSize() const {
-  return impl_->bytes;
-}
+std::size_t Store::Batch::ApproximateSize() const { return impl_->bytes; }
 
 }  // namespace fixgraph

@@ -15,6 +15,13 @@
 // stage_sort.cc (Grouped/Sorted/Fill), bulk_load.cc (spilling and ingesting).
 #pragma once
 
+#include "stage_arena.h"
+#include "store_impl.h"
+#include "store_keys.h"
+#include "store_rows.h"
+
+#include "fixgraph/engine/store.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/write_batch.h>
@@ -27,12 +34,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "stage_arena.h"
-#include "store_impl.h"
-#include "store_keys.h"
-#include "store_rows.h"
 
 namespace fixgraph {
 
@@ -71,8 +72,10 @@ struct Store::Batch::Impl {
   void CatchUp() {
     for (; indexed < ops.size(); ++indexed) {
       const Op& op = ops[indexed];
-      if (op.track == Track::kItem) pending_items[op.key] = indexed;
-      else if (op.track == Track::kRaw) pending_raw[op.key] = indexed;
+      if (op.track == Track::kItem)
+        pending_items[op.key] = indexed;
+      else if (op.track == Track::kRaw)
+        pending_raw[op.key] = indexed;
     }
   }
   // Handed to RocksDB by Store::Write, reused between commits unless it grew
@@ -128,8 +131,8 @@ struct Store::Batch::Impl {
 
   // The current value of `key` in items (or raw): staged here, else stored.
   // Sets *value to point at it (into `scratch` when read from the store).
-  Status GetPending(bool raw, std::string_view key, std::string* scratch,
-                    std::string_view* value, bool* found);
+  Status GetPending(bool raw, std::string_view key, std::string* scratch, std::string_view* value,
+                    bool* found);
 
   void PutRaw(std::string_view key, std::string_view raw) {
     Stage(store->raw, false, key, raw, Track::kRaw);

@@ -16,6 +16,11 @@
 // Status values through FromRocks, record decoding errors name the key.
 #pragma once
 
+#include "record_codec.h"
+#include "store_keys.h"
+
+#include "fixgraph/engine/store.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 
@@ -26,10 +31,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "record_codec.h"
-#include "store_keys.h"
 
 namespace fixgraph {
 
@@ -79,7 +80,6 @@ struct Store::Impl {
 
   ~Impl();  // store.cc: flushes a writable store, closes the database
 
-
   Status Get(rocksdb::ColumnFamilyHandle* cf, const std::string& key, std::string* value) const {
     rocksdb::Status s = db->Get(rocksdb::ReadOptions(), cf, key, value);
     if (s.IsNotFound()) return Status::NotFound("no record");
@@ -114,11 +114,14 @@ struct Store::Impl {
   template <typename T, typename Fn>
   Status ForEachRecord(const std::string& prefix, Fn fn, ScanMode mode = ScanMode::kPoint) const {
     Status inner;
-    Status s = Scan(items, prefix, [&](std::string_view key, std::string_view value) {
-      T rec;
-      inner = store_internal::Decode(value, key, &rec);
-      return inner.ok() && fn(rec);
-    }, mode);
+    Status s = Scan(
+        items, prefix,
+        [&](std::string_view key, std::string_view value) {
+          T rec;
+          inner = store_internal::Decode(value, key, &rec);
+          return inner.ok() && fn(rec);
+        },
+        mode);
     FG_RETURN_IF_ERROR(s);
     return inner;
   }

@@ -9,9 +9,9 @@ namespace fixgraph::keys {
 constexpr size_t kNumWidth = 12;
 
 void AppendNum(std::string* out, std::string_view number) {
-  bool digits = !number.empty() && number.size() <= kNumWidth &&
-                std::all_of(number.begin(), number.end(),
-                            [](unsigned char c) { return std::isdigit(c); });
+  bool digits =
+      !number.empty() && number.size() <= kNumWidth &&
+      std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   if (digits) out->append(kNumWidth - number.size(), '0');
   out->append(number);
 }
@@ -94,10 +94,14 @@ std::string PullKey(const RepoRef& repo, std::int64_t number) {
 
 std::string ItemKey(const Ref& ref) {
   switch (ref.kind) {
-    case RefKind::kRepo: return RepoKey(ref.repo);
-    case RefKind::kIssue: return IssueKey(ref.repo, ref.number);
-    case RefKind::kPull: return Join(kPullTag, {ref.repo.ToString(), Num(ref.number)});
-    case RefKind::kDoc: return Join('D', {ref.number});
+    case RefKind::kRepo:
+      return RepoKey(ref.repo);
+    case RefKind::kIssue:
+      return IssueKey(ref.repo, ref.number);
+    case RefKind::kPull:
+      return Join(kPullTag, {ref.repo.ToString(), Num(ref.number)});
+    case RefKind::kDoc:
+      return Join('D', {ref.number});
   }
   return {};
 }

@@ -18,9 +18,9 @@
 // Column family "index" (secondary keys, values as noted):
 //   c\0<repo>\0<time>\0<num>                    issue closed at time -> ""
 //   m\0<repo>\0<time>\0<num>                    PR merged at time -> ""
-//   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord (binary, record_codec.h)
-//   l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) -> PlatformLink (binary)
-//   s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
+//   r\0<target ref>\0<source key>\0<field>\0<offset>  mention -> MentionRecord (binary,
+//   record_codec.h) l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) ->
+//   PlatformLink (binary) s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
 // Default column family: "schema_version", "import\0<repo>" markers, cursors,
 // and the pending derived work (Store::ListPending), values "":
 //   pending\0relink\0<item ref>    an issue or PR whose data changed after its links were computed
@@ -32,11 +32,11 @@
 // big-endian bytes of (UTC seconds + 2^63), <id> likewise padded.
 #pragma once
 
+#include "fixgraph/engine/ref.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/ref.h"
 
 namespace fixgraph::keys {
 

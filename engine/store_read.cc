@@ -1,5 +1,8 @@
 // Store: point reads and small listings (one item's records, time windows,
 // mentions of one target, counts, derived and meta values, pending work).
+#include "store_impl.h"
+#include "store_keys.h"
+
 #include "fixgraph/engine/store.h"
 
 #include <rocksdb/db.h>
@@ -7,9 +10,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-#include "store_impl.h"
-#include "store_keys.h"
 
 namespace fixgraph {
 
@@ -42,7 +42,8 @@ Status Store::ListRepositories(std::vector<Repository>* out) const {
 namespace {
 std::string ParentPrefix(char tag, const Ref& parent) {
   char kind = parent.kind == RefKind::kIssue ? 'i' : 'p';
-  return keys::Prefix(tag, {parent.repo.ToString(), std::string(1, kind), keys::Num(parent.number)});
+  return keys::Prefix(tag,
+                      {parent.repo.ToString(), std::string(1, kind), keys::Num(parent.number)});
 }
 }  // namespace
 
@@ -92,15 +93,14 @@ Status Store::PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeco
 
 Status Store::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) const {
   Status inner;
-  Status s = impl_->Scan(
-      impl_->index, keys::Prefix(keys::kMentionIndexTag, {target.ToString()}),
-      [&](std::string_view key, std::string_view value) {
-        MentionRecord r;
-        inner = Decode(value, key, &r);
-        if (!inner.ok()) return false;
-        out->push_back(std::move(r));
-        return true;
-      });
+  Status s = impl_->Scan(impl_->index, keys::Prefix(keys::kMentionIndexTag, {target.ToString()}),
+                         [&](std::string_view key, std::string_view value) {
+                           MentionRecord r;
+                           inner = Decode(value, key, &r);
+                           if (!inner.ok()) return false;
+                           out->push_back(std::move(r));
+                           return true;
+                         });
   FG_RETURN_IF_ERROR(s);
   return inner;
 }
@@ -109,25 +109,25 @@ StatusOr<RepoStats> Store::Stats(const RepoRef& repo) const {
   RepoStats st;
   st.repo = repo;
   std::string r = repo.ToString();
-  FG_RETURN_IF_ERROR(impl_->Scan(impl_->index, keys::Prefix(keys::kStateIndexTag, {r}),
-                                 [&](std::string_view key, std::string_view value) {
-                                   std::string_view rest = key.substr(3 + r.size());
-                                   char kind = rest.empty() ? '?' : rest[0];
-                                   char state = value.empty() ? '?' : value[0];
-                                   if (kind == 'i') {
-                                     (state == 'c' ? st.issues_closed : st.issues_open)++;
-                                   } else if (kind == 'p') {
-                                     (state == 'm'   ? st.pulls_merged
-                                      : state == 'c' ? st.pulls_closed
-                                                     : st.pulls_open)++;
-                                   }
-                                   return true;
-                                 }));
+  FG_RETURN_IF_ERROR(impl_->Scan(
+      impl_->index, keys::Prefix(keys::kStateIndexTag, {r}),
+      [&](std::string_view key, std::string_view value) {
+        std::string_view rest = key.substr(3 + r.size());
+        char kind = rest.empty() ? '?' : rest[0];
+        char state = value.empty() ? '?' : value[0];
+        if (kind == 'i') {
+          (state == 'c' ? st.issues_closed : st.issues_open)++;
+        } else if (kind == 'p') {
+          (state == 'm' ? st.pulls_merged : state == 'c' ? st.pulls_closed : st.pulls_open)++;
+        }
+        return true;
+      }));
   auto count = [&](char tag, std::int64_t* n) {
-    return impl_->Scan(impl_->items, keys::Prefix(tag, {r}), [&](std::string_view, std::string_view) {
-      ++*n;
-      return true;
-    });
+    return impl_->Scan(impl_->items, keys::Prefix(tag, {r}),
+                       [&](std::string_view, std::string_view) {
+                         ++*n;
+                         return true;
+                       });
   };
   FG_RETURN_IF_ERROR(count(keys::kCommentTag, &st.comments));
   FG_RETURN_IF_ERROR(count(keys::kCommitTag, &st.commits));
@@ -162,7 +162,7 @@ Status Store::ForEachDerived(const std::string& kind, const RepoRef* repo,
     }
     char tag = rest[a + 1];
     std::string num = keys::Unpad(rest.substr(a + 3));
-    Ref item = tag == 'i' ? Ref::Issue(r->repo, num)
+    Ref item = tag == 'i'   ? Ref::Issue(r->repo, num)
                : tag == 'p' ? Ref{RefKind::kPull, r->repo, num}
                             : Ref::Repo(r->repo);
     return fn(item, std::string(value));
@@ -189,25 +189,28 @@ Status Store::ListMeta(const std::string& prefix, std::map<std::string, std::str
 Status Store::ListPending(PendingWork* out) const {
   *out = PendingWork();
   Status inner;
-  FG_RETURN_IF_ERROR(impl_->Scan(impl_->meta, std::string(keys::kPendingPrefix),
-                                 [&](std::string_view k, std::string_view) {
-    std::string_view rest = k.substr(keys::kPendingPrefix.size());
-    size_t sep = rest.find(keys::kSep);
-    if (sep == std::string_view::npos) return true;
-    std::string_view kind = rest.substr(0, sep), what = rest.substr(sep + 1);
-    if (kind == keys::kPendingLinkRun) {
-      out->link_runs.emplace_back(what);
-      return true;
-    }
-    auto ref = ParseRef(what);
-    if (!ref.ok()) {
-      inner = Status::Corruption("pending entry '" + std::string(what) + "': " + ref.status().message());
-      return false;
-    }
-    if (kind == keys::kPendingRelink) out->relink.push_back(*ref);
-    else if (kind == keys::kPendingReindex) out->reindex.push_back(*ref);
-    return true;
-  }));
+  FG_RETURN_IF_ERROR(impl_->Scan(
+      impl_->meta, std::string(keys::kPendingPrefix), [&](std::string_view k, std::string_view) {
+        std::string_view rest = k.substr(keys::kPendingPrefix.size());
+        size_t sep = rest.find(keys::kSep);
+        if (sep == std::string_view::npos) return true;
+        std::string_view kind = rest.substr(0, sep), what = rest.substr(sep + 1);
+        if (kind == keys::kPendingLinkRun) {
+          out->link_runs.emplace_back(what);
+          return true;
+        }
+        auto ref = ParseRef(what);
+        if (!ref.ok()) {
+          inner = Status::Corruption("pending entry '" + std::string(what) +
+                                     "': " + ref.status().message());
+          return false;
+        }
+        if (kind == keys::kPendingRelink)
+          out->relink.push_back(*ref);
+        else if (kind == keys::kPendingReindex)
+          out->reindex.push_back(*ref);
+        return true;
+      }));
   return inner;
 }
 

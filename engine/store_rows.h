@@ -9,15 +9,16 @@
 // the next call on the same builder. One builder per thread.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <string_view>
+#include "record_codec.h"
+#include "store_keys.h"
 
 #include "fixgraph/engine/mentions.h"
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/store.h"
-#include "record_codec.h"
-#include "store_keys.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace fixgraph::store_internal {
 
@@ -55,11 +56,15 @@ class RowBuilder {
     keys::AppendNum(&key_, v.number);
     return key_;
   }
-  std::string_view Key(const Comment& v) { return Child(keys::kCommentTag, v.repo, v.parent_kind, v.parent_number, v.id); }
+  std::string_view Key(const Comment& v) {
+    return Child(keys::kCommentTag, v.repo, v.parent_kind, v.parent_number, v.id);
+  }
   std::string_view Key(const OperateLogEvent& v) {
     return Child(keys::kOplogTag, v.repo, v.parent_kind, v.parent_number, v.id);
   }
-  std::string_view Key(const Commit& v) { return PullChild(keys::kCommitTag, v.repo, v.pr_number, v.sha); }
+  std::string_view Key(const Commit& v) {
+    return PullChild(keys::kCommitTag, v.repo, v.pr_number, v.sha);
+  }
   std::string_view Key(const FileChange& v) {
     return PullChild(keys::kFileTag, v.repo, v.pr_number, v.filename);
   }
@@ -101,7 +106,9 @@ class RowBuilder {
   template <typename Emit>
   void Rows(const PullRequest& v, std::string_view key, Emit&& emit) {
     const std::string& repo = Repo(v.repo);
-    const char* state = v.state == PullState::kMerged ? "m" : v.state == PullState::kClosed ? "c" : "o";
+    const char* state = v.state == PullState::kMerged   ? "m"
+                        : v.state == PullState::kClosed ? "c"
+                                                        : "o";
     row_.assign(1, keys::kStateIndexTag);
     Part(&row_, repo);
     Part(&row_, "p");
@@ -176,7 +183,8 @@ class RowBuilder {
     return key_;
   }
   // tag \0 repo \0 pr number \0 part
-  std::string_view PullChild(char tag, const RepoRef& repo, std::int64_t pr, std::string_view part) {
+  std::string_view PullChild(char tag, const RepoRef& repo, std::int64_t pr,
+                             std::string_view part) {
     Start(&key_, tag, repo);
     Sep(&key_);
     keys::AppendNum(&key_, pr);

@@ -1,6 +1,10 @@
 // Store: bulk scans (store.h "Bulk scans"): one pass over the records of a
 // repository or of the store, reading around the block cache (ScanMode::kBulk).
 // Built on the same record decoding as the point reads.
+#include "store_impl.h"
+#include "store_keys.h"
+#include "store_rows.h"
+
 #include "fixgraph/engine/store.h"
 
 #include <rocksdb/db.h>
@@ -10,10 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "store_impl.h"
-#include "store_keys.h"
-#include "store_rows.h"
-
 namespace fixgraph {
 
 using namespace store_internal;
@@ -22,8 +22,7 @@ Status Store::ForEachIssue(const RepoRef* repo, const std::function<bool(Issue&)
   return impl_->ForEachRecord<Issue>(TagPrefix(keys::kIssueTag, repo), fn, ScanMode::kBulk);
 }
 
-Status Store::ForEachPull(const RepoRef* repo,
-                          const std::function<bool(PullRequest&)>& fn) const {
+Status Store::ForEachPull(const RepoRef* repo, const std::function<bool(PullRequest&)>& fn) const {
   return impl_->ForEachRecord<PullRequest>(TagPrefix(keys::kPullTag, repo), fn, ScanMode::kBulk);
 }
 
@@ -31,15 +30,16 @@ namespace {
 // Records of `T` under `prefix` whose parent kind (the key part after the
 // repository: 'i' or 'p') is `parents` when set; the others are not decoded.
 template <typename T, typename Scanner>
-Status ForEachChild(const Scanner& scan, const std::string& prefix, std::optional<ParentKind> parents,
-                    const std::function<bool(T&)>& fn) {
+Status ForEachChild(const Scanner& scan, const std::string& prefix,
+                    std::optional<ParentKind> parents, const std::function<bool(T&)>& fn) {
   Status inner;
   char want = parents ? ParentTag(*parents) : 0;
   Status s = scan(prefix, [&](std::string_view key, std::string_view value) {
     if (want) {
       // tag \0 repo \0 kind \0 ...
       size_t sep = key.find(keys::kSep, 2);
-      if (sep == std::string_view::npos || sep + 1 >= key.size() || key[sep + 1] != want) return true;
+      if (sep == std::string_view::npos || sep + 1 >= key.size() || key[sep + 1] != want)
+        return true;
     }
     T rec;
     inner = Decode(value, key, &rec);
@@ -83,11 +83,14 @@ template <typename Impl>
 Status ScanMentions(const Impl& impl, const std::string& prefix,
                     const std::function<bool(MentionRecord&)>& fn) {
   Status inner;
-  Status s = impl.Scan(impl.index, prefix, [&](std::string_view key, std::string_view value) {
-    MentionRecord r;
-    inner = Decode(value, key, &r);
-    return inner.ok() && fn(r);
-  }, ScanMode::kBulk);
+  Status s = impl.Scan(
+      impl.index, prefix,
+      [&](std::string_view key, std::string_view value) {
+        MentionRecord r;
+        inner = Decode(value, key, &r);
+        return inner.ok() && fn(r);
+      },
+      ScanMode::kBulk);
   FG_RETURN_IF_ERROR(s);
   return inner;
 }

@@ -74,7 +74,8 @@ bool ParseOffsetAt(std::string_view s, size_t pos, int* minutes) {
 }
 
 Status BadTimestamp(std::string_view text, const char* why) {
-  return Status::InvalidArgument("bad timestamp \"" + std::string(text.substr(0, 64)) + "\": " + why);
+  return Status::InvalidArgument("bad timestamp \"" + std::string(text.substr(0, 64)) +
+                                 "\": " + why);
 }
 
 }  // namespace
@@ -179,6 +180,8 @@ int DisplayOffsetFromSetting(std::string_view text) {
 
 int DisplayOffsetMinutes() { return display_offset.load(std::memory_order_relaxed); }
 
-void SetDisplayOffsetMinutes(int minutes) { display_offset.store(minutes, std::memory_order_relaxed); }
+void SetDisplayOffsetMinutes(int minutes) {
+  display_offset.store(minutes, std::memory_order_relaxed);
+}
 
 }  // namespace fixgraph

@@ -1,11 +1,11 @@
 // Linker: evidence collection for one issue (mentions, platform links,
 // comments, close times, the implicit window). See linker_impl.h.
+#include "linker_impl.h"
+#include "signals.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-
-#include "linker_impl.h"
-#include "signals.h"
 
 namespace fixgraph::graph {
 
@@ -23,9 +23,9 @@ Status Linker::CollectMentions() {
     bool pr_text = m.source == MentionSource::kPullTitle || m.source == MentionSource::kPullBody ||
                    m.source == MentionSource::kCommitMessage;
     if (m.form == MentionForm::kUrl) {
-      c->Add(EvidenceKind::kExplicitUrl,
-             who + " carries the issue URL" + (m.mirror_host ? " (on the mirror host)" : "") + ": " +
-                 m.text);
+      c->Add(EvidenceKind::kExplicitUrl, who + " carries the issue URL" +
+                                             (m.mirror_host ? " (on the mirror host)" : "") + ": " +
+                                             m.text);
     }
     if (m.keyword == MentionKeyword::kClosing && pr_text) {
       bool into_default = true;
@@ -51,8 +51,8 @@ Status Linker::CollectPlatformLinks() {
   for (const PlatformLink& l : ctx_.platform_links) {
     FG_ASSIGN_OR_RETURN(Candidate * c, Cand(l.pull));
     c->referenced = true;
-    c->Add(EvidenceKind::kPlatformLink, "the platform links " + Short(l.pull) + " to the issue (" +
-                                            l.source + ")");
+    c->Add(EvidenceKind::kPlatformLink,
+           "the platform links " + Short(l.pull) + " to the issue (" + l.source + ")");
   }
   return Status::OK();
 }
@@ -83,7 +83,8 @@ Status Linker::CollectComments() {
       if (m.target.kind == RefKind::kIssue &&
           signals::SaysDuplicateOf(body, m.offset, m.text.size())) {
         if (!duplicate_of_) {
-          if (cache_->IssueExists(m.target).ok() || m.target.repo != is.repo) duplicate_of_ = m.target;
+          if (cache_->IssueExists(m.target).ok() || m.target.repo != is.repo)
+            duplicate_of_ = m.target;
         }
         continue;
       }
@@ -91,7 +92,8 @@ Status Linker::CollectComments() {
       if (!pull) continue;
       // The mention's clause, found once for its role and its evidence.
       const text::Clause cl = text::ClauseAt(body, m.offset);
-      signals::PullRole role = signals::ClassifyPullMention(body, m.offset, m.text.size(), cl.begin, cl.end);
+      signals::PullRole role =
+          signals::ClassifyPullMention(body, m.offset, m.text.size(), cl.begin, cl.end);
       if (role == signals::PullRole::kIntroduced) {
         notes_.push_back(Short(*pull) + " is named in comment " + cm.id +
                          " as the change that introduced the problem");
@@ -108,9 +110,8 @@ Status Linker::CollectComments() {
       c->referenced = true;
       if (m.mirror_host) c->mirror = true;
       c->Add(EvidenceKind::kCommentRef,
-             "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) +
-                 "): \"" + Excerpt(std::string_view(body).substr(cl.begin, cl.end - cl.begin), 160) +
-                 "\"");
+             "comment " + cm.id + " by " + cm.author.login + " (" + When(cm.created_at) + "): \"" +
+                 Excerpt(std::string_view(body).substr(cl.begin, cl.end - cl.begin), 160) + "\"");
     }
   }
   return Status::OK();
@@ -122,10 +123,10 @@ Status Linker::CollectCloseAtMerge() {
   UnixSeconds x = *is.closed_at;
   std::vector<std::pair<UnixSeconds, Ref>> closed;
   FG_RETURN_IF_ERROR(cache_->IssuesClosedBetween(is.repo, x - options_->batch_window_s,
-                                                x + options_->batch_window_s, &closed));
+                                                 x + options_->batch_window_s, &closed));
   std::vector<std::pair<UnixSeconds, Ref>> merged;
   FG_RETURN_IF_ERROR(cache_->PullsMergedBetween(is.repo, x - options_->close_window_s,
-                                               x + options_->close_window_s, &merged));
+                                                x + options_->close_window_s, &merged));
   if (static_cast<int>(closed.size()) >= options_->batch_close_min) {
     batch_close_ = true;
     // A merge that names the issue is the exception: the platform closes
@@ -147,11 +148,12 @@ Status Linker::CollectCloseAtMerge() {
     FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
     std::int64_t delta = x - t;
     c->close_delta = delta;
-    std::string rel = delta == 0 ? "in the same second"
+    std::string rel = delta == 0  ? "in the same second"
                       : delta > 0 ? std::to_string(delta) + " s later"
                                   : std::to_string(-delta) + " s earlier";
     std::string detail = Short(ref) + " merged " + When(t) + "; the issue closed " + rel;
-    if (merged.size() > 1) detail += " (" + std::to_string(merged.size()) + " PRs merged in that window)";
+    if (merged.size() > 1)
+      detail += " (" + std::to_string(merged.size()) + " PRs merged in that window)";
     c->Add(EvidenceKind::kCloseAtMerge, detail, delta);
   }
   return Status::OK();
@@ -204,8 +206,9 @@ void NearestRows(std::span<const UnixSeconds> times, UnixSeconds close, size_t m
 // n_slots + 1 of them) and ws->hit_ids (each slot's identifiers ascending,
 // no repeats).
 void Linker::IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_lists,
-                                  const RunIndex::KeyPostings& postings, const std::vector<std::int32_t>& slot,
-                                  std::uint32_t lo, std::uint32_t hi, size_t n_slots, WindowScratch* ws) {
+                                  const RunIndex::KeyPostings& postings,
+                                  const std::vector<std::int32_t>& slot, std::uint32_t lo,
+                                  std::uint32_t hi, size_t n_slots, WindowScratch* ws) {
   // (slot, identifier) pairs come by ascending identifier, the pairs of one
   // identifier together: placed by slot in that order (a counting sort),
   // each slot's identifiers ascend, repeats side by side.
@@ -215,7 +218,8 @@ void Linker::IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_l
     for (std::uint64_t key : ident_key_lists[id])
       for (std::uint32_t pos : postings.Rows(key, lo, hi))
         if (slot[pos - lo] >= 0)
-          hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]), static_cast<std::uint32_t>(id));
+          hits.emplace_back(static_cast<std::uint32_t>(slot[pos - lo]),
+                            static_cast<std::uint32_t>(id));
   std::vector<std::uint32_t>& fill = ws->fill;
   fill.assign(n_slots + 1, 0);
   for (const auto& h : hits) ++fill[h.first + 1];
@@ -261,7 +265,9 @@ Status Linker::CollectWindow() {
     local_rows = RunIndex::WindowRows::Of(rows);
     wrows = &local_rows;
   }
-  auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& { return wrows->row(wbase + i); };
+  auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& {
+    return wrows->row(wbase + i);
+  };
   const std::span<const UnixSeconds> times = wrows->Times().subspan(wbase, rows.size());
   // The rows examined (NearestRows).
   std::vector<std::uint32_t>& merged = ws.merged;  // indexes into rows
@@ -271,7 +277,7 @@ Status Linker::CollectWindow() {
   // the store) every row is compared in full. Both give the same answers.
   const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
   const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
-  std::uint32_t lo = 0, hi = 0;  // the rows' positions span [lo, hi)
+  std::uint32_t lo = 0, hi = 0;               // the rows' positions span [lo, hi)
   std::vector<std::int32_t>& slot = ws.slot;  // by position - lo: index in merged, or -1
   slot.clear();
   if ((postings || text_postings) && !merged.empty()) {
@@ -299,7 +305,8 @@ Status Linker::CollectWindow() {
   // The title word weights over every window PR's title; each title token
   // keeps its slot, where its weight and issue marks are then read without
   // hashing it again.
-  std::vector<std::uint32_t>& title_slots = ws.title_slots;  // the window rows' title tokens' slots, row after row
+  std::vector<std::uint32_t>& title_slots =
+      ws.title_slots;  // the window rows' title tokens' slots, row after row
   std::vector<std::uint32_t>& slots_start = ws.slots_start;
   title_slots.clear();
   slots_start.assign(merged.size() + 1, 0);
@@ -323,9 +330,11 @@ Status Linker::CollectWindow() {
   std::vector<std::uint8_t>& slot_marks = ws.slot_marks;
   slot_marks.assign(weights_.Slots(), 0);
   for (std::uint64_t tok : ctx_.title_tokens)
-    if (std::int64_t s = weights_.SlotOf(tok); s >= 0) slot_marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
+    if (std::int64_t s = weights_.SlotOf(tok); s >= 0)
+      slot_marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
   for (std::uint64_t tok : ctx_.text_tokens)
-    if (std::int64_t s = weights_.SlotOf(tok); s >= 0) slot_marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
+    if (std::int64_t s = weights_.SlotOf(tok); s >= 0)
+      slot_marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
   // CompareText's walk over each PR's text tokens, done from the issue's
   // side for the issue title's tokens: every one, ascending, adds its weight
   // to the rows holding it (so each row's sum adds in the same order as the
@@ -359,8 +368,9 @@ Status Linker::CollectWindow() {
   IssueNumberKey number = IssueNumberKey::Of(is.number);
   const std::uint64_t number_bit = number.value.empty() ? 0 : number.bit;
   const bool has_title_words = !ctx_.title_tokens.empty();
-  const std::uint32_t default_base =
-      ctx_.default_branch.empty() ? RunIndex::WindowRows::kNoBase : wrows->BaseOf(ctx_.default_branch);
+  const std::uint32_t default_base = ctx_.default_branch.empty()
+                                         ? RunIndex::WindowRows::kNoBase
+                                         : wrows->BaseOf(ctx_.default_branch);
   constexpr std::uint8_t kTitleMark = IssueContext::kTitleMark, kTextMark = IssueContext::kTextMark;
   for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
     const RunIndex::WindowRows::Row& row = row_at(merged[slot_i]);
@@ -374,8 +384,8 @@ Status Linker::CollectWindow() {
         BranchNamesIssue(info.branch_keys, number)) {
       Ref ref = info.pr.ref();
       FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
-      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
-                                            "' names #" + is.number);
+      c->Add(EvidenceKind::kBranchName,
+             Short(ref) + "'s head branch '" + info.pr.head_ref + "' names #" + is.number);
     } else if (!ctx_.linked_branches.empty() && !info.pr.head_ref.empty() &&
                std::find(ctx_.linked_branches.begin(), ctx_.linked_branches.end(),
                          info.pr.head_ref) != ctx_.linked_branches.end()) {
@@ -387,7 +397,9 @@ Status Linker::CollectWindow() {
     }
     if (!options_->implicit) continue;
     // Release-branch PRs come in as backports of a main-line fix.
-    if (row.release_base || (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0)) continue;
+    if (row.release_base ||
+        (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0))
+      continue;
     std::span<const std::uint32_t> slots(title_slots.data() + slots_start[slot_i],
                                          slots_start[slot_i + 1] - slots_start[slot_i]);
     // The PR title's tokens in the issue title and in the issue text.
@@ -425,8 +437,8 @@ Status Linker::CollectWindow() {
       for (std::uint64_t tok : wrows->Text(row))
         if (ctx_.marks.Of(tok) & kTitleMark) row_covered += weights_.Of(tok);
     }
-    TextVerdict text =
-        TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered, issue_title, &text_bits);
+    TextVerdict text = TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered,
+                                     issue_title, &text_bits);
     if (t < *is.created_at) {
       TextMatch restated;
       restated.title_dice = text.title_dice;
@@ -465,10 +477,11 @@ Status Linker::CollectWindow() {
   }
   for (const Compared& p : compared) {
     const PullInfo& info = *row_at(merged[p.slot]).info;
-    bool promising =
-        p.text_flagged ||
-        PatchReachesWeak(ctx_, info, std::span<const IdWeight>(id_weights.data() + p.ids_begin, p.ids_end - p.ids_begin),
-                         df_);
+    bool promising = p.text_flagged ||
+                     PatchReachesWeak(ctx_, info,
+                                      std::span<const IdWeight>(id_weights.data() + p.ids_begin,
+                                                                p.ids_end - p.ids_begin),
+                                      df_);
     if (!promising && !(by_pointer ? std::binary_search(cand_infos.begin(), cand_infos.end(), &info)
                                    : cands_.count(info.key) > 0))
       continue;
@@ -482,9 +495,10 @@ Status Linker::CollectWindow() {
     if (!postings) {
       ids = MatchIdentifiers(ctx_, info);
     } else if (hit_start[p.slot] < hit_start[p.slot + 1]) {
-      ids = MatchIdentifiersAmong(ctx_, info,
-                                  std::span<const std::uint32_t>(hit_ids.data() + hit_start[p.slot],
-                                                                 hit_start[p.slot + 1] - hit_start[p.slot]));
+      ids = MatchIdentifiersAmong(
+          ctx_, info,
+          std::span<const std::uint32_t>(hit_ids.data() + hit_start[p.slot],
+                                         hit_start[p.slot + 1] - hit_start[p.slot]));
     }
     c->patch = ScorePatch(ctx_, info, ids, df_);
     c->compared = true;
@@ -497,7 +511,8 @@ void Linker::OwnMentions(Candidate* c) {
     if (m.target != ctx_.issue.ref()) continue;
     c->referenced = true;
     std::string who = Short(c->ref) + "'s description";
-    if (m.form == MentionForm::kUrl) c->Add(EvidenceKind::kExplicitUrl, who + " carries the issue URL: " + m.text);
+    if (m.form == MentionForm::kUrl)
+      c->Add(EvidenceKind::kExplicitUrl, who + " carries the issue URL: " + m.text);
     if (m.keyword == MentionKeyword::kClosing && ctx_.issue.repo.platform != Platform::kGitHub)
       c->Add(EvidenceKind::kClosingKeyword, who + " says it closes " + m.text);
     else if (m.form != MentionForm::kUrl && !c->Has(EvidenceKind::kClosingKeyword))
@@ -518,7 +533,8 @@ Status Linker::Enrich() {
     if (c.text.strong) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.2f", std::max(c.text.title_dice, c.text.title_coverage));
-      c.Add(EvidenceKind::kTitleMatch, Short(c.ref) + "'s title \"" + Excerpt(c.info->pr.title, 120) +
+      c.Add(EvidenceKind::kTitleMatch, Short(c.ref) + "'s title \"" +
+                                           Excerpt(c.info->pr.title, 120) +
                                            "\" restates the issue title (similarity " + buf + ")");
     }
     if (c.patch.score >= kPatchWeak) {

@@ -1,12 +1,12 @@
 #include "fixgraph/graph/evaluate.h"
 
+#include "fixgraph/graph/linker.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
-
-#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::graph {
 namespace {
@@ -21,7 +21,8 @@ double F1(double p, double r) { return p + r == 0 ? 0 : 2 * p * r / (p + r); }
 
 Status ParseOne(const json& e, LabeledIssue* out) {
   if (!e.is_object()) return Status::Corruption("expected an object");
-  if (!e.contains("issue") || !e["issue"].is_string()) return Status::Corruption("missing \"issue\"");
+  if (!e.contains("issue") || !e["issue"].is_string())
+    return Status::Corruption("missing \"issue\"");
   auto ref = ParseRef(e["issue"].get<std::string>());
   if (!ref.ok() || ref->kind != RefKind::kIssue)
     return Status::Corruption("\"issue\" is not an issue reference");
@@ -162,8 +163,8 @@ EvalReport Evaluate(const std::vector<LabeledIssue>& labels,
       d.extra_flags.push_back(FlagName(f));
     }
     bool differs = d.not_linked || d.expected_resolution != d.actual_resolution ||
-                   !d.missing_fixes.empty() || !d.extra_fixes.empty() || !d.tier_mismatches.empty() ||
-                   !d.missing_flags.empty() || !d.extra_flags.empty();
+                   !d.missing_fixes.empty() || !d.extra_fixes.empty() ||
+                   !d.tier_mismatches.empty() || !d.missing_flags.empty() || !d.extra_flags.empty();
     if (differs) r.disagreements.push_back(std::move(d));
   }
   r.link_precision = Ratio(r.link_tp, r.link_tp + r.link_fp);
@@ -202,40 +203,52 @@ json ToJson(const EvalReport& r) {
                    {"extra_flags", d.extra_flags},
                    {"not_linked", d.not_linked}});
   }
-  return json{{"issues", r.issues},
-              {"links", {{"tp", r.link_tp}, {"fp", r.link_fp}, {"fn", r.link_fn},
-                         {"precision", r.link_precision}, {"recall", r.link_recall},
-                         {"f1", r.link_f1}}},
-              {"trusted", {{"tp", r.trusted_tp}, {"fp", r.trusted_fp}, {"precision", r.trusted_precision}}},
-              {"tiers", {{"correct", r.tier_correct}, {"total", r.tier_total},
-                         {"accuracy", r.tier_accuracy}}},
-              {"resolution", {{"correct", r.resolution_correct}, {"total", r.issues},
-                              {"accuracy", r.resolution_accuracy},
-                              {"confusion", r.resolution_confusion}}},
-              {"flags", {{"tp", r.flag_tp}, {"fp", r.flag_fp}, {"fn", r.flag_fn},
-                         {"precision", r.flag_precision}, {"recall", r.flag_recall}}},
-              {"disagreements", std::move(dis)}};
+  return json{
+      {"issues", r.issues},
+      {"links",
+       {{"tp", r.link_tp},
+        {"fp", r.link_fp},
+        {"fn", r.link_fn},
+        {"precision", r.link_precision},
+        {"recall", r.link_recall},
+        {"f1", r.link_f1}}},
+      {"trusted", {{"tp", r.trusted_tp}, {"fp", r.trusted_fp}, {"precision", r.trusted_precision}}},
+      {"tiers",
+       {{"correct", r.tier_correct}, {"total", r.tier_total}, {"accuracy", r.tier_accuracy}}},
+      {"resolution",
+       {{"correct", r.resolution_correct},
+        {"total", r.issues},
+        {"accuracy", r.resolution_accuracy},
+        {"confusion", r.resolution_confusion}}},
+      {"flags",
+       {{"tp", r.flag_tp},
+        {"fp", r.flag_fp},
+        {"fn", r.flag_fn},
+        {"precision", r.flag_precision},
+        {"recall", r.flag_recall}}},
+      {"disagreements", std::move(dis)}};
 }
 
 std::string FormatReport(const EvalReport& r) {
   std::ostringstream o;
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "issues %lld\nfix links: precision %.3f recall %.3f F1 %.3f (tp %lld fp %lld fn %lld)\n"
-                "trusted (A-C) links: precision %.3f (tp %lld fp %lld)\n",
-                static_cast<long long>(r.issues), r.link_precision, r.link_recall, r.link_f1,
-                static_cast<long long>(r.link_tp), static_cast<long long>(r.link_fp),
-                static_cast<long long>(r.link_fn), r.trusted_precision,
-                static_cast<long long>(r.trusted_tp), static_cast<long long>(r.trusted_fp));
+  std::snprintf(
+      buf, sizeof buf,
+      "issues %lld\nfix links: precision %.3f recall %.3f F1 %.3f (tp %lld fp %lld fn %lld)\n"
+      "trusted (A-C) links: precision %.3f (tp %lld fp %lld)\n",
+      static_cast<long long>(r.issues), r.link_precision, r.link_recall, r.link_f1,
+      static_cast<long long>(r.link_tp), static_cast<long long>(r.link_fp),
+      static_cast<long long>(r.link_fn), r.trusted_precision, static_cast<long long>(r.trusted_tp),
+      static_cast<long long>(r.trusted_fp));
   o << buf;
   std::snprintf(buf, sizeof buf,
                 "tiers: %.3f (%lld/%lld correctly found links)\nresolution: %.3f (%lld/%lld)\n"
                 "flags: precision %.3f recall %.3f (tp %lld fp %lld fn %lld)\n",
-                r.tier_accuracy, static_cast<long long>(r.tier_correct), static_cast<long long>(r.tier_total),
-                r.resolution_accuracy, static_cast<long long>(r.resolution_correct),
-                static_cast<long long>(r.issues), r.flag_precision, r.flag_recall,
-                static_cast<long long>(r.flag_tp), static_cast<long long>(r.flag_fp),
-                static_cast<long long>(r.flag_fn));
+                r.tier_accuracy, static_cast<long long>(r.tier_correct),
+                static_cast<long long>(r.tier_total), r.resolution_accuracy,
+                static_cast<long long>(r.resolution_correct), static_cast<long long>(r.issues),
+                r.flag_precision, r.flag_recall, static_cast<long long>(r.flag_tp),
+                static_cast<long long>(r.flag_fp), static_cast<long long>(r.flag_fn));
   o << buf;
   auto list = [&o](const char* what, const std::vector<std::string>& v) {
     if (v.empty()) return;

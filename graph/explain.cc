@@ -33,13 +33,14 @@ std::string FlagReason(const IssueLinks& links, Flag flag) {
     case Flag::kFixBeforeIssue:
       for (const FixLink& f : links.fixes)
         if (links.created_at && f.created_at && *f.created_at < *links.created_at)
-          return Short(links, f.pr) + " was opened " + When(*f.created_at) + ", before the issue (" +
-                 When(*links.created_at) + ")";
+          return Short(links, f.pr) + " was opened " + When(*f.created_at) +
+                 ", before the issue (" + When(*links.created_at) + ")";
       return "the fix predates the issue";
     case Flag::kCloseLag:
       if (primary && links.closed_at) {
         std::int64_t days = (*links.closed_at - *primary->merged_at) / 86400;
-        return "closed " + std::to_string(days) + " days after the fix merged; the close time is not the fix time";
+        return "closed " + std::to_string(days) +
+               " days after the fix merged; the close time is not the fix time";
       }
       return "closed long after the fix merged";
     case Flag::kFalseLead: {
@@ -50,7 +51,8 @@ std::string FlagReason(const IssueLinks& links, Flag flag) {
     case Flag::kBackport:
       for (const FixLink& f : links.fixes)
         if (!f.backport_of.empty())
-          return Short(links, f.pr) + " re-applies " + Short(links, f.backport_of) + " to " + f.base_ref;
+          return Short(links, f.pr) + " re-applies " + Short(links, f.backport_of) + " to " +
+                 f.base_ref;
       return "the fix merged again into a release branch";
     case Flag::kCrossPlatform:
       for (const FixLink& f : links.fixes) {
@@ -68,7 +70,8 @@ std::string FlagReason(const IssueLinks& links, Flag flag) {
 }  // namespace
 
 std::string ExplainFix(const IssueLinks& links, const FixLink& fix) {
-  std::string s = Short(links, fix.pr) + " (tier " + TierName(fix.tier) + ", " + Confidence(fix.confidence) + "): ";
+  std::string s = Short(links, fix.pr) + " (tier " + TierName(fix.tier) + ", " +
+                  Confidence(fix.confidence) + "): ";
   if (!fix.backport_of.empty())
     s += "backport of " + Short(links, fix.backport_of) + " to " + fix.base_ref + ", ";
   if (!fix.in_store) {
@@ -95,11 +98,14 @@ std::string ExplainFix(const IssueLinks& links, const FixLink& fix) {
 std::vector<std::string> ExplainLines(const IssueLinks& links) {
   std::vector<std::string> out;
   std::string head = std::string(ResolutionName(links.resolution));
-  if (links.state == IssueState::kClosed && links.closed_at) head += ": closed " + When(*links.closed_at);
-  else if (links.state == IssueState::kOpen) head += ": still open";
+  if (links.state == IssueState::kClosed && links.closed_at)
+    head += ": closed " + When(*links.closed_at);
+  else if (links.state == IssueState::kOpen)
+    head += ": still open";
   if (links.created_at) head += " (filed " + When(*links.created_at) + ")";
   out.push_back(head);
-  bool trusted = std::any_of(links.fixes.begin(), links.fixes.end(), [](const FixLink& f) { return f.tier <= Tier::kC; });
+  bool trusted = std::any_of(links.fixes.begin(), links.fixes.end(),
+                             [](const FixLink& f) { return f.tier <= Tier::kC; });
   bool likely = !links.suggested.empty() || !links.fixes.empty();
   if (!trusted && links.resolution != Resolution::kOpen)
     out.push_back(likely ? "no verified fixing change found" : "no fixing change found");
@@ -107,10 +113,14 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
     if (f.tier <= Tier::kC) out.push_back(ExplainFix(links, f));
   for (const FixLink& f : links.fixes)
     if (f.tier > Tier::kC) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
-  for (const FixLink& f : links.suggested) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
-  for (const Evidence& e : links.evidence) out.push_back(std::string(EvidenceKindName(e.kind)) + ": " + e.detail);
-  if (links.duplicate_of) out.push_back("duplicate of " + Short(links, links.duplicate_of->ToString()));
-  for (Flag f : links.flags) out.push_back(std::string("flag ") + FlagName(f) + ": " + FlagReason(links, f));
+  for (const FixLink& f : links.suggested)
+    out.push_back("likely fix, not verified: " + ExplainFix(links, f));
+  for (const Evidence& e : links.evidence)
+    out.push_back(std::string(EvidenceKindName(e.kind)) + ": " + e.detail);
+  if (links.duplicate_of)
+    out.push_back("duplicate of " + Short(links, links.duplicate_of->ToString()));
+  for (Flag f : links.flags)
+    out.push_back(std::string("flag ") + FlagName(f) + ": " + FlagReason(links, f));
   if (links.answer) {
     const Answer& a = *links.answer;
     std::string line = "answer (" + a.kind + ", comment " + a.comment_id + " by " + a.author;

@@ -1,16 +1,17 @@
 #include "features.h"
 
+#include "signals.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-
-#include "signals.h"
 
 namespace fixgraph::graph {
 namespace {
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -81,23 +82,26 @@ double MatchOne(const std::string& id, const IdShape& shape, const PullInfo& pr,
       if (why) *why = reason();
     }
   };
-  const bool path_like = shape.path_like, has_slash = shape.has_slash, has_underscore = shape.has_underscore;
+  const bool path_like = shape.path_like, has_slash = shape.has_slash,
+             has_underscore = shape.has_underscore;
   std::string_view id_base = std::string_view(id).substr(shape.base_pos);
   const bool id_base_dotted = shape.base_dotted;
   const std::uint64_t bit = HashFilterBit(shape.hash);
   auto in_patch = [&] {
     // The hash first: absent there, absent from the set.
     return (filter.patch_idents & bit) &&
-           std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(), shape.hash) &&
+           std::binary_search(pr.patch_ident_hashes.begin(), pr.patch_ident_hashes.end(),
+                              shape.hash) &&
            pr.patch_idents.count(id);
   };
   // Only a path-like or snake_case identifier can name a file; a snake_case
   // one names it only by its stem or parent directory, equal strings having
   // equal hashes (tail_keys).
   bool files_may_match =
-      path_like || (has_underscore && (!pr.tail_keys_set ||
-                                       ((filter.tail_keys & bit) &&
-                                        std::binary_search(pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash))));
+      path_like || (has_underscore &&
+                    (!pr.tail_keys_set ||
+                     ((filter.tail_keys & bit) &&
+                      std::binary_search(pr.tail_keys.begin(), pr.tail_keys.end(), shape.hash))));
   std::span<const std::string> files;
   if (files_may_match) files = pr.files;
   for (const std::string& f : files) {
@@ -184,9 +188,10 @@ void AssignStrings(std::span<const std::string_view> from, std::vector<std::stri
 std::vector<std::string> LinkedBranches(std::span<const OperateLogEvent> oplog) {
   std::vector<const OperateLogEvent*> events;
   for (const OperateLogEvent& e : oplog) events.push_back(&e);
-  std::stable_sort(events.begin(), events.end(), [](const OperateLogEvent* a, const OperateLogEvent* b) {
-    return a->created_at < b->created_at;
-  });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const OperateLogEvent* a, const OperateLogEvent* b) {
+                     return a->created_at < b->created_at;
+                   });
   std::vector<std::string> out;
   for (const OperateLogEvent* e : events) {
     const std::string& type = e->action_type.empty() ? e->action : e->action_type;
@@ -222,7 +227,8 @@ bool NamesAnErrorClass(std::string_view id) {
   std::string_view tail = LastSegment(id);
   for (std::string_view suffix : {std::string_view("error"), std::string_view("exception"),
                                   std::string_view("warning"), std::string_view("errors")})
-    if (tail.size() >= suffix.size() && tail.substr(tail.size() - suffix.size()) == suffix) return true;
+    if (tail.size() >= suffix.size() && tail.substr(tail.size() - suffix.size()) == suffix)
+      return true;
   return false;
 }
 
@@ -287,8 +293,10 @@ Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   }
   // Sorted, without repeats (what a std::set of them held).
   std::sort(c.participants.begin(), c.participants.begin() + static_cast<std::ptrdiff_t>(logins));
-  logins = static_cast<size_t>(std::unique(c.participants.begin(), c.participants.begin() + static_cast<std::ptrdiff_t>(logins)) -
-                               c.participants.begin());
+  logins = static_cast<size_t>(
+      std::unique(c.participants.begin(),
+                  c.participants.begin() + static_cast<std::ptrdiff_t>(logins)) -
+      c.participants.begin());
   c.participants.resize(logins);
   ident_buf.Clear();
   ident_buf.Add(ident_text);  // text::Identifiers(ident_text)
@@ -312,7 +320,8 @@ Status LoadIssueContext(PullCache* cache, const Ref& ref, IssueContext* out) {
   }
   c.ident_keys.clear();
   c.ident_keys.reserve(all_keys);
-  for (const text::TokenSet& keys : c.ident_key_lists) c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
+  for (const text::TokenSet& keys : c.ident_key_lists)
+    c.ident_keys.insert(c.ident_keys.end(), keys.begin(), keys.end());
   text::Normalize(&c.ident_keys);
   c.marks.Reserve(c.title_tokens.size() + c.text_tokens.size());
   c.marks.Add(c.title_tokens, IssueContext::kTitleMark);
@@ -381,15 +390,17 @@ struct TitleRatios {
   double dice = 0, coverage = 0, containment = 0, pr_title_in_issue = 0;
   bool strong = false, moderate = false;
 };
-TitleRatios RatiosOf(size_t issue_title_n, size_t pr_title_n, double it, double pt, double shared, double covered,
-                     size_t title_in_text) {
+TitleRatios RatiosOf(size_t issue_title_n, size_t pr_title_n, double it, double pt, double shared,
+                     double covered, size_t title_in_text) {
   TitleRatios r;
   r.dice = it + pt > 0 ? 2 * shared / (it + pt) : 0;
   r.coverage = it > 0 ? covered / it : 0;
   if (std::min(issue_title_n, pr_title_n) >= 4) r.containment = shared / std::min(it, pt);
-  r.pr_title_in_issue = pr_title_n == 0 ? 0 : static_cast<double>(title_in_text) / static_cast<double>(pr_title_n);
+  r.pr_title_in_issue =
+      pr_title_n == 0 ? 0 : static_cast<double>(title_in_text) / static_cast<double>(pr_title_n);
   r.strong = r.dice >= 0.6 || r.containment >= 0.8 || (issue_title_n >= 5 && r.coverage >= 0.6);
-  r.moderate = r.strong || r.dice >= 0.3 || r.coverage >= 0.4 || (pr_title_n >= 3 && r.pr_title_in_issue >= 0.6);
+  r.moderate = r.strong || r.dice >= 0.3 || r.coverage >= 0.4 ||
+               (pr_title_n >= 3 && r.pr_title_in_issue >= 0.6);
   return r;
 }
 
@@ -411,7 +422,9 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   return CompareText(issue, pr, w, counts);
 }
 
-double IssueTitleWeight(const IssueContext& issue, const TokenWeights* w) { return Sum(issue.title_tokens, w); }
+double IssueTitleWeight(const IssueContext& issue, const TokenWeights* w) {
+  return Sum(issue.title_tokens, w);
+}
 
 TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const TokenWeights* w,
                       const TextCounts& counts, ConflictCheck check) {
@@ -428,8 +441,9 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
       in_text = 0;
       for (std::uint64_t t : pr.text_tokens) in_text += (issue.marks.Of(t) & kText) != 0;
     }
-    return pr.text_tokens.empty() ? 0
-           : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
+    return pr.text_tokens.empty()
+               ? 0
+               : static_cast<double>(in_text) / static_cast<double>(pr.text_tokens.size());
   };
   for (std::uint64_t t : pr.title_tokens) {
     std::uint8_t bits = issue.marks.Of(t);
@@ -438,7 +452,8 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
     if (bits & kTitle) shared += wt;
     if (bits & kText) ++title_in_text;
   }
-  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr.title_tokens.size(), it, pt, shared, covered, title_in_text);
+  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr.title_tokens.size(), it, pt, shared,
+                           covered, title_in_text);
   // A restatement by coverage alone (the PR's text holds most of the issue
   // title's words, the titles themselves differ) must also hold a subject
   // the issue title names in code, when it names one: an error template
@@ -468,7 +483,8 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
   m.moderate = r.moderate;
   // kWhenFlagged: the conflict only matters to a match that sets a flag,
   // which it then clears (as the early return above does).
-  if (check == ConflictCheck::kWhenFlagged && (m.strong || m.described || m.moderate) && TitlesConflict(issue, pr)) {
+  if (check == ConflictCheck::kWhenFlagged && (m.strong || m.described || m.moderate) &&
+      TitlesConflict(issue, pr)) {
     m.conflict = true;
     m.strong = m.described = m.moderate = false;
   }
@@ -476,10 +492,10 @@ TextMatch CompareText(const IssueContext& issue, const PullInfo& pr, const Token
 }
 
 TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
-                          std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
-                          double issue_title, const TokenBits* text_bits) {
-  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr_title_n, issue_title, title.pr_title, title.shared, covered,
-                           title.in_text);
+                          std::span<const std::uint64_t> pr_text, const TitleCounts& title,
+                          double covered, double issue_title, const TokenBits* text_bits) {
+  TitleRatios r = RatiosOf(issue.title_tokens.size(), pr_title_n, issue_title, title.pr_title,
+                           title.shared, covered, title.in_text);
   TextVerdict v;
   v.title_dice = r.dice;
   v.containment = r.containment;
@@ -496,7 +512,8 @@ TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t 
     size_t in = 0, left = pr_text.size();
     for (std::uint64_t t : pr_text) {
       if (in >= need || in + left < need) break;
-      in += (!text_bits || text_bits->MayHave(t)) && (issue.marks.Of(t) & IssueContext::kTextMark) != 0;
+      in += (!text_bits || text_bits->MayHave(t)) &&
+            (issue.marks.Of(t) & IssueContext::kTextMark) != 0;
       --left;
     }
     flag = in >= need;
@@ -530,8 +547,9 @@ std::vector<IdMatch> MatchIdentifiersAmong(const IssueContext& issue, const Pull
   return out;
 }
 
-void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out, const PullFilter& filter) {
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr,
+                       std::span<const std::uint32_t> ids, std::vector<IdWeight>* out,
+                       const PullFilter& filter) {
   for (std::uint32_t i : ids) {
     double w = MatchOne(issue.identifiers[i], issue.Shape(i), pr, nullptr, filter);
     if (w > 0) out->push_back({i, w});
@@ -547,8 +565,8 @@ void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vecto
   }
 }
 
-bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<const IdWeight> matches,
-                      const std::vector<int>& df) {
+bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr,
+                      std::span<const IdWeight> matches, const std::vector<int>& df) {
   double score = 0;  // summed as ScorePatch sums it
   for (const IdWeight& im : matches) {
     double w = im.weight;
@@ -557,11 +575,12 @@ bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<c
   }
   if (score >= kPatchWeak) return true;
   if (score + 0.5 < kPatchWeak) return false;
-  return issue.title_tokens.size() >= 3 && text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5;
+  return issue.title_tokens.size() >= 3 &&
+         text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5;
 }
 
-PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
-                      const std::vector<int>& df) {
+PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr,
+                      const std::vector<IdMatch>& matches, const std::vector<int>& df) {
   PatchMatch m;
   for (const IdMatch& im : matches) {
     double w = im.weight;
@@ -569,7 +588,8 @@ PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::
     m.score += w;
     m.matched.push_back(im.why);
   }
-  if (issue.title_tokens.size() >= 3 && text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5) {
+  if (issue.title_tokens.size() >= 3 &&
+      text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5) {
     m.score += 0.5;
     m.matched.push_back("the patch uses the issue title's words");
   }
@@ -582,8 +602,8 @@ PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr, const std
 
 bool BranchNamesIssue(std::string_view branch, std::string_view number) {
   if (branch.empty() || number.empty()) return false;
-  bool numeric = std::all_of(number.begin(), number.end(),
-                             [](unsigned char c) { return std::isdigit(c); });
+  bool numeric =
+      std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   std::vector<std::string_view> tokens = Split(branch, "/_-.");
   std::string num = text::Lower(number);
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -616,8 +636,8 @@ BranchKeys BranchKeysOf(std::string_view branch) {
     std::string tok = text::Lower(tokens[i]);
     // Matches as itself: first of several tokens, or after a branch word.
     bool placed = (i == 0 && tokens.size() > 1) ||
-                  (i > 0 && std::find(kBranchWords.begin(), kBranchWords.end(), text::Lower(tokens[i - 1])) !=
-                                kBranchWords.end());
+                  (i > 0 && std::find(kBranchWords.begin(), kBranchWords.end(),
+                                      text::Lower(tokens[i - 1])) != kBranchWords.end());
     if (placed) k.numeric.push_back(tok);
     // "issue31", "fix31": a branch word glued to the number.
     for (std::string_view w : kBranchWords)
@@ -631,7 +651,8 @@ BranchKeys BranchKeysOf(std::string_view branch) {
 
 IssueNumberKey IssueNumberKey::Of(std::string_view number) {
   IssueNumberKey k;
-  k.numeric = std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  k.numeric =
+      std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   k.value = k.numeric ? std::string(number) : text::Lower(number);
   k.bit = BranchKeyBit(k.value);
   return k;
@@ -687,7 +708,8 @@ std::vector<std::string> VersionsIn(std::string_view s) {
         size_t e = Digits(s, j + 1);
         v.append(s.substr(j, e - j));
         j = e;
-      } else if (j + 3 < s.size() && Low(s[j + 1]) == 'r' && Low(s[j + 2]) == 'c' && Digit(s[j + 3])) {
+      } else if (j + 3 < s.size() && Low(s[j + 1]) == 'r' && Low(s[j + 2]) == 'c' &&
+                 Digit(s[j + 3])) {
         size_t e = Digits(s, j + 3);
         v += ".rc";
         v.append(s.substr(j + 3, e - j - 3));
@@ -697,7 +719,8 @@ std::vector<std::string> VersionsIn(std::string_view s) {
       }
       ++parts;
     }
-    if (parts >= 2 && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(std::move(v));
+    if (parts >= 2 && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(std::move(v));
     i = j;
     while (i < s.size() && (Alnum(s[i]) || s[i] == '.')) ++i;
   }
@@ -724,7 +747,8 @@ LabelKeys LabelKeysOf(std::string_view label) {
   if (cut != std::string_view::npos) value.remove_prefix(cut + 1);
   std::string word;
   auto flush = [&] {
-    if (word.size() >= 3 && std::find(k.words.begin(), k.words.end(), word) == k.words.end()) k.words.push_back(word);
+    if (word.size() >= 3 && std::find(k.words.begin(), k.words.end(), word) == k.words.end())
+      k.words.push_back(word);
     word.clear();
   };
   for (char c : value) {
@@ -751,7 +775,8 @@ bool IsReleaseBranch(std::string_view branch) {
   if (b.find("release") == std::string::npos) return false;
   // "release/v2.17", "release/20240501"; "br_release_cann_8.0.RC3_20241230".
   size_t slash = b.rfind('/');
-  return (slash != std::string::npos && versioned(std::string_view(b).substr(slash + 1))) || !VersionsIn(b).empty();
+  return (slash != std::string::npos && versioned(std::string_view(b).substr(slash + 1))) ||
+         !VersionsIn(b).empty();
 }
 
 }  // namespace fixgraph::graph

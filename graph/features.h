@@ -4,6 +4,11 @@
 // Thread safety: pure functions over their arguments.
 #pragma once
 
+#include "pull_cache.h"
+#include "text.h"
+
+#include "fixgraph/engine/store.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -12,10 +17,6 @@
 #include <span>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "pull_cache.h"
-#include "text.h"
 
 namespace fixgraph::graph {
 
@@ -39,14 +40,14 @@ class TokenMarks {
 // What MatchOne (features.cc) asks of an issue identifier, computed once per
 // issue instead of per PR compared.
 struct IdShape {
-  bool path_like = false;       // text::IsPathLike
+  bool path_like = false;  // text::IsPathLike
   bool has_slash = false;
   bool has_underscore = false;
-  size_t base_pos = 0;          // where text::Basename starts
-  bool base_dotted = false;     // the basename holds a '.'
-  bool plain = false;           // CamelCase only, or neither path-like nor snake_case
-  std::uint64_t hash = 0;       // text::Hash of the identifier
-  bool known = false;           // set by Of (a default IdShape is not computed yet)
+  size_t base_pos = 0;       // where text::Basename starts
+  bool base_dotted = false;  // the basename holds a '.'
+  bool plain = false;        // CamelCase only, or neither path-like nor snake_case
+  std::uint64_t hash = 0;    // text::Hash of the identifier
+  bool known = false;        // set by Of (a default IdShape is not computed yet)
   static IdShape Of(std::string_view id);
 };
 
@@ -63,26 +64,27 @@ struct IssueContext {
   std::shared_ptr<const void> rows_owned;  // shared: copies of the context stay valid
   std::string normalized_title;
   text::TokenSet title_tokens;
-  text::TokenSet text_tokens;            // title and body
+  text::TokenSet text_tokens;  // title and body
   std::vector<std::string> title_identifiers;
   // The word tokens of each title identifier that names a subject (not an
   // error class such as AttributeError): what a PR restating the title must
   // hold (CompareText).
   std::vector<text::TokenSet> title_subject_tokens;
-  std::vector<std::string> identifiers;  // from title, body and human comments
-  text::TokenSet ident_keys;             // hashes of the identifiers and their path suffixes
+  std::vector<std::string> identifiers;         // from title, body and human comments
+  text::TokenSet ident_keys;                    // hashes of the identifiers and their path suffixes
   std::vector<text::TokenSet> ident_key_lists;  // the same, per identifier
   // Per identifier, computed on first use (Shape): most identifiers never
   // meet a PR that shares one of their keys. Entries not `known` are not
   // computed yet.
   mutable std::vector<IdShape> id_shapes;
   const IdShape& Shape(size_t i) const;
-  std::vector<bool> comment_is_bot;      // per comment: signals::IsBot(its author)
+  std::vector<bool> comment_is_bot;  // per comment: signals::IsBot(its author)
   // True when comments[i] is by a bot (comment_is_bot, or asked of
   // signals::IsBot for a context built without it).
   bool BotComment(size_t i) const;
-  std::vector<std::string> participants;  // logins of the author and human commenters, sorted, no repeats
-  std::vector<std::string> labels;       // current labels plus labels added in the log
+  std::vector<std::string>
+      participants;                 // logins of the author and human commenters, sorted, no repeats
+  std::vector<std::string> labels;  // current labels plus labels added in the log
   // Branches the platform links to the issue (GitCode add_issue_branch_link
   // events and related_branches, less delete_issue_branch_link), in order.
   std::vector<std::string> linked_branches;
@@ -106,15 +108,15 @@ Status LoadIssueContext(PullCache* cache, const Ref& issue, IssueContext* out);
 
 // How much a PR's title and description restate the issue.
 struct TextMatch {
-  double title_dice = 0;      // issue title vs PR title
-  double title_coverage = 0;  // issue title words found in the PR title and body
-  double containment = 0;     // overlap / smaller title (titles of >= 4 tokens)
+  double title_dice = 0;         // issue title vs PR title
+  double title_coverage = 0;     // issue title words found in the PR title and body
+  double containment = 0;        // overlap / smaller title (titles of >= 4 tokens)
   double pr_in_issue = 0;        // PR title and body words found in the issue text
   double pr_title_in_issue = 0;  // PR title words found in the issue text
-  bool described = false;     // the issue text describes much of what the PR says
-  bool strong = false;        // equal, contained, or restated: title_match
-  bool moderate = false;      // shares a good part of the words
-  bool conflict = false;      // both titles name code identifiers, none in common
+  bool described = false;        // the issue text describes much of what the PR says
+  bool strong = false;           // equal, contained, or restated: title_match
+  bool moderate = false;         // shares a good part of the words
+  bool conflict = false;         // both titles name code identifiers, none in common
 };
 // Title words weigh 1/df, df being the number of candidate PR titles that use
 // them: template words every title shares ("精度不一致", "fails on") count
@@ -149,7 +151,9 @@ class TokenWeights {
     }
     return tokens.size();
   }
-  double OfSlot(std::uint32_t slot) const { return 1.0 / static_cast<double>(counts_.ValueAt(slot)); }
+  double OfSlot(std::uint32_t slot) const {
+    return 1.0 / static_cast<double>(counts_.ValueAt(slot));
+  }
   std::uint64_t TokenAt(std::uint32_t slot) const { return counts_.KeyAt(slot); }
   // The slot of a counted token; -1 for a token not counted.
   std::int64_t SlotOf(std::uint64_t token) const { return counts_.IndexOf(token); }
@@ -196,9 +200,9 @@ struct TitleCounts {
   size_t in_text = 0;
 };
 struct TextVerdict {
-  double title_dice = 0;   // as CompareText gives them
+  double title_dice = 0;  // as CompareText gives them
   double containment = 0;
-  bool flagged = false;    // CompareText(issue, pr, weights) sets strong, moderate or described
+  bool flagged = false;  // CompareText(issue, pr, weights) sets strong, moderate or described
 };
 // A 4096-bit filter of a token set: MayHave is false for most tokens not in
 // it and true for every token in it (a quick "not there" before a lookup).
@@ -219,8 +223,8 @@ class TokenBits {
 // decided; the titles' identifiers are compared only when a flag would be set.
 // `text_bits` (may be null): TokenBits of issue.text_tokens.
 TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t pr_title_n,
-                          std::span<const std::uint64_t> pr_text, const TitleCounts& title, double covered,
-                          double issue_title, const TokenBits* text_bits = nullptr);
+                          std::span<const std::uint64_t> pr_text, const TitleCounts& title,
+                          double covered, double issue_title, const TokenBits* text_bits = nullptr);
 
 // The last dotted or slashed segment of an identifier:
 // "torch_npu.npu_rms_norm" -> "npu_rms_norm", "a/b/c.py" -> "c.py".
@@ -258,25 +262,28 @@ struct PullFilter {
   std::uint64_t patch_idents = ~std::uint64_t{0};
   std::uint64_t tail_keys = ~std::uint64_t{0};
 };
-inline std::uint64_t HashFilterBit(std::uint64_t hash) { return std::uint64_t{1} << ((hash * 0xD6E8FEB86659FD93ull) >> 58); }
+inline std::uint64_t HashFilterBit(std::uint64_t hash) {
+  return std::uint64_t{1} << ((hash * 0xD6E8FEB86659FD93ull) >> 58);
+}
 inline std::uint64_t HashFilterOf(const text::TokenSet& hashes) {
   std::uint64_t f = 0;
   for (std::uint64_t h : hashes) f |= HashFilterBit(h);
   return f;
 }
-void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::span<const std::uint32_t> ids,
-                       std::vector<IdWeight>* out, const PullFilter& filter = {});
+void IdentifierWeights(const IssueContext& issue, const PullInfo& pr,
+                       std::span<const std::uint32_t> ids, std::vector<IdWeight>* out,
+                       const PullFilter& filter = {});
 void IdentifierWeights(const IssueContext& issue, const PullInfo& pr, std::vector<IdWeight>* out);
 // ScorePatch(issue, pr, matches, df).score >= kPatchWeak for the matches
 // these weights come from, without building the reasons (and without the
 // title-words coverage of the patch unless it decides the answer).
-bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr, std::span<const IdWeight> matches,
-                      const std::vector<int>& df);
+bool PatchReachesWeak(const IssueContext& issue, const PullInfo& pr,
+                      std::span<const IdWeight> matches, const std::vector<int>& df);
 // Sums the matches; `df` counts, per identifier (by index into
 // IssueContext::identifiers; missing entries count 0), the candidate PRs that
 // touch it: an identifier many PRs touch tells little (weight / df).
-PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<IdMatch>& matches,
-                      const std::vector<int>& df);
+PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr,
+                      const std::vector<IdMatch>& matches, const std::vector<int>& df);
 // MatchIdentifiers then ScorePatch.
 PatchMatch ComparePatch(const IssueContext& issue, const PullInfo& pr, const std::vector<int>& df);
 

@@ -1,14 +1,13 @@
 #include "fixgraph/graph/graph_view.h"
 
+#include "fixgraph/graph/linker.h"
+
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/connected_components.hpp>
 #include <map>
 #include <tuple>
 #include <unordered_map>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/connected_components.hpp>
-
-#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::graph {
 namespace {
@@ -58,11 +57,16 @@ struct GraphView::Impl {
 
 const char* EdgeKindName(EdgeKind k) {
   switch (k) {
-    case EdgeKind::kFix: return "fix";
-    case EdgeKind::kDuplicate: return "duplicate";
-    case EdgeKind::kBackport: return "backport";
-    case EdgeKind::kMention: return "mention";
-    case EdgeKind::kFalseLead: return "false_lead";
+    case EdgeKind::kFix:
+      return "fix";
+    case EdgeKind::kDuplicate:
+      return "duplicate";
+    case EdgeKind::kBackport:
+      return "backport";
+    case EdgeKind::kMention:
+      return "mention";
+    case EdgeKind::kFalseLead:
+      return "false_lead";
   }
   return "unknown";
 }
@@ -119,7 +123,8 @@ GraphView GraphView::FromLinks(const std::vector<IssueLinks>& links,
   std::vector<GraphNode*> sorted;
   sorted.reserve(nodes.size());
   for (auto& [id, n] : nodes) sorted.push_back(&n);
-  std::sort(sorted.begin(), sorted.end(), [](const GraphNode* x, const GraphNode* y) { return x->id < y->id; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const GraphNode* x, const GraphNode* y) { return x->id < y->id; });
   impl->nodes.reserve(sorted.size());
   impl->index.reserve(sorted.size());
   for (GraphNode* n : sorted) {
@@ -134,7 +139,9 @@ GraphView GraphView::FromLinks(const std::vector<IssueLinks>& links,
   for (size_t i = 0; i < raw.size();) {
     size_t j = i;
     std::string tier = raw[i].tier;
-    for (++j; j < raw.size() && raw[j].a == raw[i].a && raw[j].b == raw[i].b && raw[j].kind == raw[i].kind; ++j)
+    for (++j; j < raw.size() && raw[j].a == raw[i].a && raw[j].b == raw[i].b &&
+              raw[j].kind == raw[i].kind;
+         ++j)
       if (!raw[j].tier.empty() && (tier.empty() || raw[j].tier < tier)) tier = raw[j].tier;
     impl->edges.push_back({impl->index.at(raw[i].a), impl->index.at(raw[i].b), raw[i].kind, tier});
     i = j;
@@ -148,7 +155,8 @@ GraphView GraphView::FromLinks(const std::vector<IssueLinks>& links,
   std::vector<int> size(impl->nodes.size(), 0);
   for (int c : comp) ++size[static_cast<size_t>(c)];
   impl->component.resize(comp.size());
-  for (size_t i = 0; i < comp.size(); ++i) impl->component[i] = size[static_cast<size_t>(comp[i])] > 1 ? comp[i] : -1;
+  for (size_t i = 0; i < comp.size(); ++i)
+    impl->component[i] = size[static_cast<size_t>(comp[i])] > 1 ? comp[i] : -1;
 
   GraphView v;
   v.impl_ = std::move(impl);
@@ -229,10 +237,18 @@ void GraphView::WriteDot(std::ostream& out) const {
       case EdgeKind::kFix:
         out << "label=\"" << e.tier << "\"" << (e.tier == "D" ? ", style=dotted" : "");
         break;
-      case EdgeKind::kDuplicate: out << "label=\"duplicate\", style=bold"; break;
-      case EdgeKind::kBackport: out << "label=\"backport\", style=dashed"; break;
-      case EdgeKind::kMention: out << "style=dotted, color=grey"; break;
-      case EdgeKind::kFalseLead: out << "label=\"false lead\", color=red, style=dashed"; break;
+      case EdgeKind::kDuplicate:
+        out << "label=\"duplicate\", style=bold";
+        break;
+      case EdgeKind::kBackport:
+        out << "label=\"backport\", style=dashed";
+        break;
+      case EdgeKind::kMention:
+        out << "style=dotted, color=grey";
+        break;
+      case EdgeKind::kFalseLead:
+        out << "label=\"false lead\", color=red, style=dashed";
+        break;
     }
     out << "];\n";
   }

@@ -1,8 +1,8 @@
 #include "link_codec.h"
 
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/byte_codec.h"
+
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::graph {
 namespace {
@@ -10,7 +10,8 @@ namespace {
 constexpr char kLinksTag = 'L';
 constexpr char kPullLinksTag = 'P';
 
-constexpr std::uint8_t kMaxEvidenceKind = static_cast<std::uint8_t>(EvidenceKind::kVerifyCommentClose);
+constexpr std::uint8_t kMaxEvidenceKind =
+    static_cast<std::uint8_t>(EvidenceKind::kVerifyCommentClose);
 constexpr std::uint8_t kMaxTier = static_cast<std::uint8_t>(Tier::kD);
 constexpr std::uint8_t kMaxResolution = static_cast<std::uint8_t>(Resolution::kUnknown);
 constexpr std::uint8_t kMaxFlag = static_cast<std::uint8_t>(Flag::kTraceless);

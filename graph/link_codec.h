@@ -13,12 +13,12 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+#include "fixgraph/graph/links.h"
+
 #include <set>
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/status.h"
-#include "fixgraph/graph/links.h"
 
 namespace fixgraph::graph {
 

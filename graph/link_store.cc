@@ -1,21 +1,21 @@
 // LinkAll, Relink and reading stored links (see linker.h).
+#include "bulk_heap.h"
+#include "features.h"
+#include "link_codec.h"
+#include "linker_internal.h"
+#include "rank_pool.h"
+#include "text.h"
+
+#include "fixgraph/engine/parallel.h"
+#include "fixgraph/graph/linker.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-
-#include "bulk_heap.h"
-#include "fixgraph/engine/parallel.h"
-#include "features.h"
-#include "link_codec.h"
-#include "text.h"
-#include "fixgraph/graph/linker.h"
-#include "linker_internal.h"
-#include "rank_pool.h"
-
-#include <nlohmann/json.hpp>
 
 namespace fixgraph::graph {
 namespace {
@@ -184,7 +184,8 @@ Status AddReverse(const Store& store, const Ref& pull, std::set<Ref>* out) {
   auto v = store.GetDerived(kPullLinksKind, pull);
   if (!v.ok()) return v.status().IsNotFound() ? Status::OK() : v.status();
   std::set<std::string> issues;
-  FG_RETURN_IF_ERROR(DecodePullLinks(*v, &issues).WithContext("pull_links record of " + pull.ToString()));
+  FG_RETURN_IF_ERROR(
+      DecodePullLinks(*v, &issues).WithContext("pull_links record of " + pull.ToString()));
   for (const std::string& s : issues) {
     auto r = ParseRef(s);
     if (r.ok() && r->kind == RefKind::kIssue) out->insert(*r);
@@ -212,16 +213,18 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
                  ReverseIndex* reverse, LinkStats* stats, BulkHeap* heap) {
   auto mark = Clock::now();
   // Every issue and PR of the scope, with the PR features, read once.
-  FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run, RunIndex::Build(*store, repo, LinkThreads(options)));
+  FG_ASSIGN_OR_RETURN(std::unique_ptr<RunIndex> run,
+                      RunIndex::Build(*store, repo, LinkThreads(options)));
   heap->Update();
   const std::vector<Ref>& issues = run->issues();
   // Forget earlier results in scope: stale issue records.
   auto batch = store->NewBatch();
   std::set<Ref> present(issues.begin(), issues.end());
-  FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string&) {
-    if (!present.count(item)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
-    return true;
-  }));
+  FG_RETURN_IF_ERROR(
+      store->ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string&) {
+        if (!present.count(item)) batch->DeleteDerived(kLinksKind, item).IgnoreError();
+        return true;
+      }));
   FG_RETURN_IF_ERROR(store->Write(batch.get()));
   // The suggestion model of this repository: fitted on its explicit pairs
   // when it has enough, kept in the store for Relink and LinkIssue.
@@ -231,7 +234,8 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
     const auto fit_start = std::chrono::steady_clock::now();
     FG_ASSIGN_OR_RETURN(std::optional<RankModel> fitted,
                         FitRepositoryModel(*store, *run, *repo, options.suggest_min_pairs));
-    stats->fit_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - fit_start).count();
+    stats->fit_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - fit_start).count();
     auto meta = store->NewBatch();
     if (fitted) {
       FG_RETURN_IF_ERROR(meta->PutMeta(RankModelKey(*repo), fitted->ToJson().dump()));
@@ -247,7 +251,8 @@ Status LinkScope(Store* store, const RepoRef* repo, const LinkerOptions& options
 }
 
 // The stored suggestion models of the repositories of `issues`.
-Status LoadRankModels(const Store& store, const std::vector<Ref>& issues, std::map<RepoRef, RankModel>* out) {
+Status LoadRankModels(const Store& store, const std::vector<Ref>& issues,
+                      std::map<RepoRef, RankModel>* out) {
   std::set<RepoRef> repos;
   for (const Ref& r : issues) repos.insert(r.repo);
   for (const RepoRef& repo : repos) {
@@ -258,7 +263,9 @@ Status LoadRankModels(const Store& store, const std::vector<Ref>& issues, std::m
     }
     nlohmann::json j = nlohmann::json::parse(*v, nullptr, false);
     auto m = RankModel::FromJson(j);
-    if (!m.ok()) return Status::Corruption("suggestion model of " + repo.ToString() + ": " + m.status().message());
+    if (!m.ok())
+      return Status::Corruption("suggestion model of " + repo.ToString() + ": " +
+                                m.status().message());
     out->emplace(repo, std::move(*m));
   }
   return Status::OK();
@@ -295,11 +302,11 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
     FG_RETURN_IF_ERROR(LinkScope(store, repo, options, /*read_old=*/true, &reverse, stats, &heap));
   } else {
     // Every PR's reverse row is rewritten from what this run links.
-    FG_RETURN_IF_ERROR(store->ForEachDerived(kPullLinksKind, nullptr,
-                                             [&](const Ref& item, const std::string&) {
-                                               reverse.MarkEmpty(item.ToString());
-                                               return true;
-                                             }));
+    FG_RETURN_IF_ERROR(
+        store->ForEachDerived(kPullLinksKind, nullptr, [&](const Ref& item, const std::string&) {
+          reverse.MarkEmpty(item.ToString());
+          return true;
+        }));
     // One repository at a time: only its issues and PRs are held in memory
     // (references into other repositories are read from the store, as a
     // `link --repo` run reads them), so a run's memory is that of the
@@ -315,10 +322,11 @@ Status LinkAll(Store* store, const RepoRef* repo, const LinkerOptions& options, 
     auto batch = store->NewBatch();
     for (const RepoRef& r : with_links) {
       if (linked.count(r)) continue;
-      FG_RETURN_IF_ERROR(store->ForEachDerived(kLinksKind, &r, [&](const Ref& item, const std::string&) {
-        batch->DeleteDerived(kLinksKind, item).IgnoreError();
-        return true;
-      }));
+      FG_RETURN_IF_ERROR(
+          store->ForEachDerived(kLinksKind, &r, [&](const Ref& item, const std::string&) {
+            batch->DeleteDerived(kLinksKind, item).IgnoreError();
+            return true;
+          }));
     }
     FG_RETURN_IF_ERROR(store->Write(batch.get()));
   }
@@ -360,7 +368,8 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
       continue;
     }
     std::set<Ref> pulls;
-    FG_RETURN_IF_ERROR(AddMentionedIssues(store, pr->title + "\n" + pr->body, t.repo, &issues, &pulls));
+    FG_RETURN_IF_ERROR(
+        AddMentionedIssues(store, pr->title + "\n" + pr->body, t.repo, &issues, &pulls));
     std::vector<Comment> comments;
     FG_RETURN_IF_ERROR(store.ListComments(t, &comments));
     for (const Comment& c : comments)
@@ -394,7 +403,8 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
       return it != sorted.end() && *it <= hi;
     };
     std::vector<std::pair<UnixSeconds, Ref>> closed;
-    FG_RETURN_IF_ERROR(store.IssuesClosedBetween(repo, ms.front() - after, ms.back() + before + most, &closed));
+    FG_RETURN_IF_ERROR(
+        store.IssuesClosedBetween(repo, ms.front() - after, ms.back() + before + most, &closed));
     for (const auto& [x, ref] : closed) {
       if (issues.count(ref) || !any_in(x - before - most, x + after)) continue;
       auto is = store.GetIssue(ref);
@@ -441,8 +451,8 @@ Status Relink(Store* store, const std::vector<Ref>& touched, const LinkerOptions
     FG_RETURN_IF_ERROR(LoadRankModels(*store, issues, &models));
     if (!models.empty()) scoped.suggest_models = &models;
   }
-  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, scoped, run.get(), &reverse, /*read_old=*/true, stats,
-                                  heap ? &*heap : nullptr));
+  FG_RETURN_IF_ERROR(LinkAndStore(store, issues, scoped, run.get(), &reverse, /*read_old=*/true,
+                                  stats, heap ? &*heap : nullptr));
   FG_RETURN_IF_ERROR(WriteReverse(store, &reverse, stats));
   if (relinked) *relinked = issues;
   stats->seconds += SecondsSince(&start);
@@ -462,14 +472,15 @@ Status ForEachLinks(const Store& store, const RepoRef* repo,
                     const std::function<bool(const IssueLinks&)>& fn) {
   Status inner;
   IssueLinks links;
-  FG_RETURN_IF_ERROR(store.ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string& v) {
-    inner = DecodeLinks(v, &links);
-    if (!inner.ok()) {
-      inner = inner.WithContext("links record of " + item.ToString());
-      return false;
-    }
-    return fn(links);
-  }));
+  FG_RETURN_IF_ERROR(
+      store.ForEachDerived(kLinksKind, repo, [&](const Ref& item, const std::string& v) {
+        inner = DecodeLinks(v, &links);
+        if (!inner.ok()) {
+          inner = inner.WithContext("links record of " + item.ToString());
+          return false;
+        }
+        return fn(links);
+      }));
   return inner;
 }
 

@@ -1,16 +1,17 @@
 // Linker: scoring, backports, pruning, resolution and flags; LinkIssue (see
 // linker.h). Evidence collection is in collect.cc.
 #include "fixgraph/graph/linker.h"
-#include "fixgraph/engine/utf8.h"
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "linker_impl.h"
 #include "linker_internal.h"
 #include "resolve.h"
 #include "signals.h"
+
+#include "fixgraph/engine/utf8.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace fixgraph::graph {
 
@@ -20,13 +21,20 @@ std::string When(const OptTime& t) {
 
 const char* SourcePhrase(MentionSource s) {
   switch (s) {
-    case MentionSource::kPullTitle: return "title";
-    case MentionSource::kPullBody: return "description";
-    case MentionSource::kPullComment: return "a comment";
-    case MentionSource::kCommitMessage: return "a commit message";
-    case MentionSource::kIssueText: return "issue text";
-    case MentionSource::kIssueComment: return "an issue comment";
-    case MentionSource::kBranchName: return "branch name";
+    case MentionSource::kPullTitle:
+      return "title";
+    case MentionSource::kPullBody:
+      return "description";
+    case MentionSource::kPullComment:
+      return "a comment";
+    case MentionSource::kCommitMessage:
+      return "a commit message";
+    case MentionSource::kIssueText:
+      return "issue text";
+    case MentionSource::kIssueComment:
+      return "an issue comment";
+    case MentionSource::kBranchName:
+      return "branch name";
   }
   return "text";
 }
@@ -42,15 +50,24 @@ double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, i
   switch (e.kind) {
     case EvidenceKind::kCloseAtMerge:
       return (std::llabs(e.delta_s.value_or(99)) <= strong_s && close_competitors <= 1) ? 0.9 : 0.6;
-    case EvidenceKind::kClosingKeyword: return 0.8;
-    case EvidenceKind::kPlatformLink: return 0.8;
-    case EvidenceKind::kExplicitUrl: return 0.7;
-    case EvidenceKind::kExplicitRef: return 0.55;
-    case EvidenceKind::kBranchName: return 0.6;
-    case EvidenceKind::kCommentRef: return 0.6;
-    case EvidenceKind::kTitleMatch: return c.text.strong ? 0.45 : 0.2;
-    case EvidenceKind::kPatchOverlap: return std::min(0.5, 0.2 * c.patch.score);
-    case EvidenceKind::kVerifyCommentClose: return 0.5;
+    case EvidenceKind::kClosingKeyword:
+      return 0.8;
+    case EvidenceKind::kPlatformLink:
+      return 0.8;
+    case EvidenceKind::kExplicitUrl:
+      return 0.7;
+    case EvidenceKind::kExplicitRef:
+      return 0.55;
+    case EvidenceKind::kBranchName:
+      return 0.6;
+    case EvidenceKind::kCommentRef:
+      return 0.6;
+    case EvidenceKind::kTitleMatch:
+      return c.text.strong ? 0.45 : 0.2;
+    case EvidenceKind::kPatchOverlap:
+      return std::min(0.5, 0.2 * c.patch.score);
+    case EvidenceKind::kVerifyCommentClose:
+      return 0.5;
   }
   return 0;
 }
@@ -120,7 +137,7 @@ bool Linker::AboutOtherIssue(const PullInfo& info) const {
 void Linker::Score() {
   const Issue& is = ctx_.issue;
   for (auto& [key, c] : cands_) {
-    if (c.info && !c.info->pr.merged()) continue;  // never a fix
+    if (c.info && !c.info->pr.merged()) continue;        // never a fix
     if (c.info && IsRevert(c.info->pr.title)) continue;  // undoes a change, fixes nothing
     bool expl = c.Explicit();
     bool timing = c.Has(EvidenceKind::kCloseAtMerge);
@@ -166,15 +183,17 @@ void Linker::Score() {
         c.tier = Tier::kD;
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.0f%%", 100 * c.text.pr_in_issue);
-        c.Add(EvidenceKind::kTitleMatch, Short(c.ref) + " merged while the issue was open and " +
-                                             buf + " of its title and description words are in the issue");
+        c.Add(EvidenceKind::kTitleMatch,
+              Short(c.ref) + " merged while the issue was open and " + buf +
+                  " of its title and description words are in the issue");
       } else {
         continue;
       }
     }
     c.keep = true;
     double miss = 1;
-    for (const Evidence& e : c.evidence) miss *= 1 - Weight(c, e, close_competitors_, options_->strong_close_s);
+    for (const Evidence& e : c.evidence)
+      miss *= 1 - Weight(c, e, close_competitors_, options_->strong_close_s);
     c.confidence = Clamp(1 - miss, c.tier);
   }
 }
@@ -202,14 +221,16 @@ Status Linker::AddBackport(const Ref& ref, const Candidate& fix) {
     if (std::find(fix.info->files.begin(), fix.info->files.end(), f) != fix.info->files.end())
       same.push_back(std::string(text::Basename(f)));
   if (!c->Has(EvidenceKind::kPatchOverlap) && (c->patch.score >= kPatchWeak || !same.empty())) {
-    std::string detail = Short(ref) + " re-applies " + Short(fix.ref) + " to " + c->info->pr.base_ref;
+    std::string detail =
+        Short(ref) + " re-applies " + Short(fix.ref) + " to " + c->info->pr.base_ref;
     if (!same.empty()) detail += " (same files: " + Excerpt(same.front(), 80) + ")";
     c->Add(EvidenceKind::kPatchOverlap, detail);
   }
   if (!own_explicit) c->tier = std::max(fix.tier, Tier::kC);
   c->keep = true;
   double miss = 1;
-  for (const Evidence& e : c->evidence) miss *= 1 - Weight(*c, e, close_competitors_, options_->strong_close_s);
+  for (const Evidence& e : c->evidence)
+    miss *= 1 - Weight(*c, e, close_competitors_, options_->strong_close_s);
   c->confidence = Clamp(1 - miss, c->tier);
   return Status::OK();
 }
@@ -232,7 +253,8 @@ Status Linker::CollectBackports() {
     std::vector<RunIndex::Timed> storage;
     std::span<const RunIndex::Timed> near;
     UnixSeconds m = *fix.info->pr.merged_at;
-    FG_RETURN_IF_ERROR(cache_->MergedRows(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &storage, &near));
+    FG_RETURN_IF_ERROR(
+        cache_->MergedRows(fix.ref.repo, m - 7 * kDay, m + 30 * kDay, &storage, &near));
     if (near.size() <= options_->max_window_candidates) {
       for (const RunIndex::Timed& row : near) {
         const std::shared_ptr<PullInfo>& info = row.info;
@@ -289,7 +311,8 @@ void Linker::Prune() {
   // same seconds with nothing but that timing is a coincidence.
   if (timed_explicit) {
     for (auto& [key, c] : cands_)
-      if (c.keep && c.backport_of.empty() && c.evidence.size() == 1 && c.Has(EvidenceKind::kCloseAtMerge))
+      if (c.keep && c.backport_of.empty() && c.evidence.size() == 1 &&
+          c.Has(EvidenceKind::kCloseAtMerge))
         c.keep = false;
   }
   std::vector<Candidate*> implicit;
@@ -328,7 +351,8 @@ StatusOr<IssueLinks> Linker::Finish() {
   for (auto& [key, c] : cands_) {
     if (c.info && !c.info->pr.merged()) {
       bool closed_pr = c.info->pr.state == PullState::kClosed;
-      if (c.referenced && (is.state == IssueState::kClosed || closed_pr)) out.false_leads.push_back(key);
+      if (c.referenced && (is.state == IssueState::kClosed || closed_pr))
+        out.false_leads.push_back(key);
       continue;
     }
     if (!c.keep) continue;
@@ -375,7 +399,8 @@ StatusOr<IssueLinks> Linker::Finish() {
   ComputeFlags(ctx_, *options_, &out);
   // A closed issue left without a trusted link gets the ranking's
   // suggestions (PRs already linked at tier D are not repeated).
-  bool trusted = std::any_of(out.fixes.begin(), out.fixes.end(), [](const FixLink& f) { return f.tier <= Tier::kC; });
+  bool trusted = std::any_of(out.fixes.begin(), out.fixes.end(),
+                             [](const FixLink& f) { return f.tier <= Tier::kC; });
   bool eligible = is.state == IssueState::kClosed && !trusted &&
                   (out.resolution == Resolution::kFixed || out.resolution == Resolution::kUnknown);
   if (eligible && options_->suggest && !nested_) {
@@ -415,7 +440,8 @@ Status Linker::ConfirmImplicit() {
   std::vector<Candidate*> implicit;
   for (auto& [key, c] : cands_) {
     if (!c.keep || c.tier > Tier::kC || !c.backport_of.empty()) continue;
-    if (!c.implicit_only || !c.info || c.info->pr.repo != is.repo) return Status::OK();  // explained otherwise
+    if (!c.implicit_only || !c.info || c.info->pr.repo != is.repo)
+      return Status::OK();  // explained otherwise
     implicit.push_back(&c);
   }
   if (implicit.empty()) return Status::OK();
@@ -432,7 +458,9 @@ Status Linker::ConfirmImplicit() {
   }
   for (Candidate* c : implicit) {
     c->keep = false;
-    notes_.push_back(Short(c->ref) + "'s title/patch match is not confirmed: the ranking of the PRs merged around the issue puts " +
+    notes_.push_back(Short(c->ref) +
+                     "'s title/patch match is not confirmed: the ranking of the PRs merged around "
+                     "the issue puts " +
                      Short(top.info->pr.ref()) + " first");
   }
   DropOrphanBackports();
@@ -475,23 +503,29 @@ std::vector<FixLink> Linker::Suggestions() {
     f.base_ref = pr.base_ref;
     f.title = pr.title;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "ranked %zu of %zu PRs merged around the issue (probability %.2f); text score %.0f%% of the best",
+    std::snprintf(buf, sizeof buf,
+                  "ranked %zu of %zu PRs merged around the issue (probability %.2f); text score "
+                  "%.0f%% of the best",
                   r + 1, pool, p, 100 * e.x[static_cast<size_t>(RankFeature::kText)]);
     std::string detail = buf;
-    if (e.lag_known) detail += e.lag_s >= 0 ? "; merged " + Duration(e.lag_s) + " before the close"
-                                            : "; merged " + Duration(e.lag_s) + " after the close";
+    if (e.lag_known)
+      detail += e.lag_s >= 0 ? "; merged " + Duration(e.lag_s) + " before the close"
+                             : "; merged " + Duration(e.lag_s) + " after the close";
     if (!e.label.empty()) detail += "; shares the issue's label " + e.label;
     if (e.version == pr.base_ref) {
       detail += "; merged into " + pr.base_ref + ", a branch linked to the issue";
     } else if (!e.version.empty()) {
-      detail += "; merged into " + pr.base_ref + ", the release line of " + e.version + ", which the issue names";
+      detail += "; merged into " + pr.base_ref + ", the release line of " + e.version +
+                ", which the issue names";
     }
     f.evidence.push_back({EvidenceKind::kTitleMatch, std::move(detail), std::nullopt});
     if (!e.patch.matched.empty()) {
       std::string what;
-      for (size_t i = 0; i < e.patch.matched.size() && i < 3; ++i) what += (i ? ", " : "") + e.patch.matched[i];
-      f.evidence.push_back({EvidenceKind::kPatchOverlap, Short(pr.ref()) + " changes what the issue names: " + Excerpt(what, 200),
-                            std::nullopt});
+      for (size_t i = 0; i < e.patch.matched.size() && i < 3; ++i)
+        what += (i ? ", " : "") + e.patch.matched[i];
+      f.evidence.push_back(
+          {EvidenceKind::kPatchOverlap,
+           Short(pr.ref()) + " changes what the issue names: " + Excerpt(what, 200), std::nullopt});
     }
     out.push_back(std::move(f));
   }
@@ -503,16 +537,19 @@ bool Linker::ParticipantChange() {
   if (!is.created_at || !is.closed_at) return false;
   std::vector<RunIndex::Timed> storage;
   std::span<const RunIndex::Timed> merged;
-  if (!cache_->MergedRows(is.repo, *is.created_at, *is.closed_at, &storage, &merged).ok()) return false;
-  if (merged.size() > options_->max_window_candidates) merged = merged.first(options_->max_window_candidates);
+  if (!cache_->MergedRows(is.repo, *is.created_at, *is.closed_at, &storage, &merged).ok())
+    return false;
+  if (merged.size() > options_->max_window_candidates)
+    merged = merged.first(options_->max_window_candidates);
   for (const RunIndex::Timed& row : merged)
-    if (row.info && std::binary_search(ctx_.participants.begin(), ctx_.participants.end(), row.info->pr.author.login))
+    if (row.info && std::binary_search(ctx_.participants.begin(), ctx_.participants.end(),
+                                       row.info->pr.author.login))
       return true;
   return false;
 }
 
-StatusOr<IssueLinks> LinkIssueWith(const Store& store, const Ref& issue, const LinkerOptions& options,
-                                   PullCache* cache) {
+StatusOr<IssueLinks> LinkIssueWith(const Store& store, const Ref& issue,
+                                   const LinkerOptions& options, PullCache* cache) {
   if (issue.kind != RefKind::kIssue)
     return Status::InvalidArgument("not an issue reference: " + issue.ToString());
   // One Linker per thread, reused from issue to issue for the memory of its

@@ -8,17 +8,18 @@
 // their capacity from one issue to the next.
 #pragma once
 
+#include "features.h"
+#include "pull_cache.h"
+#include "rank_pool.h"
+
+#include "fixgraph/graph/linker.h"
+
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "features.h"
-#include "fixgraph/graph/linker.h"
-#include "pull_cache.h"
-#include "rank_pool.h"
 
 namespace fixgraph::graph {
 
@@ -30,9 +31,9 @@ struct Candidate {
   Ref ref;
   std::shared_ptr<PullInfo> info;  // null: not in the store
   std::vector<Evidence> evidence;
-  bool referenced = false;   // named explicitly: a false lead when it never merged
-  bool mirror = false;       // named by a comment through a mirror-host URL
-  bool in_window = false;    // merged in the implicit window
+  bool referenced = false;  // named explicitly: a false lead when it never merged
+  bool mirror = false;      // named by a comment through a mirror-host URL
+  bool in_window = false;   // merged in the implicit window
   std::optional<std::int64_t> close_delta;
   TextMatch text;
   PatchMatch patch;
@@ -53,9 +54,9 @@ struct Candidate {
   }
   bool merged() const { return info && info->pr.merged() && info->pr.merged_at; }
   bool Explicit() const {
-    for (EvidenceKind k : {EvidenceKind::kClosingKeyword, EvidenceKind::kExplicitUrl,
-                           EvidenceKind::kExplicitRef, EvidenceKind::kPlatformLink,
-                           EvidenceKind::kBranchName, EvidenceKind::kCommentRef})
+    for (EvidenceKind k :
+         {EvidenceKind::kClosingKeyword, EvidenceKind::kExplicitUrl, EvidenceKind::kExplicitRef,
+          EvidenceKind::kPlatformLink, EvidenceKind::kBranchName, EvidenceKind::kCommentRef})
       if (Has(k)) return true;
     return false;
   }
@@ -144,12 +145,14 @@ class Linker {
     // "[Revert] x", "【回退】x": the leading tag itself says so.
     std::string raw = text::Lower(text::FoldWidth(title));
     std::string_view v(raw);
-    while (!v.empty() && (v.front() == ' ' || v.front() == '[' || v.front() == '(')) v.remove_prefix(1);
+    while (!v.empty() && (v.front() == ' ' || v.front() == '[' || v.front() == '('))
+      v.remove_prefix(1);
     if (v.rfind("\xE3\x80\x90" /* 【 */, 0) == 0) v.remove_prefix(3);
     return starts(v);
   }
   static bool MayNameRevert(std::string_view t) {
-    static const text::CueSet kRevert{"revert", "\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */};  // ASCII case folded
+    static const text::CueSet kRevert{"revert",
+                                      "\xE5\x9B\x9E\xE9\x80\x80" /* 回退 */};  // ASCII case folded
     return t.find('\xEF') != std::string_view::npos || kRevert.In(t);
   }
   // The PR title is the issue title, give or take a word (archive-style
@@ -231,8 +234,9 @@ class Linker {
   WindowScratch win_;
   // CollectWindow's identifier hits per examined row (collect.cc).
   static void IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_lists,
-                                   const RunIndex::KeyPostings& postings, const std::vector<std::int32_t>& slot,
-                                   std::uint32_t lo, std::uint32_t hi, size_t n_slots, WindowScratch* ws);
+                                   const RunIndex::KeyPostings& postings,
+                                   const std::vector<std::int32_t>& slot, std::uint32_t lo,
+                                   std::uint32_t hi, size_t n_slots, WindowScratch* ws);
 };
 
 }  // namespace fixgraph::graph

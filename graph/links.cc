@@ -1,8 +1,8 @@
 #include "fixgraph/graph/links.h"
 
-#include <array>
-
 #include "fixgraph/engine/model_json.h"
+
+#include <array>
 
 namespace fixgraph::graph {
 namespace {
@@ -10,14 +10,13 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<const char*, 10> kEvidenceNames = {
-    "close_at_merge", "closing_keyword", "explicit_url",  "explicit_ref",   "platform_link",
-    "branch_name",    "comment_ref",     "title_match",   "patch_overlap",  "verify_comment_close"};
+    "close_at_merge", "closing_keyword", "explicit_url", "explicit_ref",  "platform_link",
+    "branch_name",    "comment_ref",     "title_match",  "patch_overlap", "verify_comment_close"};
 constexpr std::array<const char*, 4> kTierNames = {"A", "B", "C", "D"};
 constexpr std::array<const char*, 8> kResolutionNames = {
     "fixed", "fixed_elsewhere", "answered", "duplicate", "wontfix", "stale", "open", "unknown"};
-constexpr std::array<const char*, 6> kFlagNames = {"fix_before_issue", "close_lag",
-                                                   "false_lead",       "backport",
-                                                   "cross_platform",   "traceless"};
+constexpr std::array<const char*, 6> kFlagNames = {
+    "fix_before_issue", "close_lag", "false_lead", "backport", "cross_platform", "traceless"};
 
 template <typename E, size_t N>
 StatusOr<E> ParseName(std::string_view name, const std::array<const char*, N>& names,
@@ -58,7 +57,8 @@ Status EvidenceFromJson(const json& j, Evidence* out) {
   FG_RETURN_IF_ERROR(StringField(j, "detail", &out->detail, false));
   out->delta_s.reset();
   if (j.contains("delta_s") && !j["delta_s"].is_null()) {
-    if (!j["delta_s"].is_number_integer()) return Status::Corruption("delta_s: expected an integer");
+    if (!j["delta_s"].is_number_integer())
+      return Status::Corruption("delta_s: expected an integer");
     out->delta_s = j["delta_s"].get<std::int64_t>();
   }
   return Status::OK();
@@ -116,11 +116,15 @@ const char* FlagName(Flag f) { return kFlagNames[static_cast<size_t>(f)]; }
 StatusOr<EvidenceKind> ParseEvidenceKind(std::string_view name) {
   return ParseName<EvidenceKind>(name, kEvidenceNames, "evidence kind");
 }
-StatusOr<Tier> ParseTier(std::string_view name) { return ParseName<Tier>(name, kTierNames, "tier"); }
+StatusOr<Tier> ParseTier(std::string_view name) {
+  return ParseName<Tier>(name, kTierNames, "tier");
+}
 StatusOr<Resolution> ParseResolution(std::string_view name) {
   return ParseName<Resolution>(name, kResolutionNames, "resolution");
 }
-StatusOr<Flag> ParseFlag(std::string_view name) { return ParseName<Flag>(name, kFlagNames, "flag"); }
+StatusOr<Flag> ParseFlag(std::string_view name) {
+  return ParseName<Flag>(name, kFlagNames, "flag");
+}
 
 bool FixLink::Has(EvidenceKind k) const {
   for (const Evidence& e : evidence)
@@ -174,7 +178,8 @@ json ToJson(const Answer& v) {
 }
 
 json ToJson(const IssueLinks& v) {
-  json fixes = json::array(), suggested = json::array(), flags = json::array(), evidence = json::array();
+  json fixes = json::array(), suggested = json::array(), flags = json::array(),
+       evidence = json::array();
   // Trusted links (A-C) under "fixes"; the evidence's tier-D links lead
   // "suggested", before the ranking's picks (links.h).
   for (const FixLink& f : v.fixes) (f.tier <= Tier::kC ? fixes : suggested).push_back(ToJson(f));

@@ -1,6 +1,7 @@
 #include "pull_cache.h"
 
 #include "features.h"
+
 #include "fixgraph/engine/parallel.h"
 
 #include <algorithm>
@@ -25,7 +26,8 @@ std::shared_ptr<PullInfo> MakePullInfo(PullRequest pr) {
 
 // The PR's changed-file and patch features from its files (ListFiles order).
 void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
-  std::vector<std::string_view> patches;  // tokenised as the patches joined by newlines, one after each
+  std::vector<std::string_view>
+      patches;  // tokenised as the patches joined by newlines, one after each
   patches.reserve(files.size() + 1);
   // The identifiers of every patch, made one sorted set at the end.
   static thread_local text::IdentifierBuffer idents;
@@ -42,7 +44,8 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   info->patch_ident_hashes.reserve(sorted.size());
   for (std::string_view id : sorted) info->patch_ident_hashes.push_back(text::Hash(id));
   info->patch_tokens = text::TokensOfLines(patches);
-  for (const std::string& f : info->files) info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
+  for (const std::string& f : info->files)
+    info->file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   for (const std::string& f : info->files) {
     std::string_view v(f);
     info->match_keys.push_back(text::Hash(v));
@@ -56,7 +59,8 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
       std::string_view part = rest.substr(0, slash);
       info->match_keys.push_back(text::Hash(part));
       size_t dot = part.rfind('.');
-      if (dot != std::string_view::npos && dot > 0) info->match_keys.push_back(text::Hash(part.substr(0, dot)));
+      if (dot != std::string_view::npos && dot > 0)
+        info->match_keys.push_back(text::Hash(part.substr(0, dot)));
       if (slash == std::string_view::npos) break;
       rest.remove_prefix(slash + 1);
     }
@@ -64,7 +68,8 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
   info->tail_keys = TailKeysOf(info->files);
   info->tail_keys_set = true;
   text::Normalize(&info->patch_ident_hashes);
-  info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(), info->patch_ident_hashes.end());
+  info->match_keys.insert(info->match_keys.end(), info->patch_ident_hashes.begin(),
+                          info->patch_ident_hashes.end());
   text::Normalize(&info->match_keys);
   info->files_loaded = true;
 }
@@ -101,8 +106,9 @@ void DropUnread(Comment* c) { Forget(&c->author.id); }
 // so that rows of one second sort as the store's scans return them.
 std::string PaddedNumber(std::string_view number) {
   constexpr size_t kWidth = 12;
-  bool digits = !number.empty() && number.size() <= kWidth &&
-                std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  bool digits =
+      !number.empty() && number.size() <= kWidth &&
+      std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
   if (!digits) return std::string(number);
   return std::string(kWidth - number.size(), '0') + std::string(number);
 }
@@ -129,8 +135,10 @@ size_t SortedStrings::count(std::string_view s) const {
   size_t lo = 0, hi = ends_.size();
   while (lo < hi) {  // the first string not below `s`
     size_t mid = lo + (hi - lo) / 2;
-    if ((*this)[mid] < s) lo = mid + 1;
-    else hi = mid;
+    if ((*this)[mid] < s)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < ends_.size() && (*this)[lo] == s ? 1 : 0;
 }
@@ -159,7 +167,8 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     DropUnread(&is);
     Ref ref = is.ref();
     if (is.state == IssueState::kClosed && is.closed_at)
-      index->closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
+      index->closed_[is.repo.ToString()].push_back(
+          {*is.closed_at, PaddedNumber(is.number), ref, nullptr});
     index->issue_refs_.push_back(ref);
     index->issue_map_[ref.ToString()].issue = std::move(is);
     return true;
@@ -177,27 +186,35 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
     }
     return last;
   };
-  FG_RETURN_IF_ERROR(store.ForEachComment(repo, [&](Comment& c) {
-    if (IssueData* d = parent(c.parent())) {
-      DropUnread(&c);
-      d->comments.push_back(std::move(c));
-    }
-    return true;
-  }, ParentKind::kIssue));
-  FG_RETURN_IF_ERROR(store.ForEachOperateLog(repo, [&](OperateLogEvent& e) {
-    if (IssueData* d = parent(e.parent())) d->oplog.push_back(std::move(e));
-    return true;
-  }, ParentKind::kIssue));
+  FG_RETURN_IF_ERROR(store.ForEachComment(
+      repo,
+      [&](Comment& c) {
+        if (IssueData* d = parent(c.parent())) {
+          DropUnread(&c);
+          d->comments.push_back(std::move(c));
+        }
+        return true;
+      },
+      ParentKind::kIssue));
+  FG_RETURN_IF_ERROR(store.ForEachOperateLog(
+      repo,
+      [&](OperateLogEvent& e) {
+        if (IssueData* d = parent(e.parent())) d->oplog.push_back(std::move(e));
+        return true;
+      },
+      ParentKind::kIssue));
   // Keyed (and so listed) by the issue's repository and number.
   FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](PlatformLink& l) {
-    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number))) d->links.push_back(std::move(l));
+    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number)))
+      d->links.push_back(std::move(l));
     return true;
   }));
   auto keep_mention = [&](MentionRecord& m) {
     if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(std::move(m));
     return true;
   };
-  FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention) : store.ForEachMention(keep_mention));
+  FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention)
+                          : store.ForEachMention(keep_mention));
   // PRs and their files stream through batches: each batch's features are
   // computed (in parallel) as soon as it fills, so that neither the PR bodies
   // nor the changed files' patches of the whole run are ever held at once.
@@ -293,7 +310,8 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   return index;
 }
 
-RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys) {
+RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows,
+                                                text::TokenSet PullInfo::*keys) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
   size_t total = 0;
   for (const Timed& row : rows) total += row.info ? ((*row.info).*keys).size() : 0;
@@ -315,10 +333,12 @@ RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, 
         for (std::uint64_t k : (*row.info).*keys) pairs[next[k >> shift]++] = {k, row.pos};
   }
   for (size_t b = 0; b + 1 < bucket.size(); ++b)
-    if (bucket[b + 1] - bucket[b] > 1) std::sort(pairs.begin() + bucket[b], pairs.begin() + bucket[b + 1]);
+    if (bucket[b + 1] - bucket[b] > 1)
+      std::sort(pairs.begin() + bucket[b], pairs.begin() + bucket[b + 1]);
   KeyPostings post;
   size_t distinct = 0;
-  for (size_t i = 0; i < pairs.size(); ++i) distinct += i == 0 || pairs[i].first != pairs[i - 1].first;
+  for (size_t i = 0; i < pairs.size(); ++i)
+    distinct += i == 0 || pairs[i].first != pairs[i - 1].first;
   post.index_.Reserve(distinct);
   post.starts_.reserve(distinct + 1);
   post.rows_.reserve(pairs.size());
@@ -334,7 +354,7 @@ RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows, 
 }
 
 std::span<const std::uint32_t> RunIndex::KeyPostings::Rows(std::uint64_t key, std::uint32_t lo,
-                                                          std::uint32_t hi) const {
+                                                           std::uint32_t hi) const {
   std::uint32_t k = index_.Of(key);
   if (k == 0) return {};
   size_t i = k - 1;
@@ -368,7 +388,8 @@ RunIndex::WindowRows RunIndex::WindowRows::Of(std::span<const Timed> rows) {
     r.title_begin = static_cast<std::uint32_t>(w.titles_.size());
     r.title_n = static_cast<std::uint32_t>(info->title_tokens.size());
     w.titles_.insert(w.titles_.end(), info->title_tokens.begin(), info->title_tokens.end());
-    auto [base, added] = base_index.try_emplace(info->pr.base_ref, static_cast<std::uint32_t>(w.bases_.size()));
+    auto [base, added] =
+        base_index.try_emplace(info->pr.base_ref, static_cast<std::uint32_t>(w.bases_.size()));
     if (added) w.bases_.push_back(info->pr.base_ref);
     r.base = base->second;
     r.release_base = info->release_base;
@@ -459,7 +480,8 @@ std::span<const RunIndex::Timed> RunIndex::MergedRows(const RepoRef& repo, UnixS
   const std::vector<Timed>& rows = it->second;
   auto first = std::lower_bound(rows.begin(), rows.end(), from,
                                 [](const Timed& r, UnixSeconds t) { return r.t < t; });
-  auto last = std::upper_bound(first, rows.end(), to, [](UnixSeconds t, const Timed& r) { return t < r.t; });
+  auto last = std::upper_bound(first, rows.end(), to,
+                               [](UnixSeconds t, const Timed& r) { return t < r.t; });
   return {first, last};
 }
 
@@ -489,7 +511,8 @@ StatusOr<std::shared_ptr<PullInfo>> PullCache::Get(const Ref& pull) {
 
 Status PullCache::LoadFiles(PullInfo* info) {
   if (!info->files_loaded && run_ && run_->Covers(info->pr.repo))  // shared: never written
-    return Status::FailedPrecondition("files of unmerged " + info->pr.ref().ToString() + " not loaded");
+    return Status::FailedPrecondition("files of unmerged " + info->pr.ref().ToString() +
+                                      " not loaded");
   return LoadPullFiles(store_, info);
 }
 
@@ -514,7 +537,8 @@ Status PullCache::ReadIssue(const Ref& issue, Issue* out) {
 
 Status PullCache::IssueExists(const Ref& issue) {
   if (Covers(issue))
-    return run_->FindIssue(issue.ToString()) ? Status::OK() : Status::NotFound("issue " + issue.ToString());
+    return run_->FindIssue(issue.ToString()) ? Status::OK()
+                                             : Status::NotFound("issue " + issue.ToString());
   auto is = store_.GetIssue(issue);
   return is.ok() ? Status::OK() : is.status();
 }
@@ -538,7 +562,9 @@ struct OwnedIssueRows {
   std::vector<MentionRecord> mentions;
 };
 
-bool ByCreation(const Comment& a, const Comment& b) { return a.created_at.value_or(0) < b.created_at.value_or(0); }
+bool ByCreation(const Comment& a, const Comment& b) {
+  return a.created_at.value_or(0) < b.created_at.value_or(0);
+}
 
 }  // namespace
 
@@ -579,7 +605,8 @@ Status PullCache::IssueRowsOf(const Ref& issue, IssueRowsView* out) {
   }
   out->comments = comments;
   // Links are listed under their issue: copy only when one names another.
-  if (std::all_of(links.begin(), links.end(), [&](const PlatformLink& l) { return l.issue == issue; })) {
+  if (std::all_of(links.begin(), links.end(),
+                  [&](const PlatformLink& l) { return l.issue == issue; })) {
     out->platform_links = links;
   } else {
     std::vector<PlatformLink> kept;
@@ -618,7 +645,8 @@ Status PullCache::MergedPullsBetween(const RepoRef& repo, UnixSeconds from, Unix
 }
 
 Status PullCache::MergedRows(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
-                             std::vector<RunIndex::Timed>* storage, std::span<const RunIndex::Timed>* rows) {
+                             std::vector<RunIndex::Timed>* storage,
+                             std::span<const RunIndex::Timed>* rows) {
   if (run_ && run_->Covers(repo)) {
     *rows = run_->MergedRows(repo, from, to);
     return Status::OK();

@@ -17,6 +17,11 @@
 // RunIndex is immutable after Build and may be shared by every thread.
 #pragma once
 
+#include "text.h"
+
+#include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/store.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -27,10 +32,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "fixgraph/engine/mentions.h"
-#include "fixgraph/engine/store.h"
-#include "text.h"
 
 namespace fixgraph::graph {
 
@@ -44,7 +45,9 @@ struct BranchKeys {
   std::uint64_t numeric_bits = 0;
   std::uint64_t words_bits = 0;
 };
-inline std::uint64_t BranchKeyBit(std::string_view key) { return std::uint64_t{1} << (text::Hash(key) >> 58); }
+inline std::uint64_t BranchKeyBit(std::string_view key) {
+  return std::uint64_t{1} << (text::Hash(key) >> 58);
+}
 
 // A sorted set of strings in one character buffer (the strings end to end)
 // plus one end offset per string: what std::set<std::string> answers for
@@ -101,8 +104,8 @@ class SortedStrings {
 };
 
 struct PullInfo {
-  PullRequest pr;  // in a RunIndex the body is dropped once the features are computed
-  std::string key;  // pr.ref().ToString()
+  PullRequest pr;               // in a RunIndex the body is dropped once the features are computed
+  std::string key;              // pr.ref().ToString()
   text::TokenSet title_tokens;  // title without leading tags
   text::TokenSet text_tokens;   // title and body
   std::string normalized_title;
@@ -116,9 +119,9 @@ struct PullInfo {
 
   // Filled by PullCache::LoadFiles.
   bool files_loaded = false;
-  std::vector<std::string> files;  // changed paths, lower-cased
-  std::vector<bool> file_generic;  // per file: a name every repository has
-  SortedStrings patch_idents;  // identifiers of the patches
+  std::vector<std::string> files;     // changed paths, lower-cased
+  std::vector<bool> file_generic;     // per file: a name every repository has
+  SortedStrings patch_idents;         // identifiers of the patches
   text::TokenSet patch_ident_hashes;  // text::Hash of each patch identifier (a quick "not there")
   text::TokenSet patch_tokens;
   // Hashes of every path suffix, directory prefix, component and stem of the
@@ -172,9 +175,12 @@ class RunIndex {
   // Store::MentionsOf of a covered target (issue or PR); null when none.
   const std::vector<MentionRecord>* FindMentions(const std::string& key) const;
   // Same rows, in the same order, as the store's time indexes.
-  void PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
-  void IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedRefs* out) const;
-  void MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to, TimedPulls* out) const;
+  void PullsMergedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                          TimedRefs* out) const;
+  void IssuesClosedBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                           TimedRefs* out) const;
+  void MergedPullsBetween(const RepoRef& repo, UnixSeconds from, UnixSeconds to,
+                          TimedPulls* out) const;
   // One row of the merge-time (or close-time) index.
   struct Timed {
     UnixSeconds t;
@@ -191,12 +197,13 @@ class RunIndex {
     // Postings of `rows` (Timed::pos set) by the sets `keys` of their PRs.
     static KeyPostings Of(const std::vector<Timed>& rows, text::TokenSet PullInfo::*keys);
     // Positions (Timed::pos) in [lo, hi), ascending, of the rows whose PR has `key`.
-    std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo, std::uint32_t hi) const;
+    std::span<const std::uint32_t> Rows(std::uint64_t key, std::uint32_t lo,
+                                        std::uint32_t hi) const;
 
    private:
     text::TokenTable<std::uint32_t> index_;  // key -> its index in starts_, plus 1
     std::vector<std::uint32_t> starts_;      // one per distinct key, plus 1: offsets into rows_
-    std::vector<std::uint32_t> rows_;    // per key, ascending
+    std::vector<std::uint32_t> rows_;        // per key, ascending
   };
   // What the implicit window reads of each merge-time row, in one flat array
   // in row order, so that walking a window reads contiguous memory instead
@@ -211,9 +218,9 @@ class RunIndex {
       std::uint64_t numeric_bits = 0;       // info->branch_keys
       std::uint64_t words_bits = 0;
       std::uint32_t text_n = 0;
-      std::uint32_t title_begin = 0;        // info->title_tokens: titles()[title_begin, + title_n)
+      std::uint32_t title_begin = 0;  // info->title_tokens: titles()[title_begin, + title_n)
       std::uint32_t title_n = 0;
-      std::uint32_t base = 0;               // info->pr.base_ref: index in the interned names, 0 for ""
+      std::uint32_t base = 0;  // info->pr.base_ref: index in the interned names, 0 for ""
       // HashFilterOf (features.h) info->patch_ident_hashes and, when
       // tail_keys_set, info->tail_keys (else all ones).
       std::uint64_t patch_filter = ~std::uint64_t{0};
@@ -227,7 +234,9 @@ class RunIndex {
     // stay unchanged while the result is used (views of their token lists).
     static WindowRows Of(std::span<const Timed> rows);
     const Row& row(size_t i) const { return rows_[i]; }
-    std::span<const std::uint64_t> Title(const Row& r) const { return {titles_.data() + r.title_begin, r.title_n}; }
+    std::span<const std::uint64_t> Title(const Row& r) const {
+      return {titles_.data() + r.title_begin, r.title_n};
+    }
     std::span<const std::uint64_t> Text(const Row& r) const { return {r.text, r.text_n}; }
     // The rows' merge times (Timed::t), kept apart in one dense array so
     // that the window's nearest-rows selection reads 8 bytes per row.

@@ -2,12 +2,12 @@
 // all of them, and the full feature vector of the shortlist.
 #include "rank_pool.h"
 
+#include "fixgraph/engine/ref.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
-
-#include "fixgraph/engine/ref.h"
 
 namespace fixgraph::graph {
 namespace {
@@ -33,7 +33,9 @@ bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 
 // An identifier's last segment worth matching against PR titles: four
 // characters or more, a letter among them (not a version number).
-bool DistinctiveTail(std::string_view t) { return t.size() >= 4 && std::any_of(t.begin(), t.end(), IsLetter); }
+bool DistinctiveTail(std::string_view t) {
+  return t.size() >= 4 && std::any_of(t.begin(), t.end(), IsLetter);
+}
 
 // The words of a person's name, lower-cased ASCII letters ("Joshua C.
 // Randall" -> joshua, c, randall).
@@ -86,14 +88,19 @@ bool LoginMatchesName(std::string_view login, std::string_view name) {
 // git author name), 0.5 when only the PR's merger did.
 double PeopleOf(const IssueContext& ctx, const PullRequest& pr) {
   const std::vector<std::string>& who = ctx.participants;
-  auto in = [&](const std::string& login) { return !login.empty() && std::binary_search(who.begin(), who.end(), login); };
+  auto in = [&](const std::string& login) {
+    return !login.empty() && std::binary_search(who.begin(), who.end(), login);
+  };
   if (in(pr.author.login)) return 1;
   auto fits = [&](std::string_view name) {
-    return std::any_of(who.begin(), who.end(), [&](const std::string& p) { return LoginMatchesName(p, name); });
+    return std::any_of(who.begin(), who.end(),
+                       [&](const std::string& p) { return LoginMatchesName(p, name); });
   };
   // The display name, and a "login" that is really a git author name (a
   // plain login matches exactly or not at all).
-  if (fits(pr.author.name) || (pr.author.login.find(' ') != std::string::npos && fits(pr.author.login))) return 1;
+  if (fits(pr.author.name) ||
+      (pr.author.login.find(' ') != std::string::npos && fits(pr.author.login)))
+    return 1;
   if (in(pr.merged_by)) return 0.5;
   return 0;
 }
@@ -113,7 +120,9 @@ std::vector<IssueLabel> IssueLabelsOf(const IssueContext& ctx) {
     IssueLabel il;
     il.keys = LabelKeysOf(l);
     if (il.keys.label.empty()) continue;
-    if (std::any_of(out.begin(), out.end(), [&](const IssueLabel& o) { return o.keys.label == il.keys.label; })) continue;
+    if (std::any_of(out.begin(), out.end(),
+                    [&](const IssueLabel& o) { return o.keys.label == il.keys.label; }))
+      continue;
     for (const std::string& w : il.keys.words) {
       il.path_keys.push_back(text::Hash(w));
       text::TokenSet t = text::Tokens(w);
@@ -139,11 +148,12 @@ bool SharesLabel(const IssueLabel& l, const PullInfo& pr) {
 // The version or branch of the issue's that the PR's base branch answers:
 // the release line of a version the issue names, or a branch the platform
 // links to the issue; "" for none (the default branch never counts).
-std::string VersionOf(const IssueContext& ctx, const std::vector<std::string>& versions, const PullInfo& pr) {
+std::string VersionOf(const IssueContext& ctx, const std::vector<std::string>& versions,
+                      const PullInfo& pr) {
   const std::string& base = pr.pr.base_ref;
   if (base.empty() || base == ctx.default_branch) return "";
-  if (base == ctx.issue.branch ||
-      std::find(ctx.linked_branches.begin(), ctx.linked_branches.end(), base) != ctx.linked_branches.end())
+  if (base == ctx.issue.branch || std::find(ctx.linked_branches.begin(), ctx.linked_branches.end(),
+                                            base) != ctx.linked_branches.end())
     return base;
   if (!pr.release_base || versions.empty()) return "";
   std::string bv = BranchVersion(base);
@@ -154,7 +164,8 @@ std::string VersionOf(const IssueContext& ctx, const std::vector<std::string>& v
 }
 
 // The example of one issue's pool, its entries among `fixes` marked.
-RankExample ExampleOf(const Ref& issue, const RankPool& pool, const std::vector<std::string>& fixes) {
+RankExample ExampleOf(const Ref& issue, const RankPool& pool,
+                      const std::vector<std::string>& fixes) {
   RankExample e;
   e.issue = issue.ToString();
   e.labelled = !fixes.empty();
@@ -170,7 +181,8 @@ RankExample ExampleOf(const Ref& issue, const RankPool& pool, const std::vector<
 
 bool SharedNumbering(const RepoRef& repo) { return repo.platform == Platform::kGitHub; }
 
-Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options, RankPool* out) {
+Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options,
+                     RankPool* out) {
   out->entries.clear();
   out->pool_size = 0;
   const Issue& is = ctx.issue;
@@ -214,7 +226,9 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   if (docs == 0) return Status::OK();
   const double n_docs = static_cast<double>(docs);
   const double avg_len = std::max(1.0, total_len / n_docs);
-  auto norm_of = [&](size_t r) { return (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len_of(r) / avg_len)); };
+  auto norm_of = [&](size_t r) {
+    return (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len_of(r) / avg_len));
+  };
   auto idf_of = [&](double d) { return std::log(1 + (n_docs - d + 0.5) / (d + 0.5)); };
   if (indexed) {
     const std::uint32_t lo = rows.front().pos;
@@ -265,8 +279,10 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     for (size_t r = 0; r < rows.size(); ++r)
       if (rows[r].info) by_text.push_back(static_cast<std::uint32_t>(r));
     size_t k = std::min(options.shortlist_text, by_text.size());
-    std::partial_sort(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k), by_text.end(),
-                      [&](std::uint32_t a, std::uint32_t b) { return bm25[a] != bm25[b] ? bm25[a] > bm25[b] : a > b; });
+    std::partial_sort(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k),
+                      by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
+                        return bm25[a] != bm25[b] ? bm25[a] > bm25[b] : a > b;
+                      });
     pick.assign(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k));
     size_t taken = 0;
     for (size_t r = rows.size(); r-- > 0 && taken < options.shortlist_time;) {
@@ -320,7 +336,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
         std::string_view t = LastSegment(y);
         if (!DistinctiveTail(t)) continue;
         std::uint64_t h = text::Hash(t);
-        if (std::binary_search(issue_tails.begin(), issue_tails.end(), h)) title_ids[k].push_back(h);
+        if (std::binary_search(issue_tails.begin(), issue_tails.end(), h))
+          title_ids[k].push_back(h);
       }
       std::sort(title_ids[k].begin(), title_ids[k].end());
       title_ids[k].erase(std::unique(title_ids[k].begin(), title_ids[k].end()), title_ids[k].end());
@@ -352,7 +369,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   // The versions the issue's title and description name.
   std::vector<std::string> versions = VersionsIn(is.title);
   for (std::string& v : VersionsIn(is.body))
-    if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(std::move(v));
+    if (std::find(versions.begin(), versions.end(), v) == versions.end())
+      versions.push_back(std::move(v));
 
   // Title words' idf mass.
   double title_mass = 0;
@@ -399,7 +417,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     } else {
       at(RankFeature::kNoClose) = 1;
     }
-    if (!options.mask_times && is.created_at && row.t < *is.created_at) at(RankFeature::kBeforeIssue) = 1;
+    if (!options.mask_times && is.created_at && row.t < *is.created_at)
+      at(RankFeature::kBeforeIssue) = 1;
     if (numbered) {
       std::int64_t gap = pr.pr.number - issue_number;
       if (gap > 0) {
@@ -429,8 +448,9 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   return Status::OK();
 }
 
-StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run, const RepoRef& repo,
-                                                      size_t min_pairs, size_t max) {
+StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run,
+                                                      const RepoRef& repo, size_t min_pairs,
+                                                      size_t max) {
   std::vector<std::pair<Ref, std::vector<std::string>>> pairs;
   for (const Ref& issue : run.issues()) {
     if (issue.repo != repo) continue;
@@ -442,7 +462,8 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
       if (pull.kind != RefKind::kPull || pull.repo != repo) return;
       const std::shared_ptr<PullInfo>* info = run.FindPull(pull.ToString());
       if (!info || !*info || !(*info)->pr.merged()) return;
-      if (std::find(out->begin(), out->end(), (*info)->key) == out->end()) out->push_back((*info)->key);
+      if (std::find(out->begin(), out->end(), (*info)->key) == out->end())
+        out->push_back((*info)->key);
     };
     // A closing keyword in a PR's title, description or commit.
     if (const std::vector<MentionRecord>* ms = run.FindMentions(issue.ToString())) {
@@ -467,7 +488,8 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
     if (!fixes.empty()) pairs.emplace_back(issue, std::move(fixes));
   }
   if (pairs.size() < min_pairs) return std::optional<RankModel>();
-  if (pairs.size() > max) pairs.erase(pairs.begin(), pairs.end() - static_cast<std::ptrdiff_t>(max));
+  if (pairs.size() > max)
+    pairs.erase(pairs.begin(), pairs.end() - static_cast<std::ptrdiff_t>(max));
   PullCache cache(store, 4096, &run);
   RankPoolOptions po;
   po.mask_times = true;
@@ -488,7 +510,8 @@ StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const 
   return std::optional<RankModel>(std::move(m));
 }
 
-StatusOr<std::vector<RankExample>> LoadRankExamples(const Store& store, std::span<const IssueFixes> issues,
+StatusOr<std::vector<RankExample>> LoadRankExamples(const Store& store,
+                                                    std::span<const IssueFixes> issues,
                                                     bool mask_times) {
   std::set<RepoRef> repos;
   for (const IssueFixes& i : issues) repos.insert(i.issue.repo);
@@ -509,7 +532,8 @@ StatusOr<std::vector<RankExample>> LoadRankExamples(const Store& store, std::spa
       out.push_back(ExampleOf(i.issue, pool, i.fixes));
     }
   }
-  if (out.empty() && !issues.empty()) return Status::NotFound("none of the labelled issues is in the store");
+  if (out.empty() && !issues.empty())
+    return Status::NotFound("none of the labelled issues is in the store");
   return out;
 }
 

@@ -5,14 +5,15 @@
 // thread).
 #pragma once
 
+#include "features.h"
+#include "pull_cache.h"
+
+#include "fixgraph/graph/suggest.h"
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "features.h"
-#include "fixgraph/graph/suggest.h"
-#include "pull_cache.h"
 
 namespace fixgraph::graph {
 
@@ -39,11 +40,11 @@ struct PoolEntry {
   std::shared_ptr<PullInfo> info;
   FeatureVector x{};
   double bm25 = 0;
-  double lag_s = 0;       // close - merge, when the close is known
+  double lag_s = 0;  // close - merge, when the close is known
   bool lag_known = false;
-  PatchMatch patch;       // what the issue names that the PR changes
-  std::string label;      // the issue label the PR shares (kLabel), when it shares one
-  std::string version;    // the version or branch the PR's base answers (kVersion)
+  PatchMatch patch;     // what the issue names that the PR changes
+  std::string label;    // the issue label the PR shares (kLabel), when it shares one
+  std::string version;  // the version or branch the PR's base answers (kVersion)
 };
 
 struct RankPool {
@@ -53,7 +54,8 @@ struct RankPool {
 
 // The ranking pool of the issue in `ctx`. An issue in a repository without
 // merged PRs gets an empty pool.
-Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options, RankPool* out);
+Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options,
+                     RankPool* out);
 
 // The repository's explicit pairs in the run index (a merged PR of the
 // repository whose title, description or commit says it fixes a closed issue
@@ -61,8 +63,9 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
 // linked to more than three merged PRs; at most `max` of the latest issues), as ranking examples
 // with the time features masked, and the model fitted on them with the time
 // weights frozen; nullopt when fewer than `min_pairs` pairs exist.
-StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run, const RepoRef& repo,
-                                                      size_t min_pairs, size_t max = 400);
+StatusOr<std::optional<RankModel>> FitRepositoryModel(const Store& store, const RunIndex& run,
+                                                      const RepoRef& repo, size_t min_pairs,
+                                                      size_t max = 400);
 
 // True where the platform numbers issues and PRs from one counter (GitHub).
 bool SharedNumbering(const RepoRef& repo);

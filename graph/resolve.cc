@@ -1,10 +1,10 @@
 #include "resolve.h"
 
-#include <algorithm>
-#include <optional>
-
 #include "signals.h"
 #include "text.h"
+
+#include <algorithm>
+#include <optional>
 
 namespace fixgraph::graph {
 namespace {
@@ -115,7 +115,8 @@ const Comment* BestFixExplanation(const IssueContext& ctx, const HumanCues& huma
   int best_score = -1;
   for (size_t i = 0; i < human.size(); ++i) {
     const Comment* c = human.comment(i);
-    if (!(human.cues(i) & (signals::kCueNamesVendorFix | signals::kCueClaimsFix | signals::kCueRootCause)))
+    if (!(human.cues(i) &
+          (signals::kCueNamesVendorFix | signals::kCueClaimsFix | signals::kCueRootCause)))
       continue;
     int score = signals::AnswerScore(c->body) + (IsAuthor(*c, ctx) ? 0 : 2);
     if (score >= best_score) {
@@ -222,7 +223,8 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   } else if (said().service) {
     r = Resolution::kFixedElsewhere;
     answer = MakeAnswer(*said().service, "maintainer");
-  } else if ((said().fix_claim || resolved_label) && facts.participant_change && facts.participant_change()) {
+  } else if ((said().fix_claim || resolved_label) && facts.participant_change &&
+             facts.participant_change()) {
     r = Resolution::kFixed;
   } else if (auto a = PickAnswer(ctx)) {
     r = Resolution::kAnswered;
@@ -238,7 +240,8 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     // Inferred links only stand when the issue was fixed here.
     out->fixes.erase(std::remove_if(out->fixes.begin(), out->fixes.end(),
                                     [&](const FixLink& f) {
-                                      return SameRepoFix(ctx, f) && (f.tier == Tier::kD || Implicit(f));
+                                      return SameRepoFix(ctx, f) &&
+                                             (f.tier == Tier::kD || Implicit(f));
                                     }),
                      out->fixes.end());
   }
@@ -284,12 +287,13 @@ void ComputeFlags(const IssueContext& ctx, const LinkerOptions& options, IssueLi
     // A fix merged before the issue was filed could not close it earlier
     // than the filing: the lag counts from whichever came later.
     if (last && is.created_at && *is.created_at > *last) last = *is.created_at;
-    if (last && *is.closed_at - *last > options.close_lag_days * kDay) flags.push_back(Flag::kCloseLag);
+    if (last && *is.closed_at - *last > options.close_lag_days * kDay)
+      flags.push_back(Flag::kCloseLag);
   }
   if (!out->false_leads.empty()) flags.push_back(Flag::kFalseLead);
   if (backport) flags.push_back(Flag::kBackport);
-  if (cross && (out->resolution == Resolution::kFixedElsewhere ||
-                out->resolution == Resolution::kFixed))
+  if (cross &&
+      (out->resolution == Resolution::kFixedElsewhere || out->resolution == Resolution::kFixed))
     flags.push_back(Flag::kCrossPlatform);
   if (out->resolution == Resolution::kFixedElsewhere && out->fixes.empty())
     flags.push_back(Flag::kTraceless);

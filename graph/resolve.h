@@ -4,17 +4,18 @@
 // Thread safety: pure functions over their arguments.
 #pragma once
 
+#include "features.h"
+
+#include "fixgraph/graph/linker.h"
+
 #include <functional>
 #include <optional>
-
-#include "features.h"
-#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::graph {
 
 struct ResolveFacts {
-  bool batch_close = false;           // closed in a batch with other issues
-  std::optional<Ref> duplicate_of;    // from a comment
+  bool batch_close = false;         // closed in a batch with other issues
+  std::optional<Ref> duplicate_of;  // from a comment
   bool duplicate_label = false;
   // True when a participant of the issue merged a change in this repository
   // while the issue was open (asked lazily: it reads the store).

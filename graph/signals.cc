@@ -1,12 +1,13 @@
 #include "signals.h"
 
+#include "text.h"
+
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <iterator>
 #include <vector>
-
-#include "fixgraph/engine/utf8.h"
-#include "text.h"
 
 namespace fixgraph::graph::signals {
 namespace {
@@ -15,7 +16,8 @@ std::string_view Trim(std::string_view s) {
   auto junk = [](std::string_view v, bool front) {
     if (v.empty()) return size_t{0};
     unsigned char c = static_cast<unsigned char>(front ? v.front() : v.back());
-    if (std::isspace(c) || c == ':' || c == ',' || c == '*' || c == '(' || c == ')') return size_t{1};
+    if (std::isspace(c) || c == ':' || c == ',' || c == '*' || c == '(' || c == ')')
+      return size_t{1};
     // Full-width ： ， （ ） and 、 are three bytes.
     std::string_view three = front ? v.substr(0, 3) : v.substr(v.size() >= 3 ? v.size() - 3 : 0);
     if (three == "\xEF\xBC\x9A" || three == "\xEF\xBC\x8C" || three == "\xEF\xBC\x88" ||
@@ -37,7 +39,8 @@ std::string_view Trim(std::string_view s) {
 }
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && text::Lower(s.substr(s.size() - suffix.size())) == text::Lower(suffix);
+  return s.size() >= suffix.size() &&
+         text::Lower(s.substr(s.size() - suffix.size())) == text::Lower(suffix);
 }
 
 // Splits on newlines and 。 keeping the delimiter with the piece.
@@ -46,7 +49,7 @@ std::vector<std::string_view> Sentences(std::string_view body) {
   size_t start = 0;
   for (size_t i = 0; i < body.size(); ++i) {
     // '\n' or 。 (E3 80 82): the three-byte compare only where the lead byte is E3.
-    size_t len = body[i] == '\n'                                                  ? 1
+    size_t len = body[i] == '\n'                                                ? 1
                  : body[i] == '\xE3' && body.compare(i, 3, "\xE3\x80\x82") == 0 ? 3
                                                                                 : 0;
     if (len == 0) continue;
@@ -65,21 +68,22 @@ std::vector<std::string_view> ListOf(const std::string_view (&cues)[N]) {
 }
 
 constexpr std::string_view kFixClaimCues[] = {
-    "已修复", "已修正", "修复了", "已经修复", "已合入", "已合并", "已支持",
-    "已添加", "已经改", "改对了", "已改正", "已更新", "已刷新", "已解决",
-    "已完成", "已实现", "已覆盖", "已验收", "验收通过", "已经包含修复",
-    "包含修复", "has been fixed", "is fixed", "fixed in", "fixed by", "been resolved",
-    "been merged", "is resolved"};
+    "已修复",   "已修正",        "修复了",      "已经修复",       "已合入",   "已合并",
+    "已支持",   "已添加",        "已经改",      "改对了",         "已改正",   "已更新",
+    "已刷新",   "已解决",        "已完成",      "已实现",         "已覆盖",   "已验收",
+    "验收通过", "已经包含修复",  "包含修复",    "has been fixed", "is fixed", "fixed in",
+    "fixed by", "been resolved", "been merged", "is resolved"};
 
 constexpr std::string_view kVerifiedCues[] = {
-    "验证通过", "回归通过", "已验证", "验证ok", "复测", "测试通过",
-    "问题已修复", "已修复", "已解决", "verified", "works now", "is fixed",
-    "confirmed fixed", "regression passed"};
+    "验证通过",  "回归通过",   "已验证",          "验证ok",           "复测",
+    "测试通过",  "问题已修复", "已修复",          "已解决",           "verified",
+    "works now", "is fixed",   "confirmed fixed", "regression passed"};
 
 // The vendor cues (the first kVendorCueCount) and the fix cues of a CANN
 // sentence (the rest).
-constexpr std::string_view kVendorOrFixedCues[] = {
-    "海思", "CANN 侧", "CANN侧", "问题单", "vendor fix", "已修复", "修复版本", "版本修复", "fixed in"};
+constexpr std::string_view kVendorOrFixedCues[] = {"海思",     "CANN 侧",    "CANN侧",
+                                                   "问题单",   "vendor fix", "已修复",
+                                                   "修复版本", "版本修复",   "fixed in"};
 constexpr size_t kVendorCueCount = 5;
 constexpr std::uint64_t kVendorBits = (std::uint64_t{1} << kVendorCueCount) - 1;
 
@@ -89,16 +93,33 @@ const text::CueSet& VendorOrFixedCues() {
 }
 
 constexpr std::string_view kServiceSideCues[] = {
-    "平台侧", "平台会", "平台已", "随平台", "平台版本", "服务端", "服务侧",
-    "服务器端", "已上线", "上线后", "发布后生效", "流水线已", "server side",
-    "server-side", "service side", "backend service"};
+    "平台侧",      "平台会",      "平台已",       "随平台",         "平台版本",   "服务端",
+    "服务侧",      "服务器端",    "已上线",       "上线后",         "发布后生效", "流水线已",
+    "server side", "server-side", "service side", "backend service"};
 
-constexpr std::string_view kDeclineCues[] = {
-    "不修复", "不再修复", "不会修复", "不予修复", "不做修复", "暂不修复",
-    "不再维护", "停止维护", "暂不支持", "不计划", "不考虑支持", "won't fix",
-    "wont fix", "will not fix", "wontfix", "not planned", "no longer maintained",
-    "won\xE2\x80\x99t fix" /* curly apostrophe */, "by design", "working as intended",
-    "works as intended", "works as designed", "设计如此"};
+constexpr std::string_view kDeclineCues[] = {"不修复",
+                                             "不再修复",
+                                             "不会修复",
+                                             "不予修复",
+                                             "不做修复",
+                                             "暂不修复",
+                                             "不再维护",
+                                             "停止维护",
+                                             "暂不支持",
+                                             "不计划",
+                                             "不考虑支持",
+                                             "won't fix",
+                                             "wont fix",
+                                             "will not fix",
+                                             "wontfix",
+                                             "not planned",
+                                             "no longer maintained",
+                                             "won\xE2\x80\x99t fix" /* curly apostrophe */,
+                                             "by design",
+                                             "working as intended",
+                                             "works as intended",
+                                             "works as designed",
+                                             "设计如此"};
 
 constexpr std::string_view kRootCauseCues[] = {"根因", "root cause"};
 
@@ -148,10 +169,11 @@ bool VendorFromCues(std::string_view t, std::uint64_t found) {
 
 const text::CueSet& ActionCues() {
   static const text::CueSet k{
-      "建议", "请", "需要", "可以", "改为", "改成", "使用", "设置", "加上", "添加",
-      "换成", "换回", "应", "先", "不要", "勿", "不建议", "原因", "根因", "因为",
-      "正确做法", "方法", "不需要", "支持", "取决", "只", "仅", "should", "use ", "set ",
-      "try", "run ", "instead", "because", "need", "root cause", "workaround", "规避", "解决"};
+      "建议",    "请",      "需要", "可以",       "改为",       "改成", "使用",   "设置",
+      "加上",    "添加",    "换成", "换回",       "应",         "先",   "不要",   "勿",
+      "不建议",  "原因",    "根因", "因为",       "正确做法",   "方法", "不需要", "支持",
+      "取决",    "只",      "仅",   "should",     "use ",       "set ", "try",    "run ",
+      "instead", "because", "need", "root cause", "workaround", "规避", "解决"};
   return k;
 }
 
@@ -219,8 +241,8 @@ std::uint8_t CommentCues(std::string_view t) {
   if (has(kRoot)) out |= kCueRootCause;
   // The bits VendorFromCues reads of VendorOrFixedCues().Found(t): its
   // entries 0-4 (vendor) and 5-8 (fix cues of a CANN sentence).
-  const std::uint64_t vendor_bits =
-      (has(kVendor) ? std::uint64_t{1} : 0) | (has(kCannFix) ? std::uint64_t{1} << kVendorCueCount : 0);
+  const std::uint64_t vendor_bits = (has(kVendor) ? std::uint64_t{1} : 0) |
+                                    (has(kCannFix) ? std::uint64_t{1} << kVendorCueCount : 0);
   if (HasDtsNumber(t) || VendorFromCues(t, vendor_bits)) out |= kCueNamesVendorFix;
   return out;
 }
@@ -239,9 +261,9 @@ bool SaysStale(std::string_view t) {
 }
 
 bool SelfSolved(std::string_view t) {
-  static const text::CueSet kSelfSolved{
-      "自己解决", "已解决", "解决了", "问题解决", "搞定", "solved", "找到原因",
-      "原因找到", "fixed it", "figured it out"};
+  static const text::CueSet kSelfSolved{"自己解决", "已解决",        "解决了",   "问题解决",
+                                        "搞定",     "solved",        "找到原因", "原因找到",
+                                        "fixed it", "figured it out"};
   return kSelfSolved.In(t);
 }
 
@@ -250,9 +272,9 @@ bool IsResolvedLabel(std::string_view l) {
   return kResolvedLabel.In(l);
 }
 bool IsWontfixLabel(std::string_view l) {
-  static const text::CueSet kWontfixLabel{
-      "wontfix", "won't fix", "wont fix", "不修复", "rejected", "已拒绝", "not planned",
-      "not_planned", "invalid"};
+  static const text::CueSet kWontfixLabel{"wontfix",     "won't fix",   "wont fix",
+                                          "不修复",      "rejected",    "已拒绝",
+                                          "not planned", "not_planned", "invalid"};
   return kWontfixLabel.In(l);
 }
 bool IsStaleLabel(std::string_view l) {
@@ -276,16 +298,15 @@ PullRole ClassifyPullMention(std::string_view body, size_t offset, size_t len, s
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   size_t after_at = std::min(offset + len, c.end);
   std::string_view after = Trim(body.substr(after_at, c.end - after_at));
-  static const text::CueSet kIntroduced{
-      "引入", "introduced", "caused by", "regressed by", "导致的问题", "带来的问题",
-      "引起"};
+  static const text::CueSet kIntroduced{"引入",       "introduced", "caused by", "regressed by",
+                                        "导致的问题", "带来的问题", "引起"};
   if (kIntroduced.In(clause)) return PullRole::kIntroduced;
-  static const text::CueSet kFixWords{
-      "修复", "修正", "修改", "合入", "已提", "提了", "提交", "改掉", "改了",
-      "刷新", "合并", "fix", "resolve", "merged", "解决", "同步"};
+  static const text::CueSet kFixWords{"修复",    "修正",   "修改", "合入", "已提", "提了",
+                                      "提交",    "改掉",   "改了", "刷新", "合并", "fix",
+                                      "resolve", "merged", "解决", "同步"};
   if (kFixWords.In(clause)) return PullRole::kFix;
-  static const text::CueSet kReference{
-      "可参考", "效果", "示例", "例如", "for example", "类似", "similar"};
+  static const text::CueSet kReference{"可参考",      "效果", "示例",   "例如",
+                                       "for example", "类似", "similar"};
   if (EndsWith(before, "见") || EndsWith(before, "参考") || EndsWith(before, "see") ||
       EndsWith(before, "e.g.") || EndsWith(before, "like") || kReference.In(clause) ||
       after.substr(0, 6) == "\xE7\xA4\xBA\xE4\xBE\x8B" /* 示例 */)
@@ -298,11 +319,11 @@ bool SaysDuplicateOf(std::string_view body, size_t offset, size_t len) {
   std::string_view clause = body.substr(c.begin, c.end - c.begin);
   std::string_view before = Trim(body.substr(c.begin, offset - c.begin));
   (void)len;
-  static const text::CueSet kNotDuplicate{"不是重复", "并非重复", "not a duplicate", "not duplicate"};
+  static const text::CueSet kNotDuplicate{"不是重复", "并非重复", "not a duplicate",
+                                          "not duplicate"};
   if (kNotDuplicate.In(clause)) return false;
-  static const text::CueSet kDuplicate{
-      "重复", "duplicate", "dup of", "dupe of", "same as", "同一个问题", "同一问题",
-      "相同问题"};
+  static const text::CueSet kDuplicate{"重复",    "duplicate",  "dup of",   "dupe of",
+                                       "same as", "同一个问题", "同一问题", "相同问题"};
   if (kDuplicate.In(clause)) return true;
   // "同 #43", "同#43，..."
   return before == "\xE5\x90\x8C" /* 同 */ || before == "\xE5\x90\x8C\xE4\xB8\x8A" /* 同上 */ ||
@@ -313,7 +334,9 @@ namespace {
 constexpr size_t kSubstantiveLength = 20;  // visible characters
 }  // namespace
 
-bool IsSubstantive(std::string_view body) { return text::VisibleLength(body) >= kSubstantiveLength; }
+bool IsSubstantive(std::string_view body) {
+  return text::VisibleLength(body) >= kSubstantiveLength;
+}
 
 namespace {
 int AnswerScoreOf(std::string_view body, size_t visible) {
@@ -347,8 +370,8 @@ std::string ExtractAnswer(std::string_view body, size_t max_bytes, bool with_fix
   };
   for (std::string_view p : pieces) {
     static const text::CueSet kFixLine{"根因", "原因", "root cause", "修复", "fix"};
-    bool fix_line = with_fix && (ClaimsFix(p) || NamesVendorFix(p) || ClaimsVerified(p) ||
-                                 kFixLine.In(p));
+    bool fix_line =
+        with_fix && (ClaimsFix(p) || NamesVendorFix(p) || ClaimsVerified(p) || kFixLine.In(p));
     if (fix_line || ActionCues().In(p) || p.find('`') != std::string_view::npos) {
       if (!add(p)) break;
     }

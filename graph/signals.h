@@ -5,12 +5,12 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "fixgraph/engine/model.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/model.h"
 
 namespace fixgraph::graph::signals {
 

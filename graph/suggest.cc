@@ -10,9 +10,9 @@ namespace fixgraph::graph {
 namespace {
 
 constexpr const char* kNames[kRankFeatures] = {
-    "text",      "text_log",   "title",   "title_dice", "patch",      "lag_log",    "lag_day",   "lag_week",
-    "after_close", "before_issue", "no_close", "num_after", "num_gap", "num_before", "people",
-    "ident_title", "label",      "version",
+    "text",    "text_log",   "title",       "title_dice",   "patch",    "lag_log",
+    "lag_day", "lag_week",   "after_close", "before_issue", "no_close", "num_after",
+    "num_gap", "num_before", "people",      "ident_title",  "label",    "version",
 };
 
 // Fitted by `fixgraph eval-suggest --fit-out` (NeutralFitOptions) on the 78
@@ -25,8 +25,8 @@ constexpr const char* kNames[kRankFeatures] = {
 // only the distractors lack a close time, which would teach "no close time:
 // no fix".
 constexpr FeatureVector kBuiltin = {
-    2.6416, 0.0540, 1.5711, 1.6201, 1.4575, -0.2312, -0.0183, 3.7324,
-    -0.1994, -0.6463, -2.6661, 0.4208, -1.4748, -1.6732, 1.5187, 2.0382, 0, 0,
+    2.6416,  0.0540,  1.5711, 1.6201,  1.4575,  -0.2312, -0.0183, 3.7324, -0.1994,
+    -0.6463, -2.6661, 0.4208, -1.4748, -1.6732, 1.5187,  2.0382,  0,      0,
 };
 constexpr double kBuiltinNone = 2.2911;
 
@@ -48,7 +48,8 @@ const char* RankFeatureName(size_t i) { return i < kRankFeatures ? kNames[i] : "
 bool IsTimeFeature(size_t i) {
   auto f = static_cast<RankFeature>(i);
   return f == RankFeature::kLagLog || f == RankFeature::kLagDay || f == RankFeature::kLagWeek ||
-         f == RankFeature::kAfterClose || f == RankFeature::kBeforeIssue || f == RankFeature::kNoClose;
+         f == RankFeature::kAfterClose || f == RankFeature::kBeforeIssue ||
+         f == RankFeature::kNoClose;
 }
 
 double RankModel::Score(const FeatureVector& x) const {
@@ -73,22 +74,28 @@ StatusOr<RankModel> RankModel::FromJson(const nlohmann::json& j) {
   if (!j.is_object()) return Status::InvalidArgument("rank model: expected a JSON object");
   RankModel m;
   auto w = j.find("weights");
-  if (w == j.end() || !w->is_object()) return Status::InvalidArgument("rank model: \"weights\" must be an object");
+  if (w == j.end() || !w->is_object())
+    return Status::InvalidArgument("rank model: \"weights\" must be an object");
   for (size_t i = 0; i < kRankFeatures; ++i) {
     auto v = w->find(kNames[i]);
     if (v == w->end()) continue;  // a feature this model does not weigh
-    if (!v->is_number()) return Status::InvalidArgument(std::string("rank model: weight \"") + kNames[i] + "\" must be a number");
+    if (!v->is_number())
+      return Status::InvalidArgument(std::string("rank model: weight \"") + kNames[i] +
+                                     "\" must be a number");
     m.weights[i] = v->get<double>();
   }
   for (const auto& [k, v] : w->items()) {
-    if (std::find_if(std::begin(kNames), std::end(kNames), [&key = k](const char* n) { return key == n; }) == std::end(kNames))
+    if (std::find_if(std::begin(kNames), std::end(kNames),
+                     [&key = k](const char* n) { return key == n; }) == std::end(kNames))
       return Status::InvalidArgument("rank model: unknown feature \"" + k + "\"");
   }
   auto n = j.find("none");
-  if (n == j.end() || !n->is_number()) return Status::InvalidArgument("rank model: \"none\" must be a number");
+  if (n == j.end() || !n->is_number())
+    return Status::InvalidArgument("rank model: \"none\" must be a number");
   m.none = n->get<double>();
   if (auto s = j.find("source"); s != j.end() && s->is_string()) m.source = s->get<std::string>();
-  if (auto p = j.find("pairs"); p != j.end() && p->is_number_integer()) m.pairs = p->get<std::int64_t>();
+  if (auto p = j.find("pairs"); p != j.end() && p->is_number_integer())
+    m.pairs = p->get<std::int64_t>();
   for (double x : m.weights)
     if (!std::isfinite(x)) return Status::InvalidArgument("rank model: weights must be finite");
   if (!std::isfinite(m.none)) return Status::InvalidArgument("rank model: \"none\" must be finite");
@@ -109,7 +116,8 @@ namespace {
 
 // `examples` with each pool cut to its top_k entries by the prior's score
 // and its fixes (in pool order).
-std::vector<RankExample> Pruned(std::span<const RankExample> examples, const RankFitOptions& options) {
+std::vector<RankExample> Pruned(std::span<const RankExample> examples,
+                                const RankFitOptions& options) {
   std::vector<RankExample> out;
   out.reserve(examples.size());
   std::vector<std::pair<double, size_t>> by_score;
@@ -118,10 +126,12 @@ std::vector<RankExample> Pruned(std::span<const RankExample> examples, const Ran
     p.issue = e.issue;
     p.labelled = e.labelled;
     by_score.clear();
-    for (size_t j = 0; j < e.pool.size(); ++j) by_score.push_back({-options.prior.Score(e.pool[j]), j});
+    for (size_t j = 0; j < e.pool.size(); ++j)
+      by_score.push_back({-options.prior.Score(e.pool[j]), j});
     std::sort(by_score.begin(), by_score.end());
     std::vector<bool> keep(e.pool.size(), false);
-    for (size_t r = 0; r < by_score.size() && r < options.top_k; ++r) keep[by_score[r].second] = true;
+    for (size_t r = 0; r < by_score.size() && r < options.top_k; ++r)
+      keep[by_score[r].second] = true;
     for (size_t j = 0; j < e.pool.size(); ++j) {
       if (!keep[j] && !e.fix[j]) continue;
       p.prs.push_back(e.prs[j]);
@@ -301,12 +311,15 @@ Scored ScoreExample(const RankExample& e, const RankModel& m) {
   Softmax(scores, m.none, &s.p);
   s.order.resize(e.pool.size());
   std::iota(s.order.begin(), s.order.end(), 0);
-  std::stable_sort(s.order.begin(), s.order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  std::stable_sort(s.order.begin(), s.order.end(),
+                   [&](size_t a, size_t b) { return scores[a] > scores[b]; });
   return s;
 }
 
-void Accumulate(const RankExample& e, const Scored& s, RankEval* out, std::vector<std::pair<double, bool>>* shown) {
-  for (size_t r = 0; r < s.order.size() && r < 5; ++r) shown->push_back({s.p[s.order[r]], e.fix[s.order[r]]});
+void Accumulate(const RankExample& e, const Scored& s, RankEval* out,
+                std::vector<std::pair<double, bool>>* shown) {
+  for (size_t r = 0; r < s.order.size() && r < 5; ++r)
+    shown->push_back({s.p[s.order[r]], e.fix[s.order[r]]});
   if (!e.labelled) return;
   RankEval::Miss miss;
   miss.issue = e.issue;
@@ -359,7 +372,10 @@ void Finish(std::vector<std::pair<double, bool>>& shown, RankEval* out) {
 
 void CountExamples(std::span<const RankExample> examples, RankEval* out) {
   for (const RankExample& e : examples) {
-    if (e.labelled) ++out->pairs; else ++out->distractors;
+    if (e.labelled)
+      ++out->pairs;
+    else
+      ++out->distractors;
     if (std::find(e.fix.begin(), e.fix.end(), true) != e.fix.end()) ++out->fix_in_pool;
   }
 }
@@ -375,13 +391,14 @@ RankEval EvaluateModel(std::span<const RankExample> examples, const RankModel& m
   return out;
 }
 
-RankEval CrossValidate(std::span<const RankExample> examples, int folds, const RankFitOptions& options,
-                       std::vector<RankModel>* fold_models) {
+RankEval CrossValidate(std::span<const RankExample> examples, int folds,
+                       const RankFitOptions& options, std::vector<RankModel>* fold_models) {
   RankEval out;
   out.folds = std::max(2, folds);
   std::vector<size_t> order(examples.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return examples[a].issue < examples[b].issue; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return examples[a].issue < examples[b].issue; });
   std::vector<std::pair<double, bool>> shown;
   for (int f = 0; f < out.folds; ++f) {
     std::vector<RankExample> train;
@@ -405,7 +422,8 @@ RankEval CrossValidate(std::span<const RankExample> examples, int folds, const R
 nlohmann::json RankEval::ToJson() const {
   nlohmann::json bins_json = nlohmann::json::array();
   for (const Bin& b : bins)
-    bins_json.push_back({{"lo", b.lo}, {"hi", b.hi}, {"n", b.n}, {"mean_p", b.mean_p}, {"accuracy", b.accuracy}});
+    bins_json.push_back(
+        {{"lo", b.lo}, {"hi", b.hi}, {"n", b.n}, {"mean_p", b.mean_p}, {"accuracy", b.accuracy}});
   nlohmann::json misses_json = nlohmann::json::array();
   auto features = [](const FeatureVector& x) {
     nlohmann::json f = nlohmann::json::object();
@@ -414,14 +432,22 @@ nlohmann::json RankEval::ToJson() const {
     return f;
   };
   for (const Miss& m : misses) {
-    nlohmann::json mj = {{"issue", m.issue}, {"fix_rank", m.fix_rank}, {"top", m.top}, {"top_p", m.top_p},
+    nlohmann::json mj = {{"issue", m.issue}, {"fix_rank", m.fix_rank},
+                         {"top", m.top},     {"top_p", m.top_p},
                          {"fix_p", m.fix_p}, {"top_features", features(m.top_x)}};
     if (m.fix_rank) mj["fix_features"] = features(m.fix_x);
     misses_json.push_back(std::move(mj));
   }
-  return {{"pairs", pairs}, {"fix_in_pool", fix_in_pool}, {"distractors", distractors},
-          {"p_at_1", p_at_1}, {"hit_at_5", hit_at_5}, {"mrr", mrr}, {"ece", ece},
-          {"folds", folds}, {"reliability", bins_json}, {"misses", misses_json}};
+  return {{"pairs", pairs},
+          {"fix_in_pool", fix_in_pool},
+          {"distractors", distractors},
+          {"p_at_1", p_at_1},
+          {"hit_at_5", hit_at_5},
+          {"mrr", mrr},
+          {"ece", ece},
+          {"folds", folds},
+          {"reliability", bins_json},
+          {"misses", misses_json}};
 }
 
 }  // namespace fixgraph::graph

@@ -75,20 +75,26 @@ bool AllAscii(std::string_view s) {
 // ASCII character classes, as <cctype> gives them in the "C" locale.
 constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
 constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
-constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+constexpr bool AsciiAlnum(char32_t c) {
+  return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c);
+}
 
 // std::tolower in the "C" locale, inline.
-constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr char AsciiToLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // ASCII classes: the program runs in the "C" locale (no setlocale call).
-constexpr bool IsIdentByte(unsigned char c) { return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-'; }
+constexpr bool IsIdentByte(unsigned char c) {
+  return AsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-';
+}
 // Per byte: kIdent for identifier characters, plus kMarked for those that
 // can make a token an identifier (an upper-case letter for CamelCase, '_',
 // '/', '.', '-'): a token without any is a plain word. The other bits tell
 // which identifier character it is, so a token's classes are the OR of its
 // bytes' entries.
-constexpr std::uint8_t kIdent = 1, kMarked = 2, kLowerBit = 4, kUpperBit = 8, kUnderscoreBit = 16, kSlashBit = 32,
-                       kDotBit = 64, kHyphenBit = 128;
+constexpr std::uint8_t kIdent = 1, kMarked = 2, kLowerBit = 4, kUpperBit = 8, kUnderscoreBit = 16,
+                       kSlashBit = 32, kDotBit = 64, kHyphenBit = 128;
 constexpr std::array<std::uint8_t, 256> kIdentClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -116,10 +122,12 @@ bool HasHttp(std::string_view s) {
   const __m128i h = _mm_set1_epi8('h'), t = _mm_set1_epi8('t'), p = _mm_set1_epi8('p');
   for (; i + 19 <= n; i += 16) {
     const __m128i at = _mm_and_si128(
-        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), h),
-                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 1)), t)),
-        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 2)), t),
-                      _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 3)), p)));
+        _mm_and_si128(
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), h),
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 1)), t)),
+        _mm_and_si128(
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 2)), t),
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i + 3)), p)));
     if (_mm_movemask_epi8(at) != 0) return true;
   }
 #endif
@@ -133,9 +141,9 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
   // A byte x is in [lo, lo + len) when x + (0x80 - lo), as a signed byte, is
   // below -128 + len.
   const __m128i upper_bias = _mm_set1_epi8(static_cast<char>(0x80 - 'A'));
-  const __m128i upper_limit = _mm_set1_epi8(static_cast<char>(-128 + 26));    // 'A'..'Z'
+  const __m128i upper_limit = _mm_set1_epi8(static_cast<char>(-128 + 26));  // 'A'..'Z'
   const __m128i punct_bias = _mm_set1_epi8(static_cast<char>(0x80 - '-'));
-  const __m128i punct_limit = _mm_set1_epi8(static_cast<char>(-128 + 3));     // '-', '.', '/'
+  const __m128i punct_limit = _mm_set1_epi8(static_cast<char>(-128 + 3));  // '-', '.', '/'
   const __m128i underscore = _mm_set1_epi8('_');
   for (; i + 16 <= n; i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
@@ -156,8 +164,8 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
 size_t NextNonAscii(const char* d, size_t i, size_t n) {
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16) {
-    const unsigned mask =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
+    const unsigned mask = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
 #endif
@@ -172,13 +180,17 @@ size_t NextNonAscii(const char* d, size_t i, size_t n) {
 bool FiveSameSequences(const char* d) {
 #if defined(__SSE2__)
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d));
-  const unsigned lead = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(
-      _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(0x80 - 0xE1))), _mm_set1_epi8(static_cast<char>(-128 + 14)))));
-  const unsigned cont = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))));  // 80..BF
+  const unsigned lead = static_cast<unsigned>(_mm_movemask_epi8(
+      _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(0x80 - 0xE1))),
+                     _mm_set1_epi8(static_cast<char>(-128 + 14)))));
+  const unsigned cont =
+      static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))));  // 80..BF
   constexpr unsigned kLeads = 0x1249, kConts = 0x6DB6;  // bytes 0, 3, 6, 9, 12; the others below 15
   if ((lead & kLeads) != kLeads || (cont & kConts) != kConts) return false;
-  const unsigned e3 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xE3)))));
-  const unsigned x80 = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0x80)))));
+  const unsigned e3 = static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xE3)))));
+  const unsigned x80 = static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0x80)))));
   return (e3 & (x80 >> 1) & (x80 >> 2) & kLeads) == 0;
 #else
   (void)d;
@@ -193,7 +205,8 @@ size_t NextLead(const char* d, size_t i, size_t n) {
   const __m128i top = _mm_set1_epi8(static_cast<char>(0xC0));
   for (; i + 16 <= n; i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top), top)));
+    const unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top), top)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
 #endif
@@ -202,7 +215,8 @@ size_t NextLead(const char* d, size_t i, size_t n) {
 }
 
 bool HasLetter(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
+  return std::any_of(s.begin(), s.end(),
+                     [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
 
 bool LooksLikeVersion(std::string_view s) {
@@ -232,9 +246,10 @@ bool HasFileExtension(std::string_view s) {
     key |= std::uint64_t{static_cast<unsigned char>(AsciiToLower(ext[i]))} << (8 * i);
   static constexpr auto kKnown = [] {
     constexpr std::string_view kExtensions[] = {
-        "c",    "h",    "py",   "cc",   "cu",   "md",   "sh",    "js",    "ts",    "go",  "rs",  "so",
-        "mk",   "in",   "cpp",  "hpp",  "rst",  "txt",  "yml",   "cfg",   "ini",   "whl", "xml", "pyi",
-        "bat",  "sql",  "yaml", "json", "toml", "java", "html",  "proto", "cmake", "ipynb"};
+        "c",    "h",    "py",   "cc",   "cu",    "md",    "sh",   "js",  "ts",
+        "go",   "rs",   "so",   "mk",   "in",    "cpp",   "hpp",  "rst", "txt",
+        "yml",  "cfg",  "ini",  "whl",  "xml",   "pyi",   "bat",  "sql", "yaml",
+        "json", "toml", "java", "html", "proto", "cmake", "ipynb"};
     std::array<std::uint64_t, std::size(kExtensions)> keys{};
     for (size_t k = 0; k < keys.size(); ++k) {
       std::uint64_t v = std::uint64_t{kExtensions[k].size()} << 56;
@@ -294,7 +309,8 @@ std::string FoldWidth(std::string_view s) {
     for (;;) {
       while (same + 16 <= n && FiveSameSequences(d + same)) same += 15;
       if (same + 3 > n) break;
-      const auto b0 = static_cast<unsigned char>(d[same]), b1 = static_cast<unsigned char>(d[same + 1]),
+      const auto b0 = static_cast<unsigned char>(d[same]),
+                 b1 = static_cast<unsigned char>(d[same + 1]),
                  b2 = static_cast<unsigned char>(d[same + 2]);
       if ((b0 & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
       if (b0 == 0xE0 && b1 < 0xA0) break;                                   // overlong
@@ -327,7 +343,7 @@ std::string StripTitleTags(std::string_view title) {
       close = v.find(']');
       if (close != std::string_view::npos) close += 1;
     } else if (v.substr(0, 3) == "\xE3\x80\x90") {  // 【
-      close = v.find("\xE3\x80\x91");             // 】
+      close = v.find("\xE3\x80\x91");               // 】
       if (close != std::string_view::npos) close += 3;
     }
     if (close == std::string_view::npos || close >= v.size()) break;
@@ -394,7 +410,8 @@ struct StopSlot {
 };
 constexpr std::uint64_t Packed(std::string_view w) {
   std::uint64_t v = 0;
-  for (size_t k = 0; k < w.size(); ++k) v |= std::uint64_t{static_cast<unsigned char>(w[k])} << (8 * k);
+  for (size_t k = 0; k < w.size(); ++k)
+    v |= std::uint64_t{static_cast<unsigned char>(w[k])} << (8 * k);
   return v;
 }
 constexpr std::array<StopSlot, 128> kStopTable = [] {
@@ -448,7 +465,8 @@ void ClassifyBlock(const unsigned char* p, ByteBlock* b) {
   std::uint64_t word = 0, alpha = 0, high = 0;
   for (int k = 0; k < 4; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    const __m128i a = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), alpha_bias), alpha_limit);
+    const __m128i a =
+        _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), alpha_bias), alpha_limit);
     const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(v, digit_bias), digit_limit);
     const __m128i w = _mm_or_si128(_mm_or_si128(a, d), _mm_cmpeq_epi8(v, underscore));
     const unsigned shift = 16 * static_cast<unsigned>(k);
@@ -461,8 +479,10 @@ void ClassifyBlock(const unsigned char* p, ByteBlock* b) {
   *b = {0, 0, 0};
   for (int k = 0; k < 64; ++k) {
     const unsigned char w = kWordByte[p[k]];
-    if (w == kNonAscii) b->high |= std::uint64_t{1} << k;
-    else if (w != 0) b->word |= std::uint64_t{1} << k;
+    if (w == kNonAscii)
+      b->high |= std::uint64_t{1} << k;
+    else if (w != 0)
+      b->word |= std::uint64_t{1} << k;
     if (AsciiLower(w)) b->alpha |= std::uint64_t{1} << k;
   }
 #endif
@@ -541,7 +561,7 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
   std::uint64_t h = kBasis;  // FNV-1a of the word
   size_t len = 0;
   bool letter = false;
-  char head[6];            // the word's first bytes (stop words are at most 6 long)
+  char head[6];             // the word's first bytes (stop words are at most 6 long)
   char last = 0, prev = 0;  // its last two bytes
   // The current CJK run: its length, first and last code points. Its bigrams
   // are hashed as its characters arrive; a lone character (a unigram) when
@@ -557,7 +577,8 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
         hash = (h * kPrimeInverse) ^ static_cast<unsigned char>(last);
         --m;
       }
-      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head, m)); })) out->push_back(hash);
+      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head, m)); }))
+        out->push_back(hash);
     }
     h = kBasis;
     len = 0;
@@ -634,7 +655,8 @@ bool AppendTokens(std::string_view s, TokenSet* out) {
       std::uint64_t hh = h;
       for (size_t k = i; k < j; ++k) hh = (hh ^ kWordByte[p[k]]) * kPrime;
       h = hh;
-      for (size_t k = i; len + (k - i) < sizeof head && k < j; ++k) head[len + (k - i)] = static_cast<char>(kWordByte[p[k]]);
+      for (size_t k = i; len + (k - i) < sizeof head && k < j; ++k)
+        head[len + (k - i)] = static_cast<char>(kWordByte[p[k]]);
       len += j - i;
       letter = letter || any_letter(i, j);
       prev = j - i >= 2 ? static_cast<char>(kWordByte[p[j - 2]]) : last;
@@ -807,9 +829,7 @@ std::string ForMentions(std::string_view input) {
   return out;
 }
 
-bool IsCamelOnly(std::string_view id) {
-  return id.find_first_of("_./-") == std::string_view::npos;
-}
+bool IsCamelOnly(std::string_view id) { return id.find_first_of("_./-") == std::string_view::npos; }
 
 bool IsPathLike(std::string_view id) {
   return id.find('/') != std::string_view::npos || HasFileExtension(id);
@@ -817,10 +837,11 @@ bool IsPathLike(std::string_view id) {
 
 bool IsGenericFileName(std::string_view basename) {
   static constexpr std::array<std::string_view, 22> kGeneric = {
-      "readme.md", "readme", "readme_cn.md", "readme_en.md", "setup.py", "__init__.py",
-      "requirements.txt", "cmakelists.txt", "build.sh", "makefile", "license", ".gitignore",
-      "index.md", "changelog.md", "conftest.py", "main.py", "utils.py", "config.yaml",
-      "dockerfile", "package.json", "pyproject.toml", "setup.cfg"};
+      "readme.md",      "readme",           "readme_cn.md",   "readme_en.md", "setup.py",
+      "__init__.py",    "requirements.txt", "cmakelists.txt", "build.sh",     "makefile",
+      "license",        ".gitignore",       "index.md",       "changelog.md", "conftest.py",
+      "main.py",        "utils.py",         "config.yaml",    "dockerfile",   "package.json",
+      "pyproject.toml", "setup.cfg"};
   std::string b = Lower(basename);
   return std::find(kGeneric.begin(), kGeneric.end(), b) != kGeneric.end();
 }
@@ -836,7 +857,8 @@ void IdentifierBuffer::Push(size_t begin) {
   if (e.size >= 8) {
     std::uint64_t v;
     std::memcpy(&v, chars_.data() + begin, 8);
-    e.prefix = std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;  // the first byte on top
+    e.prefix = std::endian::native == std::endian::little ? __builtin_bswap64(v)
+                                                          : v;  // the first byte on top
   } else {
     for (size_t k = 0; k < e.size; ++k)
       e.prefix |= std::uint64_t{static_cast<unsigned char>(chars_[begin + k])} << (56 - 8 * k);
@@ -877,7 +899,8 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
     while (k < n && (s[k] == ' ' || s[k] == '=' || s[k] == '\t')) ++k;
     if (k < n && k > j &&
         (std::isdigit(static_cast<unsigned char>(s[k])) ||
-         ((s[k] == 'v' || s[k] == 'V') && k + 1 < n && std::isdigit(static_cast<unsigned char>(s[k + 1])))))
+         ((s[k] == 'v' || s[k] == 'V') && k + 1 < n &&
+          std::isdigit(static_cast<unsigned char>(s[k + 1])))))
       continue;
     const size_t untrimmed = tok.size();
     while (!tok.empty() && (tok.front() == '.' || tok.front() == '/' || tok.front() == '-'))
@@ -891,13 +914,14 @@ void IdentifierBuffer::Add(std::string_view input, bool path_variants) {
     }
     // The token's character classes (what HasLetter, find and IsCamel tell):
     // CamelCase is looked for only when it has both cases.
-    bool letter = (classes & (kLowerBit | kUpperBit)) != 0, underscore = (classes & kUnderscoreBit) != 0,
-         slash = (classes & kSlashBit) != 0, dot = (classes & kDotBit) != 0, hyphen = (classes & kHyphenBit) != 0,
-         camel = false;
+    bool letter = (classes & (kLowerBit | kUpperBit)) != 0,
+         underscore = (classes & kUnderscoreBit) != 0, slash = (classes & kSlashBit) != 0,
+         dot = (classes & kDotBit) != 0, hyphen = (classes & kHyphenBit) != 0, camel = false;
     if ((classes & (kLowerBit | kUpperBit)) == (kLowerBit | kUpperBit)) {
       for (size_t p = 1; p < tok.size() && !camel; ++p) {
         if (AsciiUpper(tok[p]) &&
-            (AsciiLower(tok[p - 1]) || (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
+            (AsciiLower(tok[p - 1]) ||
+             (AsciiUpper(tok[p - 1]) && p + 1 < tok.size() && AsciiLower(tok[p + 1]))))
           camel = true;
       }
     }
@@ -982,9 +1006,12 @@ constexpr std::array<bool, 256> kClauseLead = [] {
 size_t DelimiterAt(std::string_view s, size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   switch (c) {
-    case '\n': case '\r': case ';':
+    case '\n':
+    case '\r':
+    case ';':
       return 1;
-    case '!': case '?':
+    case '!':
+    case '?':
       return i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) ? 0 : 1;
     case 0xE3:  // 。 E3 80 82
       return i + 3 <= s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
@@ -1055,7 +1082,8 @@ namespace {
 // ASCII A-Z lower-cased, every other byte as is.
 constexpr std::array<unsigned char, 256> kFoldByte = [] {
   std::array<unsigned char, 256> t{};
-  for (int c = 0; c < 256; ++c) t[c] = static_cast<unsigned char>(AsciiToLower(static_cast<char>(c)));
+  for (int c = 0; c < 256; ++c)
+    t[c] = static_cast<unsigned char>(AsciiToLower(static_cast<char>(c)));
   return t;
 }();
 
@@ -1075,7 +1103,8 @@ CueSet::CueSet(const std::vector<Grouped>& cues) {
   for (const Grouped& g : cues) {
     if (g.group >= 64) throw std::length_error("text::CueSet: a group above 63");
     std::string folded = Lower(g.cue);
-    auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == folded; });
+    auto it = std::find_if(merged.begin(), merged.end(),
+                           [&](const auto& m) { return m.first == folded; });
     if (it == merged.end()) {
       merged.emplace_back(std::move(folded), std::uint64_t{1} << g.group);
     } else {
@@ -1104,7 +1133,8 @@ void CueSet::Add(std::string_view cue, std::uint64_t bits) {
 
 void CueSet::Seal() {
   std::stable_partition(cues_.begin(), cues_.end(), [](const Cue& c) { return !c.letters; });
-  std::stable_sort(long_.begin(), long_.end(), [](const Cue& a, const Cue& b) { return a.head < b.head; });
+  std::stable_sort(long_.begin(), long_.end(),
+                   [](const Cue& a, const Cue& b) { return a.head < b.head; });
   if (!long_.empty()) {
     filter_.assign((size_t{1} << 16) / 64, 0);
     for (const Cue& c : long_) {

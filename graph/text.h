@@ -72,7 +72,9 @@ class TokenTable {
   }
 
  private:
-  std::uint64_t Home(std::uint64_t token) const { return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+  std::uint64_t Home(std::uint64_t token) const {
+    return (token * 0x9E3779B97F4A7C15ull) >> shift_ & mask_;
+  }
   std::vector<std::uint64_t> keys_;
   std::vector<V> values_;
   std::uint64_t mask_ = 0;
@@ -171,14 +173,12 @@ Clause ClauseAt(std::string_view s, size_t offset);
 
 // A fixed list of cue strings, searched for with ASCII case folded on both
 // sides: In(h) is true when any non-empty cue occurs in h (an empty cue never
-// matches), Count(h) the number of list entries that occur in h (at most 64 entries: more throw std::length_error, a
-// programming error). The cues are folded once, when the set is built. Cues
-// of three bytes or more are all looked for in one pass over `h`, folding it
-// on the fly: each position's next three bytes are tested against a bit
-// filter of the cues' first three bytes, and only a hit is compared with the
-// cues starting so. Shorter cues are each one memmem (over `h` folded at most
-// once per call, when one of them has an ASCII letter and `h` an upper-case
-// letter).
+// matches), Count(h) the number of list entries that occur in h (at most 64 entries: more throw
+// std::length_error, a programming error). The cues are folded once, when the set is built. Cues of
+// three bytes or more are all looked for in one pass over `h`, folding it on the fly: each
+// position's next three bytes are tested against a bit filter of the cues' first three bytes, and
+// only a hit is compared with the cues starting so. Shorter cues are each one memmem (over `h`
+// folded at most once per call, when one of them has an ASCII letter and `h` an upper-case letter).
 //
 // A grouped set (built from (cue, group) pairs) answers for groups instead:
 // bit g of Found(h) is set when any cue of group g (0-63) occurs in h; it may
@@ -208,8 +208,8 @@ class CueSet {
     bool letters = false;    // has an ASCII letter (folding the text matters)
     std::uint32_t head = 0;  // the first three folded bytes (cues of three bytes or more)
   };
-  std::vector<Cue> cues_;   // shorter than three bytes: those without letters first
-  std::vector<Cue> long_;   // three bytes or more, by head
+  std::vector<Cue> cues_;              // shorter than three bytes: those without letters first
+  std::vector<Cue> long_;              // three bytes or more, by head
   std::vector<std::uint64_t> filter_;  // 2^16 bits: FilterBit(head) of each of long_
   std::uint64_t long_entries_ = 0;     // the bits of long_ (for an early end of Count)
 };

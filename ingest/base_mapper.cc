@@ -7,7 +7,6 @@
 namespace fixgraph::ingest {
 namespace {
 
-
 // Wraps a mapping error with the item it concerns.
 Status Annotate(const Status& s, const std::string& what) {
   return s.ok() ? s : s.WithContext(what);
@@ -43,7 +42,8 @@ Status Mapper::LinkedIssueNumber(const JsonValue& j, std::string* number) const 
 namespace {
 
 bool EqualsNoCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
            return std::tolower(x) == std::tolower(y);
          });
 }
@@ -70,8 +70,8 @@ RepoRef RepoOfItem(const JsonValue& j, const RepoRef& self, bool pull) {
     }
     for (size_t k = seg.size() >= 2 ? seg.size() - 2 : 0; k >= 2 && k + 1 < seg.size(); --k) {
       const std::string& kind = seg[k];
-      bool match = pull ? (kind == "pulls" || kind == "pull" || kind == "merge_requests")
-                        : kind == "issues";
+      bool match =
+          pull ? (kind == "pulls" || kind == "pull" || kind == "merge_requests") : kind == "issues";
       if (!match) continue;
       size_t r = k - 1;
       if (seg[r] == "-" && r >= 2) --r;  // GitLab-style ".../O/R/-/merge_requests/N"
@@ -330,7 +330,8 @@ Status BaseMapper::Map(const JsonValue& j, const Ref& pull, FileChange* out) con
       p.Bool("new_file", &added);
       p.Bool("deleted_file", &deleted);
       if (out->filename.empty()) out->filename = new_path;
-      if (renamed.value_or(false) && out->previous_filename.empty()) out->previous_filename = old_path;
+      if (renamed.value_or(false) && out->previous_filename.empty())
+        out->previous_filename = old_path;
       if (out->status.empty())
         out->status = added.value_or(false)     ? "added"
                       : deleted.value_or(false) ? "removed"
@@ -387,10 +388,13 @@ std::optional<PlatformLink> LinkFromOperateLog(const OperateLogEvent& e, bool* r
   std::string number = e.content.substr(mark + 1, end - mark - 1);
   RepoRef repo = e.repo;
   size_t start = mark;
-  auto path_char = [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '/'; };
+  auto path_char = [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '/';
+  };
   while (start > 0 && path_char(static_cast<unsigned char>(e.content[start - 1]))) --start;
   std::string path = e.content.substr(start, mark - start);
-  if (size_t slash = path.find('/'); slash != std::string::npos && path.find('/', slash + 1) == std::string::npos) {
+  if (size_t slash = path.find('/');
+      slash != std::string::npos && path.find('/', slash + 1) == std::string::npos) {
     RepoRef other{e.repo.platform, path.substr(0, slash), path.substr(slash + 1)};
     if (IsValidRepoSegment(other.owner) && IsValidRepoSegment(other.name)) repo = other;
   }
@@ -415,11 +419,13 @@ namespace {
 // Time order: created_at (unset first), then id (numerically when both are
 // decimal), then log order.
 void SortByTime(std::vector<OperateLogEvent>* events) {
-  std::stable_sort(events->begin(), events->end(), [](const OperateLogEvent& a, const OperateLogEvent& b) {
-    if (a.created_at != b.created_at) return a.created_at < b.created_at;
-    if (IsDecimal(a.id) && IsDecimal(b.id) && a.id.size() != b.id.size()) return a.id.size() < b.id.size();
-    return a.id < b.id;
-  });
+  std::stable_sort(events->begin(), events->end(),
+                   [](const OperateLogEvent& a, const OperateLogEvent& b) {
+                     if (a.created_at != b.created_at) return a.created_at < b.created_at;
+                     if (IsDecimal(a.id) && IsDecimal(b.id) && a.id.size() != b.id.size())
+                       return a.id.size() < b.id.size();
+                     return a.id < b.id;
+                   });
 }
 
 }  // namespace
@@ -431,7 +437,9 @@ std::vector<PlatformLink> LinksFromOperateLog(std::vector<OperateLogEvent> event
     bool removed = false;
     std::optional<PlatformLink> link = LinkFromOperateLog(e, &removed);
     if (!link) continue;
-    auto same = [&](const PlatformLink& l) { return l.issue == link->issue && l.pull == link->pull; };
+    auto same = [&](const PlatformLink& l) {
+      return l.issue == link->issue && l.pull == link->pull;
+    };
     out.erase(std::remove_if(out.begin(), out.end(), same), out.end());
     if (!removed) out.push_back(*link);
   }
@@ -475,7 +483,8 @@ OptTime CloseTimeFromOperateLog(const std::vector<OperateLogEvent>& events) {
   return closed;
 }
 
-Status RelatedBranchEvents(const JsonValue& j, const Ref& issue, std::vector<OperateLogEvent>* out) {
+Status RelatedBranchEvents(const JsonValue& j, const Ref& issue,
+                           std::vector<OperateLogEvent>* out) {
   out->clear();
   // Documented as an array of names; one name alone is taken too.
   auto one = [&](const JsonValue& v) -> Status {

@@ -3,8 +3,9 @@
 // where its API differs. Private to ingest/.
 #pragma once
 
-#include "fixgraph/ingest/mapper.h"
 #include "json_fields.h"
+
+#include "fixgraph/ingest/mapper.h"
 
 namespace fixgraph::ingest {
 

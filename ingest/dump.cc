@@ -1,32 +1,32 @@
 #include "fixgraph/ingest/dump.h"
 
-#include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <array>
-#include <condition_variable>
-#include <deque>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <map>
-#include <optional>
-#include <mutex>
-#include <iterator>
-#include <string_view>
-#include <thread>
-#include <type_traits>
-#include <variant>
+#include "fixgraph/engine/parallel.h"
+#include "fixgraph/ingest/json_reader.h"
+#include "fixgraph/ingest/mapper.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
-#include "fixgraph/engine/parallel.h"
-#include "fixgraph/ingest/json_reader.h"
-#include "fixgraph/ingest/mapper.h"
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <variant>
 
 namespace fixgraph::ingest {
 namespace {
@@ -56,7 +56,9 @@ class RecordSink {
 template <typename Derived>
 class UniformSink : public RecordSink {
  public:
-  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
+  Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override {
+    return Self().Take(v, raw);
+  }
   Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
   Status Pull(PullRequest& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
   Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override { return Self().Take(v, raw); }
@@ -76,14 +78,10 @@ class CountingSink final : public RecordSink {
   Status Repository(fixgraph::Repository&, const JsonDoc*) override { return Status::OK(); }
   Status Issue(fixgraph::Issue&, const JsonDoc*) override { return Bump(&c_->issues); }
   Status Pull(PullRequest&, const JsonDoc*) override { return Bump(&c_->pulls); }
-  Status Comment(fixgraph::Comment&, const JsonDoc*) override {
-    return Bump(&c_->comments);
-  }
+  Status Comment(fixgraph::Comment&, const JsonDoc*) override { return Bump(&c_->comments); }
   Status Commit(fixgraph::Commit&, const JsonDoc*) override { return Bump(&c_->commits); }
   Status File(FileChange&, const JsonDoc*) override { return Bump(&c_->files); }
-  Status OperateLog(OperateLogEvent&, const JsonDoc*) override {
-    return Bump(&c_->operate_logs);
-  }
+  Status OperateLog(OperateLogEvent&, const JsonDoc*) override { return Bump(&c_->operate_logs); }
   Status Link(PlatformLink&) override { return Bump(&c_->platform_links); }
 
  private:
@@ -120,7 +118,10 @@ class WritingSink final {
  public:
   WritingSink(Store* store, const DumpRepo& repo, const ImportOptions& options,
               ImportProgress progress)
-      : store_(store), repo_(repo), options_(options), progress_(progress),
+      : store_(store),
+        repo_(repo),
+        options_(options),
+        progress_(progress),
         batch_(store->NewBatch()) {}
 
   // The marker is logged before any record is written, records are written
@@ -151,13 +152,12 @@ class WritingSink final {
   void DeferLinks() { defer_links_ = true; }
 
   Status Finish() {
-    for (const PlatformLink& link : links_)
-      FG_RETURN_IF_ERROR(Done(batch_->PutPlatformLink(link)));
+    for (const PlatformLink& link : links_) FG_RETURN_IF_ERROR(Done(batch_->PutPlatformLink(link)));
     links_.clear();
     FG_RETURN_IF_ERROR(Flush());
     if (bulk_) {
-      FG_RETURN_IF_ERROR(store_->IngestBulkLoad(batch_.get())
-                             .WithContext("import " + repo_.repo.ToString()));
+      FG_RETURN_IF_ERROR(
+          store_->IngestBulkLoad(batch_.get()).WithContext("import " + repo_.repo.ToString()));
       bulk_ = false;
     } else {
       FG_RETURN_IF_ERROR(store_->Flush());
@@ -249,7 +249,7 @@ class WritingSink final {
   const WalkCount* items_ = nullptr;
   std::unique_ptr<Store::Batch> batch_;
   bool defer_links_ = false;
-  bool bulk_ = false;  // StartBulkLoad, until Finish or Undo
+  bool bulk_ = false;                // StartBulkLoad, until Finish or Undo
   std::vector<PlatformLink> links_;  // kept back by DeferLinks
   size_t pending_ = 0;
   size_t batches_ = 0;
@@ -405,8 +405,8 @@ class PipelineSink final : public UniformSink<PipelineSink> {
 
   WritingSink* write_;
   std::vector<Block> blocks_ = std::vector<Block>(kBlocks);  // on the heap
-  Block* fill_ = nullptr;  // walker side: the block being filled
-  std::mutex mu_;          // guards the members below
+  Block* fill_ = nullptr;                                    // walker side: the block being filled
+  std::mutex mu_;                                            // guards the members below
   std::condition_variable full_cv_;
   std::condition_variable free_cv_;
   std::deque<Block*> full_;
@@ -424,13 +424,21 @@ class CountingWritingSink final : public RecordSink {
   Status Repository(fixgraph::Repository& v, const JsonDoc* raw) override {
     return Both(&RecordSink::Repository, v, raw);
   }
-  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override { return Both(&RecordSink::Issue, v, raw); }
-  Status Pull(PullRequest& v, const JsonDoc* raw) override { return Both(&RecordSink::Pull, v, raw); }
+  Status Issue(fixgraph::Issue& v, const JsonDoc* raw) override {
+    return Both(&RecordSink::Issue, v, raw);
+  }
+  Status Pull(PullRequest& v, const JsonDoc* raw) override {
+    return Both(&RecordSink::Pull, v, raw);
+  }
   Status Comment(fixgraph::Comment& v, const JsonDoc* raw) override {
     return Both(&RecordSink::Comment, v, raw);
   }
-  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override { return Both(&RecordSink::Commit, v, raw); }
-  Status File(FileChange& v, const JsonDoc* raw) override { return Both(&RecordSink::File, v, raw); }
+  Status Commit(fixgraph::Commit& v, const JsonDoc* raw) override {
+    return Both(&RecordSink::Commit, v, raw);
+  }
+  Status File(FileChange& v, const JsonDoc* raw) override {
+    return Both(&RecordSink::File, v, raw);
+  }
   Status OperateLog(OperateLogEvent& v, const JsonDoc* raw) override {
     return Both(&RecordSink::OperateLog, v, raw);
   }
@@ -503,9 +511,9 @@ Status DumpFilePresent(const fs::path& path, bool* present) {
 }
 
 // The files an item folder may hold, one bit each (ItemLayout).
-constexpr const char* kItemFiles[] = {"comments.json", "operate_logs.json", "pull_requests.json",
-                                      "commits.json",  "files.json",        "issues.json",
-                                      "related_branches.json"};
+constexpr const char* kItemFiles[] = {
+    "comments.json", "operate_logs.json", "pull_requests.json",   "commits.json",
+    "files.json",    "issues.json",       "related_branches.json"};
 
 // Which of kItemFiles each item folder holds, in walk order: the verify pass
 // lists every item folder and records it here, and the write pass that follows
@@ -531,7 +539,12 @@ class RepoWalker {
   // listed (before any record is read) and counts those walked.
   RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout,
              WalkCount* count = nullptr)
-      : repo_(repo), mapper_(mapper), sink_(sink), root_(repo.dir), layout_(layout), count_(count) {}
+      : repo_(repo),
+        mapper_(mapper),
+        sink_(sink),
+        root_(repo.dir),
+        layout_(layout),
+        count_(count) {}
 
   Status Walk() {
     bool any = false;
@@ -606,7 +619,8 @@ class RepoWalker {
     pending_close_.clear();
     FG_RETURN_IF_ERROR(WalkItems("pulls", pull_items_, RefKind::kPull));
     if (replay_ && item_index_ != layout_->masks.size())
-      return Status::FailedPrecondition(root_.string() + ": item folders changed during the import");
+      return Status::FailedPrecondition(root_.string() +
+                                        ": item folders changed during the import");
     layout_->recorded = true;
     return Status::OK();
   }
@@ -652,9 +666,9 @@ class RepoWalker {
       std::string number = item.filename().string();
       bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
       if (!valid)
-        return Status::InvalidArgument(item.string() + ": folder name is not " +
-                                       (kind == RefKind::kIssue ? "an issue number"
-                                                                : "a pull request number"));
+        return Status::InvalidArgument(
+            item.string() + ": folder name is not " +
+            (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
       Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
                                            : Ref::Pull(repo_.repo, std::stoll(number));
       FG_RETURN_IF_ERROR(WalkItem(item, parent));
@@ -790,16 +804,16 @@ class RepoWalker {
   RecordSink* sink_;
   fs::path root_;
   ItemLayout* layout_;
-  bool replay_ = false;     // layout_ was recorded by an earlier walk
-  size_t item_index_ = 0;   // item folders walked so far
-  unsigned present_ = 0;    // kItemFiles bits of the item folder being walked
-  std::string path_;        // scratch for EachIn
-  int dir_fd_ = -1;         // the item folder being walked, when open (OpenDir)
-  int items_fd_ = -1;       // the folder of the item folders (WalkItems)
+  bool replay_ = false;    // layout_ was recorded by an earlier walk
+  size_t item_index_ = 0;  // item folders walked so far
+  unsigned present_ = 0;   // kItemFiles bits of the item folder being walked
+  std::string path_;       // scratch for EachIn
+  int dir_fd_ = -1;        // the item folder being walked, when open (OpenDir)
+  int items_fd_ = -1;      // the folder of the item folders (WalkItems)
   WalkCount* count_ = nullptr;
   std::vector<fs::path> issue_items_, pull_items_;
   bool listed_ = false;  // both listed at the start of Walk (count_ given)
-  JsonArrayFile file_;                // reused: its buffers stay allocated
+  JsonArrayFile file_;   // reused: its buffers stay allocated
   // Reused records (the mappers reset them).
   fixgraph::Issue issue_;
   PullRequest pull_;
@@ -953,8 +967,7 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     writer.CountItems(&items);
     Status s;
     bool pipeline = options.pipeline == ImportOptions::Pipeline::kOn ||
-                    (options.pipeline == ImportOptions::Pipeline::kAuto &&
-                     HardwareThreads() >= 2);
+                    (options.pipeline == ImportOptions::Pipeline::kAuto && HardwareThreads() >= 2);
     if (pipeline) {
       // Writing on a second thread; Close() returns when all is committed.
       PipelineSink pipe(&writer);
@@ -1030,7 +1043,7 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
   // thread costs CPU (about 8% more) and gains nothing.
   const size_t cores = HardwareThreads();
 
-  std::mutex mu;  // guards everything below and serialises on_progress
+  std::mutex mu;       // guards everything below and serialises on_progress
   size_t started = 0;  // repositories whose import began
   size_t busy = 0;     // repositories being imported
   std::vector<Status> errors(repos.size());
@@ -1045,7 +1058,8 @@ Status ImportDump(Store* store, const std::string& dump_dir, const ImportOptions
       size_t at_once = std::min(threads, busy + (repos.size() - started));
       pipeline = options.pipeline;
       if (pipeline == ImportOptions::Pipeline::kAuto)
-        pipeline = 2 * at_once <= cores ? ImportOptions::Pipeline::kOn : ImportOptions::Pipeline::kOff;
+        pipeline =
+            2 * at_once <= cores ? ImportOptions::Pipeline::kOn : ImportOptions::Pipeline::kOff;
     }
     ImportOptions o = options;
     o.pipeline = pipeline;

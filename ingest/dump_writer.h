@@ -7,13 +7,13 @@
 // are written as they arrive. Not thread-safe.
 #pragma once
 
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/status.h"
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/ref.h"
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::ingest {
 
@@ -25,8 +25,8 @@ class DumpWriter {
   // `list` is "issues" or "pulls"; `key` the item number.
   void AddListItem(const std::string& list, const std::string& key, const nlohmann::json& item);
   // DUMP/.../<folder>/<number>/<file>, e.g. ("pulls", "12", "files.json").
-  Status WriteDetail(const std::string& folder, const std::string& number,
-                     const std::string& file, const nlohmann::json& array);
+  Status WriteDetail(const std::string& folder, const std::string& number, const std::string& file,
+                     const nlohmann::json& array);
   Status Finish();
 
  private:

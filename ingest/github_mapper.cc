@@ -8,9 +8,7 @@ class GitHubMapper final : public BaseMapper {
   Platform platform() const override { return Platform::kGitHub; }
 
   // GitHub's issue list includes pull requests, marked by a "pull_request" key.
-  bool IsPullInList(const JsonValue& j) const override {
-    return j.Find("pull_request").valid();
-  }
+  bool IsPullInList(const JsonValue& j) const override { return j.Find("pull_request").valid(); }
 
  protected:
   void IssueClosedAt(Fields& f, OptTime* out) const override { f.Time("closed_at", out); }

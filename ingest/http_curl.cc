@@ -1,5 +1,8 @@
 // HttpClient over libcurl: a pool of easy handles (each keeps its connection
 // cache, so sequential requests to one host reuse a connection).
+#include "fixgraph/engine/version.h"
+#include "fixgraph/ingest/http.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -7,9 +10,6 @@
 #include <cstddef>
 #include <mutex>
 #include <vector>
-
-#include "fixgraph/engine/version.h"
-#include "fixgraph/ingest/http.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -94,7 +94,8 @@ class CurlClient final : public HttpClient {
   explicit CurlClient(HttpClientOptions options) : options_(std::move(options)) {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    if (options_.user_agent.empty()) options_.user_agent = std::string("fixgraph/") + kVersion + " (issue-fix linker; sync)";
+    if (options_.user_agent.empty())
+      options_.user_agent = std::string("fixgraph/") + kVersion + " (issue-fix linker; sync)";
   }
   ~CurlClient() override {
     for (CURL* h : pool_) curl_easy_cleanup(h);
@@ -127,7 +128,7 @@ class CurlClient final : public HttpClient {
     }
   }
 
- // A POST is not repeated elsewhere: a redirect is the response.
+  // A POST is not repeated elsewhere: a redirect is the response.
   StatusOr<HttpResponse> Post(const HttpRequest& request, const std::string& body) override {
     std::string location;
     return Perform(request, request.url, &body, &location);
@@ -154,8 +155,7 @@ class CurlClient final : public HttpClient {
     if (post_body != nullptr) {
       curl_easy_setopt(h, CURLOPT_POST, 1L);
       curl_easy_setopt(h, CURLOPT_POSTFIELDS, post_body->data());
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(post_body->size()));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(post_body->size()));
     } else {
       curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     }
@@ -165,8 +165,9 @@ class CurlClient final : public HttpClient {
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
                      request.timeout_ms > 0 ? request.timeout_ms : options_.timeout_ms);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     request.timeout_ms > 0 ? std::min(request.timeout_ms, options_.connect_timeout_ms)
-                                            : options_.connect_timeout_ms);
+                     request.timeout_ms > 0
+                         ? std::min(request.timeout_ms, options_.connect_timeout_ms)
+                         : options_.connect_timeout_ms);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");

@@ -8,14 +8,14 @@
 // string is copied once, into the model record.
 #pragma once
 
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+#include "fixgraph/ingest/json_reader.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/status.h"
-#include "fixgraph/ingest/json_reader.h"
 
 namespace fixgraph::ingest {
 

@@ -1,5 +1,7 @@
 #include "fixgraph/ingest/json_reader.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,8 +14,6 @@
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/utf8.h"
 
 namespace fixgraph::ingest {
 
@@ -35,12 +35,18 @@ class JsonParser {
     if (p_ >= n_) return Fail(p_, "unexpected end of input; expected a value");
     char c = s_[p_];
     switch (c) {
-      case '{': return Object(depth);
-      case '[': return Array(depth);
-      case '"': return String(/*key=*/false);
-      case 't': return Literal("true", Type::kBool);
-      case 'f': return Literal("false", Type::kBool);
-      case 'n': return Literal("null", Type::kNull);
+      case '{':
+        return Object(depth);
+      case '[':
+        return Array(depth);
+      case '"':
+        return String(/*key=*/false);
+      case 't':
+        return Literal("true", Type::kBool);
+      case 'f':
+        return Literal("false", Type::kBool);
+      case 'n':
+        return Literal("null", Type::kNull);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) return Number();
         return Fail(p_, std::string("unexpected ") + Shown(c) + "; expected a value");
@@ -129,8 +135,8 @@ class JsonParser {
     if (!integer && !FiniteDouble(s_ + b, s_ + p_)) {
       // nlohmann rejects these too ("number overflow"); a double cannot hold them.
       std::size_t shown = std::min<std::size_t>(p_ - b, 40);
-      return Fail(b, "number out of range: " + std::string(s_ + b, shown) +
-                         (p_ - b > shown ? "..." : ""));
+      return Fail(
+          b, "number out of range: " + std::string(s_ + b, shown) + (p_ - b > shown ? "..." : ""));
     }
     if (integer) {
       // nlohmann: int64, else uint64, else a float.
@@ -156,9 +162,8 @@ class JsonParser {
   // (an underflow to 0 or a subnormal is fine, as for nlohmann).
   static bool FiniteDouble(const char* first, const char* last) {
     // Fast path: no exponent and fewer than 300 digits cannot overflow.
-    if (last - first < 300 && std::find_if(first, last, [](char c) {
-                                return c == 'e' || c == 'E';
-                              }) == last)
+    if (last - first < 300 &&
+        std::find_if(first, last, [](char c) { return c == 'e' || c == 'E'; }) == last)
       return true;
     std::string copy(first, last);  // strtod needs a terminator ("C" locale: '.')
     errno = 0;
@@ -203,8 +208,8 @@ class JsonParser {
         std::memcpy(&v, s_ + p_, 8);
         constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
         std::uint64_t quote = v ^ (kOnes * '"'), slash = v ^ (kOnes * '\\');
-        std::uint64_t special = ((v - kOnes * 0x20) & ~v) | ((quote - kOnes) & ~quote) |
-                                ((slash - kOnes) & ~slash) | v;
+        std::uint64_t special =
+            ((v - kOnes * 0x20) & ~v) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | v;
         if ((special & kHigh) != 0) break;
         p_ += 8;
       }
@@ -216,8 +221,7 @@ class JsonParser {
       if (p_ >= n_) return Fail(n_, "unexpected end of input in a string");
       unsigned char c = static_cast<unsigned char>(s_[p_]);
       if (c == '"') break;
-      if (c < 0x20)
-        return Fail(p_, "invalid string: control character must be escaped");
+      if (c < 0x20) return Fail(p_, "invalid string: control character must be escaped");
       if (c == '\\') {
         escaped = true;
         ++p_;
@@ -244,16 +248,20 @@ class JsonParser {
                                 !(s_[u_at + 3] >= 'A' && s_[u_at + 3] <= 'F');
         if (!canonical_escape) doc_->canonical_ = false;
         if (v >= 0xDC00 && v <= 0xDFFF)
-          return Fail(p_ - 1, "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF");
+          return Fail(p_ - 1,
+                      "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF");
         if (v >= 0xD800 && v <= 0xDBFF) {
           if (p_ + 1 >= n_) return Fail(n_, "unexpected end of input in a string");
           if (s_[p_] != '\\' || s_[p_ + 1] != 'u')
-            return Fail(p_, "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF");
+            return Fail(
+                p_, "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF");
           p_ += 2;
           long lo = Hex4();
           if (lo < 0) return false;
           if (lo < 0xDC00 || lo > 0xDFFF)
-            return Fail(p_ - 1, "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF");
+            return Fail(
+                p_ - 1,
+                "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF");
         }
         continue;
       }
@@ -544,12 +552,18 @@ Type JsonValue::type() const { return doc_->tok(i_).type; }
 const char* JsonValue::type_name() const {
   if (!valid()) return "null";
   switch (type()) {
-    case Type::kNull: return "null";
-    case Type::kBool: return "boolean";
-    case Type::kNumber: return "number";
-    case Type::kString: return "string";
-    case Type::kArray: return "array";
-    case Type::kObject: return "object";
+    case Type::kNull:
+      return "null";
+    case Type::kBool:
+      return "boolean";
+    case Type::kNumber:
+      return "number";
+    case Type::kString:
+      return "string";
+    case Type::kArray:
+      return "array";
+    case Type::kObject:
+      return "object";
   }
   return "unknown";
 }
@@ -591,11 +605,21 @@ void Unescape(std::string_view body, std::string* out) {
     char e = s[j + 1];
     i = j + 2;
     switch (e) {
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
+      case 'b':
+        out->push_back('\b');
+        break;
+      case 'f':
+        out->push_back('\f');
+        break;
+      case 'n':
+        out->push_back('\n');
+        break;
+      case 'r':
+        out->push_back('\r');
+        break;
+      case 't':
+        out->push_back('\t');
+        break;
       case 'u': {
         unsigned long cp = Hex4At(s + i);
         i += 4;
@@ -607,7 +631,9 @@ void Unescape(std::string_view body, std::string* out) {
         AppendUtf8(out, static_cast<char32_t>(cp));
         break;
       }
-      default: out->push_back(e); break;  // " \ /
+      default:
+        out->push_back(e);
+        break;  // " \ /
     }
   }
 }
@@ -768,12 +794,12 @@ Status JsonArrayFile::Next(bool* done) {
         *done = true;
         return Status::OK();
       }
-      return SyntaxError(len_, Status::Corruption(
-                                   state_ == State::kStart
-                                       ? "syntax error: unexpected end of input; expected '['"
-                                   : state_ == State::kCommaOrEnd
-                                       ? "syntax error: unexpected end of input; expected ',' or ']'"
-                                       : "syntax error: unexpected end of input; expected a value"));
+      return SyntaxError(
+          len_, Status::Corruption(
+                    state_ == State::kStart ? "syntax error: unexpected end of input; expected '['"
+                    : state_ == State::kCommaOrEnd
+                        ? "syntax error: unexpected end of input; expected ',' or ']'"
+                        : "syntax error: unexpected end of input; expected a value"));
     }
     char c = buf_[p];
     switch (state_) {
@@ -803,8 +829,8 @@ Status JsonArrayFile::Next(bool* done) {
           pos_ = p + 1;
           state_ = State::kValue;
         } else {
-          return SyntaxError(p, Status::Corruption("syntax error: unexpected '" + std::string(1, c) +
-                                                   "'; expected ',' or ']'"));
+          return SyntaxError(p, Status::Corruption("syntax error: unexpected '" +
+                                                   std::string(1, c) + "'; expected ',' or ']'"));
         }
         continue;
       case State::kEnd:

@@ -15,9 +15,15 @@ int DefaultNaiveOffsetMinutes(Platform platform) {
 std::unique_ptr<Mapper> NewMapper(Platform platform, const MapperOptions& options) {
   std::unique_ptr<Mapper> m;
   switch (platform) {
-    case Platform::kGitCode: m = NewGitCodeMapper(); break;
-    case Platform::kGitee: m = NewGiteeMapper(); break;
-    case Platform::kGitHub: m = NewGitHubMapper(); break;
+    case Platform::kGitCode:
+      m = NewGitCodeMapper();
+      break;
+    case Platform::kGitee:
+      m = NewGiteeMapper();
+      break;
+    case Platform::kGitHub:
+      m = NewGitHubMapper();
+      break;
   }
   if (m)
     m->set_naive_offset_minutes(

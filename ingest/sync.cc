@@ -1,5 +1,12 @@
 #include "fixgraph/ingest/sync.h"
+
+#include "dump_writer.h"
+
+#include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/dump.h"
+#include "fixgraph/ingest/json_reader.h"
+#include "fixgraph/ingest/mapper.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,12 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
-
-#include "dump_writer.h"
-#include "fixgraph/engine/mentions.h"
-#include "fixgraph/engine/parallel.h"
-#include "fixgraph/ingest/json_reader.h"
-#include "fixgraph/ingest/mapper.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -32,18 +33,19 @@ struct PlatformApi {
   Platform platform;
   std::string default_base;
   std::string token_env;
-  double default_rpm;        // client-side limit by default
-  bool pulls_since;          // the PR list takes `since`
-  bool operate_logs;         // issue and PR operate logs exist
-  bool issue_pull_links;     // issues/N/pull_requests
-  bool pull_issue_links;     // pulls/N/issues
-  bool related_branches;     // issues/N/related_branches
+  double default_rpm;     // client-side limit by default
+  bool pulls_since;       // the PR list takes `since`
+  bool operate_logs;      // issue and PR operate logs exist
+  bool issue_pull_links;  // issues/N/pull_requests
+  bool pull_issue_links;  // pulls/N/issues
+  bool related_branches;  // issues/N/related_branches
 };
 
 PlatformApi ApiFor(Platform p) {
   switch (p) {
     case Platform::kGitCode:
-      return {p, "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true, true};
+      return {p,   "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true,
+              true};
     case Platform::kGitee:
       return {p, "https://gitee.com/api/v5", "GITEE_TOKEN", 0, false, true, false, true, false};
     default:
@@ -65,8 +67,9 @@ std::string ErrorMessageOf(const std::string& body) {
 // Spaces requests evenly: at most `rpm` per minute across threads.
 class Limiter {
  public:
-  explicit Limiter(double rpm) : interval_(rpm > 0 ? std::chrono::duration<double>(60.0 / rpm)
-                                                   : std::chrono::duration<double>(0)) {}
+  explicit Limiter(double rpm)
+      : interval_(rpm > 0 ? std::chrono::duration<double>(60.0 / rpm)
+                          : std::chrono::duration<double>(0)) {}
   // Returns true when it had to wait.
   bool Acquire() {
     if (interval_.count() <= 0) return false;
@@ -97,9 +100,10 @@ struct Fetched {
 class Fetcher {
  public:
   Fetcher(Platform platform, const SyncOptions& options, SyncCounts* counts)
-      : api_(ApiFor(platform)), options_(options), counts_(counts),
-        limiter_(options.requests_per_minute < 0 ? api_.default_rpm
-                                                 : options.requests_per_minute),
+      : api_(ApiFor(platform)),
+        options_(options),
+        counts_(counts),
+        limiter_(options.requests_per_minute < 0 ? api_.default_rpm : options.requests_per_minute),
         rng_(std::random_device{}()) {
     base_ = options.api_base.empty() ? api_.default_base : options.api_base;
     while (!base_.empty() && base_.back() == '/') base_.pop_back();
@@ -126,7 +130,8 @@ class Fetcher {
   std::string Scrub(std::string s) const {
     s = RedactUrl(s);
     if (token_.size() >= 4) {
-      for (size_t p; (p = s.find(token_)) != std::string::npos;) s.replace(p, token_.size(), "REDACTED");
+      for (size_t p; (p = s.find(token_)) != std::string::npos;)
+        s.replace(p, token_.size(), "REDACTED");
     }
     return s;
   }
@@ -167,8 +172,9 @@ class Fetcher {
             m.find("resolve host") != std::string::npos ||
             m.find("Could not resolve") != std::string::npos ||
             m.find("resolve proxy") != std::string::npos)
-          return Status::IOError(m + ": cannot reach the server (connection refused or unknown "
-                                     "host); check --api-base and the network");
+          return Status::IOError(m +
+                                 ": cannot reach the server (connection refused or unknown "
+                                 "host); check --api-base and the network");
         last = Status::Unavailable(m);
       } else {
         HttpResponse& resp = *r;
@@ -191,18 +197,19 @@ class Fetcher {
           bool html = resp.body.find("<html") != std::string::npos ||
                       resp.body.find("<!DOCTYPE") != std::string::npos ||
                       resp.Header("content-type").find("html") != std::string::npos;
-          last = Status::Corruption("GET " + shown + ": " +
-                                    (html ? "got an HTML page instead of JSON"
-                                          : "response body is not valid JSON (" +
-                                                parsed.message() + ")") +
-                                    " (" + std::to_string(resp.body.size()) + " bytes)");
+          last = Status::Corruption(
+              "GET " + shown + ": " +
+              (html ? "got an HTML page instead of JSON"
+                    : "response body is not valid JSON (" + parsed.message() + ")") +
+              " (" + std::to_string(resp.body.size()) + " bytes)");
         } else if (code == 401) {
-          return Status::FailedPrecondition(
-              what + ": check that $" + api_.token_env + " holds a valid, unexpired token for " +
-              PlatformName(api_.platform));
+          return Status::FailedPrecondition(what + ": check that $" + api_.token_env +
+                                            " holds a valid, unexpired token for " +
+                                            PlatformName(api_.platform));
         } else if (code == 404) {
           if (!not_found.empty()) return Status::NotFound(what + ": " + not_found);
-          return Status::NotFound(what + ": check the owner and repository names, that it exists on " +
+          return Status::NotFound(what +
+                                  ": check the owner and repository names, that it exists on " +
                                   PlatformName(api_.platform) + ", and that $" + api_.token_env +
                                   " can see it (private repositories need a token)");
         } else if (code == 403 && !IsRateLimit(resp, msg)) {
@@ -210,7 +217,8 @@ class Fetcher {
                                             api_.token_env);
         } else if (code == 429 || code == 403 || code == 418 || code >= 500) {
           rate_limited = code == 429 || code == 403;
-          last = Status::Unavailable(what + (code == 418 ? " (rejected by the platform's firewall)" : ""));
+          last = Status::Unavailable(what +
+                                     (code == 418 ? " (rejected by the platform's firewall)" : ""));
           wait_ms = ServerWaitMs(resp);
         } else {
           return Status::InvalidArgument(what);
@@ -221,7 +229,8 @@ class Fetcher {
       if (wait_ms >= 0) {
         if (wait_ms > static_cast<long>(options_.max_wait_s) * 1000)
           return last.WithContext("the server asks to wait " + std::to_string(wait_ms / 1000) +
-                                  " s, more than the allowed " + std::to_string(options_.max_wait_s) + " s");
+                                  " s, more than the allowed " +
+                                  std::to_string(options_.max_wait_s) + " s");
         delay = std::max(delay, wait_ms);
       }
       if (rate_limited) ++waits_;
@@ -309,8 +318,8 @@ class Fetcher {
   }
 
   long Backoff(int attempt) {
-    double full = std::min<double>(options_.max_backoff_ms,
-                                   static_cast<double>(backoff_ms_) * (1L << std::min(attempt, 20)));
+    double full = std::min<double>(
+        options_.max_backoff_ms, static_cast<double>(backoff_ms_) * (1L << std::min(attempt, 20)));
     std::lock_guard<std::mutex> lock(rng_mu_);
     std::uniform_real_distribution<double> jitter(0.5, 1.0);
     return static_cast<long>(full * jitter(rng_));
@@ -354,8 +363,8 @@ std::optional<UnixSeconds> OptFrom(const json& j, const char* k) {
 }
 
 struct DetailTask {
-  size_t item;            // index into the page's changed items
-  std::string endpoint;   // file name in the dump: "comments.json" ...
+  size_t item;           // index into the page's changed items
+  std::string endpoint;  // file name in the dump: "comments.json" ...
   std::string path;
   std::string query;
   bool paged;
@@ -366,11 +375,11 @@ struct DetailTask {
 // tells about which detail endpoints can matter.
 struct ChangedItem {
   Ref ref;
-  std::string raw;              // the list entry as stored
-  bool closed = false;          // issue closed; PR closed or merged
+  std::string raw;      // the list entry as stored
+  bool closed = false;  // issue closed; PR closed or merged
   bool merged = false;
-  std::int64_t comments = -1;   // the count the list shows; -1 unknown
-  bool names_issue = false;     // PR title or body mentions an issue
+  std::int64_t comments = -1;     // the count the list shows; -1 unknown
+  bool names_issue = false;       // PR title or body mentions an issue
   bool needs_close_time = false;  // closed issue without a close time
 };
 
@@ -383,17 +392,22 @@ class RepoSync {
  public:
   RepoSync(Store* store, const RepoRef& repo, const SyncOptions& options, SyncCounts* counts,
            size_t index, size_t count)
-      : store_(store), repo_(repo), options_(options), counts_(counts),
+      : store_(store),
+        repo_(repo),
+        options_(options),
+        counts_(counts),
         fetch_(repo.platform, options, counts),
         mapper_(NewMapper(repo.platform, MapperOptions{options.naive_utc_offset_minutes})),
-        batch_(store->NewBatch()), start_(Clock::now()) {
+        batch_(store->NewBatch()),
+        start_(Clock::now()) {
     progress_.repo = repo.ToString();
     progress_.repo_index = index;
     progress_.repo_count = count;
     endpoints_ = options.endpoints.empty()
                      ? std::set<std::string>(AllSyncEndpoints().begin(), AllSyncEndpoints().end())
                      : options.endpoints;
-    if (!options.record_dir.empty()) record_ = std::make_unique<DumpWriter>(options.record_dir, repo);
+    if (!options.record_dir.empty())
+      record_ = std::make_unique<DumpWriter>(options.record_dir, repo);
   }
 
   Status Run() {
@@ -412,7 +426,8 @@ class RepoSync {
     counts_->touched.insert(counts_->touched.end(), t.begin(), t.end());
     // Unlinks in one item's log of links another's log added (or an earlier
     // sync stored).
-    return ApplyOperateLogUnlinks(store_, &repo_, &counts_->touched).WithContext("sync " + repo_.ToString());
+    return ApplyOperateLogUnlinks(store_, &repo_, &counts_->touched)
+        .WithContext("sync " + repo_.ToString());
   }
 
  private:
@@ -485,9 +500,9 @@ class RepoSync {
       FG_RETURN_IF_ERROR(mapper_->MapRepository(f->body, repo_, &r).WithContext(RepoPath()));
       raw = f->body.dump();
       if (record_) FG_RETURN_IF_ERROR(record_->SetRepository(f->body));
-    } else if (!f.ok() && (f.status().IsNotFound() ||
-                           f.status().code() == Status::Code::kFailedPrecondition ||
-                           f.status().code() == Status::Code::kIOError)) {
+    } else if (!f.ok() &&
+               (f.status().IsNotFound() || f.status().code() == Status::Code::kFailedPrecondition ||
+                f.status().code() == Status::Code::kIOError)) {
       return f.status();  // nothing written
     } else {
       // GitCode answers 400 to anonymous repository reads: keep what we know,
@@ -594,18 +609,24 @@ class RepoSync {
           FG_RETURN_IF_ERROR(mapper_->MapIssue(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
           item.ref = v.ref();
           updated = v.updated_at;
-          if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
+          if (desc_mode && updated && *updated < *run_since) {
+            stop = true;
+            break;
+          }
           FG_RETURN_IF_ERROR(batch_->PutIssue(v, raw));
           ++counts_->issues;
           item.closed = v.state == IssueState::kClosed;
-          item.needs_close_time = item.closed && !v.closed_at &&
-                                  repo_.platform != Platform::kGitHub;
+          item.needs_close_time =
+              item.closed && !v.closed_at && repo_.platform != Platform::kGitHub;
         } else {
           PullRequest v;
           FG_RETURN_IF_ERROR(mapper_->MapPull(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
           item.ref = v.ref();
           updated = v.updated_at;
-          if (desc_mode && updated && *updated < *run_since) { stop = true; break; }
+          if (desc_mode && updated && *updated < *run_since) {
+            stop = true;
+            break;
+          }
           FG_RETURN_IF_ERROR(batch_->PutPull(v, raw));
           ++counts_->pulls;
           item.closed = v.state != PullState::kOpen;
@@ -629,7 +650,8 @@ class RepoSync {
       }
       FG_RETURN_IF_ERROR(FetchDetails(issues, changed));
 
-      bool last = stop || got == 0 || !Fetcher::HasNextPage(f.response, page, got, options_.per_page);
+      bool last =
+          stop || got == 0 || !Fetcher::HasNextPage(f.response, page, got, options_.per_page);
       if (shifted) unstable_ = true;
       bool again = last && unstable_ && pass < 2;
       json nc = json::object();
@@ -715,8 +737,8 @@ class RepoSync {
           tasks.push_back({i, "related_branches.json", item_path + "/related_branches", "", false});
       } else {
         if (want("commits", "commits.json"))
-          tasks.push_back({i, "commits.json", item_path + "/commits", "",
-                           api.platform != Platform::kGitee});
+          tasks.push_back(
+              {i, "commits.json", item_path + "/commits", "", api.platform != Platform::kGitee});
         if (want("files", "files.json"))
           tasks.push_back({i, "files.json", item_path + "/files", "", github});
         if (api.pull_issue_links && want("links", "issues.json"))
@@ -736,11 +758,13 @@ class RepoSync {
       for (const SkippedEndpoint& sk : counts_->skipped) {
         for (size_t i = 0; i < items.size(); ++i) {
           if (issues || !api.operate_logs || sk.item != items[i].ref.ToString() ||
-              sk.endpoint != "issues.json" || logged.count(i) || endpoints_.count("operate_logs") == 0)
+              sk.endpoint != "issues.json" || logged.count(i) ||
+              endpoints_.count("operate_logs") == 0)
             continue;
           logged.insert(i);
           more.push_back({i, "operate_logs.json",
-                          RepoPath() + "/pulls/" + items[i].ref.number + "/operate_logs", "", true});
+                          RepoPath() + "/pulls/" + items[i].ref.number + "/operate_logs", "",
+                          true});
         }
       }
       if (issues && api.related_branches && endpoints_.count("links")) {
@@ -750,7 +774,8 @@ class RepoSync {
           });
           if (branches)
             more.push_back({i, "related_branches.json",
-                            RepoPath() + "/issues/" + items[i].ref.number + "/related_branches", "", false});
+                            RepoPath() + "/issues/" + items[i].ref.number + "/related_branches", "",
+                            false});
         }
       }
       if (!more.empty()) {
@@ -790,14 +815,16 @@ class RepoSync {
     // finish); tasks are taken in order, so every task before the first
     // fatal one has run.
     std::atomic<bool> fatal{false};
-    ParallelFor(tasks.size(), static_cast<size_t>(std::max(1, options_.parallelism)), [&](size_t t, size_t) {
-      if (fatal) return;
-      const DetailTask& task = tasks[t];
-      results[t] = task.endpoint == "related_branches.json"
-                       ? FetchBranches(task.path)
-                       : fetch_.GetAll(task.path, task.query, task.paged, kDetailNotFound, task.object_ok);
-      if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
-    });
+    ParallelFor(tasks.size(), static_cast<size_t>(std::max(1, options_.parallelism)),
+                [&](size_t t, size_t) {
+                  if (fatal) return;
+                  const DetailTask& task = tasks[t];
+                  results[t] = task.endpoint == "related_branches.json"
+                                   ? FetchBranches(task.path)
+                                   : fetch_.GetAll(task.path, task.query, task.paged,
+                                                   kDetailNotFound, task.object_ok);
+                  if (!results[t].ok() && Fatal(results[t].status())) fatal = true;
+                });
 
     for (size_t t = 0; t < tasks.size(); ++t) {
       if (!results[t].ok() && Fatal(results[t].status())) return results[t].status();
@@ -811,8 +838,8 @@ class RepoSync {
       }
       json& arr = *results[t];
       if (record_)
-        FG_RETURN_IF_ERROR(record_->WriteDetail(issues ? "issues" : "pulls", parent.number,
-                                                task.endpoint, arr));
+        FG_RETURN_IF_ERROR(
+            record_->WriteDetail(issues ? "issues" : "pulls", parent.number, task.endpoint, arr));
       FG_RETURN_IF_ERROR(PutDetails(task.endpoint, parent, arr, &(*logs)[task.item])
                              .WithContext("GET " + fetch_.Scrub(task.path)));
     }
@@ -824,7 +851,8 @@ class RepoSync {
     FG_ASSIGN_OR_RETURN(Fetched f, fetch_.Get(path, kDetailNotFound));
     if (f.body.is_string()) return json::array({f.body});
     if (!f.body.is_array())
-      return Status::Corruption("GET " + fetch_.Shown(path) + ": expected an array of branch names");
+      return Status::Corruption("GET " + fetch_.Shown(path) +
+                                ": expected an array of branch names");
     return std::move(f.body);
   }
 
@@ -839,11 +867,12 @@ class RepoSync {
     e.url = fetch_.Shown(task.path + (task.query.empty() ? "" : "?" + task.query));
     std::string reason = why.message();
     if (why.code() == Status::Code::kUnavailable)
-      reason += " (the platform kept failing on this endpoint; it is asked for again by the next sync)";
+      reason +=
+          " (the platform kept failing on this endpoint; it is asked for again by the next sync)";
     e.reason = reason;
     counts_->skipped.push_back(e);
-    skipped_state_.push_back(json{{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url},
-                                  {"reason", e.reason}});
+    skipped_state_.push_back(
+        json{{"item", e.item}, {"endpoint", e.endpoint}, {"url", e.url}, {"reason", e.reason}});
   }
 
   Status PutDetails(const std::string& endpoint, const Ref& parent, json& arr,
@@ -870,7 +899,8 @@ class RepoSync {
       } else if (endpoint == "pull_requests.json") {
         Ref pull;
         FG_RETURN_IF_ERROR(mapper_->LinkedPull(j, repo_, &pull));
-        FG_RETURN_IF_ERROR(batch_->PutPlatformLink(PlatformLink{parent, pull, "issue_pull_requests"}));
+        FG_RETURN_IF_ERROR(
+            batch_->PutPlatformLink(PlatformLink{parent, pull, "issue_pull_requests"}));
         ++counts_->platform_links;
       } else if (endpoint == "commits.json") {
         fixgraph::Commit v;
@@ -957,10 +987,12 @@ Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org)
     std::string rest = t.substr(4);
     size_t colon = rest.find(':');
     if (colon == std::string::npos)
-      return Status::InvalidArgument("\"" + text + "\": expected org:PLATFORM:ORG, e.g. org:gitcode:Ascend");
+      return Status::InvalidArgument("\"" + text +
+                                     "\": expected org:PLATFORM:ORG, e.g. org:gitcode:Ascend");
     auto p = ParsePlatform(rest.substr(0, colon));
     if (!p.ok())
-      return Status::InvalidArgument("\"" + text + "\": unknown platform (expected gitcode, gitee or github)");
+      return Status::InvalidArgument("\"" + text +
+                                     "\": unknown platform (expected gitcode, gitee or github)");
     std::string name = rest.substr(colon + 1);
     if (!IsValidRepoSegment(name))
       return Status::InvalidArgument("\"" + text + "\": not a valid organisation name");
@@ -981,8 +1013,7 @@ Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org)
 }
 
 StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std::string& org,
-                                                   const SyncOptions& options,
-                                                   SyncCounts* counts) {
+                                                   const SyncOptions& options, SyncCounts* counts) {
   SyncCounts local;
   Fetcher fetch(platform, options, counts ? counts : &local);
   auto all = fetch.GetAll("/orgs/" + org + "/repos", "type=all", true);
@@ -995,7 +1026,8 @@ StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std:
   std::vector<RepoRef> out;
   for (const json& j : *all) {
     std::string full;
-    if (j.contains("full_name") && j["full_name"].is_string()) full = j["full_name"].get<std::string>();
+    if (j.contains("full_name") && j["full_name"].is_string())
+      full = j["full_name"].get<std::string>();
     if (full.empty() && j.contains("path") && j["path"].is_string())
       full = org + "/" + j["path"].get<std::string>();
     size_t slash = full.find('/');

@@ -1,6 +1,9 @@
 #include "analyzer.h"
 
+#include "fixgraph/engine/cjk.h"
+
 #include <utf8proc.h>
+#include <xapian.h>
 
 #include <algorithm>
 #include <array>
@@ -9,9 +12,6 @@
 #include <functional>
 #include <unordered_map>
 #include <utility>
-#include <xapian.h>
-
-#include "fixgraph/engine/cjk.h"
 
 namespace fixgraph::query {
 namespace {
@@ -99,7 +99,8 @@ void MapUtf8Into(std::string_view text, bool casefold, std::string* out) {
         out->append(text.substr(i, stop - i));
         if (casefold)
           for (size_t k = at; k < out->size(); ++k)
-            if ((*out)[k] >= 'A' && (*out)[k] <= 'Z') (*out)[k] = static_cast<char>((*out)[k] - 'A' + 'a');
+            if ((*out)[k] >= 'A' && (*out)[k] <= 'Z')
+              (*out)[k] = static_cast<char>((*out)[k] - 'A' + 'a');
         i = stop;
         continue;
       }
@@ -199,14 +200,13 @@ void LowerInto(const std::u32string& tok, size_t b, size_t e, std::string* out) 
 
 bool IsStopWord(std::string_view w) {
   static constexpr std::array<std::string_view, 64> kStop = {
-      "a",     "an",    "the",   "is",    "are",   "was",   "were",  "be",    "been",
-      "to",    "of",    "in",    "on",    "at",    "for",   "and",   "or",    "but",
-      "with",  "this",  "that",  "it",    "as",    "by",    "from",  "i",     "we",
-      "you",   "he",    "she",   "they",  "my",    "our",   "your",  "me",    "do",
-      "does",  "did",   "have",  "has",   "had",   "when",  "what",  "how",   "which",
-      "there", "then",  "so",    "if",    "can",   "will",  "would", "should", "could",
-      "its",   "into",  "any",   "some",  "please", "am",   "these", "those", "than",
-      "about"};
+      "a",     "an",    "the",    "is",    "are",   "was",   "were", "be",   "been",   "to",
+      "of",    "in",    "on",     "at",    "for",   "and",   "or",   "but",  "with",   "this",
+      "that",  "it",    "as",     "by",    "from",  "i",     "we",   "you",  "he",     "she",
+      "they",  "my",    "our",    "your",  "me",    "do",    "does", "did",  "have",   "has",
+      "had",   "when",  "what",   "how",   "which", "there", "then", "so",   "if",     "can",
+      "will",  "would", "should", "could", "its",   "into",  "any",  "some", "please", "am",
+      "these", "those", "than",   "about"};
   constexpr size_t kLongestStopWord = 6;
   if (w.size() > kLongestStopWord) return false;
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
@@ -308,8 +308,8 @@ void EmitToken(Scratch& s, std::uint32_t* pos, TermSink* sink) {
   if (!ident) {
     if (IsStopWord(whole)) return;
     ++*pos;
-    Emit(sink, AllAlpha(whole) ? std::string_view(StemCached(whole)) : std::string_view(whole), *pos,
-         TermKind::kWord);
+    Emit(sink, AllAlpha(whole) ? std::string_view(StemCached(whole)) : std::string_view(whole),
+         *pos, TermKind::kWord);
     return;
   }
   // A lone digit or a two-character number carries no meaning on its own.
@@ -345,7 +345,8 @@ void EmitToken(Scratch& s, std::uint32_t* pos, TermSink* sink) {
       if (i == seg_e || tok[i] == '_') {
         if (i > start) {
           SplitCamel(tok, start, i, &s.sub);
-          if (s.sub.size() > 1 || i - start != seg_e - seg_b) add_part(start, i, !HasDigit(tok, start, i));
+          if (s.sub.size() > 1 || i - start != seg_e - seg_b)
+            add_part(start, i, !HasDigit(tok, start, i));
           for (const auto& [b, e] : s.sub) add_part(b, e, true);
         }
         start = i + 1;
@@ -400,8 +401,8 @@ void AnalyzeWith(std::string_view text, TermSink* sink, Scratch& s) {
       if (IsWordChar(d)) {
         tok.push_back(d);
         ++j;
-      } else if ((d == '.' || d == '-') && j + 1 < n && IsWordChar(cps[j + 1]) && cps[j + 1] != '_' &&
-                 !tok.empty()) {
+      } else if ((d == '.' || d == '-') && j + 1 < n && IsWordChar(cps[j + 1]) &&
+                 cps[j + 1] != '_' && !tok.empty()) {
         tok.push_back(d);
         ++j;
       } else {

@@ -1,6 +1,15 @@
 // Searcher over the issue index (issue_index.h) and the KG fallback.
 #include "fixgraph/query/ask.h"
+
+#include "analyzer.h"
+#include "ask_query.h"
+#include "issue_index.h"
+#include "lexicon.h"
+#include "log_signature.h"
+
 #include "fixgraph/engine/utf8.h"
+
+#include <xapian.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,13 +19,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <xapian.h>
-
-#include "analyzer.h"
-#include "ask_query.h"
-#include "issue_index.h"
-#include "lexicon.h"
-#include "log_signature.h"
 
 namespace fixgraph::query {
 namespace {
@@ -51,7 +53,8 @@ double Round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 // value slot kPriorSlot).
 double HitScore(double relevance, double prior) {
   prior = std::clamp(prior, 0.0, 1.0);
-  return Round3(std::clamp(relevance, 0.0, 1.0) * (kRelevanceShare + (1 - kRelevanceShare) * prior));
+  return Round3(std::clamp(relevance, 0.0, 1.0) *
+                (kRelevanceShare + (1 - kRelevanceShare) * prior));
 }
 
 // A hit from its stored fields (value slot kHitSlot, issue_index.h,
@@ -59,7 +62,8 @@ double HitScore(double relevance, double prior) {
 // else they stay JSON text (AskHit::fixes_json).
 StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_fixes) {
   HitFields fields;
-  if (!DecodeHitFields(value, &fields)) return Status::Corruption("issue index: unreadable hit fields");
+  if (!DecodeHitFields(value, &fields))
+    return Status::Corruption("issue index: unreadable hit fields");
   if (fields.fixes.empty() || fields.fixes.front() != '[')
     return Status::Corruption("issue index document: fixes: expected an array");
   AskHit hit;
@@ -86,8 +90,8 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
   } else {
     auto ref = ParseRef(fields.issue);
     if (!ref.ok() || ref->kind != RefKind::kIssue)
-      return Status::Corruption("issue index document: issue: expected an issue reference, got '" + fields.issue +
-                                "'");
+      return Status::Corruption("issue index document: issue: expected an issue reference, got '" +
+                                fields.issue + "'");
     hit.issue = *ref;
     if (!fields.state.empty() && fields.state != "open" && fields.state != "closed")
       return Status::Corruption("issue index document: state: '" + fields.state + "'");
@@ -101,7 +105,8 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
   for (std::string_view rest = fields.flags; !rest.empty();) {
     const size_t comma = rest.find(',');
     auto flag = graph::ParseFlag(rest.substr(0, comma));
-    if (!flag.ok()) return Status::Corruption("issue index document: flags: " + flag.status().message());
+    if (!flag.ok())
+      return Status::Corruption("issue index document: flags: " + flag.status().message());
     hit.flags.push_back(*flag);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
@@ -162,7 +167,8 @@ struct PriorTable {
     levels.assign(distinct.begin(), distinct.end());
     at_least.resize(levels.size());
     for (size_t d = 1; d < prior.size(); ++d) {
-      const size_t top = static_cast<size_t>(std::upper_bound(levels.begin(), levels.end(), prior[d]) - levels.begin());
+      const size_t top = static_cast<size_t>(
+          std::upper_bound(levels.begin(), levels.end(), prior[d]) - levels.begin());
       for (size_t i = 1; i < top; ++i) at_least[i].push_back(static_cast<Xapian::docid>(d));
     }
   }
@@ -204,7 +210,9 @@ class PriorSource final : public Xapian::PostingSource {
  private:
   static constexpr double kTieBreak = 1e-9;
 
-  Xapian::doccount Count() const { return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1); }
+  Xapian::doccount Count() const {
+    return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1);
+  }
   double Weight(size_t did) const {
     return static_cast<double>(table_.prior[did]) + kTieBreak - step_ * static_cast<double>(did);
   }
@@ -231,8 +239,9 @@ class PriorSource final : public Xapian::PostingSource {
       if (Weight(did_) >= min_wt) return;
       // Its prior falls short by the tie-break, and so does every later
       // docid with the same prior: only higher priors remain.
-      lvl = std::max(lvl, static_cast<size_t>(std::upper_bound(levels.begin(), levels.end(), table_.prior[did_]) -
-                                              levels.begin()));
+      lvl = std::max(lvl, static_cast<size_t>(
+                              std::upper_bound(levels.begin(), levels.end(), table_.prior[did_]) -
+                              levels.begin()));
       ++did_;
     }
     did_ = size_;
@@ -250,7 +259,9 @@ class PriorSource final : public Xapian::PostingSource {
 class LiveDecider final : public Xapian::MatchDecider {
  public:
   explicit LiveDecider(const PriorTable& table) : table_(table) {}
-  bool operator()(const Xapian::Document& doc) const override { return !table_.Dead(doc.get_docid()); }
+  bool operator()(const Xapian::Document& doc) const override {
+    return !table_.Dead(doc.get_docid());
+  }
 
  private:
   const PriorTable& table_;
@@ -286,14 +297,16 @@ class XapianSearcher final : public Searcher {
 
   StatusOr<AskResult> Ask(std::string_view text, const AskOptions& options) override {
     if (text.size() > kMaxQueryBytes)
-      return Status::InvalidArgument("query is " + std::to_string(text.size()) + " bytes; at most " +
-                                     std::to_string(kMaxQueryBytes) + " are accepted");
+      return Status::InvalidArgument("query is " + std::to_string(text.size()) +
+                                     " bytes; at most " + std::to_string(kMaxQueryBytes) +
+                                     " are accepted");
     AskResult result;
     result.query = std::string(Utf8Prefix(text, kMaxQueryEcho));
     result.searched = ExtractSignature(text);
     size_t limit = std::clamp<size_t>(options.limit, 1, 100);
     BuiltQuery built;
-    FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit, options.decode_fixes, &built));
+    FG_ASSIGN_OR_RETURN(result.hits,
+                        Search(result.searched, options.repo, limit, options.decode_fixes, &built));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
     if (options.with_docs && docs_ != nullptr) {
       auto docs = docs_->Search(result.searched, kDocLimit);
@@ -353,8 +366,9 @@ class XapianSearcher final : public Searcher {
       auto table = std::make_shared<PriorTable>();
       table->Load(db);
       if (!table->LoadDead(db))
-        return Status::Corruption("issue index " + IssueIndexDir(db_dir_) + ": unreadable dead document set (" +
-                                  kDeadKey + "): rebuild it with `fixgraph index-ask`");
+        return Status::Corruption("issue index " + IssueIndexDir(db_dir_) +
+                                  ": unreadable dead document set (" + kDeadKey +
+                                  "): rebuild it with `fixgraph index-ask`");
       priors_ = std::move(table);
       priors_uuid_ = uuid;
       priors_rev_ = rev;
@@ -365,8 +379,8 @@ class XapianSearcher final : public Searcher {
   // Builds the query of `text` into `built` (with the handle: identifier
   // parts held by more than kCommonPartShare of the issues are left out,
   // ask_query.h, kCommonPartMinIssues) and searches it.
-  StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo, size_t limit, bool decode_fixes,
-                                      BuiltQuery* built) {
+  StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo,
+                                       size_t limit, bool decode_fixes, BuiltQuery* built) {
     Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
     std::lock_guard<std::mutex> lock(h.mu);
     for (int attempt = 0;; ++attempt) {
@@ -388,34 +402,41 @@ class XapianSearcher final : public Searcher {
         const double common = kCommonPartShare * static_cast<double>(issues);
         CommonPart is_common;
         if (issues >= kCommonPartMinIssues)
-          is_common = [&](const std::string& part) { return static_cast<double>(h.db.get_termfreq(part)) > common; };
+          is_common = [&](const std::string& part) {
+            return static_cast<double>(h.db.get_termfreq(part)) > common;
+          };
         *built = BuildQuery(text, is_common);
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
         return SearchOnce(h, *built, repo, limit, decode_fixes);
       } catch (const Xapian::DatabaseModifiedError&) {
-        if (attempt >= 2) return Status::Unavailable("issue index kept changing during the search; retry");
+        if (attempt >= 2)
+          return Status::Unavailable("issue index kept changing during the search; retry");
         try {
           if (h.db.reopen()) h.priors_stale = true;
         } catch (const Xapian::Error& e) {
           return Status::IOError("reopening issue index: " + e.get_description());
         }
       } catch (const Xapian::Error& e) {
-        return Status::IOError("searching issue index " + IssueIndexDir(db_dir_) + ": " + e.get_description());
+        return Status::IOError("searching issue index " + IssueIndexDir(db_dir_) + ": " +
+                               e.get_description());
       }
     }
   }
 
-  StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built, const std::string& repo,
-                                          size_t limit, bool decode_fixes) {
+  StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built,
+                                           const std::string& repo, size_t limit,
+                                           bool decode_fixes) {
     Xapian::Database& db = h.db;
-    const Xapian::doccount wanted = static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
+    const Xapian::doccount wanted =
+        static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
     LiveDecider live(*h.priors);
     const Xapian::MatchDecider* decider = h.priors->dead_count > 0 ? &live : nullptr;
     auto filtered = [&](Xapian::Query q) {
-      if (!repo.empty()) q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
+      if (!repo.empty())
+        q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
       return q;
     };
     struct Candidate {
@@ -438,9 +459,12 @@ class XapianSearcher final : public Searcher {
     if (built.units > 1) {
       PriorSource best(*h.priors);
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
-      enquire.set_query(filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
-      Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
-      for (auto it = mset.begin(); it != mset.end(); ++it) ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
+      enquire.set_query(
+          filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
+      Xapian::MSet mset =
+          enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
+      for (auto it = mset.begin(); it != mset.end(); ++it)
+        ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
     }
     if (ranked.size() < limit) {
       // Fewer title matches than `limit`: they keep relevance 1 among the
@@ -453,8 +477,8 @@ class XapianSearcher final : public Searcher {
       // candidates, and its short posting lists are only read at the
       // candidates).
       auto run = [&](const Xapian::Query& units, const Xapian::Query& title) {
-        enquire.set_query(
-            filtered(title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title)));
+        enquire.set_query(filtered(
+            title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title)));
         return enquire.get_mset(0, wanted, 0, nullptr, decider);
       };
       // Conjunctive first: when at least `limit` issues hold every unit of
@@ -477,7 +501,8 @@ class XapianSearcher final : public Searcher {
       ranked.reserve(mset.size() + title_matches.size());
       std::vector<bool> title_listed(title_matches.size(), false);
       for (auto it = mset.begin(); it != mset.end(); ++it) {
-        double relevance = Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
+        double relevance =
+            Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
         for (size_t t = 0; t < title_matches.size(); ++t)
           if (title_matches[t].did == *it) {
             relevance = 1.0;
@@ -495,8 +520,8 @@ class XapianSearcher final : public Searcher {
     if (ranked.size() > limit) ranked.resize(limit);
     std::vector<AskHit> hits;
     for (const Candidate& c : ranked) {
-      auto hit = HitFromValue(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_value(kHitSlot), c.score,
-                              decode_fixes);
+      auto hit = HitFromValue(db.get_document(c.did, Xapian::DOC_ASSUME_VALID).get_value(kHitSlot),
+                              c.score, decode_fixes);
       if (!hit.ok()) return hit.status();
       hits.push_back(std::move(*hit));
     }
@@ -545,11 +570,16 @@ json FlagsJson(const AskHit& h) {
 json RankedJson(const AskResult& r) {
   json out = json::array();
   for (const RankedRef& e : r.ranked)
-    out.push_back({{"band", e.band}, {"index", e.index}, {"kind", e.doc ? "doc" : "issue"}, {"score", e.score}});
+    out.push_back({{"band", e.band},
+                   {"index", e.index},
+                   {"kind", e.doc ? "doc" : "issue"},
+                   {"score", e.score}});
   return out;
 }
 
-void AppendJson(std::string* out, const json& v) { *out += v.dump(-1, ' ', false, json::error_handler_t::replace); }
+void AppendJson(std::string* out, const json& v) {
+  *out += v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 }  // namespace
 
@@ -566,7 +596,8 @@ void MergeRanking(AskResult* r) {
   r->ranked.clear();
   size_t i = 0, d = 0;
   while (i < r->hits.size() || d < r->docs.size()) {
-    bool take_doc = i >= r->hits.size() || (d < r->docs.size() && r->docs[d].score > r->hits[i].score);
+    bool take_doc =
+        i >= r->hits.size() || (d < r->docs.size() && r->docs[d].score > r->hits[i].score);
     RankedRef e;
     e.doc = take_doc;
     e.index = take_doc ? d++ : i++;
@@ -595,8 +626,8 @@ json ToJson(const AskResult& r) {
   }
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
-  return {{"query", r.query},       {"hits", std::move(hits)}, {"docs", std::move(docs)},
-          {"fallback", r.fallback}, {"searched", r.searched}, {"ranked", RankedJson(r)},
+  return {{"query", r.query},           {"hits", std::move(hits)},  {"docs", std::move(docs)},
+          {"fallback", r.fallback},     {"searched", r.searched},   {"ranked", RankedJson(r)},
           {"docs_first", r.docs_first}, {"min_score", r.min_score}, {"dropped", r.dropped}};
 }
 
@@ -623,7 +654,8 @@ std::string ToJsonText(const AskResult& r) {
     out += ",\"band\":";
     AppendJson(&out, DocBand(h.score));
     out += ",\"fixes\":";
-    if (h.fixes.empty() && (h.fixes_json.empty() || h.fixes_json.find("\"tier\":\"D\"") == std::string::npos))
+    if (h.fixes.empty() &&
+        (h.fixes_json.empty() || h.fixes_json.find("\"tier\":\"D\"") == std::string::npos))
       out += h.fixes_json.empty() ? "[]" : h.fixes_json;  // no suggestion in it: copied as it is
     else
       AppendJson(&out, FixesJson(h));

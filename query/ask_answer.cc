@@ -1,11 +1,12 @@
 #include "ask_answer.h"
 
+#include "analyzer.h"
+
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
-
-#include "analyzer.h"
-#include "fixgraph/engine/utf8.h"
 
 namespace fixgraph::query {
 namespace {
@@ -31,8 +32,10 @@ struct Block {
 };
 
 std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -53,13 +56,15 @@ size_t CountOf(std::string_view hay, std::initializer_list<std::string_view> cue
 // "1." "1、" "1)" "1．" "(1)" "（1）" "①".."⑳", "- " "* " "+ " "• ".
 size_t ListMarker(std::string_view t) {
   if (t.size() >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ') {
-    if (StartsWith(t, "- [") || StartsWith(t, "* [")) return 0;  // a task-list check box (a template)
+    if (StartsWith(t, "- [") || StartsWith(t, "* ["))
+      return 0;  // a task-list check box (a template)
     return 2;
   }
   if (StartsWith(t, "\xE2\x80\xA2")) return 3;  // •
   // ① (U+2460) .. ⑳ (U+2473): E2 91 A0 .. E2 91 B3
-  if (t.size() >= 3 && static_cast<unsigned char>(t[0]) == 0xE2 && static_cast<unsigned char>(t[1]) == 0x91 &&
-      static_cast<unsigned char>(t[2]) >= 0xA0 && static_cast<unsigned char>(t[2]) <= 0xB3)
+  if (t.size() >= 3 && static_cast<unsigned char>(t[0]) == 0xE2 &&
+      static_cast<unsigned char>(t[1]) == 0x91 && static_cast<unsigned char>(t[2]) >= 0xA0 &&
+      static_cast<unsigned char>(t[2]) <= 0xB3)
     return 3;
   size_t i = 0;
   bool paren = false;
@@ -71,7 +76,8 @@ size_t ListMarker(std::string_view t) {
     i = 3;
   }
   size_t digits = 0;
-  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])) && digits < 3) ++i, ++digits;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])) && digits < 3)
+    ++i, ++digits;
   if (digits == 0) return 0;
   std::string_view rest = t.substr(i);
   if (paren) {
@@ -94,16 +100,18 @@ size_t ListMarker(std::string_view t) {
 bool BoldHeading(std::string_view t) {
   if (!StartsWith(t, "**")) return false;
   std::string_view inner = t.substr(2);
-  if (EndsWith(inner, ":") || EndsWith(inner, "\xEF\xBC\x9A")) return false;  // "**原因**：..." is text
-  if (!EndsWith(inner, "**") && !EndsWith(inner, "**:") && !EndsWith(inner, "**\xEF\xBC\x9A")) return false;
+  if (EndsWith(inner, ":") || EndsWith(inner, "\xEF\xBC\x9A"))
+    return false;  // "**原因**：..." is text
+  if (!EndsWith(inner, "**") && !EndsWith(inner, "**:") && !EndsWith(inner, "**\xEF\xBC\x9A"))
+    return false;
   size_t close = inner.find("**");
   return close != std::string_view::npos && close + 2 >= inner.size() - 3 && inner.size() < 80;
 }
 
 // PR template lines and other lines that are never part of an answer.
 bool TemplateLine(std::string_view t) {
-  if (StartsWith(t, "/kind") || StartsWith(t, "/label") || StartsWith(t, "/assign") || StartsWith(t, "<!--") ||
-      StartsWith(t, "-->"))
+  if (StartsWith(t, "/kind") || StartsWith(t, "/label") || StartsWith(t, "/assign") ||
+      StartsWith(t, "<!--") || StartsWith(t, "-->"))
     return true;
   std::string lower = Normalize(t);
   for (const char* k : {"signed-off-by", "self-check", "checklist", "自检"})
@@ -152,17 +160,20 @@ std::string Clean(std::string_view t) {
 // Headings that announce the explanation or the change, and those that
 // announce what is not an answer (tests, environment, reproduction, logs).
 int HeadingFix(const std::string& h) {
-  return static_cast<int>(CountOf(h, {"修改", "修复", "方案", "解决", "规避", "办法", "方法", "步骤", "fix", "solution",
-                                      "workaround", "change", "what this pr does", "modification", "how to",
-                                      "resolution", "做了什么"}));
+  return static_cast<int>(
+      CountOf(h, {"修改", "修复", "方案", "解决", "规避", "办法", "方法", "步骤", "fix", "solution",
+                  "workaround", "change", "what this pr does", "modification", "how to",
+                  "resolution", "做了什么"}));
 }
 int HeadingCause(const std::string& h) {
-  return static_cast<int>(CountOf(h, {"原因", "根因", "分析", "cause", "why", "analysis", "reason"}));
+  return static_cast<int>(
+      CountOf(h, {"原因", "根因", "分析", "cause", "why", "analysis", "reason"}));
 }
 int HeadingNoise(const std::string& h) {
-  return static_cast<int>(CountOf(h, {"测试", "验证", "test", "现象", "环境", "复现", "日志", "environment",
-                                      "reproduce", "log", "special notes", "reviewer", "which issue", "自检",
-                                      "checklist", "symptom", "描述", "description", "效果"}));
+  return static_cast<int>(
+      CountOf(h, {"测试", "验证", "test", "现象", "环境", "复现", "日志", "environment",
+                  "reproduce", "log", "special notes", "reviewer", "which issue", "自检",
+                  "checklist", "symptom", "描述", "description", "效果"}));
 }
 
 void Score(Block* b) {
@@ -172,18 +183,23 @@ void Score(Block* b) {
   const bool code = b->kind == BlockKind::kCode;
   if (!code) {
     b->fix = static_cast<int>(CountOf(
-        lower, {"修复", "解决", "修改", "改为", "改成", "设置", "使用", "升级", "降级", "回退", "规避", "安装", "卸载",
-                "重新", "配置", "添加", "增加", "删除", "替换", "关闭", "开启", "打开", "执行", "请", "建议", "需要",
-                "可以", "确认", "检查", "清掉", "清理", "强制", "校验", "避免", "换成", "指定", "export", "fix",
-                "set ", "use ", "upgrade", "downgrade", "install", "rebuild", "recompile", "remove", "replace",
-                "add ", "change", "update", "enable", "disable", "run ", "try ", "should", "make sure", "workaround",
-                "instead", "avoid", "pin ", "switch"}));
-    b->cause = static_cast<int>(CountOf(
-        lower, {"原因", "根因", "因为", "由于", "导致", "说明", "问题在于", "引起", "不一致", "不匹配", "是因",
-                "root cause", "because", "caused by", "due to", "the cause", "this means", "happens when",
-                "mismatch", "the reason"}));
-    b->noise = static_cast<int>(CountOf(lower, {"测试", "用例", "单测", "test", " ci ", "lgtm", "谢谢", "thanks",
-                                                "thank you", "感谢", "环境：", "environment:", "已复现"}));
+        lower, {"修复",       "解决",    "修改",      "改为",   "改成",    "设置",    "使用",
+                "升级",       "降级",    "回退",      "规避",   "安装",    "卸载",    "重新",
+                "配置",       "添加",    "增加",      "删除",   "替换",    "关闭",    "开启",
+                "打开",       "执行",    "请",        "建议",   "需要",    "可以",    "确认",
+                "检查",       "清掉",    "清理",      "强制",   "校验",    "避免",    "换成",
+                "指定",       "export",  "fix",       "set ",   "use ",    "upgrade", "downgrade",
+                "install",    "rebuild", "recompile", "remove", "replace", "add ",    "change",
+                "update",     "enable",  "disable",   "run ",   "try ",    "should",  "make sure",
+                "workaround", "instead", "avoid",     "pin ",   "switch"}));
+    b->cause = static_cast<int>(
+        CountOf(lower, {"原因",      "根因",       "因为",         "由于",      "导致",
+                        "说明",      "问题在于",   "引起",         "不一致",    "不匹配",
+                        "是因",      "root cause", "because",      "caused by", "due to",
+                        "the cause", "this means", "happens when", "mismatch",  "the reason"}));
+    b->noise = static_cast<int>(
+        CountOf(lower, {"测试", "用例", "单测", "test", " ci ", "lgtm", "谢谢", "thanks",
+                        "thank you", "感谢", "环境：", "environment:", "已复现"}));
     b->fix += static_cast<int>(std::count(text.begin(), text.end(), '`') / 2 > 0 ? 1 : 0);
   }
   b->fix += 3 * HeadingFix(b->heading);
@@ -293,7 +309,8 @@ std::vector<Block> ReadBlocks(std::string_view body) {
         cur.lines.push_back(Clean(t));
         break;
       }
-      case LineKind::kFence: break;
+      case LineKind::kFence:
+        break;
     }
     blank_before = false;
   }
@@ -327,7 +344,8 @@ std::vector<std::string> FitParagraph(const Block& b, size_t budget) {
       if (at != std::string_view::npos && (cut == std::string_view::npos || at + end.size() > cut))
         cut = at + end.size();
     }
-    if (cut != std::string_view::npos && cut > 0) out.push_back(std::string(TrimView(room.substr(0, cut))));
+    if (cut != std::string_view::npos && cut > 0)
+      out.push_back(std::string(TrimView(room.substr(0, cut))));
     break;
   }
   return out;
@@ -344,7 +362,8 @@ std::vector<std::string> FitList(const Block& b, size_t budget) {
                                   b.lines.begin() + static_cast<std::ptrdiff_t>(end));
     size_t need = Bytes(item);
     if (used + need > budget) {
-      if (k == 0) out.push_back(std::string(Utf8Prefix(item.front(), budget > 4 ? budget - 4 : 0)) + "...");
+      if (k == 0)
+        out.push_back(std::string(Utf8Prefix(item.front(), budget > 4 ? budget - 4 : 0)) + "...");
       break;
     }
     for (std::string& l : item) out.push_back(std::move(l));
@@ -406,15 +425,16 @@ std::string ExtractAnswerPassage(std::string_view body, size_t max_bytes) {
   take(anchor);
   // What the anchor leads into: a list or code right after a paragraph
   // that ends with a colon ("按以下步骤：").
-  if (anchor + 1 < blocks.size() && blocks[anchor].kind == BlockKind::kPara && EndsWithColon(blocks[anchor]) &&
-      blocks[anchor + 1].section == blocks[anchor].section)
+  if (anchor + 1 < blocks.size() && blocks[anchor].kind == BlockKind::kPara &&
+      EndsWithColon(blocks[anchor]) && blocks[anchor + 1].section == blocks[anchor].section)
     take(anchor + 1);
   // The diagnosis: the paragraph just before the anchor when it names the
   // cause or leads into it, else the nearest earlier block naming a cause.
   if (anchor > 0) {
     const Block& prev = blocks[anchor - 1];
     bool adjacent = prev.section == blocks[anchor].section && prev.kind == BlockKind::kPara;
-    if (adjacent && (prev.cause > 0 || EndsWithColon(prev)) && prev.noise <= prev.cause + prev.fix) {
+    if (adjacent && (prev.cause > 0 || EndsWithColon(prev)) &&
+        prev.noise <= prev.cause + prev.fix) {
       take(anchor - 1);
       if (anchor > 1 && EndsWithColon(prev) && prev.cause == 0 && blocks[anchor - 2].cause > 0 &&
           blocks[anchor - 2].section == prev.section)
@@ -436,9 +456,10 @@ std::string ExtractAnswerPassage(std::string_view body, size_t max_bytes) {
   if (last + 1 < blocks.size()) {
     const Block& next = blocks[last + 1];
     std::string lower = next.lines.empty() ? "" : Normalize(next.lines.front());
-    bool refers = CountOf(lower, {"步", "以上", "上述", "注意", "关键", "step", "above", "note", "important"}) > 0;
-    if (next.section == blocks[anchor].section && next.kind == BlockKind::kPara && (refers || next.fix > 0) &&
-        next.noise == 0)
+    bool refers = CountOf(lower, {"步", "以上", "上述", "注意", "关键", "step", "above", "note",
+                                  "important"}) > 0;
+    if (next.section == blocks[anchor].section && next.kind == BlockKind::kPara &&
+        (refers || next.fix > 0) && next.noise == 0)
       take(last + 1);
   }
   std::string out;

@@ -1,6 +1,9 @@
 // eval-ask: how well `ask` finds the issues a query set expects (ask.h,
 // EvaluateAsk): Recall@1, Recall@5, MRR, by kind, latency and where a noise
 // floor would cut.
+#include "fixgraph/engine/utf8.h"
+#include "fixgraph/query/ask.h"
+
 #include <time.h>
 
 #include <algorithm>
@@ -10,9 +13,6 @@
 #include <map>
 #include <numeric>
 #include <set>
-
-#include "fixgraph/engine/utf8.h"
-#include "fixgraph/query/ask.h"
 
 namespace fixgraph::query {
 namespace {
@@ -42,13 +42,15 @@ json ScoreCounts(const std::vector<double>& scores) {
 
 double Percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
-  return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size())))];
+  return sorted[std::min(sorted.size() - 1,
+                         static_cast<size_t>(p * static_cast<double>(sorted.size())))];
 }
 
 }  // namespace
 
 StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions& options) {
-  if (!set.is_array()) return Status::InvalidArgument("expected a JSON array of {\"q\", \"expect\"}");
+  if (!set.is_array())
+    return Status::InvalidArgument("expected a JSON array of {\"q\", \"expect\"}");
   // The score of each expected hit found, and of each other hit listed:
   // where a noise floor would cut (docs/evaluation.md, "Noise floor").
   std::vector<double> expected_scores, other_scores;
@@ -59,9 +61,10 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
   std::map<std::string, std::array<double, 3>> by_kind;  // count, r5, rr
   for (size_t i = 0; i < set.size(); ++i) {
     const json& item = set[i];
-    if (!item.is_object() || !item.contains("q") || !item["q"].is_string() || !item.contains("expect") ||
-        !item["expect"].is_array())
-      return Status::InvalidArgument("entry " + std::to_string(i) + " needs \"q\" (string) and \"expect\" (array)");
+    if (!item.is_object() || !item.contains("q") || !item["q"].is_string() ||
+        !item.contains("expect") || !item["expect"].is_array())
+      return Status::InvalidArgument("entry " + std::to_string(i) +
+                                     " needs \"q\" (string) and \"expect\" (array)");
     std::string q = item["q"];
     std::set<std::string> expect;
     for (const json& e : item["expect"])
@@ -70,7 +73,8 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
     double c0 = ThreadCpuMs();
     auto result = searcher.Ask(q, options);
     cpu_ms.push_back(ThreadCpuMs() - c0);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     size_t rank = 0;
     double score = 0;
     std::vector<std::string> got;
@@ -95,37 +99,41 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
     k[0] += 1;
     k[1] += (rank >= 1 && rank <= 5) ? 1 : 0;
     k[2] += rr;
-    rows.push_back({{"q", std::string(Utf8Prefix(q, 120))},
-                    {"kind", kind},
-                    {"expect", item["expect"]},
-                    {"rank", rank},
-                    {"score", score},
-                    {"ms", ms.back()},
-                    {"top", got.size() > 3 ? std::vector<std::string>(got.begin(), got.begin() + 3) : got}});
+    rows.push_back(
+        {{"q", std::string(Utf8Prefix(q, 120))},
+         {"kind", kind},
+         {"expect", item["expect"]},
+         {"rank", rank},
+         {"score", score},
+         {"ms", ms.back()},
+         {"top", got.size() > 3 ? std::vector<std::string>(got.begin(), got.begin() + 3) : got}});
   }
   std::sort(ms.begin(), ms.end());
   std::sort(cpu_ms.begin(), cpu_ms.end());
   double dn = n == 0 ? 1.0 : static_cast<double>(n);
   json kinds = json::object();
   for (const auto& [kind, v] : by_kind)
-    kinds[kind.empty() ? "other" : kind] = {{"queries", v[0]}, {"recall_at_5", v[1] / v[0]}, {"mrr", v[2] / v[0]}};
-  return json{{"queries", n},
-              {"recall_at_1", static_cast<double>(r1) / dn},
-              {"recall_at_5", static_cast<double>(r5) / dn},
-              {"mrr", mrr / dn},
-              {"latency_ms_p50", Percentile(ms, 0.5)},
-              {"latency_ms_p99", Percentile(ms, 0.99)},
-              {"cpu_ms_p50", Percentile(cpu_ms, 0.5)},
-              {"cpu_ms_p99", Percentile(cpu_ms, 0.99)},
-              {"cpu_ms_mean", cpu_ms.empty() ? 0.0
-                                             : std::accumulate(cpu_ms.begin(), cpu_ms.end(), 0.0) /
-                                                   static_cast<double>(cpu_ms.size())},
-              {"by_kind", kinds},
-              {"min_score", options.min_score},
-              {"expected_score_min",
-               expected_scores.empty() ? 0.0 : *std::min_element(expected_scores.begin(), expected_scores.end())},
-              {"other_scores_below", ScoreCounts(other_scores)},
-              {"results", rows}};
+    kinds[kind.empty() ? "other" : kind] = {
+        {"queries", v[0]}, {"recall_at_5", v[1] / v[0]}, {"mrr", v[2] / v[0]}};
+  return json{
+      {"queries", n},
+      {"recall_at_1", static_cast<double>(r1) / dn},
+      {"recall_at_5", static_cast<double>(r5) / dn},
+      {"mrr", mrr / dn},
+      {"latency_ms_p50", Percentile(ms, 0.5)},
+      {"latency_ms_p99", Percentile(ms, 0.99)},
+      {"cpu_ms_p50", Percentile(cpu_ms, 0.5)},
+      {"cpu_ms_p99", Percentile(cpu_ms, 0.99)},
+      {"cpu_ms_mean", cpu_ms.empty() ? 0.0
+                                     : std::accumulate(cpu_ms.begin(), cpu_ms.end(), 0.0) /
+                                           static_cast<double>(cpu_ms.size())},
+      {"by_kind", kinds},
+      {"min_score", options.min_score},
+      {"expected_score_min",
+       expected_scores.empty() ? 0.0
+                               : *std::min_element(expected_scores.begin(), expected_scores.end())},
+      {"other_scores_below", ScoreCounts(other_scores)},
+      {"results", rows}};
 }
 
 }  // namespace fixgraph::query

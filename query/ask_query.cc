@@ -1,12 +1,12 @@
 #include "ask_query.h"
 
-#include <algorithm>
-#include <unordered_set>
-#include <vector>
-
 #include "analyzer.h"
 #include "issue_index.h"
 #include "lexicon.h"
+
+#include <algorithm>
+#include <unordered_set>
+#include <vector>
 
 namespace fixgraph::query {
 namespace {
@@ -17,7 +17,7 @@ struct Unit {
   Xapian::Query q;
   Xapian::Query whole;  // q without the identifier parts
   Xapian::Query title;  // whole, in the title field (kTitlePrefix)
-  int rank = 0;  // lower is kept first when cutting to kMaxUnits
+  int rank = 0;         // lower is kept first when cutting to kMaxUnits
   size_t order = 0;
 };
 
@@ -91,15 +91,17 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
                             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
         }
       }
-      units.push_back({q, whole, Xapian::Query(InTitle(t.text)), t.kind == TermKind::kIdentifier ? 0 : 2,
-                       units.size()});
+      units.push_back({q, whole, Xapian::Query(InTitle(t.text)),
+                       t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
     }
     ++i;
   }
   if (units.size() > kMaxUnits) {
-    std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
+    std::stable_sort(units.begin(), units.end(),
+                     [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
     units.resize(kMaxUnits);
-    std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.order < b.order; });
+    std::sort(units.begin(), units.end(),
+              [](const Unit& a, const Unit& b) { return a.order < b.order; });
   }
   out.units = units.size();
   if (units.empty()) return out;
@@ -119,11 +121,11 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   // The partial-match fallback: the units most worth matching (the rarest),
   // not every posting of every unit.
   const size_t elite = std::max(kMinFallbackUnits, (qs.size() + 1) / 2);
-  out.partial = qs.size() <= elite
-                    ? out.query
-                    : Xapian::Query(Xapian::Query::OP_ELITE_SET, qs.begin(), qs.end(),
-                                    static_cast<Xapian::termcount>(elite));
-  if (wholes.size() > 1) out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
+  out.partial = qs.size() <= elite ? out.query
+                                   : Xapian::Query(Xapian::Query::OP_ELITE_SET, qs.begin(),
+                                                   qs.end(), static_cast<Xapian::termcount>(elite));
+  if (wholes.size() > 1)
+    out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
 }
 

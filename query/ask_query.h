@@ -12,11 +12,12 @@
 // Xapian's QueryParser, so no user text can make a syntax error.
 #pragma once
 
+#include <xapian.h>
+
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <xapian.h>
 
 namespace fixgraph::query {
 
@@ -29,11 +30,11 @@ inline constexpr size_t kMaxUnits = 64;
 inline constexpr size_t kMinFallbackUnits = 3;
 
 struct BuiltQuery {
-  Xapian::Query query;  // OR of the units
-  Xapian::Query all;    // AND of the units (empty when there is one unit)
-  Xapian::Query title;      // AND of the units (whole) in the title field
-  Xapian::Query title_any;  // OR of the same
-  Xapian::Query partial;    // `query`, or the OR of its rarest units (OP_ELITE_SET)
+  Xapian::Query query;                     // OR of the units
+  Xapian::Query all;                       // AND of the units (empty when there is one unit)
+  Xapian::Query title;                     // AND of the units (whole) in the title field
+  Xapian::Query title_any;                 // OR of the same
+  Xapian::Query partial;                   // `query`, or the OR of its rarest units (OP_ELITE_SET)
   std::vector<Xapian::Query> title_units;  // each unit (whole) in the title field
   size_t units = 0;
   bool names_hardware = false;

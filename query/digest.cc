@@ -2,6 +2,15 @@
 // disclosure counts (digest.h).
 #include "fixgraph/query/digest.h"
 
+#include "digest_render.h"
+#include "digest_text.h"
+
+#include "fixgraph/engine/parallel.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/engine/utf8.h"
+#include "fixgraph/graph/graph_view.h"
+#include "fixgraph/graph/linker.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -11,14 +20,6 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
-
-#include "digest_render.h"
-#include "digest_text.h"
-#include "fixgraph/engine/parallel.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/engine/utf8.h"
-#include "fixgraph/graph/graph_view.h"
-#include "fixgraph/graph/linker.h"
 
 namespace fixgraph::query {
 namespace {
@@ -30,7 +31,8 @@ using nlohmann::json;
 constexpr int kNoteMaxChars = 150;
 
 bool AllDigits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // Issue numbers: numerically when both are decimal, else as text.
@@ -53,9 +55,10 @@ int TierRank(const std::string& t) {
 const std::vector<std::string>& BuiltinStopTerms() {
   // Generic platform and framework words: every Ascend repository mentions them.
   static const std::vector<std::string> kStop = {
-      "readme", "readme.md", "todo", "fixme", "json", "yaml", "html", "utf-8", "pytorch",
-      "mindspore", "ascend", "cann", "torch_npu", "python3", "fp16", "bf16", "fp32", "int8",
-      "aarch64", "x86_64", "ubuntu", "euleros", "openeuler", "gitcode", "gitee", "github"};
+      "readme",  "readme.md", "todo",      "fixme",  "json",    "yaml",      "html",
+      "utf-8",   "pytorch",   "mindspore", "ascend", "cann",    "torch_npu", "python3",
+      "fp16",    "bf16",      "fp32",      "int8",   "aarch64", "x86_64",    "ubuntu",
+      "euleros", "openeuler", "gitcode",   "gitee",  "github"};
   return kStop;
 }
 
@@ -189,11 +192,36 @@ std::vector<std::string> Top(const std::map<std::string, int>& counts) {
 
 // Labels that say what kind of report it is, not which part it concerns.
 bool GenericLabel(const std::string& label) {
-  static const std::set<std::string> kGeneric = {
-      "bug", "bugfix", "enhancement", "feature", "feature request", "question", "help wanted",
-      "good first issue", "duplicate", "invalid", "wontfix", "stale", "resolved", "triage",
-      "needs triage", "kind/bug", "kind/feature", "kind/question", "kind/enhancement", "high", "low",
-      "medium", "p0", "p1", "p2", "p3", "需求", "缺陷", "问题", "咨询"};
+  static const std::set<std::string> kGeneric = {"bug",
+                                                 "bugfix",
+                                                 "enhancement",
+                                                 "feature",
+                                                 "feature request",
+                                                 "question",
+                                                 "help wanted",
+                                                 "good first issue",
+                                                 "duplicate",
+                                                 "invalid",
+                                                 "wontfix",
+                                                 "stale",
+                                                 "resolved",
+                                                 "triage",
+                                                 "needs triage",
+                                                 "kind/bug",
+                                                 "kind/feature",
+                                                 "kind/question",
+                                                 "kind/enhancement",
+                                                 "high",
+                                                 "low",
+                                                 "medium",
+                                                 "p0",
+                                                 "p1",
+                                                 "p2",
+                                                 "p3",
+                                                 "需求",
+                                                 "缺陷",
+                                                 "问题",
+                                                 "咨询"};
   std::string low = label;
   for (char& ch : low)
     if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
@@ -217,7 +245,8 @@ Status AddRoleHints(const Store& store, DigestRepo* r) {
         size_t a = fc.filename.find('/');
         if (a == std::string::npos) continue;
         size_t b = fc.filename.find('/', a + 1);
-        case_dirs.insert(b == std::string::npos ? fc.filename.substr(0, a) : fc.filename.substr(0, b));
+        case_dirs.insert(b == std::string::npos ? fc.filename.substr(0, a)
+                                                : fc.filename.substr(0, b));
       }
     }
     for (const std::string& d : case_dirs) ++dirs[d];
@@ -226,7 +255,8 @@ Status AddRoleHints(const Store& store, DigestRepo* r) {
       if (!issue.status().IsNotFound()) return issue.status();
       continue;
     }
-    for (const std::string& label : std::set<std::string>(issue->labels.begin(), issue->labels.end()))
+    for (const std::string& label :
+         std::set<std::string>(issue->labels.begin(), issue->labels.end()))
       if (!GenericLabel(label)) ++labels[label];
   }
   r->top_paths = Top(dirs);
@@ -257,8 +287,8 @@ std::string ExclusionReason(const Candidate& c, const DigestRules& rules, std::s
     *detail = l.duplicate_of ? "duplicate of " + l.duplicate_of->ToString() : "duplicate";
     return "duplicate";
   }
-  bool listed = std::find(rules.include_resolutions.begin(), rules.include_resolutions.end(), res) !=
-                rules.include_resolutions.end();
+  bool listed = std::find(rules.include_resolutions.begin(), rules.include_resolutions.end(),
+                          res) != rules.include_resolutions.end();
   if (!listed) {
     if (l.resolution == graph::Resolution::kStale) {
       *detail = !l.notes.empty() ? l.notes.front() : answer_line();
@@ -335,7 +365,8 @@ void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& par
   if (n == 0) return;
   // A case's position in digest order, from the digest's case index.
   std::vector<size_t> base(d->repos.size() + 1, 0);
-  for (size_t ri = 0; ri < d->repos.size(); ++ri) base[ri + 1] = base[ri] + d->repos[ri].cases.size();
+  for (size_t ri = 0; ri < d->repos.size(); ++ri)
+    base[ri + 1] = base[ri] + d->repos[ri].cases.size();
   auto position = [&](const std::string& id) -> std::optional<size_t> {
     auto it = d->case_index.find(id);
     if (it == d->case_index.end()) return std::nullopt;
@@ -438,8 +469,9 @@ void BuildThemes(const DigestOptions& options, const std::vector<RepoPart*>& par
     return *position(a.issues.front()) < *position(b.issues.front());
   });
   if (!rest.issues.empty()) {
-    std::sort(rest.issues.begin(), rest.issues.end(),
-              [&](const std::string& a, const std::string& b) { return *position(a) < *position(b); });
+    std::sort(
+        rest.issues.begin(), rest.issues.end(),
+        [&](const std::string& a, const std::string& b) { return *position(a) < *position(b); });
     std::sort(rest.repos.begin(), rest.repos.end());
     themes.push_back(std::move(rest));
   }
@@ -485,7 +517,8 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
     }
     if (r.action.empty()) continue;
     // A fix title that only restates the problem tells the reader nothing new.
-    if (r.source == "fix_title" && dt::CleanTitle(l.fixes.front().title) == dt::CleanTitle(c->title))
+    if (r.source == "fix_title" &&
+        dt::CleanTitle(l.fixes.front().title) == dt::CleanTitle(c->title))
       continue;
     r.symptom = c->problem;
     r.cases = {l.issue.ToString()};
@@ -573,9 +606,13 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     std::string detail;
     std::string reason = ExclusionReason(*c, options.rules, &detail);
     if (!reason.empty()) {
-      part->excluded.push_back({c->issue.ref().ToString(), dt::CleanTitle(c->issue.title), reason,
-                                dt::Squash(detail), {}});
-      if (c->links && c->issue.state == IssueState::kClosed) part->excluded.back().suggested = c->links->suggested;
+      part->excluded.push_back({c->issue.ref().ToString(),
+                                dt::CleanTitle(c->issue.title),
+                                reason,
+                                dt::Squash(detail),
+                                {}});
+      if (c->links && c->issue.state == IssueState::kClosed)
+        part->excluded.back().suggested = c->links->suggested;
       continue;
     }
     DigestCase dc;
@@ -786,7 +823,8 @@ StatusOr<Digest> BuildDigest(const Store& store, const DigestOptions& options) {
   Status s = store.ListRepositories(&all);
   if (!s.ok()) return s;
   for (const RepoRef& want : options.repos) {
-    bool found = std::any_of(all.begin(), all.end(), [&](const Repository& r) { return r.ref == want; });
+    bool found =
+        std::any_of(all.begin(), all.end(), [&](const Repository& r) { return r.ref == want; });
     if (!found) return Status::NotFound("repository " + want.ToString() + " is not in the store");
   }
   std::sort(all.begin(), all.end(),

@@ -1,16 +1,17 @@
 // The store overview behind the search page's home (digest.h,
 // BuildStoreOverview): counts, and example questions taken from resolved
 // issues with trusted fixes or answers.
+#include "digest_text.h"
+
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/query/digest.h"
+#include "fixgraph/query/docs.h"
+
 #include <xapian.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
-
-#include "digest_text.h"
-#include "fixgraph/graph/linker.h"
-#include "fixgraph/query/digest.h"
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -21,9 +22,11 @@ namespace dt = digest_text;
 // B that merged, or an answer comment.
 bool Trusted(const graph::IssueLinks& l, std::string* tier) {
   if (l.state != IssueState::kClosed) return false;
-  if (l.resolution == graph::Resolution::kFixed || l.resolution == graph::Resolution::kFixedElsewhere) {
+  if (l.resolution == graph::Resolution::kFixed ||
+      l.resolution == graph::Resolution::kFixedElsewhere) {
     for (const graph::FixLink& f : l.fixes) {
-      if ((f.tier == graph::Tier::kA || f.tier == graph::Tier::kB) && (f.state == "merged" || f.merged_at)) {
+      if ((f.tier == graph::Tier::kA || f.tier == graph::Tier::kB) &&
+          (f.state == "merged" || f.merged_at)) {
         *tier = graph::TierName(f.tier);
         return true;
       }
@@ -57,7 +60,8 @@ StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir) {
   }
 }
 
-StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir, size_t max_examples) {
+StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir,
+                                           size_t max_examples) {
   StoreOverview o;
   std::vector<Repository> repos;
   FG_RETURN_IF_ERROR(store.ListRepositories(&repos));
@@ -91,7 +95,8 @@ StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string
     for (const auto& [repo, v] : by_repo)
       if (round < v.size()) picks.push_back(&v[round]);
     std::sort(picks.begin(), picks.end(), [](const Pick* a, const Pick* b) {
-      return a->closed != b->closed ? a->closed > b->closed : a->issue.ToString() < b->issue.ToString();
+      return a->closed != b->closed ? a->closed > b->closed
+                                    : a->issue.ToString() < b->issue.ToString();
     });
     for (const Pick* p : picks) {
       if (o.examples.size() >= max_examples) break;
@@ -104,8 +109,8 @@ StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string
       std::string q = dt::Truncate(dt::CleanTitle(issue->title), 80);
       if (dt::CodePoints(q) < 8) continue;
       o.examples.push_back({q, p->issue.ToString(),
-                            issue->html_url.empty() ? WebUrl(p->issue) : issue->html_url, p->resolution,
-                            p->tier});
+                            issue->html_url.empty() ? WebUrl(p->issue) : issue->html_url,
+                            p->resolution, p->tier});
     }
   }
   FG_ASSIGN_OR_RETURN(o.docs, LocalDocCount(db_dir));
@@ -115,7 +120,10 @@ StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string
 nlohmann::json ToJson(const StoreOverview& o) {
   nlohmann::json ex = nlohmann::json::array();
   for (const StoreOverview::Example& e : o.examples)
-    ex.push_back({{"question", e.question}, {"issue", e.issue}, {"url", e.url}, {"resolution", e.resolution},
+    ex.push_back({{"question", e.question},
+                  {"issue", e.issue},
+                  {"url", e.url},
+                  {"resolution", e.resolution},
                   {"tier", e.tier}});
   return {{"stats",
            {{"repositories", o.repositories},

@@ -1,13 +1,14 @@
 // The digest as one self-contained HTML page, with an SVG timeline (digest.h).
+#include "digest_render.h"
+#include "digest_text.h"
+
+#include "fixgraph/engine/time.h"
+#include "fixgraph/query/digest.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <sstream>
-
-#include "digest_render.h"
-#include "digest_text.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/query/digest.h"
 
 namespace fixgraph::query {
 namespace {
@@ -16,7 +17,8 @@ namespace dt = digest_text;
 
 bool Zh(Lang l) { return l == Lang::kZh; }
 
-const char* kCss = R"(body{font-family:"Noto Sans CJK SC","WenQuanYi Micro Hei","Noto Sans",sans-serif;margin:24px auto;max-width:1150px;color:#1f2328;line-height:1.5}
+const char* kCss =
+    R"(body{font-family:"Noto Sans CJK SC","WenQuanYi Micro Hei","Noto Sans",sans-serif;margin:24px auto;max-width:1150px;color:#1f2328;line-height:1.5}
 h1{font-size:26px;border-bottom:2px solid #d0d7de;padding-bottom:6px}h2{font-size:21px;margin-top:32px;border-bottom:1px solid #d0d7de}
 h3{font-size:17px}table{border-collapse:collapse;width:100%;margin:8px 0 18px;font-size:14px}
 th,td{border:1px solid #d0d7de;padding:6px 8px;vertical-align:top;text-align:left}th{background:#f6f8fa}
@@ -29,7 +31,8 @@ tr:nth-child(even) td{background:#fbfcfd}.num{white-space:nowrap}.role{color:#57
 
 std::string Badge(const std::string& tier, Lang lang) {
   std::string cls = tier.empty() ? "tn" : "t" + tier;
-  std::string label = tier.empty() ? (Zh(lang) ? "无 PR" : "no PR") : tier + " " + TierWord(tier, lang);
+  std::string label =
+      tier.empty() ? (Zh(lang) ? "无 PR" : "no PR") : tier + " " + TierWord(tier, lang);
   return "<span class=\"badge " + cls + "\" data-tier=\"" + (tier.empty() ? "none" : tier) + "\">" +
          dt::Html(label) + "</span>";
 }
@@ -39,17 +42,18 @@ std::string EvidenceBadges(const DigestCase& c, Lang lang) {
   std::vector<std::string> kinds;
   for (const graph::FixLink& f : c.links.fixes)
     for (const graph::Evidence& e : f.evidence) kinds.push_back(graph::EvidenceKindName(e.kind));
-  for (const graph::Evidence& e : c.links.evidence) kinds.push_back(graph::EvidenceKindName(e.kind));
+  for (const graph::Evidence& e : c.links.evidence)
+    kinds.push_back(graph::EvidenceKindName(e.kind));
   std::sort(kinds.begin(), kinds.end());
   kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
   // The label in the page's language; the internal name in data-kind and the tooltip.
   for (const std::string& k : kinds)
-    out += "<span class=\"badge ev\" data-kind=\"" + dt::Html(k) + "\" title=\"" + dt::Html(k) + "\">" +
-           dt::Html(EvidenceWord(k, lang)) + "</span>";
+    out += "<span class=\"badge ev\" data-kind=\"" + dt::Html(k) + "\" title=\"" + dt::Html(k) +
+           "\">" + dt::Html(EvidenceWord(k, lang)) + "</span>";
   for (graph::Flag f : c.links.flags) {
     std::string name = graph::FlagName(f);
-    out += "<span class=\"badge flag\" data-flag=\"" + dt::Html(name) + "\" title=\"" + dt::Html(name) +
-           "\">" + dt::Html(FlagWord(name, lang)) + "</span>";
+    out += "<span class=\"badge flag\" data-flag=\"" + dt::Html(name) + "\" title=\"" +
+           dt::Html(name) + "\">" + dt::Html(FlagWord(name, lang)) + "</span>";
   }
   return out;
 }
@@ -62,7 +66,8 @@ std::string LinkPrs(const std::string& html, const DigestCase& c) {
   for (auto& m : mentions) m.first = dt::Html(m.first);
   return dt::LinkMentions(html, std::move(mentions), '<', '>', /*first_only=*/false,
                           [](const std::string& text, const std::string& url) {
-                            return "<a class=\"pr\" href=\"" + dt::Html(url) + "\">" + text + "</a>";
+                            return "<a class=\"pr\" href=\"" + dt::Html(url) + "\">" + text +
+                                   "</a>";
                           });
 }
 
@@ -102,7 +107,8 @@ struct Civil {
 };
 Civil CivilOf(std::int64_t t, int offset_minutes) {
   std::string s = FormatDate(t, offset_minutes);  // "YYYY-MM-DD"
-  return {std::atoi(s.substr(0, 4).c_str()), std::atoi(s.substr(5, 2).c_str()), std::atoi(s.substr(8, 2).c_str())};
+  return {std::atoi(s.substr(0, 4).c_str()), std::atoi(s.substr(5, 2).c_str()),
+          std::atoi(s.substr(8, 2).c_str())};
 }
 std::int64_t StartOf(Civil c, int offset_minutes) {
   return DaysFromCivil(c.y, c.m, c.d) * 86400 - static_cast<std::int64_t>(offset_minutes) * 60;
@@ -122,14 +128,17 @@ std::vector<Tick> Ticks(std::int64_t lo, std::int64_t hi) {
   std::vector<Tick> out;
   auto two = [](int v) { return (v < 10 ? "0" : "") + std::to_string(v); };
   // Sub-month steps: multiples of the step from a day start.
-  for (std::int64_t step : {kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay, 2 * kDay, 7 * kDay, 14 * kDay}) {
+  for (std::int64_t step :
+       {kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay, 2 * kDay, 7 * kDay, 14 * kDay}) {
     if (span / step > 8) continue;
     std::int64_t day0 = StartOf(CivilOf(lo, off), off);
     std::int64_t t = day0 + ((lo - day0 + step - 1) / step) * step;
     for (; t <= hi; t += step) {
       Civil c = CivilOf(t, off);
       std::string label = std::to_string(c.y) + "-" + two(c.m) + "-" + two(c.d);
-      if (step < kDay) label = two(c.m) + "-" + two(c.d) + " " + two(static_cast<int>(((t + off * 60) % kDay + kDay) % kDay / kHour)) + ":00";
+      if (step < kDay)
+        label = two(c.m) + "-" + two(c.d) + " " +
+                two(static_cast<int>(((t + off * 60) % kDay + kDay) % kDay / kHour)) + ":00";
       out.push_back({t, label});
     }
     return out;
@@ -197,32 +206,37 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
     return std::string(b);
   };
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" data-repo=\"" << dt::Html(r.repo.ToString())
-    << "\" data-lo=\"" << lo << "\" data-hi=\"" << hi << "\" width=\"" << width << "\" height=\"" << height
-    << "\" viewBox=\"0 0 " << width << " " << height << "\" role=\"img\">";
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" data-repo=\""
+    << dt::Html(r.repo.ToString()) << "\" data-lo=\"" << lo << "\" data-hi=\"" << hi
+    << "\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " "
+    << height << "\" role=\"img\">";
   o << "<title>"
-    << (Zh(lang) ? "时间线：issue 创建 → PR 合入 → issue 关闭（本表共用一条时间轴）"
-                 : "Timeline: issue created → PR merged → issue closed (one date axis for the table)")
+    << (Zh(lang)
+            ? "时间线：issue 创建 → PR 合入 → issue 关闭（本表共用一条时间轴）"
+            : "Timeline: issue created → PR merged → issue closed (one date axis for the table)")
     << "</title>";
   // Legend.
   o << "<circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#0969da\"/><text x=\"20\" y=\"14\">"
     << (Zh(lang) ? "issue 创建" : "issue created") << "</text>";
-  o << "<rect x=\"115\" y=\"5\" width=\"10\" height=\"10\" fill=\"#1a7f37\"/><text x=\"130\" y=\"14\">"
+  o << "<rect x=\"115\" y=\"5\" width=\"10\" height=\"10\" fill=\"#1a7f37\"/><text x=\"130\" "
+       "y=\"14\">"
     << (Zh(lang) ? "PR 合入" : "PR merged") << "</text>";
   o << "<circle cx=\"215\" cy=\"10\" r=\"5\" fill=\"#cf222e\"/><text x=\"225\" y=\"14\">"
     << (Zh(lang) ? "issue 关闭" : "issue closed") << "</text>";
   o << "<text x=\"320\" y=\"14\">"
-    << (Zh(lang) ? "（各行共用下方日期轴，长度可直接比较）" : "(rows share the date axis: lengths compare)")
+    << (Zh(lang) ? "（各行共用下方日期轴，长度可直接比较）"
+                 : "(rows share the date axis: lengths compare)")
     << "</text>";
   // The axis: a line and date ticks with grid lines through the rows.
   const int axis_y = top - 8;
-  o << "<g class=\"axis\"><line x1=\"" << label_w << "\" y1=\"" << axis_y << "\" x2=\"" << label_w + bar_w
-    << "\" y2=\"" << axis_y << "\" stroke=\"#57606a\"/>";
+  o << "<g class=\"axis\"><line x1=\"" << label_w << "\" y1=\"" << axis_y << "\" x2=\""
+    << label_w + bar_w << "\" y2=\"" << axis_y << "\" stroke=\"#57606a\"/>";
   for (const Tick& t : Ticks(lo, hi)) {
     std::string tx = num(x(t.t));
-    o << "<g class=\"tick\" data-t=\"" << t.t << "\"><line x1=\"" << tx << "\" y1=\"" << axis_y - 4 << "\" x2=\""
-      << tx << "\" y2=\"" << height - 4 << "\" stroke=\"#d8dee4\" stroke-dasharray=\"2,3\"/><text x=\"" << tx
-      << "\" y=\"" << axis_y - 7 << "\" text-anchor=\"middle\">" << dt::Html(t.label) << "</text></g>";
+    o << "<g class=\"tick\" data-t=\"" << t.t << "\"><line x1=\"" << tx << "\" y1=\"" << axis_y - 4
+      << "\" x2=\"" << tx << "\" y2=\"" << height - 4
+      << "\" stroke=\"#d8dee4\" stroke-dasharray=\"2,3\"/><text x=\"" << tx << "\" y=\""
+      << axis_y - 7 << "\" text-anchor=\"middle\">" << dt::Html(t.label) << "</text></g>";
   }
   o << "</g>";
   for (size_t i = 0; i < r.cases.size(); ++i) {
@@ -232,12 +246,12 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
     std::vector<std::int64_t> all = events(l);
     std::int64_t rlo = all.empty() ? 0 : *std::min_element(all.begin(), all.end());
     std::int64_t rhi = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
-    o << "<g class=\"row\" data-issue=\"" << dt::Html(l.issue.ToString()) << "\" data-span-s=\"" << rhi - rlo
-      << "\">";
+    o << "<g class=\"row\" data-issue=\"" << dt::Html(l.issue.ToString()) << "\" data-span-s=\""
+      << rhi - rlo << "\">";
     o << "<a href=\"" << dt::Html(c.url) << "\"><text x=\"4\" y=\"" << y + 14 << "\">"
       << dt::Html(IssueLabel(d, l.issue.ToString())) << "</text></a>";
-    o << "<line x1=\"" << label_w << "\" y1=\"" << y + 10 << "\" x2=\"" << label_w + bar_w << "\" y2=\"" << y + 10
-      << "\" stroke=\"#eaeef2\"/>";
+    o << "<line x1=\"" << label_w << "\" y1=\"" << y + 10 << "\" x2=\"" << label_w + bar_w
+      << "\" y2=\"" << y + 10 << "\" stroke=\"#eaeef2\"/>";
     if (!all.empty()) {
       // The span bar: from the first event to the last, on the shared scale
       // (at least 2 px so that a span of minutes stays visible).
@@ -257,13 +271,14 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
       }
       if (l.created_at)
         o << "<circle class=\"created\" cx=\"" << num(x(*l.created_at)) << "\" cy=\"" << y + 10
-          << "\" r=\"5\" fill=\"#0969da\"><title>" << dt::Html(dt::DateTime(l.created_at)) << "</title></circle>";
+          << "\" r=\"5\" fill=\"#0969da\"><title>" << dt::Html(dt::DateTime(l.created_at))
+          << "</title></circle>";
       if (l.closed_at)
         o << "<circle class=\"closed\" cx=\"" << num(x(*l.closed_at)) << "\" cy=\"" << y + 10
-          << "\" r=\"5\" fill=\"#cf222e\" fill-opacity=\"0.8\"><title>" << dt::Html(dt::DateTime(l.closed_at))
-          << "</title></circle>";
-      o << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 14 << "\">" << dt::Html(dt::Date(OptTime(rlo)))
-        << " +" << SpanText(rhi - rlo, lang) << "</text>";
+          << "\" r=\"5\" fill=\"#cf222e\" fill-opacity=\"0.8\"><title>"
+          << dt::Html(dt::DateTime(l.closed_at)) << "</title></circle>";
+      o << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 14 << "\">"
+        << dt::Html(dt::Date(OptTime(rlo))) << " +" << SpanText(rhi - rlo, lang) << "</text>";
     }
     o << "</g>";
   }
@@ -276,37 +291,44 @@ std::string RenderHtml(const Digest& d, Lang lang) {
   std::ostringstream o;
   std::string title = Zh(lang) ? "开源仓 Issue 分析解答精选（截至 " + d.as_of + "）"
                                : "Resolved issues digest (as of " + d.as_of + ")";
-  o << "<!DOCTYPE html>\n<html lang=\"" << (Zh(lang) ? "zh" : "en") << "\"><head><meta charset=\"utf-8\">"
+  o << "<!DOCTYPE html>\n<html lang=\"" << (Zh(lang) ? "zh" : "en")
+    << "\"><head><meta charset=\"utf-8\">"
     << "<title>" << dt::Html(title) << "</title><style>" << kCss << "</style></head><body>\n";
   o << "<h1>" << dt::Html(title) << "</h1>\n";
   o << "<p id=\"summary\">"
-    << (Zh(lang) ? "收录 " + std::to_string(cases.size()) + " 条，来自 " + std::to_string(d.repos.size()) + " 个仓库；考察 " +
-                       std::to_string(d.considered) + " 条，弃收 " + std::to_string(d.excluded.size()) + " 条。"
-                 : std::to_string(cases.size()) + " issues from " + std::to_string(d.repos.size()) +
-                       " repositories; " + std::to_string(d.considered) + " considered, " +
-                       std::to_string(d.excluded.size()) + " excluded.")
+    << (Zh(lang)
+            ? "收录 " + std::to_string(cases.size()) + " 条，来自 " +
+                  std::to_string(d.repos.size()) + " 个仓库；考察 " + std::to_string(d.considered) +
+                  " 条，弃收 " + std::to_string(d.excluded.size()) + " 条。"
+            : std::to_string(cases.size()) + " issues from " + std::to_string(d.repos.size()) +
+                  " repositories; " + std::to_string(d.considered) + " considered, " +
+                  std::to_string(d.excluded.size()) + " excluded.")
     << "</p>\n";
-  o << "<h2 id=\"overview\">" << (Zh(lang) ? "总览" : "Overview") << "</h2>\n<table class=\"overview\"><tr><th>"
-    << (Zh(lang) ? "仓库" : "Repository") << "</th><th>" << (Zh(lang) ? "定位" : "Role") << "</th><th>"
+  o << "<h2 id=\"overview\">" << (Zh(lang) ? "总览" : "Overview")
+    << "</h2>\n<table class=\"overview\"><tr><th>" << (Zh(lang) ? "仓库" : "Repository")
+    << "</th><th>" << (Zh(lang) ? "定位" : "Role") << "</th><th>"
     << (Zh(lang) ? "收录条数" : "Included") << "</th></tr>\n";
   for (const DigestRepo& r : d.repos)
-    o << "<tr><td><a href=\"#" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName())
-      << "</a></td><td class=\"role\">" << HtmlText(RepoRole(r, lang)) << "</td><td>" << r.cases.size()
-      << "</td></tr>\n";
+    o << "<tr><td><a href=\"#" << dt::Html(r.repo.ToString()) << "\">"
+      << dt::Html(r.repo.FullName()) << "</a></td><td class=\"role\">"
+      << HtmlText(RepoRole(r, lang)) << "</td><td>" << r.cases.size() << "</td></tr>\n";
   o << "</table>\n";
   o << RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
     const DigestRepo& r = d.repos[i];
     std::ostringstream part;
-    part << "<h2 id=\"" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName()) << "</h2>\n";
+    part << "<h2 id=\"" << dt::Html(r.repo.ToString()) << "\">" << dt::Html(r.repo.FullName())
+         << "</h2>\n";
     part << "<p class=\"role\">" << HtmlText(RepoRole(r, lang)) << "</p>\n";
     part << "<table class=\"cases\"><tr><th>" << (Zh(lang) ? "编号" : "No.") << "</th><th>"
-      << (Zh(lang) ? "Issue 问题内容" : "Problem") << "</th><th>" << (Zh(lang) ? "解答总结" : "Resolution")
-      << "</th><th>" << (Zh(lang) ? "证据" : "Evidence") << "</th></tr>\n";
+         << (Zh(lang) ? "Issue 问题内容" : "Problem") << "</th><th>"
+         << (Zh(lang) ? "解答总结" : "Resolution") << "</th><th>"
+         << (Zh(lang) ? "证据" : "Evidence") << "</th></tr>\n";
     for (const DigestCase& c : r.cases)
-      part << "<tr data-issue=\"" << dt::Html(c.links.issue.ToString()) << "\"><td class=\"num\"><a href=\""
-        << dt::Html(c.url) << "\">#" << dt::Html(c.number) << "</a></td><td>" << HtmlText(c.problem)
-        << "</td><td>" << LinkPrs(HtmlText(CaseSummary(d, c, lang)), c) << "</td><td>" << Badge(c.tier, lang)
-        << EvidenceBadges(c, lang) << "</td></tr>\n";
+      part << "<tr data-issue=\"" << dt::Html(c.links.issue.ToString())
+           << "\"><td class=\"num\"><a href=\"" << dt::Html(c.url) << "\">#" << dt::Html(c.number)
+           << "</a></td><td>" << HtmlText(c.problem) << "</td><td>"
+           << LinkPrs(HtmlText(CaseSummary(d, c, lang)), c) << "</td><td>" << Badge(c.tier, lang)
+           << EvidenceBadges(c, lang) << "</td></tr>\n";
     part << "</table>\n<div class=\"tl\">" << RenderTimelineSvg(d, r, lang) << "</div>\n";
     *out += part.str();
   });
@@ -314,7 +336,8 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     o << "<h2 id=\"themes\">" << (Zh(lang) ? "主题归纳" : "Themes") << "</h2>\n";
     o << RenderInOrder(d.themes.size(), [&](size_t i, std::string* out) {
       const DigestTheme& t = d.themes[i];
-      *out += "<h3>" + std::to_string(t.id) + ". " + HtmlText(ThemeHeading(d, t, lang)) + "</h3>\n<ul>\n";
+      *out += "<h3>" + std::to_string(t.id) + ". " + HtmlText(ThemeHeading(d, t, lang)) +
+              "</h3>\n<ul>\n";
       for (const std::string& id : t.issues) {
         // The bullet starts with the issue's label: that part links to it.
         std::string bullet = ThemeBullet(d, id, lang), label = IssueLabel(d, id);
@@ -330,24 +353,25 @@ std::string RenderHtml(const Digest& d, Lang lang) {
   if (!d.troubleshooting.empty()) {
     o << "<h2 id=\"troubleshooting\">" << (Zh(lang) ? "排错指引" : "Troubleshooting") << "</h2>\n"
       << "<table class=\"trouble\"><tr><th>" << (Zh(lang) ? "症状" : "Symptom") << "</th><th>"
-      << (Zh(lang) ? "第一优先动作" : "First action") << "</th><th>" << (Zh(lang) ? "相关案例" : "Cases")
-      << "</th></tr>\n";
+      << (Zh(lang) ? "第一优先动作" : "First action") << "</th><th>"
+      << (Zh(lang) ? "相关案例" : "Cases") << "</th></tr>\n";
     for (const DigestTroubleRow& r : d.troubleshooting) {
       std::string cases_html;
-      for (const std::string& id : r.cases) cases_html += (cases_html.empty() ? "" : ", ") + IssueLink(d, id);
-      o << "<tr><td>" << HtmlText(r.symptom) << "</td><td>" << HtmlText(r.action) << "</td><td class=\"cases\">"
-        << cases_html << "</td></tr>\n";
+      for (const std::string& id : r.cases)
+        cases_html += (cases_html.empty() ? "" : ", ") + IssueLink(d, id);
+      o << "<tr><td>" << HtmlText(r.symptom) << "</td><td>" << HtmlText(r.action)
+        << "</td><td class=\"cases\">" << cases_html << "</td></tr>\n";
     }
     o << "</table>\n";
   }
   if (AnyLikely(d)) {
-    o << "<h2 id=\"likely\">" << dt::Html(LikelyHeading(lang)) << "</h2>\n<p>" << dt::Html(LikelyIntro(lang))
-      << "</p>\n<table class=\"likely\"><tr><th>Issue</th><th>" << (Zh(lang) ? "可能的修复 PR（概率）" : "Likely fix PRs (probability)")
-      << "</th></tr>\n";
+    o << "<h2 id=\"likely\">" << dt::Html(LikelyHeading(lang)) << "</h2>\n<p>"
+      << dt::Html(LikelyIntro(lang)) << "</p>\n<table class=\"likely\"><tr><th>Issue</th><th>"
+      << (Zh(lang) ? "可能的修复 PR（概率）" : "Likely fix PRs (probability)") << "</th></tr>\n";
     for (const DigestExcluded& e : d.excluded) {
       if (e.suggested.empty()) continue;
-      o << "<tr data-likely=\"" << dt::Html(e.issue) << "\"><td>" << dt::Html(IssueLabel(d, e.issue) + " " + e.title)
-        << "</td><td>" << Badge("D", lang);
+      o << "<tr data-likely=\"" << dt::Html(e.issue) << "\"><td>"
+        << dt::Html(IssueLabel(d, e.issue) + " " + e.title) << "</td><td>" << Badge("D", lang);
       // "!78469 (0.27) title": the PR links to its page.
       std::vector<std::string> lines = LikelyFixes(e);
       for (size_t k = 0; k < lines.size() && k < e.suggested.size(); ++k) {
@@ -358,8 +382,8 @@ std::string RenderHtml(const Digest& d, Lang lang) {
         if (url.empty() || sp == std::string::npos) {
           o << "<br>" << dt::Html(lines[k]);
         } else {
-          o << "<br><a class=\"pr\" href=\"" << dt::Html(url) << "\">" << dt::Html(lines[k].substr(0, sp)) << "</a>"
-            << dt::Html(lines[k].substr(sp));
+          o << "<br><a class=\"pr\" href=\"" << dt::Html(url) << "\">"
+            << dt::Html(lines[k].substr(0, sp)) << "</a>" << dt::Html(lines[k].substr(sp));
         }
       }
       o << "</td></tr>\n";
@@ -367,10 +391,11 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     o << "</table>\n";
   }
   DisclosureCounts k = CountDisclosure(d);
-  o << "<h2 id=\"disclosure\">" << (Zh(lang) ? "考据与口径披露" : "Evidence and disclosure") << "</h2>\n";
+  o << "<h2 id=\"disclosure\">" << (Zh(lang) ? "考据与口径披露" : "Evidence and disclosure")
+    << "</h2>\n";
   o << "<table class=\"tiers\"><tr><th>" << (Zh(lang) ? "层级" : "Tier") << "</th><th>"
-    << (Zh(lang) ? "修复关联数" : "Fix links") << "</th><th>" << (Zh(lang) ? "issue 数（按最强证据）" : "Issues (strongest link)")
-    << "</th></tr>\n";
+    << (Zh(lang) ? "修复关联数" : "Fix links") << "</th><th>"
+    << (Zh(lang) ? "issue 数（按最强证据）" : "Issues (strongest link)") << "</th></tr>\n";
   for (const std::string t : {"A", "B", "C", "D", "none"}) {
     auto a = k.links_by_tier.find(t);
     auto b = k.issues_by_tier.find(t);
@@ -378,33 +403,37 @@ std::string RenderHtml(const Digest& d, Lang lang) {
       << (a == k.links_by_tier.end() ? 0 : a->second) << "</td><td>"
       << (b == k.issues_by_tier.end() ? 0 : b->second) << "</td></tr>\n";
   }
-  o << "</table>\n<table class=\"evidence\"><tr><th>" << (Zh(lang) ? "证据种类" : "Evidence kind") << "</th><th>"
-    << (Zh(lang) ? "次数" : "Count") << "</th></tr>\n";
+  o << "</table>\n<table class=\"evidence\"><tr><th>" << (Zh(lang) ? "证据种类" : "Evidence kind")
+    << "</th><th>" << (Zh(lang) ? "次数" : "Count") << "</th></tr>\n";
   for (const auto& [kind, n] : k.links_by_evidence)
-    o << "<tr><td><span class=\"badge ev\" data-kind=\"" << dt::Html(kind) << "\" title=\"" << dt::Html(kind)
-      << "\">" << dt::Html(EvidenceWord(kind, lang)) << "</span></td><td>" << n << "</td></tr>\n";
+    o << "<tr><td><span class=\"badge ev\" data-kind=\"" << dt::Html(kind) << "\" title=\""
+      << dt::Html(kind) << "\">" << dt::Html(EvidenceWord(kind, lang)) << "</span></td><td>" << n
+      << "</td></tr>\n";
   o << "</table>\n<ul class=\"traps\">\n";
   for (const auto& [flag, ids] : k.traps) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
-    o << "<li>" << dt::Html(TrapWord(flag, lang)) << ": " << ids.size() << " — " << dt::Html(list) << "</li>\n";
+    o << "<li>" << dt::Html(TrapWord(flag, lang)) << ": " << ids.size() << " — " << dt::Html(list)
+      << "</li>\n";
   }
   for (const auto& [kind, ids] : k.traceless) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
-    o << "<li>" << dt::Html(TrapWord(kind, lang)) << ": " << ids.size() << " — " << dt::Html(list) << "</li>\n";
+    o << "<li>" << dt::Html(TrapWord(kind, lang)) << ": " << ids.size() << " — " << dt::Html(list)
+      << "</li>\n";
   }
-  o << "</ul>\n<table class=\"excluded\"><tr><th>" << (Zh(lang) ? "弃收" : "Excluded") << "</th><th>"
-    << (Zh(lang) ? "原因" : "Reason") << "</th><th>" << (Zh(lang) ? "说明" : "Detail") << "</th></tr>\n";
+  o << "</ul>\n<table class=\"excluded\"><tr><th>" << (Zh(lang) ? "弃收" : "Excluded")
+    << "</th><th>" << (Zh(lang) ? "原因" : "Reason") << "</th><th>"
+    << (Zh(lang) ? "说明" : "Detail") << "</th></tr>\n";
   o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* out) {
     const DigestExcluded& e = d.excluded[i];
-    *out += "<tr><td>" + dt::Html(IssueLabel(d, e.issue)) + " " + dt::Html(dt::Truncate(e.title, 40)) +
-            "</td><td>" + dt::Html(ReasonWord(e.reason, lang)) + "</td><td>" +
+    *out += "<tr><td>" + dt::Html(IssueLabel(d, e.issue)) + " " +
+            dt::Html(dt::Truncate(e.title, 40)) + "</td><td>" +
+            dt::Html(ReasonWord(e.reason, lang)) + "</td><td>" +
             dt::Html(ExcludedDetail(d, e, lang)) + "</td></tr>\n";
   });
-  o << "</table>\n<p id=\"candidates\">"
-    << (Zh(lang) ? "候选统计：考察 " : "Candidates: ") << d.considered
-    << (Zh(lang) ? " 条，收录 " : " considered, ") << cases.size()
+  o << "</table>\n<p id=\"candidates\">" << (Zh(lang) ? "候选统计：考察 " : "Candidates: ")
+    << d.considered << (Zh(lang) ? " 条，收录 " : " considered, ") << cases.size()
     << (Zh(lang) ? " 条，弃收 " : " included, ") << d.excluded.size()
     << (Zh(lang) ? " 条。" : " excluded.") << "</p>\n</body></html>\n";
   return o.str();

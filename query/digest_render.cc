@@ -1,4 +1,12 @@
 // Digest renderers: the case summary sentence, Markdown and JSON (digest.h).
+#include "digest_render.h"
+
+#include "digest_text.h"
+
+#include "fixgraph/engine/parallel.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/query/digest.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -6,12 +14,6 @@
 #include <set>
 #include <sstream>
 #include <vector>
-
-#include "digest_render.h"
-#include "digest_text.h"
-#include "fixgraph/engine/parallel.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/query/digest.h"
 
 namespace fixgraph::query {
 namespace {
@@ -160,15 +162,17 @@ std::string FlagText(graph::Flag f, const graph::IssueLinks& l, Lang lang) {
     case graph::Flag::kFixBeforeIssue: {
       std::string pr = first ? dt::ShortPr(first->pr, l.issue.repo) : std::string("PR");
       if (Zh(lang))
-        return "时序：" + pr + " 创建早于 issue（" + dt::Date(first ? first->created_at : OptTime()) +
-               " 对 " + dt::Date(l.created_at) + "），先修后补单";
+        return "时序：" + pr + " 创建早于 issue（" +
+               dt::Date(first ? first->created_at : OptTime()) + " 对 " + dt::Date(l.created_at) +
+               "），先修后补单";
       return "timeline: " + pr + " was opened before the issue (" +
              dt::Date(first ? first->created_at : OptTime()) + " vs " + dt::Date(l.created_at) +
              "), fixed first, filed later";
     }
     case graph::Flag::kCloseLag: {
       std::int64_t days = 0;
-      if (first && first->merged_at && l.closed_at) days = (*l.closed_at - *first->merged_at) / 86400;
+      if (first && first->merged_at && l.closed_at)
+        days = (*l.closed_at - *first->merged_at) / 86400;
       if (Zh(lang))
         return "关闭滞后：合入 " + std::to_string(days) + " 天后才关闭（关闭时间≠修复时间）";
       return "close lag: closed " + std::to_string(days) +
@@ -214,13 +218,16 @@ std::string RepoRole(const DigestRepo& r, Lang lang) {
   for (const std::string& p : r.top_paths) paths.push_back("`" + p + "`");
   std::vector<std::string> parts;
   if (!paths.empty())
-    parts.push_back(Zh(lang) ? "修复多涉及 " + Join(paths, "、") : "fixes mostly change " + Join(paths, ", "));
+    parts.push_back(Zh(lang) ? "修复多涉及 " + Join(paths, "、")
+                             : "fixes mostly change " + Join(paths, ", "));
   if (!r.top_labels.empty())
     parts.push_back(Zh(lang) ? "issue 标签多为 " + Join(r.top_labels, "、")
                              : "issues mostly labelled " + Join(r.top_labels, ", "));
   std::string name = r.repo.FullName();
-  if (parts.empty()) return Zh(lang) ? name + "（仓库未填描述）" : name + " (the repository has no description)";
-  return Zh(lang) ? "（仓库未填描述）" + Join(parts, "；") : "(no repository description) " + Join(parts, "; ");
+  if (parts.empty())
+    return Zh(lang) ? name + "（仓库未填描述）" : name + " (the repository has no description)";
+  return Zh(lang) ? "（仓库未填描述）" + Join(parts, "；")
+                  : "(no repository description) " + Join(parts, "; ");
 }
 
 namespace {
@@ -228,8 +235,9 @@ namespace {
 // Markdown `text` with the first mention of each PR the case links turned
 // into a link to its page; code spans are left alone.
 std::string MdLinkPrs(const std::string& text, const DigestCase& c) {
-  return dt::LinkMentions(text, dt::PrMentions(c.pr_urls, c.links.issue.repo), '`', '`', /*first_only=*/true,
-                          [](const std::string& m, const std::string& url) { return "[" + m + "](" + url + ")"; });
+  return dt::LinkMentions(
+      text, dt::PrMentions(c.pr_urls, c.links.issue.repo), '`', '`', /*first_only=*/true,
+      [](const std::string& m, const std::string& url) { return "[" + m + "](" + url + ")"; });
 }
 
 }  // namespace
@@ -241,16 +249,19 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   std::vector<std::string> parts;
   if (l.resolution == graph::Resolution::kDuplicate && l.duplicate_of) {
     std::string target = dt::ShortIssue(l.duplicate_of->ToString(), l.issue.repo);
-    parts.push_back(Zh(lang) ? "与 " + target + " 重复，修复经 " + target + " 的链路推断"
-                             : "duplicate of " + target + "; the fix is inferred through " + target);
+    parts.push_back(Zh(lang)
+                        ? "与 " + target + " 重复，修复经 " + target + " 的链路推断"
+                        : "duplicate of " + target + "; the fix is inferred through " + target);
   }
   // What was wrong and what the fix changed, in the fix's own words.
   if (!c.note_pr.empty()) {
     std::string pr = dt::ShortPr(c.note_pr, l.issue.repo);
     if (!c.cause.empty())
-      parts.push_back(Zh(lang) ? "原因（" + pr + " 说明）：" + c.cause : "Cause (from " + pr + "): " + c.cause);
+      parts.push_back(Zh(lang) ? "原因（" + pr + " 说明）：" + c.cause
+                               : "Cause (from " + pr + "): " + c.cause);
     if (!c.change.empty())
-      parts.push_back(Zh(lang) ? "修改（" + pr + " 说明）：" + c.change : "Change (from " + pr + "): " + c.change);
+      parts.push_back(Zh(lang) ? "修改（" + pr + " 说明）：" + c.change
+                               : "Change (from " + pr + "): " + c.change);
   }
   if (l.answer && !l.answer->text.empty()) {
     std::string text = dt::Truncate(dt::Squash(l.answer->text), 110);
@@ -262,7 +273,8 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   if (l.fixes.size() > max_fixes) {
     std::vector<std::string> rest;
     for (size_t i = max_fixes; i < l.fixes.size(); ++i)
-      rest.push_back(dt::ShortPr(l.fixes[i].pr, l.issue.repo) + " (" + graph::TierName(l.fixes[i].tier) + ")");
+      rest.push_back(dt::ShortPr(l.fixes[i].pr, l.issue.repo) + " (" +
+                     graph::TierName(l.fixes[i].tier) + ")");
     parts.push_back((Zh(lang) ? "另有 " : "also ") + Join(rest, Zh(lang) ? "、" : ", "));
   }
   for (const graph::Evidence& e : l.evidence) parts.push_back(EvidenceText(e, l, lang));
@@ -278,7 +290,8 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   // A part cut with "…" ends there: no period after it in English ("…. ").
   const std::string ellipsis = "…";
   auto cut = [&](const std::string& p) {
-    return p.size() >= ellipsis.size() && p.compare(p.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
+    return p.size() >= ellipsis.size() &&
+           p.compare(p.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0;
   };
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -308,11 +321,22 @@ struct Words {
 };
 
 const Words& W(Lang lang) {
-  static const Words zh{"总览", "仓库", "定位", "收录条数", "编号", "Issue 问题内容", "解答总结",
-                        "主题归纳", "排错指引", "症状", "第一优先动作", "相关案例", "考据与口径披露"};
-  static const Words en{"Overview", "Repository", "Role", "Included", "No.", "Problem",
-                        "Resolution", "Themes", "Troubleshooting", "Symptom", "First action",
-                        "Cases", "Evidence and disclosure"};
+  static const Words zh{"总览",           "仓库",     "定位",          "收录条数", "编号",
+                        "Issue 问题内容", "解答总结", "主题归纳",      "排错指引", "症状",
+                        "第一优先动作",   "相关案例", "考据与口径披露"};
+  static const Words en{"Overview",
+                        "Repository",
+                        "Role",
+                        "Included",
+                        "No.",
+                        "Problem",
+                        "Resolution",
+                        "Themes",
+                        "Troubleshooting",
+                        "Symptom",
+                        "First action",
+                        "Cases",
+                        "Evidence and disclosure"};
   return Zh(lang) ? zh : en;
 }
 
@@ -325,15 +349,20 @@ std::string RefList(const Digest& d, const std::vector<std::string>& refs, const
 }  // namespace
 
 bool AnyLikely(const Digest& d) {
-  return std::any_of(d.excluded.begin(), d.excluded.end(), [](const DigestExcluded& e) { return !e.suggested.empty(); });
+  return std::any_of(d.excluded.begin(), d.excluded.end(),
+                     [](const DigestExcluded& e) { return !e.suggested.empty(); });
 }
 
-const char* LikelyHeading(Lang lang) { return Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified"; }
+const char* LikelyHeading(Lang lang) {
+  return Zh(lang) ? "可能的修复（未经验证）" : "Likely fixes, not verified";
+}
 
 const char* LikelyIntro(Lang lang) {
-  return Zh(lang) ? "以下 issue 没有可信的修复关联；按排序模型列出最可能的修复 PR 及其概率，仅供核查，不计入上文统计。"
-                  : "These issues have no trusted fix link; the ranking's most likely fix PRs and their "
-                    "probabilities are listed for checking, and are not counted above.";
+  return Zh(lang)
+             ? "以下 issue 没有可信的修复关联；按排序模型列出最可能的修复 PR "
+               "及其概率，仅供核查，不计入上文统计。"
+             : "These issues have no trusted fix link; the ranking's most likely fix PRs and their "
+               "probabilities are listed for checking, and are not counted above.";
 }
 
 std::vector<std::string> LikelyFixes(const DigestExcluded& e) {
@@ -358,12 +387,15 @@ DisclosureCounts CountDisclosure(const Digest& d) {
     c.issues_by_tier[k->tier.empty() ? "none" : k->tier]++;
     for (const graph::FixLink& f : l.fixes) {
       c.links_by_tier[graph::TierName(f.tier)]++;
-      for (const graph::Evidence& e : f.evidence) c.links_by_evidence[graph::EvidenceKindName(e.kind)]++;
+      for (const graph::Evidence& e : f.evidence)
+        c.links_by_evidence[graph::EvidenceKindName(e.kind)]++;
     }
-    for (const graph::Evidence& e : l.evidence) c.links_by_evidence[graph::EvidenceKindName(e.kind)]++;
+    for (const graph::Evidence& e : l.evidence)
+      c.links_by_evidence[graph::EvidenceKindName(e.kind)]++;
     for (graph::Flag f : l.flags) {
       if (f == graph::Flag::kTraceless) {
-        std::string kind = l.answer && l.answer->kind == "vendor_fix" ? "vendor_fix" : "service_side";
+        std::string kind =
+            l.answer && l.answer->kind == "vendor_fix" ? "vendor_fix" : "service_side";
         c.traceless[kind].push_back(id);
       } else {
         c.traps[graph::FlagName(f)].push_back(id);
@@ -391,10 +423,15 @@ const char* ReasonWord(const std::string& reason, Lang lang) {
 
 const char* TrapWord(const std::string& flag, Lang lang) {
   static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
-      {"fix_before_issue", {"先合码后补单（PR 早于 issue）", "fix before issue (PR opened before the issue)"}},
-      {"close_lag", {"关闭滞后（合入 7 天后才关闭）", "close lag (closed over 7 days after the merge)"}},
-      {"false_lead", {"假线索（被引用但从未合入的 PR）", "false lead (a referenced PR never merged)"}},
-      {"backport", {"backport（同一修复再合入发布分支）", "backport (the fix merged again into a release branch)"}},
+      {"fix_before_issue",
+       {"先合码后补单（PR 早于 issue）", "fix before issue (PR opened before the issue)"}},
+      {"close_lag",
+       {"关闭滞后（合入 7 天后才关闭）", "close lag (closed over 7 days after the merge)"}},
+      {"false_lead",
+       {"假线索（被引用但从未合入的 PR）", "false lead (a referenced PR never merged)"}},
+      {"backport",
+       {"backport（同一修复再合入发布分支）",
+        "backport (the fix merged again into a release branch)"}},
       {"cross_platform", {"跨平台/跨仓修复", "fixed on another platform or repository"}},
       {"vendor_fix", {"厂商侧修复（如 CANN DTS）", "vendor-side fix (e.g. a CANN DTS)"}},
       {"service_side", {"服务端/官网侧修复", "service-side or website fix"}},
@@ -438,7 +475,8 @@ const char* FlagWord(const std::string& flag, Lang lang) {
 }
 
 std::string ExcludedDetail(const Digest& d, const DigestExcluded& e, Lang lang) {
-  if (e.reason == "stale" || e.reason == "wontfix") return e.detail;  // the note or answer, as found
+  if (e.reason == "stale" || e.reason == "wontfix")
+    return e.detail;  // the note or answer, as found
   if (e.reason == "duplicate") {
     const std::string prefix = "duplicate of ";
     if (e.detail.rfind(prefix, 0) != 0) return "";
@@ -464,9 +502,10 @@ std::string ThemeHeading(const Digest& d, const DigestTheme& t, Lang lang) {
     return Zh(lang) ? repos + "：其余 " + std::to_string(t.issues.size()) + " 条"
                     : repos + ": the other " + std::to_string(t.issues.size()) + " cases";
   if (t.via == "rest")
-    return Zh(lang) ? "零散案例（" + std::to_string(t.issues.size()) + " 条，各仓仅一条未归入上述主题）"
-                    : "Other cases (" + std::to_string(t.issues.size()) +
-                          ", one per repository outside the themes above)";
+    return Zh(lang)
+               ? "零散案例（" + std::to_string(t.issues.size()) + " 条，各仓仅一条未归入上述主题）"
+               : "Other cases (" + std::to_string(t.issues.size()) +
+                     ", one per repository outside the themes above)";
   // Shared fix PRs name a graph theme best.
   std::map<std::string, int> shared;
   for (const std::string& id : t.issues) {
@@ -531,7 +570,8 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   if (Zh(lang)) {
     o << "# 开源仓 Issue 分析解答精选（截至 " << d.as_of << "）\n\n";
     o << "本篇收录 " << d.repos.size() << " 个仓库的 " << cases.size()
-      << " 条已解决 issue。每条的修复 PR、合入时间与关联证据均取自仓库数据，证据分层见文末披露。\n\n";
+      << " 条已解决 issue。每条的修复 "
+         "PR、合入时间与关联证据均取自仓库数据，证据分层见文末披露。\n\n";
   } else {
     o << "# Resolved issues digest (as of " << d.as_of << ")\n\n";
     o << "This digest covers " << cases.size() << " resolved issues from " << d.repos.size()
@@ -539,7 +579,8 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
          "data; the evidence tiers are disclosed at the end.\n\n";
   }
   if (cases.empty()) {
-    o << (Zh(lang) ? "所选范围内没有可收录的 issue。\n\n" : "No issue in the selection qualifies.\n\n");
+    o << (Zh(lang) ? "所选范围内没有可收录的 issue。\n\n"
+                   : "No issue in the selection qualifies.\n\n");
   }
   o << "## " << w.overview << "\n\n";
   o << "| " << w.repo_col << " | " << w.role_col << " | " << w.count_col << " |\n|---|---|---|\n";
@@ -599,8 +640,8 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     o << "## " << LikelyHeading(lang) << "\n\n" << LikelyIntro(lang) << "\n\n";
     for (const DigestExcluded& e : d.excluded) {
       if (e.suggested.empty()) continue;
-      o << "- " << dt::MdCell(IssueLabel(d, e.issue) + " " + e.title) << ": " << dt::MdCell(Join(LikelyFixes(e), "; "))
-        << "\n";
+      o << "- " << dt::MdCell(IssueLabel(d, e.issue) + " " + e.title) << ": "
+        << dt::MdCell(Join(LikelyFixes(e), "; ")) << "\n";
     }
     o << "\n";
   }
@@ -616,8 +657,10 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   for (const auto& [t, n] : k.links_by_tier) links += n;
   if (Zh(lang)) {
     o << "- 关联分层：共 " << links << " 条修复关联，按层级 " << counts(k.links_by_tier)
-      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D 推断，仅展示不作结论）。\n";
-    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier) << "（none = 无 PR，以评论答复/验证为准）。\n";
+      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D "
+         "推断，仅展示不作结论）。\n";
+    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier)
+      << "（none = 无 PR，以评论答复/验证为准）。\n";
     o << "- 证据种类（每条关联的每项证据计一次）：" << counts(k.links_by_evidence) << "。\n";
     o << "- 解决方式：" << counts(k.resolutions) << "。\n";
   } else {
@@ -627,7 +670,8 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
          "but not trusted).\n";
     o << "- Issues by their strongest link: " << counts(k.issues_by_tier)
       << " (none = no PR; the answer or verification stands).\n";
-    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence) << ".\n";
+    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence)
+      << ".\n";
     o << "- Resolutions: " << counts(k.resolutions) << ".\n";
   }
   o << (Zh(lang) ? "- 时序陷阱：" : "- Timeline traps:");
@@ -681,8 +725,9 @@ json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
   cj["url"] = c.url;
   cj["problem"] = c.problem;
   cj["tier"] = c.tier;
-  cj["fix_note"] = c.note_pr.empty() ? json(nullptr)
-                                      : json{{"pr", c.note_pr}, {"cause", c.cause}, {"change", c.change}};
+  cj["fix_note"] = c.note_pr.empty()
+                       ? json(nullptr)
+                       : json{{"pr", c.note_pr}, {"cause", c.cause}, {"change", c.change}};
   cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
   return cj;
 }
@@ -692,8 +737,11 @@ json RepoJson(const Digest& d, const DigestRepo& r, bool with_cases) {
   json cases = json::array();
   if (with_cases)
     for (const DigestCase& c : r.cases) cases.push_back(CaseJson(d, r, c));
-  return {{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
-          {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}}, {"url", r.url},
+  return {{"repo", r.repo.ToString()},
+          {"name", r.name},
+          {"role", r.role},
+          {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
+          {"url", r.url},
           {"cases", std::move(cases)}};
 }
 
@@ -756,22 +804,28 @@ json DigestJson(const Digest& d, bool with_repos) {
   json overview = json::array();
   json rj = json::array();
   for (const DigestRepo& r : d.repos) {
-    overview.push_back({{"repo", r.repo.ToString()}, {"name", r.name}, {"role", r.role},
-                        {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
-                        {"included", r.cases.size()}});
+    overview.push_back(
+        {{"repo", r.repo.ToString()},
+         {"name", r.name},
+         {"role", r.role},
+         {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
+         {"included", r.cases.size()}});
     if (with_repos) rj.push_back(RepoJson(d, r, /*with_cases=*/true));
   }
   j["overview"] = overview;
   j["repos"] = rj;
   json themes = json::array();
   for (const DigestTheme& t : d.themes)
-    themes.push_back({{"id", t.id}, {"terms", t.terms}, {"repos", t.repos}, {"issues", t.issues},
+    themes.push_back({{"id", t.id},
+                      {"terms", t.terms},
+                      {"repos", t.repos},
+                      {"issues", t.issues},
                       {"via", t.via}});
   j["themes"] = themes;
   json trouble = json::array();
   for (const DigestTroubleRow& r : d.troubleshooting)
-    trouble.push_back({{"symptom", r.symptom}, {"action", r.action}, {"source", r.source},
-                       {"cases", r.cases}});
+    trouble.push_back(
+        {{"symptom", r.symptom}, {"action", r.action}, {"source", r.source}, {"cases", r.cases}});
   j["troubleshooting"] = trouble;
   DisclosureCounts k = CountDisclosure(d);
   json disc;
@@ -784,7 +838,8 @@ json DigestJson(const Digest& d, bool with_repos) {
   json ex = json::array();
   json likely = json::array();
   for (const DigestExcluded& e : d.excluded) {
-    ex.push_back({{"issue", e.issue}, {"title", e.title}, {"reason", e.reason}, {"detail", e.detail}});
+    ex.push_back(
+        {{"issue", e.issue}, {"title", e.title}, {"reason", e.reason}, {"detail", e.detail}});
     if (e.suggested.empty()) continue;
     json fixes = json::array();
     for (const graph::FixLink& f : e.suggested) fixes.push_back(graph::ToJson(f));

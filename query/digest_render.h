@@ -1,13 +1,13 @@
 // Pieces shared by the Markdown, JSON and HTML digest renderers. Private to query/.
 #pragma once
 
+#include "fixgraph/query/digest.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
-
-#include "fixgraph/query/digest.h"
 
 namespace fixgraph::query {
 

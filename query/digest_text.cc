@@ -1,15 +1,17 @@
 #include "digest_text.h"
 
+#include "fixgraph/engine/time.h"
+
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-#include "fixgraph/engine/time.h"
-
 namespace fixgraph::query::digest_text {
 namespace {
 
-bool IsSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool IsSpace(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // Length of the UTF-8 sequence starting with byte c (1 for invalid bytes).
 size_t SeqLen(unsigned char c) {
@@ -24,7 +26,8 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 std::string TrimPunct(std::string s) {
   // Trailing ASCII and full-width punctuation and spaces.
-  static const char* const kTail[] = {"。", "，", "；", "：", "！", "？", "、", ".", ",", ";", ":", "!", " "};
+  static const char* const kTail[] = {"。", "，", "；", "：", "！", "？", "、",
+                                      ".",  ",",  ";",  ":",  "!",  " "};
   bool changed = true;
   while (changed && !s.empty()) {
     changed = false;
@@ -97,7 +100,8 @@ std::string Truncate(std::string_view s, int max_chars) {
   if (i >= s.size()) return std::string(s);
   constexpr size_t kSlack = 40;  // code points a cut may move forward
   // Inside an inline code span (an odd number of backticks before the cut)?
-  size_t ticks = static_cast<size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i), '`'));
+  size_t ticks =
+      static_cast<size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i), '`'));
   if (ticks % 2 == 1) {
     size_t open = s.rfind('`', i - 1);
     size_t close = s.find('`', i);
@@ -144,8 +148,8 @@ std::string FirstSentence(std::string_view s) {
     std::string line = Squash(std::string_view(text).substr(pos, end - pos));
     pos = end + 1;
     // Markdown decoration.
-    while (!line.empty() && (line[0] == '#' || line[0] == '>' || line[0] == '-' || line[0] == '*' ||
-                             line[0] == ' '))
+    while (!line.empty() &&
+           (line[0] == '#' || line[0] == '>' || line[0] == '-' || line[0] == '*' || line[0] == ' '))
       line.erase(0, 1);
     // Leading punctuation left over from a previous sentence.
     for (bool again = true; again && !line.empty();) {
@@ -198,7 +202,8 @@ std::string CleanTitle(std::string_view s) {
     // What a stripped tag leaves before the text: "[Bug]: x", "【需求】：x", "[CI] - x".
     for (bool again = true; again && !x.empty();) {
       again = false;
-      for (std::string_view lead : {"：", "，", "。", "；", "、", "- ", "— ", "– ", ":", ",", ";", "|", " "}) {
+      for (std::string_view lead :
+           {"：", "，", "。", "；", "、", "- ", "— ", "– ", ":", ",", ";", "|", " "}) {
         if (x.compare(0, lead.size(), lead) == 0) {
           x.erase(0, lead.size());
           again = true;
@@ -246,19 +251,22 @@ enum class Section { kNone, kCause, kChange, kSkip };
 Section ClassifyHeading(const std::string& heading) {
   std::string h = Lower(heading);
   // Template parts that never say what was wrong or what changed.
-  if (Contains(h, {"checklist", "check list", "self-check", "test", "自测", "测试", "验证", "related issue",
-                   "linked issue", "which issue", "关联", "issue", "reviewer", "release note",
-                   "special note", "does this pr introduce", "user-facing", "signed", "screenshot",
-                   "截图", "检视", "type of change", "pr 类型", "pr类型", "类型"}))
+  if (Contains(h, {"checklist",    "check list",     "self-check",   "test",
+                   "自测",         "测试",           "验证",         "related issue",
+                   "linked issue", "which issue",    "关联",         "issue",
+                   "reviewer",     "release note",   "special note", "does this pr introduce",
+                   "user-facing",  "signed",         "screenshot",   "截图",
+                   "检视",         "type of change", "pr 类型",      "pr类型",
+                   "类型"}))
     return Section::kSkip;
   // "What this PR does / why we need it" says both: a change.
   if (Contains(h, {"what this pr", "what does this pr"})) return Section::kChange;
   if (Contains(h, {"why", "motivation", "root cause", "cause", "background", "原因", "根因", "背景",
                    "问题描述", "问题现象"}))
     return Section::kCause;
-  if (Contains(h, {"description", "summary", "change", "修改内容", "修改描述", "修改说明", "修改方案", "改动",
-                   "修改", "变更", "方案", "solution", "the fix", "fix", "实现", "描述", "内容", "overview",
-                   "details"}))
+  if (Contains(h, {"description", "summary", "change", "修改内容", "修改描述", "修改说明",
+                   "修改方案", "改动", "修改", "变更", "方案", "solution", "the fix", "fix", "实现",
+                   "描述", "内容", "overview", "details"}))
     return Section::kChange;
   if (Contains(h, {"problem", "the error", "bug", "问题"})) return Section::kCause;
   return Section::kNone;
@@ -281,7 +289,8 @@ std::string HeadingOf(const std::string& t) {
       std::string h = t.substr(0, t.size() - colon.size());
       if (StartsWith(h, "**") && h.size() > 4 && h.compare(h.size() - 2, 2, "**") == 0)
         h = h.substr(2, h.size() - 4);
-      if (h.find("http") == std::string::npos && h.find('`') == std::string::npos) return TrimPunct(Squash(h));
+      if (h.find("http") == std::string::npos && h.find('`') == std::string::npos)
+        return TrimPunct(Squash(h));
     }
   }
   return "";
@@ -295,20 +304,22 @@ std::string Substance(const std::string& line, bool* item) {
   std::string t = line;
   std::string low = Lower(t);
   if (t.empty()) return "";
-  if (StartsWith(low, "- [") || StartsWith(low, "* [") || StartsWith(low, "[x]") || StartsWith(low, "[ ]"))
+  if (StartsWith(low, "- [") || StartsWith(low, "* [") || StartsWith(low, "[x]") ||
+      StartsWith(low, "[ ]"))
     return "";
   if (t.find_first_not_of("-=*_ ") == std::string::npos) return "";  // a rule
-  for (std::string_view p : {"signed-off-by", "co-authored-by", "cc @", "cc:", "see:", "see also", "/cc",
-                             "reviewed-by"})
+  for (std::string_view p :
+       {"signed-off-by", "co-authored-by", "cc @", "cc:", "see:", "see also", "/cc", "reviewed-by"})
     if (StartsWith(low, p)) return "";
   // Reference-only lines: "Fixes #12", "Closes https://...", "关联 #68 URL".
   {
     std::string rest = low;
     for (bool again = true; again;) {
       again = false;
-      for (std::string_view w : {"fixes", "fixed", "fix", "closes", "closed", "close", "resolves", "resolved",
-                                 "resolve", "related to", "related", "refs", "ref", "关联", "修复", "解决",
-                                 "issues", "issue", "pr", ":", "：", "-", "*"}) {
+      for (std::string_view w :
+           {"fixes",   "fixed",      "fix",     "closes", "closed", "close", "resolves", "resolved",
+            "resolve", "related to", "related", "refs",   "ref",    "关联",  "修复",     "解决",
+            "issues",  "issue",      "pr",      ":",      "：",     "-",     "*"}) {
         if (StartsWith(rest, w)) {
           rest = Squash(rest.substr(w.size()));
           again = true;
@@ -341,16 +352,19 @@ std::string Substance(const std::string& line, bool* item) {
     if (refs_only && (any_ref || rest.empty())) return "";
   }
   // Placeholders a template leaves.
-  if (low == "na" || low == "n/a" || low == "none" || low == "无" || low == "no" || low == "yes" || low == "不涉及")
+  if (low == "na" || low == "n/a" || low == "none" || low == "无" || low == "no" || low == "yes" ||
+      low == "不涉及")
     return "";
   // List markers.
-  while (!t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+' || t[0] == '>') && t.size() > 1 && t[1] == ' ') {
+  while (!t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+' || t[0] == '>') && t.size() > 1 &&
+         t[1] == ' ') {
     t = Squash(t.substr(2));
     *item = true;
   }
   if (!t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) {
     size_t k = t.find_first_not_of("0123456789");
-    if (k != std::string::npos && k < 3 && (t.compare(k, 2, ". ") == 0 || t.compare(k, 3, "、") == 0))
+    if (k != std::string::npos && k < 3 &&
+        (t.compare(k, 2, ". ") == 0 || t.compare(k, 3, "、") == 0))
       *item = true;
   }
   return t;
@@ -359,14 +373,16 @@ std::string Substance(const std::string& line, bool* item) {
 // "Fix #5241: Improve ..." -> "Improve ...": a leading reference phrase.
 std::string WithoutLeadingRef(std::string t) {
   std::string low = Lower(t);
-  for (std::string_view w : {"fixes ", "fix ", "closes ", "close ", "resolves ", "this is to fix ", "this fixes "}) {
+  for (std::string_view w :
+       {"fixes ", "fix ", "closes ", "close ", "resolves ", "this is to fix ", "this fixes "}) {
     if (!StartsWith(low, w)) continue;
     size_t p = w.size();
     if (p < t.size() && (t[p] == '#' || StartsWith(std::string_view(t).substr(p), "http"))) {
       size_t q = t.find(' ', p);
       if (q == std::string::npos) return "";
       std::string rest = Squash(t.substr(q));
-      while (!rest.empty() && (rest[0] == ':' || rest[0] == ',' || rest[0] == '.' || rest[0] == '-'))
+      while (!rest.empty() &&
+             (rest[0] == ':' || rest[0] == ',' || rest[0] == '.' || rest[0] == '-'))
         rest = Squash(rest.substr(1));
       return rest;
     }
@@ -381,7 +397,8 @@ std::string WithoutTrailingRef(std::string t) {
   std::string low = Lower(std::string_view(t).substr(from));
   for (std::string_view w : {"fixes ", "fix ", "closes ", "close ", "resolves "}) {
     size_t p = low.rfind(w);
-    if (p == std::string::npos || (p > 0 && low[p - 1] != ' ') || (p == 0 && from > 0 && t[from - 1] != ' '))
+    if (p == std::string::npos || (p > 0 && low[p - 1] != ' ') ||
+        (p == 0 && from > 0 && t[from - 1] != ' '))
       continue;
     std::string tail = low.substr(p + w.size());
     bool ref = !tail.empty() && (tail[0] == '#' || StartsWith(tail, "http"));
@@ -457,14 +474,16 @@ PrNote ExtractPrNote(std::string_view body, std::string_view title, int max_char
       size_t colon = std::min(head.find("："), head.find(": "));
       if (colon != std::string::npos && colon > 0) {
         std::string label = t.substr(0, colon);
-        bool bold = StartsWith(label, "**") && label.size() > 4 && label.compare(label.size() - 2, 2, "**") == 0;
+        bool bold = StartsWith(label, "**") && label.size() > 4 &&
+                    label.compare(label.size() - 2, 2, "**") == 0;
         if (bold) label = label.substr(2, label.size() - 4);
         Section kind = ClassifyHeading(label);
         if (kind != Section::kNone && (bold || CodePoints(label) <= 12) &&
             label.find_first_of("`/.#") == std::string::npos) {
           current = kind;
           open_para = false;
-          line = Squash(std::string_view(t).substr(colon + (t.compare(colon, 3, "：") == 0 ? 3 : 2)));
+          line =
+              Squash(std::string_view(t).substr(colon + (t.compare(colon, 3, "：") == 0 ? 3 : 2)));
         }
       }
     }
@@ -541,17 +560,18 @@ std::string Shorten(const std::string& ref, const RepoRef& repo, char mark) {
 
 std::string ShortPr(const std::string& pr, const RepoRef& repo) { return Shorten(pr, repo, '!'); }
 
-std::vector<std::pair<std::string, std::string>> PrMentions(const std::map<std::string, std::string>& pr_urls,
-                                                            const RepoRef& repo) {
+std::vector<std::pair<std::string, std::string>> PrMentions(
+    const std::map<std::string, std::string>& pr_urls, const RepoRef& repo) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [pr, url] : pr_urls)
     if (!url.empty()) out.emplace_back(ShortPr(pr, repo), url);
   return out;
 }
 
-std::string LinkMentions(std::string_view text, std::vector<std::pair<std::string, std::string>> mentions, char open,
-                         char close, bool first_only,
-                         const std::function<std::string(const std::string& text, const std::string& url)>& link) {
+std::string LinkMentions(
+    std::string_view text, std::vector<std::pair<std::string, std::string>> mentions, char open,
+    char close, bool first_only,
+    const std::function<std::string(const std::string& text, const std::string& url)>& link) {
   if (mentions.empty()) return std::string(text);
   std::sort(mentions.begin(), mentions.end(), [](const auto& a, const auto& b) {
     return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a.first < b.first;
@@ -628,12 +648,23 @@ std::string Html(std::string_view s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

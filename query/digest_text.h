@@ -1,15 +1,15 @@
 // Text helpers shared by the digest builder and renderers. Private to query/.
 #pragma once
 
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/ref.h"
+
 #include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/ref.h"
 
 namespace fixgraph::query::digest_text {
 
@@ -65,16 +65,17 @@ std::string ShortPr(const std::string& pr, const RepoRef& repo);
 // The mentions of the PRs of `pr_urls` (canonical ref -> page URL; those
 // without a URL left out) as a case's text writes them (ShortPr), each with
 // its URL.
-std::vector<std::pair<std::string, std::string>> PrMentions(const std::map<std::string, std::string>& pr_urls,
-                                                            const RepoRef& repo);
+std::vector<std::pair<std::string, std::string>> PrMentions(
+    const std::map<std::string, std::string>& pr_urls, const RepoRef& repo);
 // `text` with each of `mentions` (text as written, URL) replaced by
 // link(text, url): the longest mention at a place wins, and it must not touch
 // a letter, digit or '_' on either side. A span from `open` to the next
 // `close` (markup, a code span) is copied whole. With `first_only`, only the
 // first place of each mention is linked.
-std::string LinkMentions(std::string_view text, std::vector<std::pair<std::string, std::string>> mentions, char open,
-                         char close, bool first_only,
-                         const std::function<std::string(const std::string& text, const std::string& url)>& link);
+std::string LinkMentions(
+    std::string_view text, std::vector<std::pair<std::string, std::string>> mentions, char open,
+    char close, bool first_only,
+    const std::function<std::string(const std::string& text, const std::string& url)>& link);
 // "#69" for an issue of `repo`, the canonical ref otherwise.
 std::string ShortIssue(const std::string& issue, const RepoRef& repo);
 // "MindSpeed-Ops#69": repository name and number.

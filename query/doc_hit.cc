@@ -9,9 +9,13 @@ const char* DocBand(double score) {
 }
 
 nlohmann::json ToJson(const DocHit& hit) {
-  nlohmann::json j = {{"id", hit.id},           {"title", hit.title}, {"source", hit.source},
-                      {"score", hit.score},     {"snippet", hit.snippet},
-                      {"products", hit.products}, {"url", hit.url},
+  nlohmann::json j = {{"id", hit.id},
+                      {"title", hit.title},
+                      {"source", hit.source},
+                      {"score", hit.score},
+                      {"snippet", hit.snippet},
+                      {"products", hit.products},
+                      {"url", hit.url},
                       {"band", hit.band.empty() ? std::string(DocBand(hit.score)) : hit.band}};
   if (!hit.page_kind.empty()) j["page_kind"] = hit.page_kind;
   if (!hit.section_kind.empty()) j["section_kind"] = hit.section_kind;

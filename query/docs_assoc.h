@@ -13,11 +13,11 @@
 // Thread safety: the functions are pure given their database.
 #pragma once
 
+#include <xapian.h>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <xapian.h>
 
 namespace fixgraph::query::docs {
 

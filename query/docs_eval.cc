@@ -1,11 +1,11 @@
 // Scoring a doc question set (issue 22): top-1, top-3 and MRR per split.
+#include "fixgraph/query/docs.h"
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 
@@ -36,7 +36,8 @@ StatusOr<std::vector<DocQuestion>> ReadDocQuestions(const std::string& path) {
     if (!q.is_object()) return Status::InvalidArgument(where + ": expected an object");
     DocQuestion d;
     d.id = q.value("id", static_cast<int>(i));
-    if (!q.contains("question") || !q["question"].is_string() || q["question"].get<std::string>().empty())
+    if (!q.contains("question") || !q["question"].is_string() ||
+        q["question"].get<std::string>().empty())
       return Status::InvalidArgument(where + ": missing \"question\"");
     d.question = q["question"].get<std::string>();
     d.split = q.contains("split") && q["split"].is_string() ? q["split"].get<std::string>() : "dev";
@@ -61,7 +62,8 @@ StatusOr<DocEvalReport> EvaluateDocQuestions(
   for (const DocQuestion& q : questions) {
     auto t0 = std::chrono::steady_clock::now();
     auto ids = rank(q.question);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (!ids.ok()) return ids.status().WithContext("question " + std::to_string(q.id));
     size_t found = 0;  // 1-based rank, 0 = not in the first 10
     for (size_t i = 0; i < ids->size() && i < 10 && found == 0; ++i) {
@@ -77,8 +79,9 @@ StatusOr<DocEvalReport> EvaluateDocQuestions(
     }
     if (found != 1) {
       report.misses.push_back(q.split + " #" + std::to_string(q.id) + " rank " +
-                              (found ? std::to_string(found) : std::string(">10")) + ": " + q.question +
-                              " -> " + (ids->empty() ? std::string("(nothing)") : (*ids)[0]));
+                              (found ? std::to_string(found) : std::string(">10")) + ": " +
+                              q.question + " -> " +
+                              (ids->empty() ? std::string("(nothing)") : (*ids)[0]));
     }
   }
   for (const char* name : {"dev", "test", "all"}) {

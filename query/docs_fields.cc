@@ -1,9 +1,9 @@
 #include "docs_fields.h"
 
+#include "analyzer.h"
+
 #include <algorithm>
 #include <cctype>
-
-#include "analyzer.h"
 
 namespace fixgraph::query::docs {
 namespace {
@@ -109,17 +109,19 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
     }
   }
   std::string kind;
-  const bool tutorial_path = path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos;
+  const bool tutorial_path =
+      path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos;
   // A page under a "_"-folder (templates, partials) or a change log lists
   // rather than explains.
   bool listing = path.find("/_") != std::string::npos || path.rfind("_", 0) == 0 ||
-                 stem.find("release_note") != std::string::npos || stem.find("changelog") != std::string::npos;
+                 stem.find("release_note") != std::string::npos ||
+                 stem.find("changelog") != std::string::npos;
   if (listing || stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
       (stem.size() > 5 && stem.substr(stem.size() - 5) == "_list") || stem == "index" ||
       stem == "readme" || stem == "summary") {
     kind = kPageIndex;
-  } else if (has_trouble || path.find("troubleshoot") != std::string::npos ||
-             stem == "faq" || stem == "faqs" || stem.find("_faq") != std::string::npos) {
+  } else if (has_trouble || path.find("troubleshoot") != std::string::npos || stem == "faq" ||
+             stem == "faqs" || stem.find("_faq") != std::string::npos) {
     kind = kPageTrouble;
   } else if (tutorial_path && !has_prototype) {
     // A model tutorial is titled by its model ("Qwen3-235B-A22B"), an
@@ -136,15 +138,19 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   }
   std::vector<std::string> defines;
   // (A tutorial titled by its model still names that model.)
-  if (!ident.empty() && (kind == kPageApi || kind == kPageEnv || kind == kPageTutorial)) defines.push_back(ident);
+  if (!ident.empty() && (kind == kPageApi || kind == kPageEnv || kind == kPageTutorial))
+    defines.push_back(ident);
   // A Markdown page's file name that is an identifier names what the page
   // is about ("additional_config.md" under the title "Additional
   // Configuration"): a question naming it exactly names the page.
   std::string file_stem(Stem(rel_path));
-  bool markdown = path.size() > 3 && (path.compare(path.size() - 3, 3, ".md") == 0 ||
-                                      (path.size() > 9 && path.compare(path.size() - 9, 9, ".markdown") == 0));
-  if (markdown && file_stem.find('_') != std::string::npos && (kind == kPageGuide || kind == kPageApi || kind == kPageEnv) &&
-      TitleIdentifier(file_stem) == file_stem && std::find(defines.begin(), defines.end(), file_stem) == defines.end())
+  bool markdown =
+      path.size() > 3 && (path.compare(path.size() - 3, 3, ".md") == 0 ||
+                          (path.size() > 9 && path.compare(path.size() - 9, 9, ".markdown") == 0));
+  if (markdown && file_stem.find('_') != std::string::npos &&
+      (kind == kPageGuide || kind == kPageApi || kind == kPageEnv) &&
+      TitleIdentifier(file_stem) == file_stem &&
+      std::find(defines.begin(), defines.end(), file_stem) == defines.end())
     defines.push_back(file_stem);
   for (DocNode& n : *nodes) {
     n.page_kind = kind;
@@ -156,20 +162,26 @@ Intent ReadIntent(std::string_view question) {
   Intent in;
   std::string q = Normalize(question);
   in.products = ProductTags(question);
-  in.support = HasAny(q, {"支持", "能用", "可以用", "能不能用", "可用吗", "能跑", "兼容", "适用",
-                          "support", "work on", "works on", "working on", "run on", "runs on",
-                          "available on", "compatible", "哪些产品", "哪些型号", "which product",
-                          "which hardware", "what hardware", "which device"});
-  in.enable = HasAny(q, {"怎么", "如何", "怎样", "how do", "how to", "how can", "enable", "disable",
-                         "turn on", "turn off", "switch", "开启", "打开", "关闭", "关掉", "启用",
-                         "禁用", "设置", "配置", "设成", "改成", "换成", "想让", "让它", "make ",
-                         "can i ", "is there", "有没有", "which setting", "what setting"});
-  in.symptom = HasAny(q, {"报错", "错误", "失败", "异常", "卡住", "超时", "error", "fail", "hang",
-                          "crash", "core dump", "timeout", "timed out", "traceback", "exception",
-                          "wrong result", "对不上", "对不齐", "不一致", "起不来"});
-  in.setting = HasAny(q, {"开关", "环境变量", "switch", "flag", "env var", "environment variable", "knob"});
-  in.meaning = HasAny(q, {"作用", "是什么", "什么意思", "含义", "干什么", "做什么", "用来", "what does",
-                          "what is", "what are", "meaning", "purpose", "what for"});
+  in.support =
+      HasAny(q, {"支持",          "能用",        "可以用",   "能不能用",      "可用吗",
+                 "能跑",          "兼容",        "适用",     "support",       "work on",
+                 "works on",      "working on",  "run on",   "runs on",       "available on",
+                 "compatible",    "哪些产品",    "哪些型号", "which product", "which hardware",
+                 "what hardware", "which device"});
+  in.enable =
+      HasAny(q, {"怎么",   "如何",    "怎样",     "how do",   "how to",        "how can",
+                 "enable", "disable", "turn on",  "turn off", "switch",        "开启",
+                 "打开",   "关闭",    "关掉",     "启用",     "禁用",          "设置",
+                 "配置",   "设成",    "改成",     "换成",     "想让",          "让它",
+                 "make ",  "can i ",  "is there", "有没有",   "which setting", "what setting"});
+  in.symptom = HasAny(
+      q, {"报错",      "错误",         "失败",   "异常",      "卡住",    "超时",      "error",
+          "fail",      "hang",         "crash",  "core dump", "timeout", "timed out", "traceback",
+          "exception", "wrong result", "对不上", "对不齐",    "不一致",  "起不来"});
+  in.setting =
+      HasAny(q, {"开关", "环境变量", "switch", "flag", "env var", "environment variable", "knob"});
+  in.meaning = HasAny(q, {"作用", "是什么", "什么意思", "含义", "干什么", "做什么", "用来",
+                          "what does", "what is", "what are", "meaning", "purpose", "what for"});
   return in;
 }
 
@@ -178,7 +190,8 @@ Intent ReadIntent(std::string_view question) {
 namespace fixgraph::query::docs {
 
 std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
-                                     const std::function<double(const std::string&)>& df, double ratio) {
+                                     const std::function<double(const std::string&)>& df,
+                                     double ratio) {
   std::vector<std::string> out;
   if (ratio <= 0) return out;
   // Runs of overlapping bigrams: consecutive positions where the second
@@ -209,7 +222,8 @@ std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
     if (!run.empty()) {
       const std::string& prev = run.back()->text;
       size_t pf = first_char_len(prev);
-      bool overlaps = t.pos == run.back()->pos + 1 && prev.compare(pf, std::string::npos, t.text, 0, first) == 0;
+      bool overlaps = t.pos == run.back()->pos + 1 &&
+                      prev.compare(pf, std::string::npos, t.text, 0, first) == 0;
       if (!overlaps) flush();
     }
     run.push_back(&t);

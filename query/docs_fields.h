@@ -10,22 +10,22 @@
 // Thread safety: the functions are pure; call them from any thread.
 #pragma once
 
+#include "docs_node.h"
+
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "docs_node.h"
-
 namespace fixgraph::query::docs {
 
 // Page kinds.
-inline constexpr const char* kPageApi = "api";              // a function/class reference
-inline constexpr const char* kPageEnv = "env";              // an environment variable / switch
-inline constexpr const char* kPageGuide = "guide";          // feature guide, how-to, design note
+inline constexpr const char* kPageApi = "api";      // a function/class reference
+inline constexpr const char* kPageEnv = "env";      // an environment variable / switch
+inline constexpr const char* kPageGuide = "guide";  // feature guide, how-to, design note
 inline constexpr const char* kPageTrouble = "troubleshooting";  // symptom/cause/fix, FAQ
-inline constexpr const char* kPageTutorial = "tutorial";    // a (model) deployment tutorial
-inline constexpr const char* kPageIndex = "index";          // menu, list or index page
+inline constexpr const char* kPageTutorial = "tutorial";        // a (model) deployment tutorial
+inline constexpr const char* kPageIndex = "index";              // menu, list or index page
 
 // Section kinds.
 inline constexpr const char* kSecFunction = "function";
@@ -80,6 +80,7 @@ namespace fixgraph::query::docs {
 // of a run, or next to a bigram the corpus never saw, is kept (a rare word
 // such as 卡住 between unseen seams is a word).
 std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
-                                     const std::function<double(const std::string&)>& df, double ratio);
+                                     const std::function<double(const std::string&)>& df,
+                                     double ratio);
 
 }  // namespace fixgraph::query::docs

@@ -4,13 +4,13 @@
 // Thread safety: a client may be used from several threads at once.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::query::docs {
 
@@ -37,12 +37,11 @@ class HttpClient {
 // Caps on what the KG service may send (ingest::HttpClientOptions holds them
 // for sync's API client; the same code enforces both).
 struct HttpClientLimits {
-  std::size_t max_body_bytes = std::size_t{16} << 20;   // after decompression
+  std::size_t max_body_bytes = std::size_t{16} << 20;  // after decompression
   std::size_t max_header_bytes = std::size_t{1} << 20;
 };
 
 // The libcurl client (ingest's, gzip/deflate accepted).
 std::unique_ptr<HttpClient> NewCurlHttpClient(const HttpClientLimits& limits = {});
-
 
 }  // namespace fixgraph::query::docs

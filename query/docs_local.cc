@@ -44,14 +44,24 @@
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
+#include "analyzer.h"
+#include "docs_assoc.h"
+#include "docs_fields.h"
+#include "docs_node.h"
+#include "lexicon.h"
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/query/docs.h"
+
 #include <sys/stat.h>
+#include <xapian.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -59,15 +69,6 @@
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <xapian.h>
-
-#include "analyzer.h"
-#include "docs_assoc.h"
-#include "docs_fields.h"
-#include "docs_node.h"
-#include "lexicon.h"
-#include "fixgraph/engine/store.h"
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -79,10 +80,10 @@ using docs::DocNode;
 constexpr double kEvidenceShare = 0.6;  // matched IDF / max IDF for full evidence
 constexpr size_t kCandidates = 60;
 constexpr size_t kSnippetBytes = 320;
-constexpr Xapian::valueno kSlotPage = 0;  // the page part of the id (before '#')
-constexpr Xapian::valueno kSlotPageKind = 1;  // docs_fields.h page kind
+constexpr Xapian::valueno kSlotPage = 0;         // the page part of the id (before '#')
+constexpr Xapian::valueno kSlotPageKind = 1;     // docs_fields.h page kind
 constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
-constexpr Xapian::valueno kSlotTitleTerms = 3;  // the page title's whole terms, space-separated
+constexpr Xapian::valueno kSlotTitleTerms = 3;   // the page title's whole terms, space-separated
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
 constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
@@ -161,7 +162,8 @@ std::set<std::string> NameNamespaces(const std::vector<DocNode>& nodes) {
   }
   std::set<std::string> out;
   for (const auto& [c, k] : first)
-    if (k >= kNamespaceMinNames && static_cast<double>(k) >= kNamespaceShare * static_cast<double>(names.size()))
+    if (k >= kNamespaceMinNames &&
+        static_cast<double>(k) >= kNamespaceShare * static_cast<double>(names.size()))
       out.insert(c);
   return out;
 }
@@ -169,7 +171,8 @@ std::set<std::string> NameNamespaces(const std::vector<DocNode>& nodes) {
 // The run-together form of a defined name without its namespace
 // ("npu_rms_norm" -> "rmsnorm", "npu_grouped_matmul" -> "groupedmatmul"):
 // what a question writes as RMSNorm or GroupedMatmul.
-std::vector<std::string> CompactNames(const std::vector<std::string>& defines, const std::set<std::string>& namespaces) {
+std::vector<std::string> CompactNames(const std::vector<std::string>& defines,
+                                      const std::set<std::string>& namespaces) {
   std::vector<std::string> out;
   for (const std::string& d : defines) {
     std::vector<std::string> c = NameComponents(d);
@@ -202,7 +205,8 @@ Xapian::Document MakeDocument(const DocNode& n, const std::set<std::string>& nam
     if (!words.empty()) doc.add_value(kSlotTitleTerms, words);
   }
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
-  for (const std::string& d : CompactNames(n.defines, namespaces)) doc.add_boolean_term(Prefixed('D', d));
+  for (const std::string& d : CompactNames(n.defines, namespaces))
+    doc.add_boolean_term(Prefixed('D', d));
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));
@@ -339,9 +343,9 @@ bool IsQuantity(const std::string& t) {
   size_t i = 0;
   while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.')) ++i;
   if (i == 0) return false;
-  static const char* const kUnits[] = {"ms", "s",  "us", "ns",  "b",    "kb",   "mb",
-                                       "gb", "k",  "m",  "g",  "x",   "fps",  "kbps", "mbps",
-                                       "w",  "mhz", "ghz", "min", "h", "d"};
+  static const char* const kUnits[] = {"ms",   "s", "us",  "ns",  "b",   "kb",  "mb",
+                                       "gb",   "k", "m",   "g",   "x",   "fps", "kbps",
+                                       "mbps", "w", "mhz", "ghz", "min", "h",   "d"};
   std::string unit = t.substr(i);
   for (const char* u : kUnits)
     if (unit == u) return true;
@@ -360,7 +364,8 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
   // A line holding none of the terms' first bytes (ASCII lower-cased; stems
   // keep the first letters of their word) cannot match: it is not analysed.
   std::vector<std::string> probes;
-  for (const auto& [term, w] : weight) probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
+  for (const auto& [term, w] : weight)
+    probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
   std::string lower;
   size_t best = 0;
   double best_w = 0;
@@ -411,35 +416,38 @@ struct AltSet {
 // Ranking adjustments (issue 22), added to the calibrated score; a page that
 // defines an identifier the question names goes first whatever its score.
 struct Tuning {
-  double index_penalty = 0.08;        // menus, lists and index pages
-  double tutorial_penalty = 0.03;     // a tutorial the question does not name
-  double enable_definer = 0.05;       // "how do I enable": the page defining a switch
+  double index_penalty = 0.08;     // menus, lists and index pages
+  double tutorial_penalty = 0.03;  // a tutorial the question does not name
+  double enable_definer = 0.05;    // "how do I enable": the page defining a switch
   double enable_tutorial = 0.03;
-  double support_section = 0.04;      // "does X support Y": X's constraints section
-  double support_products = 0.01;     // ...and a page that lists products
-  double symptom_trouble = 0.05;      // an error: troubleshooting pages
-  double bm25_share = 0.06;           // BM25 (relative to the best) in the rank key
+  double support_section = 0.04;   // "does X support Y": X's constraints section
+  double support_products = 0.01;  // ...and a page that lists products
+  double symptom_trouble = 0.05;   // an error: troubleshooting pages
+  double bm25_share = 0.06;        // BM25 (relative to the best) in the rank key
   double synonym_credit = 0.8;
   double assoc_credit = docs::kAssociationCredit;
-  double feedback_weight = 0.3;       // expansion terms from the top documents
+  double feedback_weight = 0.3;  // expansion terms from the top documents
   double feedback_docs = 4;
-  double feedback_terms = 0;          // 0: no feedback pass (dev: no gain for 2 ms; docs/kg.md)
+  double feedback_terms = 0;  // 0: no feedback pass (dev: no gain for 2 ms; docs/kg.md)
   double candidates = 60;
-  double title_share = 0.15;          // title/heading coverage in the rank key
-  double function_section = 0.01;     // a page's description section
-  double length_penalty = 0.06;       // per e-fold of length above the average
-  double page_share = 0.3;            // page-level coverage beyond the section's
-  double feedback_df = 0.1;           // the feedback pass searches terms in at most this share of nodes
-  double seam_ratio = 10;             // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
-  double prefix_credit = 0.5;          // an abbreviation of a question word (Alternatives)
+  double title_share = 0.15;       // title/heading coverage in the rank key
+  double function_section = 0.01;  // a page's description section
+  double length_penalty = 0.06;    // per e-fold of length above the average
+  double page_share = 0.3;         // page-level coverage beyond the section's
+  double feedback_df = 0.1;    // the feedback pass searches terms in at most this share of nodes
+  double seam_ratio = 10;      // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
+  double prefix_credit = 0.5;  // an abbreviation of a question word (Alternatives)
   double title_named = 0.08;
-  double title_query = 0.3;            // weight of the title field in the candidate match
-  double scope_bonus = 0.2;            // a page of the sub-corpus the question names ("vllm-ascend")
-  double title_df = 0.05;              // title terms in more than this share of the nodes are not searched there (0 = all)
-  double title_alt = 0.8;              // alternatives credited at least this much join the title match (0 = none)
-  double word_idf_cap = 0.65;           // plain words weigh at most this share of the maximum IDF
-  double setting_env = 0.1;            // "is there a switch / 开关": environment-variable pages
-  double meaning_function = 0.04;       // "what does X do": X's description section            // share of the page title's terms the question holds
+  double title_query = 0.3;  // weight of the title field in the candidate match
+  double scope_bonus = 0.2;  // a page of the sub-corpus the question names ("vllm-ascend")
+  double title_df =
+      0.05;  // title terms in more than this share of the nodes are not searched there (0 = all)
+  double title_alt =
+      0.8;  // alternatives credited at least this much join the title match (0 = none)
+  double word_idf_cap = 0.65;      // plain words weigh at most this share of the maximum IDF
+  double setting_env = 0.1;        // "is there a switch / 开关": environment-variable pages
+  double meaning_function = 0.04;  // "what does X do": X's description section            // share
+                                   // of the page title's terms the question holds
 };
 
 // The ranking constants; `spec` ("name=value,...", the field names above;
@@ -448,20 +456,35 @@ struct Tuning {
 Tuning ReadTuning(std::string_view spec) {
   Tuning t;
   std::string_view v(spec);
-  std::map<std::string, double*> fields = {
-      {"index_penalty", &t.index_penalty},     {"tutorial_penalty", &t.tutorial_penalty},
-      {"enable_definer", &t.enable_definer},   {"enable_tutorial", &t.enable_tutorial},
-      {"support_section", &t.support_section}, {"support_products", &t.support_products},
-      {"symptom_trouble", &t.symptom_trouble}, {"bm25_share", &t.bm25_share},
-      {"synonym_credit", &t.synonym_credit},   {"assoc_credit", &t.assoc_credit},
-      {"feedback_weight", &t.feedback_weight}, {"feedback_docs", &t.feedback_docs},
-      {"feedback_terms", &t.feedback_terms},   {"candidates", &t.candidates},
-      {"title_share", &t.title_share},         {"function_section", &t.function_section},
-      {"length_penalty", &t.length_penalty},   {"page_share", &t.page_share},
-      {"feedback_df", &t.feedback_df},         {"seam_ratio", &t.seam_ratio},
-      {"title_named", &t.title_named},
-      {"prefix_credit", &t.prefix_credit}, {"title_query", &t.title_query}, {"title_alt", &t.title_alt}, {"title_df", &t.title_df}, {"scope_bonus", &t.scope_bonus}, {"word_idf_cap", &t.word_idf_cap}, {"setting_env", &t.setting_env},
-      {"meaning_function", &t.meaning_function}};
+  std::map<std::string, double*> fields = {{"index_penalty", &t.index_penalty},
+                                           {"tutorial_penalty", &t.tutorial_penalty},
+                                           {"enable_definer", &t.enable_definer},
+                                           {"enable_tutorial", &t.enable_tutorial},
+                                           {"support_section", &t.support_section},
+                                           {"support_products", &t.support_products},
+                                           {"symptom_trouble", &t.symptom_trouble},
+                                           {"bm25_share", &t.bm25_share},
+                                           {"synonym_credit", &t.synonym_credit},
+                                           {"assoc_credit", &t.assoc_credit},
+                                           {"feedback_weight", &t.feedback_weight},
+                                           {"feedback_docs", &t.feedback_docs},
+                                           {"feedback_terms", &t.feedback_terms},
+                                           {"candidates", &t.candidates},
+                                           {"title_share", &t.title_share},
+                                           {"function_section", &t.function_section},
+                                           {"length_penalty", &t.length_penalty},
+                                           {"page_share", &t.page_share},
+                                           {"feedback_df", &t.feedback_df},
+                                           {"seam_ratio", &t.seam_ratio},
+                                           {"title_named", &t.title_named},
+                                           {"prefix_credit", &t.prefix_credit},
+                                           {"title_query", &t.title_query},
+                                           {"title_alt", &t.title_alt},
+                                           {"title_df", &t.title_df},
+                                           {"scope_bonus", &t.scope_bonus},
+                                           {"word_idf_cap", &t.word_idf_cap},
+                                           {"setting_env", &t.setting_env},
+                                           {"meaning_function", &t.meaning_function}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -537,7 +560,8 @@ class LocalDocSource : public DocSource {
     std::set<std::string> seams;
     {
       std::vector<std::string> v = docs::SeamBigrams(
-          Analyze(text), [&](const std::string& t) { return static_cast<double>(db_.get_termfreq(t)); },
+          Analyze(text),
+          [&](const std::string& t) { return static_cast<double>(db_.get_termfreq(t)); },
           tune_.seam_ratio);
       seams.insert(v.begin(), v.end());
     }
@@ -591,7 +615,8 @@ class LocalDocSource : public DocSource {
     std::set<std::string> named_terms;
     for (const QueryGroup& g : groups) {
       // Identifiers, and words that may be a name run together ("rmsnorm").
-      if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6)) continue;
+      if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6))
+        continue;
       std::string d = Prefixed('D', g.terms[0]);
       if (db_.get_termfreq(d) > 0) named_terms.insert(d);
     }
@@ -636,11 +661,13 @@ class LocalDocSource : public DocSource {
         if (keep(t)) a.push_back(t);
       Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
       if (!a.empty())
-        out = Xapian::Query(Xapian::Query::OP_OR, out,
-                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()),
-                                          0.5));
+        out = Xapian::Query(
+            Xapian::Query::OP_OR, out,
+            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                          Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()), 0.5));
       for (const std::string& d : named_terms)
-        out = Xapian::Query(Xapian::Query::OP_OR, out, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+        out = Xapian::Query(Xapian::Query::OP_OR, out,
+                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
       return out;
     };
     Xapian::Query base = make_query([](const std::string&) { return true; });
@@ -663,11 +690,14 @@ class LocalDocSource : public DocSource {
       // the English page "Environment Variables") counts there too.
       if (tune_.title_alt > 0)
         for (const std::string& t : alt_terms)
-          if (alt_credit[t] >= tune_.title_alt && TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
+          if (alt_credit[t] >= tune_.title_alt && TitleTermUseful(t))
+            tq.push_back(Prefixed('T', t));
       if (!tq.empty())
-        base = Xapian::Query(Xapian::Query::OP_OR, base,
-                             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
-                                           tune_.title_query));
+        base =
+            Xapian::Query(Xapian::Query::OP_OR, base,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                        Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
+                                        tune_.title_query));
     }
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
@@ -677,27 +707,32 @@ class LocalDocSource : public DocSource {
     // candidate set (they do not count as covering the question). The first
     // pass asks only for those documents (a short match prunes most of the
     // posting lists); the candidates come from the second.
-    const bool feedback = tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
+    const bool feedback =
+        tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
     // That pass leaves out the terms in more than feedback_df of the nodes:
     // their long posting lists are most of a match's cost and barely move
     // the best few documents.
     const double common_df = tune_.feedback_df * n_docs;
-    Xapian::Query probe = make_query([&](const std::string& t) { return db_.get_termfreq(t) <= common_df; });
+    Xapian::Query probe =
+        make_query([&](const std::string& t) { return db_.get_termfreq(t) <= common_df; });
     if (!feedback || probe.empty()) probe = base;
     enquire.set_query(probe);
-    Xapian::MSet mset = enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
+    Xapian::MSet mset =
+        enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
     bool expanded = false;
     if (feedback && mset.size() > 1) {
       Xapian::RSet rset;
       for (auto it = mset.begin(); it != mset.end(); ++it) rset.add_document(*it);
       FeedbackDecider decider(&have);
-      Xapian::ESet eset = enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
+      Xapian::ESet eset =
+          enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
       if (!eset.empty()) {
         std::vector<std::string> fb(eset.begin(), eset.end());
-        enquire.set_query(Xapian::Query(
-            Xapian::Query::OP_OR, base,
-            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
-                          tune_.feedback_weight)));
+        enquire.set_query(
+            Xapian::Query(Xapian::Query::OP_OR, base,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                        Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
+                                        tune_.feedback_weight)));
         mset = enquire.get_mset(0, want);
         expanded = true;
       }
@@ -714,8 +749,8 @@ class LocalDocSource : public DocSource {
       Xapian::Document doc;
       std::vector<double> matched;  // per group: the share matched
       double coverage = 0;
-      std::string page;       // value kSlotPage
-      std::string page_kind;  // value kSlotPageKind
+      std::string page;                              // value kSlotPage
+      std::string page_kind;                         // value kSlotPageKind
       const std::set<std::string>* holds = nullptr;  // the needed terms it holds
     };
     const double avg_len = std::max(1.0, db_.get_avlength());
@@ -765,7 +800,8 @@ class LocalDocSource : public DocSource {
     for (const std::string& t : needed)
       if (db_.get_termfreq(t) > 0) mark(t, false);
     if (intent.support)
-      for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt) mark(*pt, true);
+      for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt)
+        mark(*pt, true);
     // The page, the kinds and the length of every candidate, read the same
     // way: one stream per value slot and the all-documents posting list, in
     // docid order (Document::get_value seeks the value table on every call).
@@ -796,8 +832,9 @@ class LocalDocSource : public DocSource {
     std::vector<std::string> scope_of(by_did.size());
     std::set<std::string> named_scopes;
     if (tune_.scope_bonus > 0) {
-      std::map<std::string, std::set<std::string>> scope_terms;  // scope -> its whole name and parts
-      std::map<std::string, int> part_scopes;                    // part -> how many scopes hold it
+      std::map<std::string, std::set<std::string>>
+          scope_terms;                         // scope -> its whole name and parts
+      std::map<std::string, int> part_scopes;  // part -> how many scopes hold it
       for (size_t r = 0; r < by_did.size(); ++r) {
         scope_of[r] = PageScope(values[r][kSlotPage]);
         if (scope_of[r].empty() || scope_terms.count(scope_of[r]) > 0) continue;
@@ -809,7 +846,8 @@ class LocalDocSource : public DocSource {
         for (const QueryGroup& g : groups) {
           if (g.kind == TermKind::kCjk || g.terms[0].size() < 3) continue;
           for (const auto& [scope, st] : scope_terms)
-            if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1) named_scopes.insert(scope);
+            if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1)
+              named_scopes.insert(scope);
         }
       }
       if (debug)
@@ -820,7 +858,9 @@ class LocalDocSource : public DocSource {
       Xapian::Document doc = it.get_document();
       const std::set<std::string>& present = holds[cand_rank];
       const bool has_products = products_of[cand_rank];
-      auto DocHas = [&present](const Xapian::Document&, const std::string& t) { return present.count(t) > 0; };
+      auto DocHas = [&present](const Xapian::Document&, const std::string& t) {
+        return present.count(t) > 0;
+      };
       std::vector<double> m(groups.size(), 0.0), mt(groups.size(), 0.0);
       for (size_t g = 0; g < groups.size(); ++g) {
         if (group_w[g] <= 0) continue;
@@ -890,16 +930,20 @@ class LocalDocSource : public DocSource {
       for (const std::string& d : named_terms)
         if (DocHas(doc, d)) named = true;
       score = std::clamp(score + adj, 0.0, 1.0);
-      double rank = score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
+      double rank =
+          score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
       // The sub-corpus the question names orders the pages; it says nothing
       // about how well the node answers (the score).
-      if (!named_scopes.empty() && named_scopes.count(scope_of[cand_rank]) > 0) rank += tune_.scope_bonus;
+      if (!named_scopes.empty() && named_scopes.count(scope_of[cand_rank]) > 0)
+        rank += tune_.scope_bonus;
       if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
       if (sec_kind == docs::kSecFunction && intent.meaning) rank += tune_.meaning_function;
       // The question names the page: the share of the page title's terms
       // that the question holds (or a synonym of), for short titles such as
       // "Supported Models" or "Environment Variables" whose words are common.
-      if (tune_.title_named > 0) rank += tune_.title_named * TitleNamed(values[cand_rank][kSlotTitleTerms], have, alt_credit);
+      if (tune_.title_named > 0)
+        rank +=
+            tune_.title_named * TitleNamed(values[cand_rank][kSlotTitleTerms], have, alt_credit);
       // Long sections (deployment scripts, change logs) hold many words by
       // sheer length.
       double len = doc_len[cand_rank];
@@ -909,9 +953,10 @@ class LocalDocSource : public DocSource {
         rank += 1.0;
       }
       if (debug)
-        DebugLine("cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score, rank,
-                     it.get_weight(), coverage, title_cov, adj, values[cand_rank][kSlotPage].c_str(), page_kind.c_str(),
-                     sec_kind.c_str(), values[cand_rank][kSlotTitleTerms].c_str());
+        DebugLine("cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score,
+                  rank, it.get_weight(), coverage, title_cov, adj,
+                  values[cand_rank][kSlotPage].c_str(), page_kind.c_str(), sec_kind.c_str(),
+                  values[cand_rank][kSlotTitleTerms].c_str());
       cands.push_back(Cand{std::min(score, 1.0), rank, it.get_weight(), named, doc, m, coverage,
                            values[cand_rank][kSlotPage], page_kind, &holds[cand_rank]});
     }
@@ -1014,7 +1059,8 @@ class LocalDocSource : public DocSource {
 
   // True when some distinctive question term is in the node's title or
   // heading (the question names the page).
-  static bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
+  static bool TitleMatches(const std::set<std::string>& holds,
+                           const std::vector<QueryGroup>& groups,
                            const std::vector<std::vector<double>>& term_idf) {
     for (size_t g = 0; g < groups.size(); ++g) {
       if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
@@ -1046,7 +1092,8 @@ class LocalDocSource : public DocSource {
       seq_group.push_back(it == group_of.end() ? SIZE_MAX : it->second);
     }
     const Lexicon& lex = Lexicon::ForDocs();
-    for (const Lexicon::Match& m : tune_.synonym_credit > 0 ? lex.FindSynonyms(seq) : std::vector<Lexicon::Match>{}) {
+    for (const Lexicon::Match& m :
+         tune_.synonym_credit > 0 ? lex.FindSynonyms(seq) : std::vector<Lexicon::Match>{}) {
       AltSet a;
       a.credit = tune_.synonym_credit;
       for (size_t i = m.start; i < m.start + m.length; ++i)
@@ -1054,7 +1101,8 @@ class LocalDocSource : public DocSource {
       if (a.groups.empty()) continue;
       const auto& members = lex.Group(m.group);
       for (const Lexicon::Seq& member : members) {
-        if (std::equal(member.begin(), member.end(), seq.begin() + static_cast<std::ptrdiff_t>(m.start),
+        if (std::equal(member.begin(), member.end(),
+                       seq.begin() + static_cast<std::ptrdiff_t>(m.start),
                        seq.begin() + static_cast<std::ptrdiff_t>(m.start + m.length)))
           continue;
         a.members.push_back(member);
@@ -1125,7 +1173,8 @@ class LocalDocSource : public DocSource {
 std::string DocIndexDir(const std::string& db_dir) { return db_dir + "/index-docs"; }
 
 Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& paths,
-                  DocImportStats* stats, const std::function<void(size_t done, size_t total)>& on_progress) {
+                  DocImportStats* stats,
+                  const std::function<void(size_t done, size_t total)>& on_progress) {
   DocImportStats local;
   DocImportStats* st = stats ? stats : &local;
   *st = DocImportStats();
@@ -1141,8 +1190,8 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
   for (const PendingImport& imp : pending) {
     for (const DocNode& n : imp.nodes) {
       if (!ids.insert(n.id).second)
-        return Status::InvalidArgument("docs import: node id \"" + n.id +
-                                       "\" occurs twice (in " + imp.origin.substr(imp.origin.find(':') + 1) + ")");
+        return Status::InvalidArgument("docs import: node id \"" + n.id + "\" occurs twice (in " +
+                                       imp.origin.substr(imp.origin.find(':') + 1) + ")");
     }
   }
   std::error_code ec;
@@ -1153,7 +1202,8 @@ Status ImportDocs(const std::string& db_dir, const std::vector<std::string>& pat
     db.begin_transaction();
     try {
       std::vector<DocNode> all_nodes;
-      for (const PendingImport& imp : pending) all_nodes.insert(all_nodes.end(), imp.nodes.begin(), imp.nodes.end());
+      for (const PendingImport& imp : pending)
+        all_nodes.insert(all_nodes.end(), imp.nodes.begin(), imp.nodes.end());
       const std::set<std::string> namespaces = NameNamespaces(all_nodes);
       all_nodes.clear();
       const size_t total = ids.size();

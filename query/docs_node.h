@@ -4,13 +4,12 @@
 // Thread safety: the functions are pure; call them from any thread.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::query::docs {
 

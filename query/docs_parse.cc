@@ -1,13 +1,14 @@
 // Markdown and JSONL parsing for KG doc nodes; product name normalisation.
+#include "docs_node.h"
+
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "docs_node.h"
-#include "fixgraph/engine/utf8.h"
 
 namespace fixgraph::query::docs {
 namespace {
@@ -191,8 +192,7 @@ int HeadingLevel(std::string_view line, std::string_view* text) {
 bool IsProductHeading(const std::string& heading) {
   std::string h = Lower(heading);
   for (const char* k : {"支持的型号", "产品支持情况", "supported products", "supported devices",
-                        "supported hardware", "hardware requirements", "硬件配套",
-                        "支持的产品"}) {
+                        "supported hardware", "hardware requirements", "硬件配套", "支持的产品"}) {
     if (h == k) return true;
   }
   return false;
@@ -538,17 +538,16 @@ StatusOr<std::vector<DocNode>> ParseJsonl(std::string_view file_label, std::stri
         if (required) return Status::Corruption(where + ": missing \"" + key + "\"");
         return Status::OK();
       }
-      if (!it->is_string())
-        return Status::Corruption(where + ": \"" + key + "\" must be a string");
+      if (!it->is_string()) return Status::Corruption(where + ": \"" + key + "\" must be a string");
       *out = it->get<std::string>();
       if (required && Trim(*out).empty())
         return Status::Corruption(where + ": \"" + key + "\" is empty");
       return Status::OK();
     };
     DocNode n;
-    for (Status s : {str("id", true, &n.id), str("title", true, &n.title),
-                     str("text", true, &n.text), str("section", false, &n.section),
-                     str("url", false, &n.url)}) {
+    for (Status s :
+         {str("id", true, &n.id), str("title", true, &n.title), str("text", true, &n.text),
+          str("section", false, &n.section), str("url", false, &n.url)}) {
       if (!s.ok()) return s;
     }
     if (!ids.insert(n.id).second)
@@ -556,8 +555,7 @@ StatusOr<std::vector<DocNode>> ParseJsonl(std::string_view file_label, std::stri
     if (auto it = j.find("products"); it != j.end() && !it->is_null()) {
       if (!it->is_array()) return Status::Corruption(where + ": \"products\" must be an array");
       for (const auto& p : *it) {
-        if (!p.is_string())
-          return Status::Corruption(where + ": \"products\" must hold strings");
+        if (!p.is_string()) return Status::Corruption(where + ": \"products\" must hold strings");
         std::string name = p.get<std::string>();
         n.product_names.push_back(name);
         std::vector<std::string> tags = ProductTags(name);
@@ -565,8 +563,10 @@ StatusOr<std::vector<DocNode>> ParseJsonl(std::string_view file_label, std::stri
           // Already a short tag ("A2", "inference") or an unknown product:
           // keep it as written.
           std::string lt = Lower(name);
-          if (lt == "training" || lt == "inference") tags.push_back(lt);
-          else tags.push_back(std::string(Trim(name)));
+          if (lt == "training" || lt == "inference")
+            tags.push_back(lt);
+          else
+            tags.push_back(std::string(Trim(name)));
         }
         for (std::string& t : tags) n.products.push_back(std::move(t));
       }
@@ -593,7 +593,9 @@ nlohmann::json NodeToJson(const DocNode& n) {
 
 DocNode NodeFromJson(const nlohmann::json& j) {
   DocNode n;
-  auto get = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+  auto get = [&](const char* k) {
+    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+  };
   auto list = [&](const char* k) {
     std::vector<std::string> v;
     if (j.contains(k) && j[k].is_array())

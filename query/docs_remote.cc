@@ -1,15 +1,16 @@
 // The remote KG service behind DocSource: POST <url>/search
 // (reference/ascend-kg.md), with retries on 429/503 and errors as values.
+#include "docs_http.h"
+#include "docs_node.h"
+
+#include "fixgraph/ingest/json_reader.h"
+#include "fixgraph/query/docs.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <thread>
-
-#include "docs_http.h"
-#include "docs_node.h"
-#include "fixgraph/ingest/json_reader.h"
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -68,7 +69,8 @@ std::string ErrorDetail(const std::string& body) {
         std::string m = e.is_object() ? Str(e, "msg") : (e.is_string() ? e.get<std::string>() : "");
         if (e.is_object() && e.contains("loc") && e["loc"].is_array()) {
           std::string loc;
-          for (const auto& l : e["loc"]) loc += (loc.empty() ? "" : ".") + (l.is_string() ? l.get<std::string>() : l.dump());
+          for (const auto& l : e["loc"])
+            loc += (loc.empty() ? "" : ".") + (l.is_string() ? l.get<std::string>() : l.dump());
           if (!loc.empty()) m = loc + ": " + m;
         }
         if (!m.empty()) out += (out.empty() ? "" : "; ") + m;
@@ -106,13 +108,20 @@ class RemoteDocSource : public DocSource {
     for (size_t p = m.find(opt_.api_key); p != std::string::npos; p = m.find(opt_.api_key, p))
       m.replace(p, opt_.api_key.size(), "***");
     switch (s.code()) {
-      case Status::Code::kNotFound: return Status::NotFound(m);
-      case Status::Code::kInvalidArgument: return Status::InvalidArgument(m);
-      case Status::Code::kCorruption: return Status::Corruption(m);
-      case Status::Code::kIOError: return Status::IOError(m);
-      case Status::Code::kFailedPrecondition: return Status::FailedPrecondition(m);
-      case Status::Code::kUnavailable: return Status::Unavailable(m);
-      default: return Status::Internal(m);
+      case Status::Code::kNotFound:
+        return Status::NotFound(m);
+      case Status::Code::kInvalidArgument:
+        return Status::InvalidArgument(m);
+      case Status::Code::kCorruption:
+        return Status::Corruption(m);
+      case Status::Code::kIOError:
+        return Status::IOError(m);
+      case Status::Code::kFailedPrecondition:
+        return Status::FailedPrecondition(m);
+      case Status::Code::kUnavailable:
+        return Status::Unavailable(m);
+      default:
+        return Status::Internal(m);
     }
   }
 
@@ -125,8 +134,7 @@ class RemoteDocSource : public DocSource {
                        {"with_neighbors", false}};
     if (!opt_.file_type.empty()) req["file_type"] = opt_.file_type;
     if (!opt_.source_repo.empty()) req["source_repo"] = opt_.source_repo;
-    std::vector<std::string> headers{"Content-Type: application/json",
-                                     "Accept: application/json"};
+    std::vector<std::string> headers{"Content-Type: application/json", "Accept: application/json"};
     if (!opt_.api_key.empty()) headers.push_back("X-API-Key: " + opt_.api_key);
     const std::string url = name_ + "/search";
     const std::string who = "KG service " + name_;
@@ -137,9 +145,9 @@ class RemoteDocSource : public DocSource {
       const long st = resp->status;
       if (st == 429 || st == 503) {
         if (attempt >= opt_.max_retries) {
-          return Status::Unavailable(who + ": " +
-                                     (st == 429 ? "rate limited (HTTP 429)" : "unavailable (HTTP 503)") +
-                                     " after " + std::to_string(attempt + 1) + " attempts");
+          return Status::Unavailable(
+              who + ": " + (st == 429 ? "rate limited (HTTP 429)" : "unavailable (HTTP 503)") +
+              " after " + std::to_string(attempt + 1) + " attempts");
         }
         double wait = 0.5 * std::pow(2.0, attempt);
         if (!resp->retry_after.empty()) {
@@ -152,8 +160,9 @@ class RemoteDocSource : public DocSource {
         continue;
       }
       if (st == 401 || st == 403)
-        return Status::FailedPrecondition(who + " rejected the API key (HTTP " + std::to_string(st) +
-                                          "; set $FIXGRAPH_KG_API_KEY): " + ErrorDetail(resp->body));
+        return Status::FailedPrecondition(
+            who + " rejected the API key (HTTP " + std::to_string(st) +
+            "; set $FIXGRAPH_KG_API_KEY): " + ErrorDetail(resp->body));
       if (st == 404) return Status::NotFound(who + ": HTTP 404: " + ErrorDetail(resp->body));
       if (st == 422 || st == 400)
         return Status::InvalidArgument(who + " refused the request (HTTP " + std::to_string(st) +

@@ -1,11 +1,11 @@
 // OpenDocSources: the configured doc sources behind one DocSource, merged by
 // score and deduplicated by id.
+#include "fixgraph/query/docs.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -64,8 +64,7 @@ class MergedDocSource : public DocSource {
 }  // namespace
 
 StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_view text,
-                                                 size_t limit,
-                                                 std::vector<std::string>* warnings) {
+                                                 size_t limit, std::vector<std::string>* warnings) {
   return source.SearchReporting(text, limit, warnings);
 }
 
@@ -97,7 +96,8 @@ StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
       char* end = nullptr;
       double v = std::strtod(t.c_str(), &end);
       if (end == t.c_str() || *end != '\0' || !(v > 0))
-        return Status::InvalidArgument("$FIXGRAPH_KG_TIMEOUT must be a positive number of seconds (got \"" + t + "\")");
+        return Status::InvalidArgument(
+            "$FIXGRAPH_KG_TIMEOUT must be a positive number of seconds (got \"" + t + "\")");
       o.timeout_seconds = v;
     }
     auto remote = OpenRemoteDocSource(o);

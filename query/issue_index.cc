@@ -1,10 +1,18 @@
 #include "issue_index.h"
 
+#include "analyzer.h"
+#include "ask_answer.h"
+
 #include "fixgraph/engine/byte_codec.h"
 #include "fixgraph/engine/parallel.h"
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/utf8.h"
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/query/ask.h"
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <xapian.h>
 
 #include <algorithm>
 #include <cctype>
@@ -20,14 +28,6 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <xapian.h>
-
-#include "analyzer.h"
-#include "ask_answer.h"
-#include "fixgraph/engine/ref.h"
-#include "fixgraph/engine/utf8.h"
-#include "fixgraph/graph/linker.h"
-#include "fixgraph/query/ask.h"
 
 namespace fixgraph::query {
 namespace {
@@ -68,19 +68,22 @@ class TermCounts {
   }
 
   void Add(std::string_view term, std::uint32_t wdf) {
-    if (term.empty()) return;  // never produced by the analyzer; kept out of the table's "empty" mark
+    if (term.empty())
+      return;  // never produced by the analyzer; kept out of the table's "empty" mark
     if ((used_.size() + 1) * 2 > slots_.size()) Grow();
     const size_t hash = Hash(term);
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.len == 0) {
-        slot = {static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(term.size()), wdf, hash};
+        slot = {static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(term.size()),
+                wdf, hash};
         bytes_.append(term);
         used_.push_back(static_cast<std::uint32_t>(i));
         return;
       }
-      if (slot.hash == hash && slot.len == term.size() && bytes_.compare(slot.off, slot.len, term) == 0) {
+      if (slot.hash == hash && slot.len == term.size() &&
+          bytes_.compare(slot.off, slot.len, term) == 0) {
         slot.wdf += wdf;
         return;
       }
@@ -135,10 +138,10 @@ class TermCounts {
     }
   }
 
-  std::vector<Slot> slots_;         // a power of two, at most half used
+  std::vector<Slot> slots_;          // a power of two, at most half used
   std::vector<std::uint32_t> used_;  // the used slots, in order of first occurrence
-  std::string bytes_;               // the terms' bytes
-  std::string term_;                // AddTo's
+  std::string bytes_;                // the terms' bytes
+  std::string term_;                 // AddTo's
 };
 
 // Counts each term of analysed text with wdf `wdf`; for a title, once more
@@ -250,7 +253,8 @@ bool ValidUtf8(std::string_view s) {
 // error_handler_t::replace) replaces it.
 std::string_view AsJsonWould(std::string_view s, std::string* replaced) {
   if (ValidUtf8(s)) return s;
-  json text = json::parse(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+  json text =
+      json::parse(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
   *replaced = text.get<std::string>();
   return *replaced;
 }
@@ -260,7 +264,8 @@ std::string_view AsJsonWould(std::string_view s, std::string* replaced) {
 std::string EncodeHitFields(const HitFields& f) {
   std::string out, replaced;
   ByteWriter w(&out, kHitFieldsTag);
-  for (const std::string* field : {&f.issue, &f.title, &f.state, &f.resolution, &f.answer, &f.answer_source, &f.fixes})
+  for (const std::string* field :
+       {&f.issue, &f.title, &f.state, &f.resolution, &f.answer, &f.answer_source, &f.fixes})
     w.Str(AsJsonWould(*field, &replaced));
   auto ref = ParseRef(f.issue);
   w.Str(ref.ok() && f.url == WebUrl(*ref) ? std::string_view() : AsJsonWould(f.url, &replaced));
@@ -270,8 +275,8 @@ std::string EncodeHitFields(const HitFields& f) {
 
 bool DecodeHitFields(std::string_view value, HitFields* f) {
   ByteReader r(value, kHitFieldsTag, "hit fields");
-  for (std::string* field : {&f->issue, &f->title, &f->state, &f->resolution, &f->answer, &f->answer_source,
-                             &f->fixes, &f->url, &f->flags})
+  for (std::string* field : {&f->issue, &f->title, &f->state, &f->resolution, &f->answer,
+                             &f->answer_source, &f->fixes, &f->url, &f->flags})
     r.Str(field);
   if (!r.Finish().ok()) return false;
   if (f->url.empty()) {
@@ -287,10 +292,18 @@ double ResolutionPrior(const graph::IssueLinks& links) {
   double tier = 0;
   if (!links.fixes.empty()) {
     switch (links.fixes.front().tier) {
-      case graph::Tier::kA: tier = 1.0; break;
-      case graph::Tier::kB: tier = 0.85; break;
-      case graph::Tier::kC: tier = 0.6; break;
-      case graph::Tier::kD: tier = 0.35; break;
+      case graph::Tier::kA:
+        tier = 1.0;
+        break;
+      case graph::Tier::kB:
+        tier = 0.85;
+        break;
+      case graph::Tier::kC:
+        tier = 0.6;
+        break;
+      case graph::Tier::kD:
+        tier = 0.35;
+        break;
     }
   }
   switch (links.resolution) {
@@ -299,11 +312,16 @@ double ResolutionPrior(const graph::IssueLinks& links) {
       return std::max(tier, links.answer ? 0.7 : 0.55);
     case Resolution::kAnswered:
       return links.answer ? 0.7 : 0.5;
-    case Resolution::kDuplicate: return 0.4;
-    case Resolution::kWontfix: return 0.3;
-    case Resolution::kStale: return 0.2;
-    case Resolution::kOpen: return std::max(0.1, tier * 0.5);
-    case Resolution::kUnknown: return std::max(0.2, tier * 0.5);
+    case Resolution::kDuplicate:
+      return 0.4;
+    case Resolution::kWontfix:
+      return 0.3;
+    case Resolution::kStale:
+      return 0.2;
+    case Resolution::kOpen:
+      return std::max(0.1, tier * 0.5);
+    case Resolution::kUnknown:
+      return std::max(0.2, tier * 0.5);
   }
   return 0.2;
 }
@@ -354,8 +372,8 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
   if (!in.links) {
     unlinked.issue = ref;
     unlinked.state = issue.state;
-    unlinked.resolution = issue.state == IssueState::kOpen ? graph::Resolution::kOpen
-                                                           : graph::Resolution::kUnknown;
+    unlinked.resolution =
+        issue.state == IssueState::kOpen ? graph::Resolution::kOpen : graph::Resolution::kUnknown;
   }
   const graph::IssueLinks& links = in.links ? *in.links : unlinked;
   // One table per thread, reused by every document it builds.
@@ -471,9 +489,11 @@ std::string ShardDir(const std::string& work, size_t n) {
 
 // Writes the documents of `issues` (in order: docids 1..n) to a new database
 // at `dir`, committing every kRebuildCommitDocs documents.
-Status WriteShard(const Store& store, const std::vector<IssueInput>& issues, const std::string& dir) {
+Status WriteShard(const Store& store, const std::vector<IssueInput>& issues,
+                  const std::string& dir) {
   try {
-    Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
+    Xapian::WritableDatabase db(
+        dir, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
     size_t since_commit = 0;
     for (const IssueInput& in : issues) {
       StatusOr<Xapian::Document> doc = BuildDocument(store, in);
@@ -707,8 +727,8 @@ class InputJoin {
 // Writes every issue of the store, in store order, to shards of `work`
 // (shard-000000, ...; `shard_issues` issues each) on `threads` writers.
 // Returns the number of shards.
-StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues, size_t threads,
-                             const IndexProgress& on_progress) {
+StatusOr<size_t> WriteShards(const Store& store, const std::string& work, size_t shard_issues,
+                             size_t threads, const IndexProgress& on_progress) {
   RunQueue queue(threads);
   std::mutex progress_mu;  // serialises on_progress
   std::int64_t written = 0;
@@ -788,7 +808,8 @@ Status Exchange(const std::string& a, const std::string& b) {
       return Status::IOError("renaming " + a + " to " + b + ": " + std::strerror(errno));
     return Status::OK();
   }
-  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return Status::OK();
+  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0)
+    return Status::OK();
   if (errno != EINVAL && errno != ENOSYS)
     return Status::IOError("exchanging " + a + " and " + b + ": " + std::strerror(errno));
   // A file system without exchange: two renames (a reader opening in between
@@ -802,7 +823,8 @@ Status Exchange(const std::string& a, const std::string& b) {
 }
 
 // The rebuild (see RebuildIssueIndexInShards in issue_index.h).
-Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues, const IndexOptions& options) {
+Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issues,
+               const IndexOptions& options) {
   const std::string live = IssueIndexDir(db_dir);
   const std::string work = live + ".rebuild";
   const std::string built = work + "/index";
@@ -817,8 +839,8 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   if (ec) return Status::IOError("creating " + work + ": " + ec.message());
   auto cleanup = [&] { std::filesystem::remove_all(work, ec); };
 
-  StatusOr<size_t> shards =
-      WriteShards(store, work, std::max<size_t>(shard_issues, 1), IndexThreads(options.threads), options.on_progress);
+  StatusOr<size_t> shards = WriteShards(store, work, std::max<size_t>(shard_issues, 1),
+                                        IndexThreads(options.threads), options.on_progress);
   if (!shards.ok()) {
     cleanup();
     return shards.status();
@@ -836,7 +858,8 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
   {
     // Compacted from shards without a termlist table, it has none either:
     // opened without DB_NO_TERMLIST, Xapian would insist on one.
-    Xapian::WritableDatabase out(built, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
+    Xapian::WritableDatabase out(
+        built, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
     out.set_metadata("fixgraph:schema", kIssueIndexSchema);
     // Readers notice a new index by a revision unlike the one they hold:
     // number this one past the live index's.
@@ -847,7 +870,8 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
     out.commit();
     out.close();
   }
-  FG_RETURN_IF_ERROR(SyncFiles(built));  // written without syncs: make it durable before it goes live
+  FG_RETURN_IF_ERROR(
+      SyncFiles(built));  // written without syncs: make it durable before it goes live
   lock.close();
   Status swapped = Exchange(built, live);
   cleanup();  // the old index (after the swap) and the shards
@@ -859,7 +883,8 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
 StatusOr<std::vector<std::uint32_t>> ReadDead(const Xapian::Database& db) {
   std::vector<std::uint32_t> dead;
   if (!DecodeDocids(db.get_metadata(kDeadKey), &dead))
-    return Status::Corruption("issue index: unreadable dead document set (" + std::string(kDeadKey) + ")");
+    return Status::Corruption("issue index: unreadable dead document set (" +
+                              std::string(kDeadKey) + ")");
   return dead;
 }
 
@@ -868,7 +893,8 @@ StatusOr<std::vector<std::uint32_t>> ReadDead(const Xapian::Database& db) {
 // live document, if any, is tombstoned, all in one commit. False, with nothing
 // written, when the dead set would reach kDeadShare of the documents and
 // kDeadFloor (or could not be read): the caller rebuilds.
-StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, const std::vector<Ref>& issues) {
+StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store,
+                             const std::vector<Ref>& issues) {
   auto dead = ReadDead(db);
   if (!dead.ok()) return false;  // a rebuild starts over without one
   // Each issue once, in the order given.
@@ -891,7 +917,8 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store, c
   killed.erase(std::unique(killed.begin(), killed.end()), killed.end());
   if (!killed.empty()) {
     const size_t after = dead->size() + killed.size();
-    if (after >= kDeadFloor && static_cast<double>(after) >= kDeadShare * static_cast<double>(db.get_doccount()))
+    if (after >= kDeadFloor &&
+        static_cast<double>(after) >= kDeadShare * static_cast<double>(db.get_doccount()))
       return false;
   }
   // Every document is built before the first write: an error leaves the
@@ -928,15 +955,16 @@ Status RebuildIssueIndexInShards(const Store& store, const std::string& db_dir, 
   }
 }
 
-Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std::vector<Ref>& issues,
-                        const IndexOptions& options) {
+Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
+                        const std::vector<Ref>& issues, const IndexOptions& options) {
   try {
     {
       std::error_code ec;
       std::filesystem::create_directories(db_dir, ec);
       // DB_NO_TERMLIST: an index of this layout has no termlist table (one of
       // an older layout may: it is rebuilt below).
-      Xapian::WritableDatabase db(IssueIndexDir(db_dir), Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
+      Xapian::WritableDatabase db(IssueIndexDir(db_dir),
+                                  Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
       if (db.get_metadata("fixgraph:schema") == kIssueIndexSchema) {
         StatusOr<bool> updated = UpdateInPlace(db, store, issues);
         if (!updated.ok()) return updated.status();
@@ -953,7 +981,8 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir, const std
   }
 }
 
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexOptions& options) {
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir,
+                         const IndexOptions& options) {
   return RebuildIssueIndexInShards(store, db_dir, kShardIssues, options);
 }
 

@@ -41,27 +41,26 @@
 //     rebuild has no dead documents).
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/links.h"
 #include "fixgraph/query/ask.h"
 
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
 namespace fixgraph::query {
 
 // "5": the hit fields carry the issue's flags (HitFields::flags) and the
-// answer is the resolving passage (ask_answer.h); "4": no termlist table, dead documents in kDeadKey (above), and the hit's
-// display fields in value slot kHitSlot (EncodeHitFields), not as JSON in the
-// document data (nor its "prior": kPriorSlot holds it); "3": no prior tier terms ("2" had "P0".."P3", which no query read since the
-// prior became a weight, ask.cc PriorSource), and no CJK bigram across a
-// Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and
-// refused by Searcher::Open.
+// answer is the resolving passage (ask_answer.h); "4": no termlist table, dead documents in
+// kDeadKey (above), and the hit's display fields in value slot kHitSlot (EncodeHitFields), not as
+// JSON in the document data (nor its "prior": kPriorSlot holds it); "3": no prior tier terms ("2"
+// had "P0".."P3", which no query read since the prior became a weight, ask.cc PriorSource), and no
+// CJK bigram across a Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix.
+// An index of another schema is rebuilt by UpdateIssueIndex and refused by Searcher::Open.
 inline constexpr const char* kIssueIndexSchema = "5";
 inline constexpr const char* kDeadKey = "fixgraph:dead";
 inline constexpr double kDeadShare = 0.1;

@@ -1,16 +1,18 @@
 #include "lexicon.h"
 
+#include "lexicon_data.h"
+
 #include <algorithm>
 #include <cstring>
-
-#include "lexicon_data.h"
 
 namespace fixgraph::query {
 namespace {
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -46,7 +48,8 @@ bool IsCannVersion(const std::string& t) {
       if (dots >= 1) {
         for (const char* suffix : {"rc", "alpha", "beta", "t"}) {
           size_t n = std::strlen(suffix);
-          if (t.compare(i, n, suffix) == 0 && i + n < t.size() && t[i + n] >= '0' && t[i + n] <= '9')
+          if (t.compare(i, n, suffix) == 0 && i + n < t.size() && t[i + n] >= '0' &&
+              t[i + n] <= '9')
             return true;
         }
       }
@@ -91,8 +94,10 @@ Lexicon Lexicon::FromText(std::string_view synonyms, std::string_view hardware) 
       return;
     }
     Seq seq = SequenceOf(Analyze(line));
-    if (seq.size() == 1) lex.hardware_single_.insert(seq[0]);
-    else if (seq.size() > 1) lex.hardware_.push_back(std::move(seq));
+    if (seq.size() == 1)
+      lex.hardware_single_.insert(seq[0]);
+    else if (seq.size() > 1)
+      lex.hardware_.push_back(std::move(seq));
   });
   return lex;
 }

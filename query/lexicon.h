@@ -6,13 +6,13 @@
 // Thread safety: Default() is built once; the object is immutable.
 #pragma once
 
+#include "analyzer.h"
+
 #include <cstddef>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-#include "analyzer.h"
 
 namespace fixgraph::query {
 

@@ -1,4 +1,5 @@
 #include "log_signature.h"
+
 #include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
@@ -27,7 +28,8 @@ bool IsUpperAlnum(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '
 bool HasECode(std::string_view line) {
   for (size_t i = 0; i + 6 <= line.size(); ++i) {
     if (line[i] != 'E') continue;
-    if (i > 0 && (std::isalnum(static_cast<unsigned char>(line[i - 1])) || line[i - 1] == '_')) continue;
+    if (i > 0 && (std::isalnum(static_cast<unsigned char>(line[i - 1])) || line[i - 1] == '_'))
+      continue;
     if (!IsUpperAlnum(line[i + 1])) continue;
     bool digits = true;
     for (size_t k = i + 2; k < i + 6; ++k)
@@ -49,19 +51,25 @@ bool HasNumericCode(std::string_view line) {
     }
   }
   std::string lower(line);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* k : {"ret=", "ret:", "ret =", "error code", "errcode", "error_code", "错误码", "返回值"})
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  for (const char* k :
+       {"ret=", "ret:", "ret =", "error code", "errcode", "error_code", "错误码", "返回值"})
     if (lower.find(k) != std::string::npos) return true;
   return false;
 }
 
 bool IsErrorLine(std::string_view line) {
   if (HasECode(line) || HasNumericCode(line)) return true;
-  for (std::string_view w : {"Error", "ERROR", "error:", "Exception", "报错", "失败", "错误", "异常",
-                             "failed", "Failed", "FAILED", "fatal", "Fatal", "FATAL", "Segmentation",
-                             "core dumped", "Aborted", "undefined symbol", "not supported",
-                             "Traceback", "timeout", "Timeout", "TIMEOUT", "超时", "out of memory",
-                             "Out of memory", "OOM"})
+  for (std::string_view w : {"Error",         "ERROR",         "error:",
+                             "Exception",     "报错",          "失败",
+                             "错误",          "异常",          "failed",
+                             "Failed",        "FAILED",        "fatal",
+                             "Fatal",         "FATAL",         "Segmentation",
+                             "core dumped",   "Aborted",       "undefined symbol",
+                             "not supported", "Traceback",     "timeout",
+                             "Timeout",       "TIMEOUT",       "超时",
+                             "out of memory", "Out of memory", "OOM"})
     if (HasWord(line, w)) return true;
   return false;
 }
@@ -71,7 +79,8 @@ bool LooksLikeLogLine(std::string_view line) {
   if (line.empty()) return false;
   if (line.front() == '[') return true;
   if (line.size() >= 10 && std::isdigit(static_cast<unsigned char>(line[0])) &&
-      std::isdigit(static_cast<unsigned char>(line[1])) && (line[4] == '-' || line[2] == ':' || line[4] == '/'))
+      std::isdigit(static_cast<unsigned char>(line[1])) &&
+      (line[4] == '-' || line[2] == ':' || line[4] == '/'))
     return true;
   if (line.rfind("File \"", 0) == 0 || line.rfind("at ", 0) == 0) return true;
   if (line.rfind("Traceback", 0) == 0) return true;
@@ -120,8 +129,9 @@ std::string ExtractSignature(std::string_view text, size_t max_lines) {
       in_tb = true;
       continue;
     }
-    if (in_tb && !l.empty() && l.rfind("File \"", 0) != 0 && l.find("^^^") == std::string_view::npos &&
-        l.find(": ") != std::string_view::npos && l.find('(') != 0) {
+    if (in_tb && !l.empty() && l.rfind("File \"", 0) != 0 &&
+        l.find("^^^") == std::string_view::npos && l.find(": ") != std::string_view::npos &&
+        l.find('(') != 0) {
       bool frame_code = i > 0 && all[i - 1].rfind("File \"", 0) == 0;
       if (!frame_code) {
         keep.push_back(i);
@@ -143,7 +153,8 @@ std::string ExtractSignature(std::string_view text, size_t max_lines) {
   std::sort(keep.begin(), keep.end());
   keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
   if (keep.size() > 4 * max_lines) {  // bound the cleaning work on huge pastes
-    std::vector<size_t> cut(keep.begin(), keep.begin() + static_cast<std::ptrdiff_t>(2 * max_lines));
+    std::vector<size_t> cut(keep.begin(),
+                            keep.begin() + static_cast<std::ptrdiff_t>(2 * max_lines));
     cut.insert(cut.end(), keep.end() - static_cast<std::ptrdiff_t>(2 * max_lines), keep.end());
     keep = std::move(cut);
   }
@@ -163,7 +174,8 @@ std::string ExtractSignature(std::string_view text, size_t max_lines) {
   }
   if (lines.empty()) {
     // Nothing error-like: the last lines are the most telling.
-    for (size_t i = all.size() > 5 ? all.size() - 5 : 0; i < all.size(); ++i) lines.push_back(Clean(all[i]));
+    for (size_t i = all.size() > 5 ? all.size() - 5 : 0; i < all.size(); ++i)
+      lines.push_back(Clean(all[i]));
   }
   std::string out;
   for (const std::string& l : lines) {

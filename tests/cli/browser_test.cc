@@ -2,14 +2,14 @@
 // page's script runs, calls the API and renders hits (resolution, fix links
 // with tiers) and an issue's evidence chain and timeline. Skipped when no
 // chromium binary is installed (CI installs Debian's chromium).
+#include "serve_process.h"
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <set>
 #include <string>
-
-#include "serve_process.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -97,9 +97,11 @@ TEST_F(BrowserDemo, HomeShowsExampleQuestionsAndStoreStats) {
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos) << dom.substr(0, 2000);
   EXPECT_EQ(dom.find("role=\"alert\" style=\"display: block"), std::string::npos) << dom;
   // Examples: links "?q=..." carrying the issue they come from.
-  std::regex example("<a href=\"(\\?q=[^\"]+)\" class=\"example\" data-issue=\"([^\"]+)\">([^<]+)</a>");
+  std::regex example(
+      "<a href=\"(\\?q=[^\"]+)\" class=\"example\" data-issue=\"([^\"]+)\">([^<]+)</a>");
   std::vector<std::pair<std::string, std::string>> found;  // (href, issue)
-  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), example); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), example);
+       it != std::sregex_iterator(); ++it)
     found.emplace_back((*it)[1].str(), (*it)[2].str());
   ASSERT_GE(found.size(), 4u) << dom;
   std::set<std::string> repos;
@@ -113,10 +115,12 @@ TEST_F(BrowserDemo, HomeShowsExampleQuestionsAndStoreStats) {
   EXPECT_NE(dom.find("<li data-stat=\"docs\"><b>"), std::string::npos);
   // Searching the first example finds its issue among the hits.
   std::string href = found.front().first;
-  for (size_t p = href.find("&amp;"); p != std::string::npos; p = href.find("&amp;")) href.replace(p, 5, "&");
+  for (size_t p = href.find("&amp;"); p != std::string::npos; p = href.find("&amp;"))
+    href.replace(p, 5, "&");
   std::string hits = Dom(href);
   ASSERT_NE(hits.find("data-ready=\"1\""), std::string::npos);
-  EXPECT_NE(hits.find("class=\"card hit\" data-issue=\"" + found.front().second + "\""), std::string::npos)
+  EXPECT_NE(hits.find("class=\"card hit\" data-issue=\"" + found.front().second + "\""),
+            std::string::npos)
       << found.front().first;
   EXPECT_EQ(hits.find("class=\"example\""), std::string::npos);  // the home is gone once searching
 }
@@ -125,8 +129,7 @@ TEST_F(BrowserDemo, ApiErrorsAreShownNotSwallowed) {
   std::string dom = Dom("?ref=gitcode%3AAscend%2FMindSpeed-Ops%23424242");
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos);
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<div id=\"error\"[^>]*>([^<]+)</div>")))
-      << dom;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<div id=\"error\"[^>]*>([^<]+)</div>"))) << dom;
   EXPECT_NE(m[1].str().find("424242"), std::string::npos) << m[1];
 }
 

@@ -1,14 +1,15 @@
 // The command line, driven in-process through cli::Run.
-#include "fixgraph/engine/version.h"
 #include "fixgraph/cli/cli.h"
+
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/version.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -52,7 +53,8 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_NE(r.out.find("stats"), std::string::npos);
   r = RunCli({"--version"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_EQ(r.out, std::string("fixgraph ") + fixgraph::kVersion + "\n");  // CMakeLists.txt's version
+  EXPECT_EQ(r.out,
+            std::string("fixgraph ") + fixgraph::kVersion + "\n");  // CMakeLists.txt's version
   r = RunCli({"show", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("REF"), std::string::npos);
@@ -74,13 +76,15 @@ TEST(Cli, NumericFlagsSayWhatTheyExpect) {
   for (const char* bad : {"abc", "0", "101", "5x", "-3", ""}) {
     Result r = RunCli({"ask", "--limit", bad, "EZ9999"});
     EXPECT_EQ(r.code, 2) << bad;
-    EXPECT_NE(r.err.find("--limit: expected a whole number from 1 to 100, got \"" + std::string(bad) + "\""),
+    EXPECT_NE(r.err.find("--limit: expected a whole number from 1 to 100, got \"" +
+                         std::string(bad) + "\""),
               std::string::npos)
         << r.err;
   }
   Result r = RunCli({"serve", "--threads", "many"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--threads: expected a whole number from 1 to 1024"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--threads: expected a whole number from 1 to 1024"), std::string::npos)
+      << r.err;
 }
 
 TEST(Cli, ReadCommandsWithoutAStoreSayWhatToDo) {
@@ -158,7 +162,8 @@ TEST(Cli, ShowUsesOneZoneAndRendersFences) {
   Result r = RunCli({"--db", db, "show", "gitcode:Ascend/demo#7", "--tz", "Z"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("opened 2026-01-01 02:00:00 +00:00"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("merged 2026-01-05 04:00:00 +00:00"), std::string::npos) << r.out;  // the linker's note
+  EXPECT_NE(r.out.find("merged 2026-01-05 04:00:00 +00:00"), std::string::npos)
+      << r.out;  // the linker's note
   EXPECT_EQ(r.out.find("+08:00"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("times in +00:00 (--tz)"), std::string::npos) << r.out;
   // Fences are not printed; the code is indented as a block.
@@ -272,7 +277,8 @@ TEST(Cli, AskShortensLongChineseLinesAtCharacterBoundaries) {
   // An answer line (in the fix PR) of 601 bytes: "a" then 200 three-byte characters, so a cut
   // at 600 bytes (the text output's longest line) would fall inside the last character.
   std::string line = "a";
-  for (int i = 0; i < 50; ++i) line += "\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF\xE5\xAD\x98";  // 原因是存
+  for (int i = 0; i < 50; ++i)
+    line += "\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF\xE5\xAD\x98";  // 原因是存
   WriteFile(dir / "dump/gitcode/Ascend/demo/pulls.json",
             R"([{"number": 12, "title": "修复 aclnnFoo", "body": "fix #7\n)" + line + R"(",
                  "state": "merged", "merged_at": "2026-01-05T12:00:00+08:00",
@@ -282,7 +288,8 @@ TEST(Cli, AskShortensLongChineseLinesAtCharacterBoundaries) {
   Result r = RunCli({"--db", db, "ask", "aclnnFoo 报错 EZ9999"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(ValidUtf8(r.out)) << r.out;
-  EXPECT_NE(r.out.find("\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF...\n"), std::string::npos) << r.out;  // ...原因是...
+  EXPECT_NE(r.out.find("\xE5\x8E\x9F\xE5\x9B\xA0\xE6\x98\xAF...\n"), std::string::npos)
+      << r.out;  // ...原因是...
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // End to end: the built binary imports data/demo and reports exactly the
 // counts of data/demo/MANIFEST.json; a second import changes nothing.
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {

@@ -2,13 +2,14 @@
 // CLI prints exactly these documents; errors are values naming the input.
 #include "../../cli/documents.h"
 
+#include "testutil/testutil.h"
+
+#include "fixgraph/cli/cli.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "fixgraph/cli/cli.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -44,8 +45,9 @@ class Documents : public ::testing::Test {
 TempDir* Documents::db_ = nullptr;
 
 TEST_F(Documents, ShowDocumentIsWhatShowJsonPrints) {
-  for (const std::string ref : {"gitcode:Ascend/MindSpeed-Ops#69", "gitcode:Ascend/MindSpeed-Ops!166",
-                                "gitcode:Ascend/MindSpeed-Ops"}) {
+  for (const std::string ref :
+       {"gitcode:Ascend/MindSpeed-Ops#69", "gitcode:Ascend/MindSpeed-Ops!166",
+        "gitcode:Ascend/MindSpeed-Ops"}) {
     auto doc = ShowDocument(*store_, ref);
     ASSERT_TRUE(doc.ok()) << doc.status().message();
     EXPECT_EQ(doc->dump() + "\n", RunCli({"--db", db_->path(), "show", "--json", ref})) << ref;
@@ -98,8 +100,9 @@ TEST_F(Documents, DigestTextIsWhatDigestWritesAndNamesBadFields) {
     r.format = format;
     auto text = DigestText(*store_, r);
     ASSERT_TRUE(text.ok()) << text.status().message();
-    EXPECT_EQ(*text, RunCli({"--db", db_->path(), "digest", "--repo", "gitcode:Ascend/MindSpeed-Ops",
-                             "--until", "2026-09-30", "--format", format}))
+    EXPECT_EQ(*text,
+              RunCli({"--db", db_->path(), "digest", "--repo", "gitcode:Ascend/MindSpeed-Ops",
+                      "--until", "2026-09-30", "--format", format}))
         << format;
   }
   r.format = "pdf";

@@ -2,14 +2,14 @@
 // unknown flag, a bad flag value, a missing argument), 1 for a failure (an
 // unknown --repo among them, named with what the store holds), 3 for a
 // partial sync (sync_cli_test.cc); and --json on every command that prints.
+#include "testutil/testutil.h"
+
 #include "fixgraph/cli/cli.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -78,7 +78,8 @@ TEST_F(ExitCodes, WhatLooksLikeAFlagButIsNotOneStillWorks) {
   EXPECT_EQ(Run({"ask", "--limit=2", "EZ9999"}).code, 0);
   EXPECT_EQ(Run({"digest", "--format", "json", "-o", "-"}).code, 0);
   std::ostringstream out, err;
-  EXPECT_EQ(fixgraph::cli::Run({"fixgraph", "stats", "--db", db_->path(), "--json"}, out, err), 0) << err.str();
+  EXPECT_EQ(fixgraph::cli::Run({"fixgraph", "stats", "--db", db_->path(), "--json"}, out, err), 0)
+      << err.str();
 }
 
 TEST_F(ExitCodes, MissingArgumentsNameTheCommand) {
@@ -93,14 +94,17 @@ TEST_F(ExitCodes, BadFlagValuesAreUsageErrors) {
   ExpectUsage({"digest", "--min-tier", "E"}, "--min-tier: expected A, B, C or D, got \"E\"");
   ExpectUsage({"digest", "--since", "yesterday"}, "--since \"yesterday\"");
   ExpectUsage({"digest", "--json", "--format", "html"}, "--json");
-  ExpectUsage({"sync", "--state", "weird", "gitcode:a/b"}, "--state: expected all, open or closed, got \"weird\"");
+  ExpectUsage({"sync", "--state", "weird", "gitcode:a/b"},
+              "--state: expected all, open or closed, got \"weird\"");
   ExpectUsage({"import", "--time-offset", "+8h", SourceDir() + "/data/demo"}, "--time-offset");
   ExpectUsage({"ask", "--limit", "0", "x"}, "--limit: expected a whole number from 1 to 100");
   ExpectUsage({"graph", "--json", "--dot"}, "--json or --dot");
   for (const char* cmd : {"ask", "links", "link", "graph", "digest"}) {
     std::vector<std::string> args{cmd, "--repo", "Ascend/FlashGen"};
     if (std::string(cmd) == "ask") args.push_back("EZ9999");
-    ExpectUsage(args, "--repo: expected a repository such as gitcode:Ascend/MindSpeed-Ops, got \"Ascend/FlashGen\"");
+    ExpectUsage(args,
+                "--repo: expected a repository such as gitcode:Ascend/MindSpeed-Ops, got "
+                "\"Ascend/FlashGen\"");
   }
 }
 
@@ -110,7 +114,8 @@ TEST_F(ExitCodes, AnUnknownRepositoryFailsTheSameWayEverywhere) {
     if (std::string(cmd) == "ask") args.push_back("EZ9999");
     Result r = Run(args);
     EXPECT_EQ(r.code, 1) << cmd << r.err;
-    EXPECT_NE(r.err.find("fixgraph: error: repository gitcode:Ascend/NoSuchRepo is not in the store; it holds 18 "
+    EXPECT_NE(r.err.find("fixgraph: error: repository gitcode:Ascend/NoSuchRepo is not in the "
+                         "store; it holds 18 "
                          "repositories: "),
               std::string::npos)
         << cmd << r.err;
@@ -165,8 +170,8 @@ TEST_F(ExitCodes, EveryCommandThatPrintsHasJson) {
   EXPECT_GT(docs["nodes"].get<int>(), 0);
   EXPECT_GT(docs["replaced"].get<int>(), 0);  // imported once by SetUpTestSuite
   // Every subcommand offers --json except the two servers, which speak JSON themselves.
-  for (const char* cmd : {"import", "sync", "show", "stats", "link", "links", "graph", "eval", "eval-suggest", "ask",
-                          "eval-ask", "index-ask", "digest"}) {
+  for (const char* cmd : {"import", "sync", "show", "stats", "link", "links", "graph", "eval",
+                          "eval-suggest", "ask", "eval-ask", "index-ask", "digest"}) {
     Result h = Run({cmd, "--help"});
     EXPECT_NE(h.out.find("--json"), std::string::npos) << cmd;
   }

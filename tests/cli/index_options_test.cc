@@ -1,13 +1,13 @@
 // The cli's index options (cli/refresh.h CliIndexOptions): the library reads
 // no environment, the cli takes the rebuild's threads from
 // $FIXGRAPH_INDEX_THREADS.
+#include "../../cli/refresh.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <optional>
 #include <string>
-
-#include "../../cli/refresh.h"
 
 namespace fixgraph::cli {
 namespace {

@@ -1,11 +1,12 @@
 // link, links, graph, eval and the linked `show`, driven in-process.
+#include "testutil/testutil.h"
+
+#include "fixgraph/cli/cli.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "fixgraph/cli/cli.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -116,8 +117,10 @@ TEST_F(LinksCli, LinkGraphEval) {
 
 TEST_F(LinksCli, BadRepoFilterAndMissingLabels) {
   std::string out, err;
-  EXPECT_EQ(RunCli({"--db", db_, "links", "--repo", "Ascend/demo"}, &out, &err), 2);  // a usage error
-  EXPECT_NE(err.find("--repo: expected a repository such as gitcode:Ascend/MindSpeed-Ops, got \"Ascend/demo\""),
+  EXPECT_EQ(RunCli({"--db", db_, "links", "--repo", "Ascend/demo"}, &out, &err),
+            2);  // a usage error
+  EXPECT_NE(err.find("--repo: expected a repository such as gitcode:Ascend/MindSpeed-Ops, got "
+                     "\"Ascend/demo\""),
             std::string::npos)
       << err;
   EXPECT_EQ(RunCli({"--db", db_, "eval", "--labels", dir_ / "nope.json"}, &out, &err), 1);

@@ -3,16 +3,17 @@
 // handshake, the tool list, tool results against the CLI's documents, tool
 // failures as isError results, protocol errors as JSON-RPC errors, and that
 // stdout carries nothing but protocol messages.
+#include "serve_process.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/version.h"
+
 #include <gtest/gtest.h>
 #include <poll.h>
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
-
-#include "fixgraph/engine/version.h"
-#include "serve_process.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -117,8 +118,7 @@ class McpDemo : public ::testing::Test {
   static void TearDownTestSuite() { delete db_; }
   static std::string Cli(const std::string& args) {
     std::string out, err;
-    EXPECT_EQ(RunFixgraph(db_->path(), args, &out, &err), 0)
-        << err;
+    EXPECT_EQ(RunFixgraph(db_->path(), args, &out, &err), 0) << err;
     return out;
   }
   void Initialize(McpClient& c) {
@@ -197,9 +197,11 @@ TEST_F(McpDemo, LookupSymptomAndDigestAreTheCliDocuments) {
   r = c.Call("make_digest", {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}, {"until", "2026-09-30"}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["structuredContent"],
-            json::parse(Cli("digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format json")));
-  r = c.Call("make_digest", {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}, {"until", "2026-09-30"},
-                             {"format", "md"}});
+            json::parse(Cli(
+                "digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format json")));
+  r = c.Call(
+      "make_digest",
+      {{"repos", {"gitcode:Ascend/MindSpeed-Ops"}}, {"until", "2026-09-30"}, {"format", "md"}});
   EXPECT_EQ(r["result"]["content"][0]["text"],
             Cli("digest --repo gitcode:Ascend/MindSpeed-Ops --until 2026-09-30 --format md"));
   r = c.Call("make_digest", {{"since", "someday"}});  // a malformed argument: -32602
@@ -213,7 +215,8 @@ TEST_F(McpDemo, LookupSymptomAndDigestAreTheCliDocuments) {
 TEST_F(McpDemo, LookupSymptomTakesTheNoiseFloor) {
   McpClient c(db_->path());
   Initialize(c);
-  json r = c.Call("lookup_symptom", {{"text", "Segmentation fault 910B"}, {"limit", 10}, {"min_score", 0.3}});
+  json r = c.Call("lookup_symptom",
+                  {{"text", "Segmentation fault 910B"}, {"limit", 10}, {"min_score", 0.3}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["structuredContent"],
             json::parse(Cli("ask --json --limit 10 --min-score 0.3 'Segmentation fault 910B'")));
@@ -235,7 +238,8 @@ TEST_F(McpDemo, ListLinksPagesTheCliLines) {
     pos = nl + 1;
   }
   ASSERT_GE(expected.size(), 3u);
-  json r = c.Call("list_links", {{"repo", "gitcode:Ascend/MindSpeed-Ops"}, {"offset", 1}, {"limit", 2}});
+  json r =
+      c.Call("list_links", {{"repo", "gitcode:Ascend/MindSpeed-Ops"}, {"offset", 1}, {"limit", 2}});
   const json& doc = r["result"]["structuredContent"];
   EXPECT_EQ(doc["total"], expected.size());
   ASSERT_EQ(doc["issues"].size(), 2u);
@@ -307,10 +311,12 @@ TEST_F(McpDemo, LifecycleInitializeFirstAndOnce) {
   r = c.Request("ping", json::object());
   EXPECT_EQ(r["result"], json::object()) << r.dump();
   Initialize(c);
-  r = c.Request("initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+  r = c.Request("initialize", {{"protocolVersion", "2025-06-18"},
+                               {"capabilities", json::object()},
                                {"clientInfo", {{"name", "test"}, {"version", "1"}}}});
   EXPECT_EQ(r["error"]["code"], -32600) << r.dump();
-  EXPECT_NE(r["error"]["message"].get<std::string>().find("already initialized"), std::string::npos);
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("already initialized"),
+            std::string::npos);
   r = c.Request("tools/list", json::object());
   EXPECT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(c.Close(), 0);
@@ -360,10 +366,11 @@ TEST_F(McpDemo, InvalidArgumentsAreInvalidParamsForEveryTool) {
         << k.tool << " " << k.args.dump() << ": " << r.dump();
   }
   // Well-formed arguments naming what the store lacks are tool failures.
-  for (const Case& k : std::vector<Case>{{"show_item", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
-                                         {"find_fix", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
-                                         {"lookup_symptom", {{"text", "x"}, {"repo", "gitcode:No/Such"}}, ""},
-                                         {"make_digest", {{"repos", {"gitcode:No/Such"}}}, ""}}) {
+  for (const Case& k :
+       std::vector<Case>{{"show_item", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
+                         {"find_fix", {{"ref", "gitcode:Ascend/FlashGen#99999"}}, ""},
+                         {"lookup_symptom", {{"text", "x"}, {"repo", "gitcode:No/Such"}}, ""},
+                         {"make_digest", {{"repos", {"gitcode:No/Such"}}}, ""}}) {
     json r = c.Call(k.tool, k.args);
     EXPECT_EQ(r["result"]["isError"], true) << k.tool << ": " << r.dump();
   }
@@ -387,8 +394,8 @@ std::string SchemaMismatch(const json& schema, const json& value, const std::str
     auto is = [&value](const std::string& t) {
       return (t == "object" && value.is_object()) || (t == "array" && value.is_array()) ||
              (t == "string" && value.is_string()) || (t == "number" && value.is_number()) ||
-             (t == "integer" && value.is_number_integer()) || (t == "boolean" && value.is_boolean()) ||
-             (t == "null" && value.is_null());
+             (t == "integer" && value.is_number_integer()) ||
+             (t == "boolean" && value.is_boolean()) || (t == "null" && value.is_null());
     };
     bool ok = false;
     if (schema["type"].is_array()) {
@@ -396,7 +403,8 @@ std::string SchemaMismatch(const json& schema, const json& value, const std::str
     } else {
       ok = is(schema["type"].get<std::string>());
     }
-    if (!ok) return at + ": expected " + schema["type"].dump() + ", got " + value.dump().substr(0, 80);
+    if (!ok)
+      return at + ": expected " + schema["type"].dump() + ", got " + value.dump().substr(0, 80);
   }
   if (schema.contains("enum")) {
     bool found = false;
@@ -414,7 +422,9 @@ std::string SchemaMismatch(const json& schema, const json& value, const std::str
   }
   if (value.is_array() && schema.contains("items"))
     for (size_t i = 0; i < value.size(); ++i)
-      if (std::string w = SchemaMismatch(schema["items"], value[i], at + "[" + std::to_string(i) + "]"); !w.empty())
+      if (std::string w =
+              SchemaMismatch(schema["items"], value[i], at + "[" + std::to_string(i) + "]");
+          !w.empty())
         return w;
   return "";
 }
@@ -431,7 +441,8 @@ TEST_F(McpDemo, OutputSchemasAndAnnotationsDescribeTheTools) {
     const json& out = t["outputSchema"];
     EXPECT_EQ(out["type"], "object") << name;
     EXPECT_TRUE(out.contains("properties") || out.contains("anyOf")) << name << ": " << out.dump();
-    EXPECT_GT(out.dump().size(), 100u) << name << ": " << out.dump();  // more than {"type":"object"}
+    EXPECT_GT(out.dump().size(), 100u)
+        << name << ": " << out.dump();  // more than {"type":"object"}
     const json& a = t["annotations"];
     EXPECT_EQ(a["readOnlyHint"], true) << name;
     EXPECT_EQ(a["destructiveHint"], false) << name;
@@ -456,7 +467,8 @@ TEST_F(McpDemo, OutputSchemasAndAnnotationsDescribeTheTools) {
   for (const auto& [tool, args] : calls) {
     json r = c.Call(tool, args);
     ASSERT_EQ(r["result"]["isError"], false) << tool << ": " << r.dump().substr(0, 300);
-    EXPECT_EQ(SchemaMismatch(schemas[tool], r["result"]["structuredContent"]), "") << tool << " " << args.dump();
+    EXPECT_EQ(SchemaMismatch(schemas[tool], r["result"]["structuredContent"]), "")
+        << tool << " " << args.dump();
   }
   // The check can fail: a document without a required field does not match.
   EXPECT_NE(SchemaMismatch(schemas["list_links"], json{{"issues", json::array()}}), "");
@@ -501,7 +513,8 @@ TEST_F(McpDemo, HostileMessagesGetErrorsAndTheSessionGoesOn) {
   EXPECT_EQ(r["error"]["code"], -32700) << r.dump();
   EXPECT_NE(r["error"]["message"].get<std::string>().find("out of range"), std::string::npos)
       << r.dump();
-  c.SendRaw(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_links","arguments":{"limit":1e999}}})");
+  c.SendRaw(
+      R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_links","arguments":{"limit":1e999}}})");
   r = c.ReadMessage();
   EXPECT_EQ(r["error"]["code"], -32700) << r.dump();
   // 100,000 nested arrays: refused by depth, not by the stack.

@@ -2,14 +2,14 @@
 // file (issue 21: `digest -o` replaced a FIFO, symlink or device).
 #include "../../cli/output_file.h"
 
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -55,9 +55,11 @@ TEST(OutputFile, RefusesFifoSymlinkDirectoryAndDevice) {
   ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
   std::string sub = dir / "sub";
   fs::create_directory(sub);
-  for (const auto& [path, kind] : std::vector<std::pair<std::string, std::string>>{
-           {fifo, "a FIFO"}, {link, "a symbolic link"}, {sub, "a directory"},
-           {"/dev/null", "a device"}}) {
+  for (const auto& [path, kind] :
+       std::vector<std::pair<std::string, std::string>>{{fifo, "a FIFO"},
+                                                        {link, "a symbolic link"},
+                                                        {sub, "a directory"},
+                                                        {"/dev/null", "a device"}}) {
     Status s = WriteOutputFile(path, "x");
     ASSERT_FALSE(s.ok()) << path;
     EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);

@@ -2,12 +2,12 @@
 // write leaves pending work that the next writer finishes (links and the ask
 // index as after an uninterrupted run); stats shows pending work and readers
 // warn about it. tests/crash/crash_test.sh does the same at many more points.
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -27,24 +27,26 @@ void WriteDump(const std::string& root, bool changed, int fillers = 0) {
   std::string more;
   for (int i = 0; i < fillers; ++i)
     more += R"(, {"number": ")" + std::to_string(100 + i) + R"(", "title": "unrelated question )" +
-            std::to_string(i) + R"(", "state": "open", "created_at": "2025-06-01T10:00:00+08:00", "finished_at": ""})";
+            std::to_string(i) +
+            R"(", "state": "open", "created_at": "2025-06-01T10:00:00+08:00", "finished_at": ""})";
   WriteFile(repo + "/issues.json", std::string(R"([
     {"number": "7", "title": ")") + (changed ? "aclnnFoo fails (edited)" : "aclnnFoo fails") +
-                                         R"(", "state": "closed",
+                                       R"(", "state": "closed",
      "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-01-05T12:00:00+08:00"},
     {"number": "8", "title": "HCCL timeout", "state": ")" +
-                                         (changed ? "closed" : "open") + R"(",
+                                       (changed ? "closed" : "open") + R"(",
      "created_at": "2026-01-02T10:00:00+08:00", "finished_at": ")" +
-                                         (changed ? "2026-01-05T12:00:00+08:00" : "") + R"("})" +
-                                         more + "]");
+                                       (changed ? "2026-01-05T12:00:00+08:00" : "") + R"("})" +
+                                       more + "]");
   WriteFile(repo + "/pulls.json", std::string(R"([
-    {"number": 12, "title": "fix it", "body": ")") + (changed ? "fix #8" : "fix #7") + R"(",
+    {"number": 12, "title": "fix it", "body": ")") +
+                                      (changed ? "fix #8" : "fix #7") + R"(",
      "state": "merged", "created_at": "2026-01-04T10:00:00+08:00",
      "merged_at": "2026-01-05T12:00:00+08:00", "head": {"ref": "b"}, "base": {"ref": "master"}}])");
 }
 
 std::string Fg(const std::string& env, const std::string& db, const std::string& args, int* code,
-                std::string* err = nullptr) {
+               std::string* err = nullptr) {
   std::string out;
   *code = RunCommand(env + " " + BinaryPath() + " --db " + db + " " + args, &out, err);
   return out;
@@ -162,7 +164,8 @@ TEST_F(PendingCli, StatsShowsPendingWorkAndReadersWarn) {
   // Any writer finishes it first: here a link run of one repository.
   out = Fg("", db, "link --repo gitcode:Ascend/demo", &code, &err);
   ASSERT_EQ(code, 0) << err;
-  EXPECT_NE(err.find("finished the work an interrupted run left pending"), std::string::npos) << err;
+  EXPECT_NE(err.find("finished the work an interrupted run left pending"), std::string::npos)
+      << err;
   EXPECT_EQ(Pending(db), json({{"relink", 0}, {"reindex", 0}, {"link_runs", json::array()}}));
   EXPECT_NE(Links(db).find("#7"), std::string::npos);
 }

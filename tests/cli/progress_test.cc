@@ -1,16 +1,16 @@
 // The progress line (cli/progress.h): its text, its redraw on a terminal,
 // silence on a pipe, --quiet and --progress; and the commands on a real
 // pseudo-terminal (util-linux `script`).
+#include "../../cli/progress.h"
+
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
-
 #include <sstream>
 #include <string>
 #include <thread>
-
-#include "../../cli/progress.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::cli {
 namespace {
@@ -30,7 +30,8 @@ TEST(ProgressLineTest, CountsRateAndEta) {
   s.done = 2500;
   s.total = 10000;
   // 2,500 of 10,000 in 5 s: 500/s, 15 s to go.
-  EXPECT_EQ(ProgressLine("import", s, 5.0), "import  2,500/10,000 records  25%  500/s  ETA 0:15  0:05");
+  EXPECT_EQ(ProgressLine("import", s, 5.0),
+            "import  2,500/10,000 records  25%  500/s  ETA 0:15  0:05");
   // No rate or ETA in the first second; a done count past the total is shown as the total.
   s.done = 46518;
   s.total = 46517;
@@ -79,12 +80,13 @@ TEST(ProgressTest, RedrawsInPlaceOnATerminalAndErasesAtTheEnd) {
   EXPECT_NE(out.find("\rlink  30/100 issues  30%"), std::string::npos) << out;
   EXPECT_GE(Count(out, "\x1b[K"), 4u) << out;  // every draw erases the rest of the old line
   EXPECT_EQ(out.find('\n'), std::string::npos) << out;  // in place: never a new line
-  EXPECT_EQ(out.substr(out.size() - 4), "\r\x1b[K");  // erased at the end
+  EXPECT_EQ(out.substr(out.size() - 4), "\r\x1b[K");    // erased at the end
 }
 
 TEST(ProgressTest, NothingOnAPipeOrWhenQuiet) {
-  for (auto [terminal, mode] : {std::pair{false, ProgressMode::kAuto}, std::pair{true, ProgressMode::kQuiet},
-                                std::pair{false, ProgressMode::kQuiet}}) {
+  for (auto [terminal, mode] :
+       {std::pair{false, ProgressMode::kAuto}, std::pair{true, ProgressMode::kQuiet},
+        std::pair{false, ProgressMode::kQuiet}}) {
     std::ostringstream err;
     Progress p(&err, terminal, mode, "import");
     EXPECT_FALSE(p.enabled());
@@ -123,12 +125,16 @@ TEST(ProgressTest, ForcedOnALogWritesWholeLinesAndEachPhasesLastState) {
 class ProgressCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (RunCommand("command -v script", nullptr) != 0) GTEST_SKIP() << "script (util-linux) not installed";
+    if (RunCommand("command -v script", nullptr) != 0)
+      GTEST_SKIP() << "script (util-linux) not installed";
   }
-  // Runs `args` under script on a pty; its output (stdout and stderr both, as the terminal shows them).
+  // Runs `args` under script on a pty; its output (stdout and stderr both, as the terminal shows
+  // them).
   std::string OnTerminal(const std::string& args) {
     std::string out;
-    EXPECT_EQ(RunCommand("script -qec \"" + BinaryPath() + " --db " + db_.path() + " " + args + "\" /dev/null", &out),
+    EXPECT_EQ(RunCommand("script -qec \"" + BinaryPath() + " --db " + db_.path() + " " + args +
+                             "\" /dev/null",
+                         &out),
               0);
     return out;
   }
@@ -156,7 +162,10 @@ TEST_F(ProgressCliTest, ImportAndLinkRedrawOnATerminal) {
 
 TEST_F(ProgressCliTest, APipeGetsNothingUnlessForced) {
   std::string out, err;
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_.path() + " import " + SourceDir() + "/data/demo", &out, &err), 0);
+  ASSERT_EQ(
+      RunCommand(BinaryPath() + " --db " + db_.path() + " import " + SourceDir() + "/data/demo",
+                 &out, &err),
+      0);
   EXPECT_EQ(err, "");
   ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_.path() + " link", &out, &err), 0);
   EXPECT_EQ(err, "");
@@ -171,11 +180,13 @@ TEST_F(ProgressCliTest, DocsImportAndDigestCount) {
   std::string out, err;
   const std::string fg = BinaryPath() + " --db " + db_.path();
   ASSERT_EQ(RunCommand(fg + " --quiet import " + SourceDir() + "/data/demo", &out, &err), 0);
-  ASSERT_EQ(RunCommand(fg + " docs import --progress " + SourceDir() + "/data/kg", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(fg + " docs import --progress " + SourceDir() + "/data/kg", &out, &err), 0)
+      << err;
   // The last line of the phase: every node written, as many as the report says.
   size_t nodes = 0;
   ASSERT_EQ(std::sscanf(out.c_str(), "imported %zu doc nodes", &nodes), 1) << out;
-  EXPECT_NE(err.find("docs import  " + std::to_string(nodes) + "/" + std::to_string(nodes) + " nodes  100%"),
+  EXPECT_NE(err.find("docs import  " + std::to_string(nodes) + "/" + std::to_string(nodes) +
+                     " nodes  100%"),
             std::string::npos)
       << err;
   ASSERT_EQ(RunCommand(fg + " digest --progress", &out, &err), 0) << err;

@@ -3,6 +3,8 @@
 // pipes) and talk to it.
 #pragma once
 
+#include "testutil/testutil.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/types.h>
@@ -18,14 +20,13 @@
 #include <thread>
 #include <vector>
 
-#include "testutil/testutil.h"
-
 namespace fixgraph::testing {
 
 // fork + exec of `args` (argv[0] is the binary) with extra environment
 // variables; stdin/stdout from the given fds (-1: /dev/null), stderr to a file.
-inline pid_t Spawn(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
-                   int stdin_fd, int stdout_fd, const std::string& stderr_path) {
+inline pid_t Spawn(const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& env, int stdin_fd, int stdout_fd,
+                   const std::string& stderr_path) {
   pid_t pid = fork();
   if (pid != 0) return pid;
   int null_fd = open("/dev/null", O_RDWR);

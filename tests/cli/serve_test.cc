@@ -2,6 +2,11 @@
 // free loopback port; a cpp-httplib client checks that every endpoint returns
 // the CLI's bytes, that bad requests get 4xx JSON naming the problem, the
 // token, the limits, concurrency, and that writes by another process show up.
+#include "../../cli/serve.h"
+
+#include "serve_process.h"
+#include "testutil/testutil.h"
+
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -16,10 +21,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
-
-#include "../../cli/serve.h"
-#include "serve_process.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -47,10 +48,10 @@ std::string PartialDemo(const TempDir& dir, const std::string& name,
   std::string root = dir / name;
   for (const std::string& r : repos) {
     std::string dst = root + "/" + r;
-    EXPECT_EQ(RunCommand("mkdir -p " + dst + " && cp -r " + SourceDir() + "/data/demo/" + r +
-                             "/. " + dst,
-                         nullptr),
-              0);
+    EXPECT_EQ(
+        RunCommand("mkdir -p " + dst + " && cp -r " + SourceDir() + "/data/demo/" + r + "/. " + dst,
+                   nullptr),
+        0);
   }
   return root;
 }
@@ -181,8 +182,9 @@ TEST_F(ServeDemo, HealthzAndStatsMatchTheCli) {
 }
 
 TEST_F(ServeDemo, ShowIsByteIdenticalToTheCli) {
-  for (const std::string ref : {"gitcode:Ascend/MindSpeed-Ops#69", "gitcode:Ascend/MindSpeed-Ops!166",
-                                "gitcode:Ascend/MindSpeed-Ops"}) {
+  for (const std::string ref :
+       {"gitcode:Ascend/MindSpeed-Ops#69", "gitcode:Ascend/MindSpeed-Ops!166",
+        "gitcode:Ascend/MindSpeed-Ops"}) {
     auto r = client_->Get("/api/v1/show?ref=" + httplib::detail::encode_query_param(ref));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200) << ref << ": " << r->body;
@@ -264,7 +266,8 @@ TEST_F(ServeDemo, AskTakesTheNoiseFloor) {
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 400) << bad;
   }
-  r = client_->Post("/api/v1/ask", json{{"q", "x"}, {"min_score", "high"}}.dump(), "application/json");
+  r = client_->Post("/api/v1/ask", json{{"q", "x"}, {"min_score", "high"}}.dump(),
+                    "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
 }
@@ -325,10 +328,11 @@ TEST_F(ServeDemo, JsonSyntaxErrorsAreDescribedNotLeaked) {
   struct Case {
     std::string body, says;
   };
-  for (const Case& c : std::vector<Case>{{"{not json", "it stops being JSON at byte 3: {no"},
-                                         {R"({"q": "x")", "it ends at byte 9 before the value is complete"},
-                                         {R"({"q": "x"} tail)", "it stops being JSON at byte 13: {\"q\": \"x\"} ta"},
-                                         {"   ", "it is empty"}}) {
+  for (const Case& c : std::vector<Case>{
+           {"{not json", "it stops being JSON at byte 3: {no"},
+           {R"({"q": "x")", "it ends at byte 9 before the value is complete"},
+           {R"({"q": "x"} tail)", "it stops being JSON at byte 13: {\"q\": \"x\"} ta"},
+           {"   ", "it is empty"}}) {
     auto r = client_->Post("/api/v1/ask", c.body, "application/json");
     std::string msg = ExpectError(r, 400, "request body is not valid JSON: " + c.says, c.body);
     EXPECT_EQ(msg.find("json.exception"), std::string::npos) << msg;
@@ -343,7 +347,8 @@ TEST_F(ServeDemo, WrongMethodIs405WithAllow) {
   int fd = Connect(server_->port());
   ASSERT_GE(fd, 0);
   ASSERT_TRUE(SendAll(fd, "POST /api/v1/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
-  std::string raw = ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; });
+  std::string raw =
+      ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; });
   close(fd);
   EXPECT_EQ(raw.rfind("HTTP/1.1 405", 0), 0u) << raw;
   EXPECT_NE(raw.find("Allow: GET, HEAD\r\n"), std::string::npos) << raw;
@@ -370,8 +375,9 @@ TEST_F(ServeDemo, WrongMethodIs405WithAllow) {
 // If-None-Match with that tag (or *, or its weak form) is 304 without a body.
 TEST_F(ServeDemo, EtagAndConditionalGet) {
   std::map<std::string, std::string> tags;
-  for (const std::string path : {"/api/v1/stats", "/api/v1/links", "/api/v1/ask?q=EZ9999",
-                                 "/api/v1/show?ref=gitcode%3AAscend%2FFlashGen%2313", "/api/v1/digest", "/"}) {
+  for (const std::string path :
+       {"/api/v1/stats", "/api/v1/links", "/api/v1/ask?q=EZ9999",
+        "/api/v1/show?ref=gitcode%3AAscend%2FFlashGen%2313", "/api/v1/digest", "/"}) {
     SCOPED_TRACE(path);
     auto r = client_->Get(path);
     ASSERT_TRUE(r);
@@ -428,10 +434,12 @@ TEST_F(ServeDemo, LinksPagesWithCursor) {
       break;
     }
     EXPECT_EQ(page["next_cursor"], page["issues"].back()["issue"]);
-    path = "/api/v1/links?limit=7&cursor=" + httplib::detail::encode_query_param(page["next_cursor"]);
+    path =
+        "/api/v1/links?limit=7&cursor=" + httplib::detail::encode_query_param(page["next_cursor"]);
     // (cpp-httplib's client decodes header values)
-    EXPECT_EQ(r->get_header_value("Link"), "</api/v1/links?cursor=" + page["next_cursor"].get<std::string>() +
-                                               "&limit=7>; rel=\"next\"");
+    EXPECT_EQ(r->get_header_value("Link"),
+              "</api/v1/links?cursor=" + page["next_cursor"].get<std::string>() +
+                  "&limit=7>; rel=\"next\"");
     ASSERT_LT(pages, 100);
   }
   EXPECT_EQ(pages, static_cast<int>((want.size() + 6) / 7));
@@ -441,14 +449,17 @@ TEST_F(ServeDemo, LinksPagesWithCursor) {
   ASSERT_EQ(r->status, 200) << r->body;
   json first = json::parse(r->body);
   ASSERT_EQ(first["issues"].size(), 1u);
-  EXPECT_EQ(first["issues"][0]["issue"].get<std::string>().rfind("gitcode:Ascend/FlashGen#", 0), 0u);
+  EXPECT_EQ(first["issues"][0]["issue"].get<std::string>().rfind("gitcode:Ascend/FlashGen#", 0),
+            0u);
   ExpectError(client_->Get("/api/v1/links?limit=0"), 400, "limit");
   ExpectError(client_->Get("/api/v1/links?limit=1001"), 400, "1 to 1000");
   ExpectError(client_->Get("/api/v1/links?cursor=garbage"), 400, "cursor \"garbage\"");
-  ExpectError(client_->Get("/api/v1/links?cursor=gitcode%3AAscend%2FFlashGen%2399999"), 400, "no such issue");
-  ExpectError(client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FFlashGen&cursor=" +
-                           httplib::detail::encode_query_param(want.back()["issue"].get<std::string>())),
-              400, "another repository");
+  ExpectError(client_->Get("/api/v1/links?cursor=gitcode%3AAscend%2FFlashGen%2399999"), 400,
+              "no such issue");
+  ExpectError(
+      client_->Get("/api/v1/links?repo=gitcode%3AAscend%2FFlashGen&cursor=" +
+                   httplib::detail::encode_query_param(want.back()["issue"].get<std::string>())),
+      400, "another repository");
 }
 
 TEST_F(ServeDemo, RequestSizeLimits) {
@@ -478,8 +489,10 @@ TEST_F(ServeDemo, ManyConcurrentClients) {
       for (int i = 0; i < 25; ++i) {
         auto r = (i + t) % 2 == 0 ? c.Get("/api/v1/show?ref=gitcode%3AAscend%2FMindSpeed-Ops%2369")
                                   : c.Get("/api/v1/stats");
-        if (r && r->status == 200 && ((i + t) % 2 != 0 || r->body == expected)) ++ok;
-        else ++bad;
+        if (r && r->status == 200 && ((i + t) % 2 != 0 || r->body == expected))
+          ++ok;
+        else
+          ++bad;
       }
     });
   }
@@ -531,19 +544,24 @@ TEST(Serve, CorsIsOptInForOneOrigin) {
   TempDir db;
   std::string out, err;
   std::string dump = PartialDemo(db, "dump", {"gitcode/Ascend/FlashGen"});
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + dump, &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + dump, &out, &err), 0)
+      << err;
   const std::string origin = "http://localhost:3000";
   ServeProcess server(db.path(), {"--cors", origin}, {{"FIXGRAPH_SERVE_TOKEN", "tok"}});
   ASSERT_GT(server.port(), 0) << server.log();
   httplib::Client c("127.0.0.1", server.port());
-  auto r = c.Options("/api/v1/ask", {{"Origin", origin}, {"Access-Control-Request-Method", "POST"},
-                                     {"Access-Control-Request-Headers", "authorization, content-type"}});
+  auto r =
+      c.Options("/api/v1/ask", {{"Origin", origin},
+                                {"Access-Control-Request-Method", "POST"},
+                                {"Access-Control-Request-Headers", "authorization, content-type"}});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 204);
   EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), origin);
   EXPECT_EQ(r->get_header_value("Access-Control-Allow-Methods"), "GET, HEAD, POST, OPTIONS");
-  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Authorization"), std::string::npos);
-  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Content-Type"), std::string::npos);
+  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Authorization"),
+            std::string::npos);
+  EXPECT_NE(r->get_header_value("Access-Control-Allow-Headers").find("Content-Type"),
+            std::string::npos);
   EXPECT_EQ(r->get_header_value("Vary"), "Origin");
   r = c.Get("/api/v1/stats", {{"Origin", origin}, {"Authorization", "Bearer tok"}});
   ASSERT_TRUE(r);
@@ -567,8 +585,11 @@ TEST(Serve, CorsIsOptInForOneOrigin) {
   EXPECT_EQ(c.Options("/api/v1/nothing", {{"Origin", origin}})->status, 404);
   EXPECT_EQ(c.Put("/api/v1/stats", "x", "text/plain")->status, 405);
   EXPECT_EQ(server.Stop(), 0);
-  for (const std::string bad : {"'*'", "localhost:3000", "http://localhost:3000/", "ftp://x", "https://"}) {
-    int rc = RunCommand(BinaryPath() + " --db " + db.path() + " serve --listen 127.0.0.1:0 --cors " + bad, &out, &err);
+  for (const std::string bad :
+       {"'*'", "localhost:3000", "http://localhost:3000/", "ftp://x", "https://"}) {
+    int rc = RunCommand(
+        BinaryPath() + " --db " + db.path() + " serve --listen 127.0.0.1:0 --cors " + bad, &out,
+        &err);
     EXPECT_EQ(rc, 2) << bad;
     EXPECT_NE(err.find("--cors"), std::string::npos) << err;
   }
@@ -615,8 +636,10 @@ TEST(Serve, SeesWritesOfAnotherProcess) {
     httplib::Client rc("127.0.0.1", server.port());
     while (!stop.load()) {
       auto rr = rc.Get("/api/v1/show?ref=gitcode%3AAscend%2FMindSpeed-Ops%2369");
-      if (!rr || rr->status != 200) ++failures;
-      else ++served;
+      if (!rr || rr->status != 200)
+        ++failures;
+      else
+        ++served;
     }
   });
   ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + second, &out, &err), 0)
@@ -646,7 +669,8 @@ TEST(Serve, HomeFollowsImportsAndDocImports) {
   std::string out, err;
   std::string first = PartialDemo(db, "a", {"gitcode/Ascend/MindSpeed-Ops"});
   std::string second = PartialDemo(db, "b", {"gitcode/Ascend/FlashGen"});
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + first, &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + first, &out, &err), 0)
+      << err;
   ServeProcess server(db.path());
   ASSERT_GT(server.port(), 0) << server.log();
   httplib::Client c("127.0.0.1", server.port());
@@ -661,11 +685,15 @@ TEST(Serve, HomeFollowsImportsAndDocImports) {
   EXPECT_EQ(h["stats"]["docs"], 0);
   EXPECT_EQ(home(), h);  // the cached document
 
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " docs import " + SourceDir() + "/data/kg", &out, &err), 0)
+  ASSERT_EQ(
+      RunCommand(BinaryPath() + " --db " + db.path() + " docs import " + SourceDir() + "/data/kg",
+                 &out, &err),
+      0)
       << err;
   h = home();
   EXPECT_GT(h["stats"]["docs"].get<std::int64_t>(), 0);
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + second, &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + second, &out, &err), 0)
+      << err;
   for (int i = 0; i < 100 && h["stats"]["repositories"] != 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     h = home();
@@ -684,9 +712,10 @@ TEST_F(ServeDemo, HostileJsonBodiesAre400) {
   r = client_->Post("/api/v1/ask", R"({"q": "x", "limit": -1e999})", "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400) << r->body;
-  r = client_->Post("/api/v1/ask",
-                    R"({"q": "x", "repo": )" + std::string(100000, '[') + std::string(100000, ']') + "}",
-                    "application/json");
+  r = client_->Post(
+      "/api/v1/ask",
+      R"({"q": "x", "repo": )" + std::string(100000, '[') + std::string(100000, ']') + "}",
+      "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400) << r->body;
   EXPECT_NE(ErrorMessage(r).find("nested deeper than 64"), std::string::npos) << r->body;
@@ -708,13 +737,15 @@ TEST_F(ServeDemo, PipelinedRequestsAreAllAnswered) {
   std::string batch;
   for (int i = 0; i < 49; ++i) batch += "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
   std::string body = R"({"q": "x", "limit": 0})";
-  batch += "POST /api/v1/ask HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  batch +=
+      "POST /api/v1/ask HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
   batch += "GET /api/v1/nothing HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
   ASSERT_TRUE(SendAll(fd, batch));
   bool closed = false;
-  std::string got = ReadUntil(fd, std::chrono::seconds(30), [](const std::string&) { return false; },
-                              &closed);
+  std::string got = ReadUntil(
+      fd, std::chrono::seconds(30), [](const std::string&) { return false; }, &closed);
   close(fd);
   EXPECT_TRUE(closed);
   EXPECT_EQ(Count(got, "HTTP/1.1 200 OK"), 49u) << got.substr(0, 2000);
@@ -732,8 +763,9 @@ TEST_F(ServeDemo, PipelinedRequestsAreAllAnswered) {
 TEST_F(ServeDemo, HundredsOfParallelConnectionsAreAnswered) {
   // The listen backlog (ss shows it as Send-Q of the listening socket).
   std::string ss_out, ss_err;
-  if (RunCommand("ss -ltnH 'sport = :" + std::to_string(server_->port()) + "'", &ss_out,
-                 &ss_err) == 0 && !ss_out.empty()) {
+  if (RunCommand("ss -ltnH 'sport = :" + std::to_string(server_->port()) + "'", &ss_out, &ss_err) ==
+          0 &&
+      !ss_out.empty()) {
     std::istringstream fields(ss_out);
     std::string state;
     long recv_q = 0, send_q = 0;
@@ -753,7 +785,8 @@ TEST_F(ServeDemo, HundredsOfParallelConnectionsAreAnswered) {
         int fd = Connect(server_->port());
         if (fd >= 0 && SendAll(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"))
           fds.push_back(fd);
-        else if (fd >= 0) close(fd);
+        else if (fd >= 0)
+          close(fd);
       }
       for (int fd : fds) {
         std::string got = ReadUntil(fd, std::chrono::seconds(60), [](const std::string& g) {
@@ -810,8 +843,8 @@ TEST(Serve, SlowClientsDoNotStopTheServer) {
     for (size_t i = 0; i < slow.size(); ++i) {
       if (cut[i]) continue;
       bool closed = false;
-      seen[i] += ReadUntil(slow[i], std::chrono::milliseconds(1),
-                           [](const std::string&) { return false; }, &closed);
+      seen[i] += ReadUntil(
+          slow[i], std::chrono::milliseconds(1), [](const std::string&) { return false; }, &closed);
       cut[i] = closed || !seen[i].empty();
       if (!cut[i]) SendAll(slow[i], "X-Slow: " + std::to_string(i) + "\r\n");
     }
@@ -838,12 +871,13 @@ TEST(Serve, SlowClientsDoNotStopTheServer) {
       << health->body;
   // A body that stops arriving is cut off the same way.
   int fd = Connect(server.port());
-  ASSERT_TRUE(SendAll(fd, "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
-                          "Content-Length: 100\r\n\r\n{\"q\": "));
+  ASSERT_TRUE(SendAll(fd,
+                      "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 100\r\n\r\n{\"q\": "));
   auto t0 = std::chrono::steady_clock::now();
   bool closed = false;
-  std::string got = ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; },
-                              &closed);
+  std::string got = ReadUntil(
+      fd, std::chrono::seconds(10), [](const std::string&) { return false; }, &closed);
   close(fd);
   EXPECT_TRUE(closed);
   EXPECT_EQ(got.rfind("HTTP/1.1 408", 0), 0u) << got;
@@ -874,7 +908,8 @@ TEST(Serve, ConnectionCapStillAnswersHealthz) {
     int fd = Connect(server.port());
     ASSERT_GE(fd, 0);
     ASSERT_TRUE(SendAll(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
-    std::string got = ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; });
+    std::string got =
+        ReadUntil(fd, std::chrono::seconds(10), [](const std::string&) { return false; });
     close(fd);
     EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u) << got;
   }
@@ -882,8 +917,8 @@ TEST(Serve, ConnectionCapStillAnswersHealthz) {
   int refused = 0;
   for (int fd : idle) {
     bool closed = false;
-    std::string got = ReadUntil(fd, std::chrono::milliseconds(200),
-                                [](const std::string&) { return false; }, &closed);
+    std::string got = ReadUntil(
+        fd, std::chrono::milliseconds(200), [](const std::string&) { return false; }, &closed);
     if (closed) {
       ++refused;
       EXPECT_EQ(got.rfind("HTTP/1.1 503", 0), 0u) << got;
@@ -908,9 +943,10 @@ TEST(Serve, FullQueueSheds503WithRetryAfter) {
   // A body longer than the poller waits for: the one worker reads it as it comes.
   std::string body = "{\"q\": \"" + std::string(100000, 'a') + "\"}";
   int busy = Connect(server.port());
-  ASSERT_TRUE(SendAll(busy, "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
-                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
-                            body.substr(0, 10)));
+  ASSERT_TRUE(SendAll(busy,
+                      "POST /api/v1/ask HTTP/1.1\r\nContent-Type: application/json\r\n"
+                      "Content-Length: " +
+                          std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 10)));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   int waiting = Connect(server.port());
   ASSERT_TRUE(SendAll(waiting, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"));
@@ -918,8 +954,8 @@ TEST(Serve, FullQueueSheds503WithRetryAfter) {
   int shed = Connect(server.port());
   ASSERT_TRUE(SendAll(shed, "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"));
   bool closed = false;
-  std::string got = ReadUntil(shed, std::chrono::seconds(10),
-                              [](const std::string&) { return false; }, &closed);
+  std::string got = ReadUntil(
+      shed, std::chrono::seconds(10), [](const std::string&) { return false; }, &closed);
   close(shed);
   EXPECT_EQ(got.rfind("HTTP/1.1 503", 0), 0u) << got;
   EXPECT_NE(got.find("Retry-After: 1"), std::string::npos) << got;

@@ -1,13 +1,13 @@
 // `fixgraph sync` end to end through the loopback fake API.
+#include "fake_api.h"
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "fake_api.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -33,9 +33,9 @@ TEST(SyncCli, DemoThroughFakeEqualsImport) {
                         "gitee:mindspore/mindformers"})
     repos += std::string(" ") + r;
   ASSERT_EQ(RunCommand("FIXGRAPH_HTTP_BACKOFF_MS=5 " +
-                           Fixgraph(dir / "synced", "sync" + repos + " --api-base " + api.BaseUrl() +
-                                                        " --rate-limit 0 --json --record " +
-                                                        (dir / "rec")),
+                           Fixgraph(dir / "synced",
+                                    "sync" + repos + " --api-base " + api.BaseUrl() +
+                                        " --rate-limit 0 --json --record " + (dir / "rec")),
                        &out, &err),
             0)
       << err;
@@ -44,7 +44,8 @@ TEST(SyncCli, DemoThroughFakeEqualsImport) {
   EXPECT_GT(summary["totals"]["requests"].get<int>(), 10);
   EXPECT_TRUE(summary["ok"].get<bool>());
   // The same three repositories imported from the recorded dump and from data/demo.
-  ASSERT_EQ(RunCommand(Fixgraph(dir / "replayed", "import " + (dir / "rec")), &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "replayed", "import " + (dir / "rec")), &out, &err), 0)
+      << err;
   std::string a, b, c;
   ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "links --json"), &a, &err), 0) << err;
   ASSERT_EQ(RunCommand(Fixgraph(dir / "replayed", "links --json"), &b, &err), 0) << err;
@@ -56,21 +57,26 @@ TEST(SyncCli, DemoThroughFakeEqualsImport) {
   json stats = json::parse(a);  // not a temporary: the loop outlives the statement
   for (const json& r : stats["repositories"]) {
     std::string name = r["repo"];
-    EXPECT_TRUE(name == "gitcode:Ascend/TransformerEngineNPU" || name == "gitcode:Ascend/agent-skills" ||
-                name == "gitee:mindspore/mindformers")
+    EXPECT_TRUE(name == "gitcode:Ascend/TransformerEngineNPU" ||
+                name == "gitcode:Ascend/agent-skills" || name == "gitee:mindspore/mindformers")
         << name;
   }
   // Against a plain import of data/demo, restricted to one repository.
   ASSERT_EQ(RunCommand(Fixgraph(dir / "imported", "import " + demo), &out, &err), 0) << err;
-  ASSERT_EQ(RunCommand(Fixgraph(dir / "imported", "links --json --repo gitee:mindspore/mindformers"), &a, &err), 0)
+  ASSERT_EQ(
+      RunCommand(Fixgraph(dir / "imported", "links --json --repo gitee:mindspore/mindformers"), &a,
+                 &err),
+      0)
       << err;
-  ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "links --json --repo gitee:mindspore/mindformers"), &c, &err), 0)
+  ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "links --json --repo gitee:mindspore/mindformers"),
+                       &c, &err),
+            0)
       << err;
   EXPECT_EQ(a, c);
 
   // A second sync changes nothing and fetches no details.
   ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "sync" + repos + " --api-base " + api.BaseUrl() +
-                                                     " --rate-limit 0 --json"),
+                                                    " --rate-limit 0 --json"),
                        &out, &err),
             0)
       << err;
@@ -103,7 +109,8 @@ TEST(SyncCli, TokenNeverPrintedAndErrorsSayWhatToCheck) {
   EXPECT_EQ(err.find("zz-very-secret-zz"), std::string::npos) << err;
   EXPECT_EQ(out.find("zz-very-secret-zz"), std::string::npos) << out;
   ASSERT_FALSE(api.Requests().empty());
-  EXPECT_EQ(api.Requests().back().access_token, "zz-very-secret-zz");  // it was sent, as Gitee wants
+  EXPECT_EQ(api.Requests().back().access_token,
+            "zz-very-secret-zz");  // it was sent, as Gitee wants
 }
 
 // $FIXGRAPH_HTTP_BACKOFF_MS reaches the sync through the cli
@@ -122,8 +129,8 @@ TEST(SyncCli, HttpBackoffFromTheEnvironment) {
   std::string out, err;
   auto start = std::chrono::steady_clock::now();
   ASSERT_EQ(RunCommand("FIXGRAPH_HTTP_BACKOFF_MS=5000 " +
-                           Fixgraph(dir / "db", "sync gitcode:Ascend/agent-skills --api-base " + api.BaseUrl() +
-                                                    " --rate-limit 0 --json"),
+                           Fixgraph(dir / "db", "sync gitcode:Ascend/agent-skills --api-base " +
+                                                    api.BaseUrl() + " --rate-limit 0 --json"),
                        &out, &err),
             0)
       << err;
@@ -136,7 +143,8 @@ TEST(SyncCli, BadUsageExitsTwo) {
   TempDir dir;
   std::string out, err;
   EXPECT_EQ(RunCommand(Fixgraph(dir / "db", "sync gitcode:a/b --state maybe"), &out, &err), 2);
-  EXPECT_EQ(RunCommand(Fixgraph(dir / "db", "sync gitcode:a/b --only comments,bogus"), &out, &err), 2);
+  EXPECT_EQ(RunCommand(Fixgraph(dir / "db", "sync gitcode:a/b --only comments,bogus"), &out, &err),
+            2);
   EXPECT_NE(err.find("bogus"), std::string::npos) << err;
   EXPECT_EQ(RunCommand(Fixgraph(dir / "db", "sync Ascend/b"), &out, &err), 2);
   EXPECT_EQ(RunCommand(Fixgraph(dir / "db", "sync gitcode:a/b --since yesterday"), &out, &err), 2);
@@ -147,7 +155,8 @@ TEST(SyncCli, FakeApiBinaryStarts) {
   std::string out, err;
   EXPECT_EQ(RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --help", &out, &err), 0);
   EXPECT_NE(out.find("--dump"), std::string::npos);
-  EXPECT_EQ(RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --fault nope --dump x", &out, &err), 2);
+  EXPECT_EQ(
+      RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --fault nope --dump x", &out, &err), 2);
 }
 
 // Issue 23.
@@ -164,12 +173,13 @@ TEST(SyncCli, LeanFirstSyncLinksLikeAFullImport) {
                  repo.path().filename().string();
   std::string out, err, a, b;
   ASSERT_EQ(RunCommand(Fixgraph(dir / "synced", "sync" + repos + " --api-base " + api.BaseUrl() +
-                                                     " --rate-limit 0 --json"),
+                                                    " --rate-limit 0 --json"),
                        &out, &err),
             0)
       << err;
   json summary = json::parse(out);
-  double items = summary["totals"]["issues"].get<double>() + summary["totals"]["pulls"].get<double>();
+  double items =
+      summary["totals"]["issues"].get<double>() + summary["totals"]["pulls"].get<double>();
   std::cout << "lean first sync of data/demo: " << summary["totals"]["requests"] << " requests, "
             << summary["totals"]["requests"].get<double>() / items << " per item\n";
   ASSERT_EQ(RunCommand(Fixgraph(dir / "imported", "import " + demo), &out, &err), 0) << err;
@@ -197,8 +207,10 @@ TEST(SyncCli, PartialSyncExitsThreeAndNamesWhatWasSkipped) {
   api.AddFault(*f);
   ASSERT_TRUE(api.Start().ok());
   std::string out, err;
-  int rc = RunCommand(Fixgraph(dir / "db", "sync gitcode:sytest/paopao gitee:kit101/drone-yml-test "
-                                           "--api-base " + api.BaseUrl() + " --rate-limit 0 --json"),
+  int rc = RunCommand(Fixgraph(dir / "db",
+                               "sync gitcode:sytest/paopao gitee:kit101/drone-yml-test "
+                               "--api-base " +
+                                   api.BaseUrl() + " --rate-limit 0 --json"),
                       &out, &err);
   EXPECT_EQ(rc, 3) << err;
   json summary = json::parse(out);
@@ -230,9 +242,10 @@ TEST(SyncCli, UnreachableServerFailsFastAndLeavesNoTrace) {
   }
   std::string out, err;
   auto start = std::chrono::steady_clock::now();
-  int rc = RunCommand(Fixgraph(dir / "db", "sync gitcode:Ascend/a gitcode:Ascend/b --api-base "
-                                           "http://127.0.0.1:" + std::to_string(port) +
-                                           "/api/v5 --rate-limit 0 --json"),
+  int rc = RunCommand(Fixgraph(dir / "db",
+                               "sync gitcode:Ascend/a gitcode:Ascend/b --api-base "
+                               "http://127.0.0.1:" +
+                                   std::to_string(port) + "/api/v5 --rate-limit 0 --json"),
                       &out, &err);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(rc, 1);
@@ -251,11 +264,13 @@ TEST(SyncCli, UnreachableServerFailsFastAndLeavesNoTrace) {
 TEST(SyncCli, IssueBranchLinksAndCrossRepositoryLinksAreUsed) {
   TempDir dir;
   std::string out, err;
-  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "import " + SourceDir() + "/tests/data/platform-shapes"),
-                       &out, &err),
-            0)
+  ASSERT_EQ(
+      RunCommand(Fixgraph(dir / "db", "import " + SourceDir() + "/tests/data/platform-shapes"),
+                 &out, &err),
+      0)
       << err;
-  ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "links --json --repo gitcode:sytest/paopao"), &out, &err), 0)
+  ASSERT_EQ(
+      RunCommand(Fixgraph(dir / "db", "links --json --repo gitcode:sytest/paopao"), &out, &err), 0)
       << err;
   bool found = false;
   std::istringstream lines(out);
@@ -266,14 +281,15 @@ TEST(SyncCli, IssueBranchLinksAndCrossRepositoryLinksAreUsed) {
     for (const json& f : j["fixes"]) {
       if (f["pr"] != "gitcode:sytest/paopao!7") continue;
       for (const json& e : f["evidence"])
-        if (e["kind"] == "branch_name" &&
-            e["detail"].get<std::string>().find("linked to #4 on the platform") != std::string::npos)
+        if (e["kind"] == "branch_name" && e["detail"].get<std::string>().find(
+                                              "linked to #4 on the platform") != std::string::npos)
           found = true;
     }
   }
   EXPECT_TRUE(found) << out;
   ASSERT_EQ(RunCommand(Fixgraph(dir / "db", "show gitcode:sytest/paopao!4"), &out, &err), 0) << err;
-  EXPECT_NE(out.find("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), std::string::npos) << out;
+  EXPECT_NE(out.find("gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4"), std::string::npos)
+      << out;
 }
 
 }  // namespace

@@ -3,14 +3,14 @@
 // zigzag integers at their extremes, and truncated or overlong input.
 #include "fixgraph/engine/byte_codec.h"
 
+#include "../../engine/record_codec.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "../../engine/record_codec.h"
 
 namespace fixgraph {
 namespace {
@@ -104,10 +104,10 @@ TEST(ByteCodecVarint, ZigzagIntegersAtTheirExtremes) {
   EXPECT_EQ(EncodeInt(64), EncodeVarint(128));   // the first two-byte one
   EXPECT_EQ(EncodeInt(kMax), EncodeVarint(std::numeric_limits<std::uint64_t>::max() - 1));
   EXPECT_EQ(EncodeInt(kMin), EncodeVarint(std::numeric_limits<std::uint64_t>::max()));
-  for (std::int64_t v : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{63}, std::int64_t{-64},
-                         std::int64_t{64}, std::int64_t{-65}, std::int64_t{1} << 20,
-                         -(std::int64_t{1} << 20), std::int64_t{1} << 35, kMax, kMax - 1, kMin,
-                         kMin + 1}) {
+  for (std::int64_t v :
+       {std::int64_t{0}, std::int64_t{-1}, std::int64_t{63}, std::int64_t{-64}, std::int64_t{64},
+        std::int64_t{-65}, std::int64_t{1} << 20, -(std::int64_t{1} << 20), std::int64_t{1} << 35,
+        kMax, kMax - 1, kMin, kMin + 1}) {
     bool ok = false;
     EXPECT_EQ(DecodeInt(EncodeInt(v), &ok), v);
     EXPECT_TRUE(ok) << v;

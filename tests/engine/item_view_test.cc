@@ -1,12 +1,13 @@
 #include "fixgraph/engine/item_view.h"
 
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/model_json.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
-
-#include "fixgraph/engine/model_json.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -303,8 +304,7 @@ TEST_F(ItemViewTest, MissingItemsAreNotFound) {
     auto v = BuildItemView(*store_, ref);
     ASSERT_FALSE(v.ok()) << ref.ToString();
     EXPECT_TRUE(v.status().IsNotFound()) << v.status().ToString();
-    EXPECT_NE(v.status().message().find(ref.ToString()), std::string::npos)
-        << v.status().message();
+    EXPECT_NE(v.status().message().find(ref.ToString()), std::string::npos) << v.status().message();
   }
   RepoRef other = Repo();
   other.name = "nope";

@@ -140,14 +140,21 @@ struct UrlCase {
 
 TEST(MentionsTest, UrlsOfEveryPlatform) {
   const std::vector<UrlCase> cases = {
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/pulls/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitee.com/mindspore/mindformers/issues/I8XK2P", "gitee:mindspore/mindformers#I8XK2P", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166",
+       "gitcode:Ascend/MindSpeed-Ops!166", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/pulls/166", "gitcode:Ascend/MindSpeed-Ops!166",
+       false},
+      {"https://gitee.com/mindspore/mindformers/issues/I8XK2P",
+       "gitee:mindspore/mindformers#I8XK2P", false},
       {"https://gitee.com/mindspore/mindformers/pulls/12", "gitee:mindspore/mindformers!12", false},
-      {"https://github.com/vllm-project/vllm-ascend/issues/5", "github:vllm-project/vllm-ascend#5", false},
-      {"https://github.com/vllm-project/vllm-ascend/pull/11337", "github:vllm-project/vllm-ascend!11337", false},
-      {"https://atomgit.com/Ascend/MindSpeed-Ops/issues/70", "gitcode:Ascend/MindSpeed-Ops#70", true},
+      {"https://github.com/vllm-project/vllm-ascend/issues/5", "github:vllm-project/vllm-ascend#5",
+       false},
+      {"https://github.com/vllm-project/vllm-ascend/pull/11337",
+       "github:vllm-project/vllm-ascend!11337", false},
+      {"https://atomgit.com/Ascend/MindSpeed-Ops/issues/70", "gitcode:Ascend/MindSpeed-Ops#70",
+       true},
   };
   for (const UrlCase& c : cases) {
     SCOPED_TRACE(c.url);
@@ -181,11 +188,19 @@ TEST(MentionsTest, RepositoryUrlIsNotAMention) {
 }
 
 TEST(MentionsTest, ClosingKeywords) {
-  for (const char* text : {"Fixes #5", "fixes #5", "fix #5", "FIX #5", "fixed #5", "close #5",
-                           "closes #5", "Closed #5", "resolve #5", "resolves #5", "resolved #5",
-                           "修复 #5", "修复#5", "解决 #5", "关闭 #5", "修正 #5", "fix: #5",
-                           "Fix：#5", "Fixes issue #5", "fixes the bug #5", "**Fixes** #5",
-                           "- fix #5", "修复问题 #5", "Fixes https://gitcode.com/Ascend/MindSpeed-Ops/issues/5"}) {
+  for (const char* text :
+       {"Fixes #5",       "fixes #5",
+        "fix #5",         "FIX #5",
+        "fixed #5",       "close #5",
+        "closes #5",      "Closed #5",
+        "resolve #5",     "resolves #5",
+        "resolved #5",    "修复 #5",
+        "修复#5",         "解决 #5",
+        "关闭 #5",        "修正 #5",
+        "fix: #5",        "Fix：#5",
+        "Fixes issue #5", "fixes the bug #5",
+        "**Fixes** #5",   "- fix #5",
+        "修复问题 #5",    "Fixes https://gitcode.com/Ascend/MindSpeed-Ops/issues/5"}) {
     SCOPED_TRACE(text);
     Mention m = One(text);
     EXPECT_EQ(m.keyword, MentionKeyword::kClosing);
@@ -194,9 +209,9 @@ TEST(MentionsTest, ClosingKeywords) {
 }
 
 TEST(MentionsTest, RelatingKeywords) {
-  for (const char* text : {"关联 #5", "关联#5", "关联 issue #5", "related #5", "Related: #5",
-                           "relates to #5", "ref #5", "refs #5", "see #5", "参考 #5", "同 #5",
-                           "见 #5", "re #5"}) {
+  for (const char* text :
+       {"关联 #5", "关联#5", "关联 issue #5", "related #5", "Related: #5", "relates to #5",
+        "ref #5", "refs #5", "see #5", "参考 #5", "同 #5", "见 #5", "re #5"}) {
     SCOPED_TRACE(text);
     Mention m = One(text);
     EXPECT_EQ(m.keyword, MentionKeyword::kRelating);
@@ -303,9 +318,7 @@ TEST(MentionsTest, FenceEndsAtItsClosingLine) {
   EXPECT_EQ(ms[1].keyword, MentionKeyword::kClosing);
 }
 
-TEST(MentionsTest, UnclosedFenceMasksTheRest) {
-  EXPECT_TRUE(Find("```\n#5\n#6").empty());
-}
+TEST(MentionsTest, UnclosedFenceMasksTheRest) { EXPECT_TRUE(Find("```\n#5\n#6").empty()); }
 
 TEST(MentionsTest, NothingInsideInlineCode) {
   EXPECT_TRUE(Find("run `git log #5` now").empty());
@@ -331,10 +344,10 @@ TEST(MentionsTest, NotHtmlEntitiesColoursOrVersions) {
 }
 
 TEST(MentionsTest, NotOtherSitesUrls) {
-  for (const char* text : {"https://example.com/issues/3", "https://example.com/a/b/issues/3",
-                           "https://gitlab.com/a/b/merge_requests/3",
-                           "see https://example.com/a/b/issues/3#4",
-                           "https://example.com/page#5"}) {
+  for (const char* text :
+       {"https://example.com/issues/3", "https://example.com/a/b/issues/3",
+        "https://gitlab.com/a/b/merge_requests/3", "see https://example.com/a/b/issues/3#4",
+        "https://example.com/page#5"}) {
     EXPECT_TRUE(Find(text).empty()) << text;
   }
 }
@@ -348,10 +361,10 @@ TEST(MentionsTest, BangWordsAreNotPulls) {
 }
 
 TEST(MentionsTest, GiteeIdentsNeedTheirShape) {
-  EXPECT_TRUE(Find("#i8xk2p", GiteeCtx()).empty());  // lower case
-  EXPECT_TRUE(Find("#I8X", GiteeCtx()).empty());     // too short
+  EXPECT_TRUE(Find("#i8xk2p", GiteeCtx()).empty());     // lower case
+  EXPECT_TRUE(Find("#I8X", GiteeCtx()).empty());        // too short
   EXPECT_TRUE(Find("#IABCDEFGH", GiteeCtx()).empty());  // too long
-  EXPECT_TRUE(Find("#X8XK2P", GiteeCtx()).empty());  // not starting with I
+  EXPECT_TRUE(Find("#X8XK2P", GiteeCtx()).empty());     // not starting with I
 }
 
 TEST(MentionsTest, NamesOfEnums) {

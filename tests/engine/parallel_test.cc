@@ -1,5 +1,7 @@
 #include "fixgraph/engine/parallel.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -10,8 +12,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace fixgraph {
 namespace {
@@ -35,7 +35,9 @@ TEST(ParallelForTest, RunsEveryIndexExactlyOnce) {
         runs[i].fetch_add(1);
         if (worker >= threads) bad_worker.fetch_add(1);
       });
-      for (size_t i = 0; i < n; ++i) EXPECT_EQ(runs[i].load(), 1) << "index " << i << " of " << n << ", " << threads << " threads";
+      for (size_t i = 0; i < n; ++i)
+        EXPECT_EQ(runs[i].load(), 1)
+            << "index " << i << " of " << n << ", " << threads << " threads";
       EXPECT_EQ(bad_worker.load(), 0u) << n << " items, " << threads << " threads";
     }
   }
@@ -211,7 +213,8 @@ TEST(ParallelForTest, LowestThrowingIndexWins) {
       try {
         ParallelFor(kItems, threads, [&](size_t i, size_t) {
           runs[i].fetch_add(1);
-          if (i == 250 || i == 120 || i == 390) throw std::runtime_error("index " + std::to_string(i));
+          if (i == 250 || i == 120 || i == 390)
+            throw std::runtime_error("index " + std::to_string(i));
           if (i % 7 == 0) std::this_thread::yield();
         });
       } catch (const std::runtime_error& e) {
@@ -253,10 +256,12 @@ TEST(ParallelForTest, AThrowStopsNewIndices) {
 TEST(ParallelForTest, NestedLoopsWork) {
   std::vector<std::vector<int>> grid(6, std::vector<int>(50));
   ParallelFor(grid.size(), 3, [&](size_t r, size_t) {
-    ParallelFor(grid[r].size(), 2, [&](size_t c, size_t) { grid[r][c] = static_cast<int>(r * 100 + c); });
+    ParallelFor(grid[r].size(), 2,
+                [&](size_t c, size_t) { grid[r][c] = static_cast<int>(r * 100 + c); });
   });
   for (size_t r = 0; r < grid.size(); ++r)
-    for (size_t c = 0; c < grid[r].size(); ++c) ASSERT_EQ(grid[r][c], static_cast<int>(r * 100 + c));
+    for (size_t c = 0; c < grid[r].size(); ++c)
+      ASSERT_EQ(grid[r][c], static_cast<int>(r * 100 + c));
 }
 
 TEST(ParallelForTest, HardwareThreadsIsAtLeastOne) { EXPECT_GE(HardwareThreads(), 1u); }

@@ -1,11 +1,11 @@
 // Tests of the binary record encoding (engine/record_codec.h): the on-disk format.
 #include "../../engine/record_codec.h"
 
+#include "fixgraph/engine/model_json.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "fixgraph/engine/model_json.h"
 
 namespace fixgraph {
 namespace {
@@ -58,8 +58,8 @@ TEST(RecordCodec, PullRoundTripsWithEachCloseFlag) {
   v.state = PullState::kMerged;
   v.merged_at = 5;
   v.head_repo = "a/b";
-  for (std::optional<bool> flag : {std::optional<bool>(), std::optional<bool>(true),
-                                   std::optional<bool>(false)}) {
+  for (std::optional<bool> flag :
+       {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false)}) {
     v.close_related_issue = flag;
     RoundTrip(v);
   }
@@ -127,7 +127,8 @@ TEST(RecordCodec, MentionRoundTrips) {
   EXPECT_TRUE(back.mirror_host);
   EXPECT_EQ(back.text, m.text);
   EXPECT_EQ(back.at, m.at);
-  EXPECT_TRUE(codec::Decode(std::string_view(bytes).substr(0, bytes.size() - 1), &back).IsCorruption());
+  EXPECT_TRUE(
+      codec::Decode(std::string_view(bytes).substr(0, bytes.size() - 1), &back).IsCorruption());
 }
 
 TEST(RecordCodec, WrongTypeIsCorruption) {

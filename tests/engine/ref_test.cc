@@ -139,29 +139,29 @@ TEST(RefTest, RoundTripsEveryForm) {
 
 TEST(RefTest, RejectsWithMessageNamingText) {
   for (const std::string& text : std::vector<std::string>{
-           "",                          // empty
-           "   ",                       // blank
-           "Ascend/MindSpeed-Ops#69",   // missing platform
-           "gitlab:a/b#1",              // unknown platform
-           ":a/b",                      // empty platform
-           "gitcode:",                  // no repo
-           "gitcode:ab",                // no slash
-           "gitcode:/b",                // empty owner
-           "gitcode:a/",                // empty name
-           "gitcode:a//b",              // empty subgroup
-           "gitcode:a b/c",             // space
-           "gitcode:a/b c",             // space in name
-           "gitcode:a/b$#1",            // bad char
-           "gitcode:a/..",              // dot-dot
-           "gitcode:a/b#",              // empty issue number
-           "gitcode:a/b#1-2",           // bad issue char
+           "",                                     // empty
+           "   ",                                  // blank
+           "Ascend/MindSpeed-Ops#69",              // missing platform
+           "gitlab:a/b#1",                         // unknown platform
+           ":a/b",                                 // empty platform
+           "gitcode:",                             // no repo
+           "gitcode:ab",                           // no slash
+           "gitcode:/b",                           // empty owner
+           "gitcode:a/",                           // empty name
+           "gitcode:a//b",                         // empty subgroup
+           "gitcode:a b/c",                        // space
+           "gitcode:a/b c",                        // space in name
+           "gitcode:a/b$#1",                       // bad char
+           "gitcode:a/..",                         // dot-dot
+           "gitcode:a/b#",                         // empty issue number
+           "gitcode:a/b#1-2",                      // bad issue char
            "gitcode:a/b#" + std::string(33, '1'),  // too long
-           "gitcode:a/b!",              // empty PR number
-           "gitcode:a/b!12a",           // PR number with letters
-           "gitcode:a/b!I8XK2P",        // Gitee ids are issues, never PRs
-           "gitcode:a/b!-3",            // negative
-           "doc:",                      // empty doc id
-           "doc:a b",                   // space in doc id
+           "gitcode:a/b!",                         // empty PR number
+           "gitcode:a/b!12a",                      // PR number with letters
+           "gitcode:a/b!I8XK2P",                   // Gitee ids are issues, never PRs
+           "gitcode:a/b!-3",                       // negative
+           "doc:",                                 // empty doc id
+           "doc:a b",                              // space in doc id
        }) {
     SCOPED_TRACE(text);
     auto r = ParseRef(text);
@@ -218,36 +218,56 @@ struct UrlCase {
 TEST(ParseWebUrlTest, RecognisedForms) {
   const std::vector<UrlCase> cases = {
       // GitCode
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/pulls/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/pull/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166",
+       "gitcode:Ascend/MindSpeed-Ops!166", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/pulls/166", "gitcode:Ascend/MindSpeed-Ops!166",
+       false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/pull/166", "gitcode:Ascend/MindSpeed-Ops!166",
+       false},
       {"https://gitcode.com/Ascend/MindSpeed-Ops", "gitcode:Ascend/MindSpeed-Ops", false},
-      {"http://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
-      {"https://www.gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
-      {"https://GitCode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
+      {"http://gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       false},
+      {"https://www.gitcode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       false},
+      {"https://GitCode.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       false},
       {"https://gitcode.com/group/sub/repo/-/merge_requests/3", "gitcode:group/sub/repo!3", false},
       {"https://gitcode.com/group/sub/repo/issues/4", "gitcode:group/sub/repo#4", false},
       // AtomGit: GitCode's mirror brand
-      {"https://atomgit.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", true},
-      {"https://atomgit.com/Ascend/MindSpeed-Ops/merge_requests/7", "gitcode:Ascend/MindSpeed-Ops!7", true},
+      {"https://atomgit.com/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69",
+       true},
+      {"https://atomgit.com/Ascend/MindSpeed-Ops/merge_requests/7",
+       "gitcode:Ascend/MindSpeed-Ops!7", true},
       // Gitee
-      {"https://gitee.com/mindspore/mindformers/issues/I8XK2P", "gitee:mindspore/mindformers#I8XK2P", false},
+      {"https://gitee.com/mindspore/mindformers/issues/I8XK2P",
+       "gitee:mindspore/mindformers#I8XK2P", false},
       {"https://gitee.com/mindspore/mindformers/pulls/12", "gitee:mindspore/mindformers!12", false},
       {"https://gitee.com/mindspore/mindformers", "gitee:mindspore/mindformers", false},
       // GitHub
-      {"https://github.com/vllm-project/vllm-ascend/issues/5", "github:vllm-project/vllm-ascend#5", false},
-      {"https://github.com/vllm-project/vllm-ascend/pull/11337", "github:vllm-project/vllm-ascend!11337", false},
+      {"https://github.com/vllm-project/vllm-ascend/issues/5", "github:vllm-project/vllm-ascend#5",
+       false},
+      {"https://github.com/vllm-project/vllm-ascend/pull/11337",
+       "github:vllm-project/vllm-ascend!11337", false},
       // API forms
-      {"https://api.gitcode.com/api/v5/repos/Ascend/MindSpeed-Ops/issues/69", "gitcode:Ascend/MindSpeed-Ops#69", false},
-      {"https://api.gitcode.com/api/v5/repos/Ascend/MindSpeed-Ops/pulls/166", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitee.com/api/v5/repos/mindspore/mindformers/issues/I8XK2P", "gitee:mindspore/mindformers#I8XK2P", false},
-      {"https://gitee.com/api/v5/repos/mindspore/mindformers/pulls/9", "gitee:mindspore/mindformers!9", false},
-      {"https://api.github.com/repos/vllm-project/vllm-ascend/issues/5", "github:vllm-project/vllm-ascend#5", false},
-      {"https://api.github.com/repos/vllm-project/vllm-ascend/pulls/6", "github:vllm-project/vllm-ascend!6", false},
+      {"https://api.gitcode.com/api/v5/repos/Ascend/MindSpeed-Ops/issues/69",
+       "gitcode:Ascend/MindSpeed-Ops#69", false},
+      {"https://api.gitcode.com/api/v5/repos/Ascend/MindSpeed-Ops/pulls/166",
+       "gitcode:Ascend/MindSpeed-Ops!166", false},
+      {"https://gitee.com/api/v5/repos/mindspore/mindformers/issues/I8XK2P",
+       "gitee:mindspore/mindformers#I8XK2P", false},
+      {"https://gitee.com/api/v5/repos/mindspore/mindformers/pulls/9",
+       "gitee:mindspore/mindformers!9", false},
+      {"https://api.github.com/repos/vllm-project/vllm-ascend/issues/5",
+       "github:vllm-project/vllm-ascend#5", false},
+      {"https://api.github.com/repos/vllm-project/vllm-ascend/pulls/6",
+       "github:vllm-project/vllm-ascend!6", false},
       // Trailing anchors, queries, slashes and .git
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166#note_1", "gitcode:Ascend/MindSpeed-Ops!166", false},
-      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69?from=project_issue", "gitcode:Ascend/MindSpeed-Ops#69", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166#note_1",
+       "gitcode:Ascend/MindSpeed-Ops!166", false},
+      {"https://gitcode.com/Ascend/MindSpeed-Ops/issues/69?from=project_issue",
+       "gitcode:Ascend/MindSpeed-Ops#69", false},
       {"https://github.com/a/b/pull/5#issuecomment-123", "github:a/b!5", false},
       {"https://github.com/a/b/pull/5/files", "github:a/b!5", false},
       {"https://gitee.com/a/b/issues/I8XK2P/", "gitee:a/b#I8XK2P", false},
@@ -309,9 +329,11 @@ TEST(WebUrlTest, PerPlatform) {
   RepoRef gh = Repo(Platform::kGitHub, "vllm-project", "vllm-ascend");
   EXPECT_EQ(WebUrl(Ref::Repo(gc)), "https://gitcode.com/Ascend/MindSpeed-Ops");
   EXPECT_EQ(WebUrl(Ref::Issue(gc, "69")), "https://gitcode.com/Ascend/MindSpeed-Ops/issues/69");
-  EXPECT_EQ(WebUrl(Ref::Pull(gc, 166)), "https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166");
+  EXPECT_EQ(WebUrl(Ref::Pull(gc, 166)),
+            "https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166");
   EXPECT_EQ(WebUrl(Ref::Repo(ge)), "https://gitee.com/mindspore/mindformers");
-  EXPECT_EQ(WebUrl(Ref::Issue(ge, "I8XK2P")), "https://gitee.com/mindspore/mindformers/issues/I8XK2P");
+  EXPECT_EQ(WebUrl(Ref::Issue(ge, "I8XK2P")),
+            "https://gitee.com/mindspore/mindformers/issues/I8XK2P");
   EXPECT_EQ(WebUrl(Ref::Pull(ge, 12)), "https://gitee.com/mindspore/mindformers/pulls/12");
   EXPECT_EQ(WebUrl(Ref::Repo(gh)), "https://github.com/vllm-project/vllm-ascend");
   EXPECT_EQ(WebUrl(Ref::Issue(gh, "5")), "https://github.com/vllm-project/vllm-ascend/issues/5");

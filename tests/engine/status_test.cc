@@ -30,7 +30,8 @@ TEST(StatusTest, FactoriesSetCodeAndMessage) {
   };
   std::vector<Case> cases;
   cases.push_back({Status::NotFound("m"), Status::Code::kNotFound, "not found"});
-  cases.push_back({Status::InvalidArgument("m"), Status::Code::kInvalidArgument, "invalid argument"});
+  cases.push_back(
+      {Status::InvalidArgument("m"), Status::Code::kInvalidArgument, "invalid argument"});
   cases.push_back({Status::Corruption("m"), Status::Code::kCorruption, "bad data"});
   cases.push_back({Status::IOError("m"), Status::Code::kIOError, "I/O error"});
   cases.push_back({Status::NotSupported("m"), Status::Code::kNotSupported, "not supported"});
@@ -85,7 +86,8 @@ TEST(StatusTest, WithContextPrefixesMessageAndKeepsCode) {
   // The original is unchanged.
   EXPECT_EQ(s.message(), "byte 120: expected string");
   // Chained contexts nest outward.
-  EXPECT_EQ(c.WithContext("import").message(), "import: data/x/issues.json: byte 120: expected string");
+  EXPECT_EQ(c.WithContext("import").message(),
+            "import: data/x/issues.json: byte 120: expected string");
 }
 
 TEST(StatusTest, WithContextOnOkStaysOk) {

@@ -1,5 +1,6 @@
 // Tests of the private key layout (engine/store_keys.h): the on-disk format.
 #include "../../engine/store_keys.h"
+
 #include "fixgraph/engine/store.h"
 
 #include <gtest/gtest.h>
@@ -15,9 +16,7 @@ namespace {
 
 using namespace std::string_literals;
 
-RepoRef Repo() {
-  return RepoRef{Platform::kGitCode, std::string("a"), std::string("b")};
-}
+RepoRef Repo() { return RepoRef{Platform::kGitCode, std::string("a"), std::string("b")}; }
 
 TEST(StoreKeysTest, NumPadsDigitsOnly) {
   EXPECT_EQ(keys::Num("69"), "000000000069");
@@ -37,13 +36,15 @@ TEST(StoreKeysTest, ScanOrderKeyFollowsTheIssueKeys) {
       gitee{Platform::kGitee, "o", "r"};
   std::vector<Ref> items;
   for (const RepoRef& repo : {r, rx, gitee})
-    for (const char* n : {"1", "9", "10", "100", "I4AB", "I4ABC", "I4B"}) items.push_back(Ref::Issue(repo, n));
+    for (const char* n : {"1", "9", "10", "100", "I4AB", "I4ABC", "I4B"})
+      items.push_back(Ref::Issue(repo, n));
   auto by_key = items, by_scan = items;
   std::sort(by_key.begin(), by_key.end(), [](const Ref& a, const Ref& b) {
     return keys::IssueKey(a.repo, a.number) < keys::IssueKey(b.repo, b.number);
   });
-  std::sort(by_scan.begin(), by_scan.end(),
-            [](const Ref& a, const Ref& b) { return Store::ScanOrderKey(a) < Store::ScanOrderKey(b); });
+  std::sort(by_scan.begin(), by_scan.end(), [](const Ref& a, const Ref& b) {
+    return Store::ScanOrderKey(a) < Store::ScanOrderKey(b);
+  });
   EXPECT_EQ(by_key, by_scan);
   EXPECT_LT(Store::ScanOrderKey(Ref::Issue(r, "9")), Store::ScanOrderKey(Ref::Issue(r, "10")));
   EXPECT_LT(Store::ScanOrderKey(Ref::Issue(r, "100")), Store::ScanOrderKey(Ref::Issue(rx, "1")));
@@ -68,9 +69,9 @@ TEST(StoreKeysTest, UnpadInvertsNum) {
 }
 
 TEST(StoreKeysTest, TimeIsEightBytesInSignedOrder) {
-  std::vector<std::int64_t> times = {std::numeric_limits<std::int64_t>::min(), -86400, -1, 0, 1,
-                                     255, 256, 1789443356,
-                                     std::numeric_limits<std::int64_t>::max()};
+  std::vector<std::int64_t> times = {
+      std::numeric_limits<std::int64_t>::min(), -86400, -1, 0, 1, 255, 256, 1789443356,
+      std::numeric_limits<std::int64_t>::max()};
   std::vector<std::string> encoded;
   for (std::int64_t t : times) {
     std::string e = keys::Time(t);
@@ -85,7 +86,9 @@ TEST(StoreKeysTest, TimeIsEightBytesInSignedOrder) {
 }
 
 TEST(StoreKeysTest, JoinAndPrefix) {
-  EXPECT_EQ(keys::Join('I', {"gitcode:a/b", "40"}), "I\0gitcode:a/b\0"s "40");
+  EXPECT_EQ(keys::Join('I', {"gitcode:a/b", "40"}),
+            "I\0gitcode:a/b\0"s
+            "40");
   EXPECT_EQ(keys::Prefix('I', {"gitcode:a/b"}), "I\0gitcode:a/b\0"s);
   EXPECT_EQ(keys::Join('x', {}), "x");
   std::string key = keys::Join('I', {"gitcode:a/b", "40"});
@@ -97,9 +100,15 @@ TEST(StoreKeysTest, JoinAndPrefix) {
 
 TEST(StoreKeysTest, RecordKeys) {
   EXPECT_EQ(keys::RepoKey(Repo()), "R\0gitcode:a/b"s);
-  EXPECT_EQ(keys::IssueKey(Repo(), "69"), "I\0gitcode:a/b\0"s "000000000069");
-  EXPECT_EQ(keys::IssueKey(Repo(), "I8XK2P"), "I\0gitcode:a/b\0"s "I8XK2P");
-  EXPECT_EQ(keys::PullKey(Repo(), 166), "P\0gitcode:a/b\0"s "000000000166");
+  EXPECT_EQ(keys::IssueKey(Repo(), "69"),
+            "I\0gitcode:a/b\0"s
+            "000000000069");
+  EXPECT_EQ(keys::IssueKey(Repo(), "I8XK2P"),
+            "I\0gitcode:a/b\0"s
+            "I8XK2P");
+  EXPECT_EQ(keys::PullKey(Repo(), 166),
+            "P\0gitcode:a/b\0"s
+            "000000000166");
   EXPECT_EQ(keys::ItemKey(Ref::Repo(Repo())), keys::RepoKey(Repo()));
   EXPECT_EQ(keys::ItemKey(Ref::Issue(Repo(), "69")), keys::IssueKey(Repo(), "69"));
   EXPECT_EQ(keys::ItemKey(Ref::Pull(Repo(), 166)), keys::PullKey(Repo(), 166));

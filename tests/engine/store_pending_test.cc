@@ -1,5 +1,9 @@
 // Pending derived work (Store::ListPending): recorded in the same write as
 // the data that calls for it, lost with it, cleared only on request.
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/store.h"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,9 +12,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -49,7 +50,9 @@ std::unique_ptr<Store> OpenStore(const std::string& dir) {
   return std::move(*s);
 }
 
-bool Has(const std::vector<Ref>& v, const Ref& r) { return std::find(v.begin(), v.end(), r) != v.end(); }
+bool Has(const std::vector<Ref>& v, const Ref& r) {
+  return std::find(v.begin(), v.end(), r) != v.end();
+}
 
 TEST(StorePending, ChangedItemsAreRecordedWithTheirWrite) {
   TempDir dir;
@@ -113,7 +116,8 @@ TEST(StorePending, ReindexMarksAndLinkRuns) {
   EXPECT_EQ(p.relink, std::vector<Ref>{Ref::Issue(Repo(), "2")});
   ASSERT_EQ(p.link_runs.size(), 2u);
   EXPECT_TRUE(std::find(p.link_runs.begin(), p.link_runs.end(), "*") != p.link_runs.end());
-  EXPECT_TRUE(std::find(p.link_runs.begin(), p.link_runs.end(), repo.ToString()) != p.link_runs.end());
+  EXPECT_TRUE(std::find(p.link_runs.begin(), p.link_runs.end(), repo.ToString()) !=
+              p.link_runs.end());
   ASSERT_TRUE(store->ClearPending(p).ok());
   ASSERT_TRUE(store->ListPending(&p).ok());
   EXPECT_TRUE(p.empty());

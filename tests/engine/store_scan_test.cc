@@ -1,19 +1,19 @@
 // Bulk scans of the store (ForEachComment, ForEachOperateLog, ForEachFile,
 // ForEachPlatformLink, ForEachMention): they give exactly the records the
 // per-item reads give, grouped by parent, for one repository or all.
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/model_json.h"
+#include "fixgraph/engine/store.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/model_json.h"
-#include "fixgraph/engine/store.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -134,10 +134,13 @@ std::string Dump(const std::vector<T>& v) {
 TEST_F(StoreScanTest, CommentsMatchListCommentsParentByParent) {
   for (const RepoRef* repo : std::vector<const RepoRef*>{&a_, nullptr}) {
     std::vector<Comment> all;
-    ASSERT_TRUE(store_->ForEachComment(repo, [&](const Comment& c) {
-      all.push_back(c);
-      return true;
-    }).ok());
+    ASSERT_TRUE(store_
+                    ->ForEachComment(repo,
+                                     [&](const Comment& c) {
+                                       all.push_back(c);
+                                       return true;
+                                     })
+                    .ok());
     std::vector<Comment> expected;
     for (const RepoRef& r : repo ? std::vector<RepoRef>{*repo} : std::vector<RepoRef>{a_, b_})
       for (bool pulls : {false, true})
@@ -167,18 +170,31 @@ TEST_F(StoreScanTest, CommentsMatchListCommentsParentByParent) {
 
 TEST_F(StoreScanTest, ParentKindFilterKeepsOnlyThatKind) {
   std::vector<Comment> issues, pulls, all;
-  ASSERT_TRUE(store_->ForEachComment(nullptr, [&](const Comment& c) {
-    issues.push_back(c);
-    return true;
-  }, ParentKind::kIssue).ok());
-  ASSERT_TRUE(store_->ForEachComment(&b_, [&](const Comment& c) {
-    pulls.push_back(c);
-    return true;
-  }, ParentKind::kPull).ok());
-  ASSERT_TRUE(store_->ForEachComment(nullptr, [&](const Comment& c) {
-    if (c.parent_kind == ParentKind::kIssue) all.push_back(c);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachComment(
+                      nullptr,
+                      [&](const Comment& c) {
+                        issues.push_back(c);
+                        return true;
+                      },
+                      ParentKind::kIssue)
+                  .ok());
+  ASSERT_TRUE(store_
+                  ->ForEachComment(
+                      &b_,
+                      [&](const Comment& c) {
+                        pulls.push_back(c);
+                        return true;
+                      },
+                      ParentKind::kPull)
+                  .ok());
+  ASSERT_TRUE(store_
+                  ->ForEachComment(nullptr,
+                                   [&](const Comment& c) {
+                                     if (c.parent_kind == ParentKind::kIssue) all.push_back(c);
+                                     return true;
+                                   })
+                  .ok());
   EXPECT_EQ(issues.size(), 18u);
   EXPECT_EQ(Dump(issues), Dump(all));
   ASSERT_EQ(pulls.size(), 3u);
@@ -187,29 +203,43 @@ TEST_F(StoreScanTest, ParentKindFilterKeepsOnlyThatKind) {
     EXPECT_EQ(c.repo, b_);
   }
   std::vector<OperateLogEvent> events;
-  ASSERT_TRUE(store_->ForEachOperateLog(nullptr, [&](const OperateLogEvent& e) {
-    events.push_back(e);
-    return true;
-  }, ParentKind::kPull).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachOperateLog(
+                      nullptr,
+                      [&](const OperateLogEvent& e) {
+                        events.push_back(e);
+                        return true;
+                      },
+                      ParentKind::kPull)
+                  .ok());
   EXPECT_TRUE(events.empty());
 }
 
 TEST_F(StoreScanTest, OperateLogFilesAndLinksMatchPerItemReads) {
   std::map<std::string, std::vector<OperateLogEvent>> oplog;
-  ASSERT_TRUE(store_->ForEachOperateLog(&b_, [&](const OperateLogEvent& e) {
-    oplog[e.parent().ToString()].push_back(e);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachOperateLog(&b_,
+                                      [&](const OperateLogEvent& e) {
+                                        oplog[e.parent().ToString()].push_back(e);
+                                        return true;
+                                      })
+                  .ok());
   std::map<std::string, std::vector<FileChange>> files;
-  ASSERT_TRUE(store_->ForEachFile(nullptr, [&](const FileChange& f) {
-    files[Ref::Pull(f.repo, f.pr_number).ToString()].push_back(f);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachFile(nullptr,
+                                [&](const FileChange& f) {
+                                  files[Ref::Pull(f.repo, f.pr_number).ToString()].push_back(f);
+                                  return true;
+                                })
+                  .ok());
   std::map<std::string, std::vector<PlatformLink>> links;
-  ASSERT_TRUE(store_->ForEachPlatformLink(&a_, [&](const PlatformLink& l) {
-    links[l.issue.ToString()].push_back(l);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachPlatformLink(&a_,
+                                        [&](const PlatformLink& l) {
+                                          links[l.issue.ToString()].push_back(l);
+                                          return true;
+                                        })
+                  .ok());
   EXPECT_EQ(oplog.size(), 3u);
   EXPECT_EQ(files.size(), 6u);
   EXPECT_EQ(links.size(), 3u);
@@ -239,15 +269,17 @@ TEST_F(StoreScanTest, MentionsMatchMentionsOfForEveryTarget) {
   std::map<std::string, std::vector<MentionRecord>> rows;
   std::string last;
   std::set<std::string> seen;
-  ASSERT_TRUE(store_->ForEachMention([&](const MentionRecord& m) {
-    std::string t = m.target.ToString();
-    if (t != last) {
-      EXPECT_TRUE(seen.insert(t).second) << t << " comes in two runs";
-      last = t;
-    }
-    rows[t].push_back(m);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachMention([&](const MentionRecord& m) {
+                    std::string t = m.target.ToString();
+                    if (t != last) {
+                      EXPECT_TRUE(seen.insert(t).second) << t << " comes in two runs";
+                      last = t;
+                    }
+                    rows[t].push_back(m);
+                    return true;
+                  })
+                  .ok());
   // Issues and PRs of both repositories are named (texts, comments).
   EXPECT_GE(rows.size(), 10u);
   size_t total = 0;
@@ -284,10 +316,13 @@ TEST_F(StoreScanTest, IssueMentionsOfOneRepositoryMatchMentionsOf) {
   PutIssue(longer, "2", "like Ascend/alpha#2 and #2");
 
   std::map<std::string, std::vector<MentionRecord>> rows;
-  ASSERT_TRUE(store_->ForEachIssueMention(a_, [&](const MentionRecord& m) {
-    rows[m.target.ToString()].push_back(m);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachIssueMention(a_,
+                                        [&](const MentionRecord& m) {
+                                          rows[m.target.ToString()].push_back(m);
+                                          return true;
+                                        })
+                  .ok());
   for (const auto& [t, got] : rows) {
     auto target = ParseRef(t);
     ASSERT_TRUE(target.ok()) << t;
@@ -319,14 +354,19 @@ TEST_F(StoreScanTest, MentionsInOneRepositoryNameItsIssuesAndPulls) {
 
   // Every row of ForEachMention whose target is in alpha, and no other.
   std::map<std::string, std::vector<MentionRecord>> want, got;
-  ASSERT_TRUE(store_->ForEachMention([&](const MentionRecord& m) {
-    if (m.target.repo == a_) want[m.target.ToString()].push_back(m);
-    return true;
-  }).ok());
-  ASSERT_TRUE(store_->ForEachMentionIn(a_, [&](const MentionRecord& m) {
-    got[m.target.ToString()].push_back(m);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachMention([&](const MentionRecord& m) {
+                    if (m.target.repo == a_) want[m.target.ToString()].push_back(m);
+                    return true;
+                  })
+                  .ok());
+  ASSERT_TRUE(store_
+                  ->ForEachMentionIn(a_,
+                                     [&](const MentionRecord& m) {
+                                       got[m.target.ToString()].push_back(m);
+                                       return true;
+                                     })
+                  .ok());
   EXPECT_TRUE(want.count(Ref::Pull(a_, 10).ToString()));
   EXPECT_TRUE(want.count(Ref::Issue(a_, "2").ToString()));
   ASSERT_EQ(got.size(), want.size());
@@ -380,18 +420,24 @@ TEST_F(StoreScanTest, IssueRepositoriesAreListedOnceEach) {
 // moved-from record leaks into the next).
 TEST_F(StoreScanTest, CallbacksMayMoveTheRecordsOut) {
   std::vector<Comment> moved, copied;
-  ASSERT_TRUE(store_->ForEachComment(nullptr, [&](Comment& c) {
-    copied.push_back(c);
-    moved.push_back(std::move(c));
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachComment(nullptr,
+                                   [&](Comment& c) {
+                                     copied.push_back(c);
+                                     moved.push_back(std::move(c));
+                                     return true;
+                                   })
+                  .ok());
   ASSERT_EQ(moved.size(), 24u);
   EXPECT_EQ(Dump(moved), Dump(copied));
   std::vector<Issue> issues;
-  ASSERT_TRUE(store_->ForEachIssue(nullptr, [&](Issue& is) {
-    issues.push_back(std::move(is));
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachIssue(nullptr,
+                                 [&](Issue& is) {
+                                   issues.push_back(std::move(is));
+                                   return true;
+                                 })
+                  .ok());
   ASSERT_EQ(issues.size(), 6u);
   for (const Issue& is : issues) {
     auto stored = store_->GetIssue(is.ref());
@@ -400,10 +446,12 @@ TEST_F(StoreScanTest, CallbacksMayMoveTheRecordsOut) {
     EXPECT_EQ(is.body, stored->body);
   }
   std::vector<MentionRecord> rows;
-  ASSERT_TRUE(store_->ForEachMention([&](MentionRecord& m) {
-    rows.push_back(std::move(m));
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachMention([&](MentionRecord& m) {
+                    rows.push_back(std::move(m));
+                    return true;
+                  })
+                  .ok());
   for (const MentionRecord& m : rows) EXPECT_FALSE(m.target.repo.name.empty());
 }
 

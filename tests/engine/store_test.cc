@@ -1,5 +1,7 @@
 #include "fixgraph/engine/store.h"
 
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,8 +10,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -155,10 +155,10 @@ class StoreTest : public ::testing::Test {
   std::unique_ptr<Store> store_;
 };
 
-#define ASSERT_OK(expr)                          \
-  do {                                           \
-    Status _st = (expr);                         \
-    ASSERT_TRUE(_st.ok()) << _st.ToString();     \
+#define ASSERT_OK(expr)                      \
+  do {                                       \
+    Status _st = (expr);                     \
+    ASSERT_TRUE(_st.ok()) << _st.ToString(); \
   } while (0)
 
 // ---- Open
@@ -365,7 +365,7 @@ TEST_F(StoreTest, SameRecordTwiceChangesNothing) {
   EXPECT_EQ(Apply(put_all), 0);
   // Still there, still indexed once.
   EXPECT_EQ(Mentions(IssueRef("69")).size(), 2u);  // the PR body and the commit
-  EXPECT_EQ(Mentions(PullRef(166)).size(), 1u);   // the comment on #69
+  EXPECT_EQ(Mentions(PullRef(166)).size(), 1u);    // the comment on #69
   EXPECT_EQ(Closed(kT, kT).size(), 1u);
   EXPECT_EQ(Merged(kT, kT).size(), 1u);
 }
@@ -400,7 +400,8 @@ TEST_F(StoreTest, DeletePlatformLink) {
   EXPECT_EQ(count(PullRef(3)), 0u);
   EXPECT_EQ(count(PullRef(4)), 1u);
   b = store_->NewBatch();
-  ASSERT_OK(b->DeletePlatformLink({IssueRef("2"), PullRef(4), "pull_issues"}, &removed));  // another source
+  ASSERT_OK(b->DeletePlatformLink({IssueRef("2"), PullRef(4), "pull_issues"},
+                                  &removed));  // another source
   EXPECT_FALSE(removed);
   EXPECT_TRUE(b->TouchedItems().empty());
   // Put and removed in one batch: nothing stays.
@@ -527,7 +528,7 @@ TEST_F(StoreTest, NewRepositoryHintStillSeesEarlierWritesOfTheBatch) {
   EXPECT_EQ(b->changed(), 2);
   ASSERT_OK(store_->Write(b.get()));
   ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
-  EXPECT_EQ(b->changed(), 0);  // unchanged: read back, not assumed new
+  EXPECT_EQ(b->changed(), 0);                  // unchanged: read back, not assumed new
   ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));  // reopened: the old close row goes
   EXPECT_EQ(b->changed(), 1);
   ASSERT_OK(store_->Write(b.get()));
@@ -549,7 +550,7 @@ TEST_F(StoreTest, NewRepositoryHintSeesStagedWritesOfTheSameBatch) {
   ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":1}"));
   EXPECT_EQ(b->changed(), 49);  // unchanged record and payload: nothing staged
   ASSERT_OK(b->PutIssue(MakeIssue("1", "", IssueState::kClosed, kT), "{\"n\":2}"));
-  EXPECT_EQ(b->changed(), 49);  // only the payload is new
+  EXPECT_EQ(b->changed(), 49);                 // only the payload is new
   ASSERT_OK(b->PutIssue(MakeIssue("1"), ""));  // reopened: the staged close row goes
   EXPECT_EQ(b->changed(), 50);
   ASSERT_OK(store_->Write(b.get()));
@@ -710,8 +711,8 @@ TEST_F(StoreTest, BulkLoadAcrossArenaBlocksKeepsEveryByte) {
   };
   auto fill = [&](Store* store, Store::Batch* b) {
     for (int n = 3000; n >= 1; --n) {
-      ASSERT_OK(b->PutIssue(MakeIssue(std::to_string(n), "see #" + std::to_string(n + 1)),
-                            raw_of(n)));
+      ASSERT_OK(
+          b->PutIssue(MakeIssue(std::to_string(n), "see #" + std::to_string(n + 1)), raw_of(n)));
       ASSERT_OK(b->PutPull(MakePull(n, "fixes #" + std::to_string(n)), raw_of(n + 1)));
       if (n % 512 == 0) ASSERT_OK(store->Write(b));  // a bulk load keeps it staged
     }
@@ -869,13 +870,13 @@ TEST_F(StoreTest, PullsMergedBetweenRangesAndOrdering) {
     ASSERT_OK(b->PutPull(MakePull(7, "", PullState::kMerged, -5), ""));  // before the epoch
     // merged_at without the merged state still counts as merged.
     ASSERT_OK(b->PutPull(MakePull(8, "", PullState::kClosed, kT + 20), ""));
-    ASSERT_OK(b->PutPull(
-        MakePull(9, "", PullState::kMerged, kT + 10, Repo("Ascend", "other")), ""));
+    ASSERT_OK(
+        b->PutPull(MakePull(9, "", PullState::kMerged, kT + 10, Repo("Ascend", "other")), ""));
   });
   auto all = Merged(-1000, kT + 1000);
-  std::vector<std::pair<UnixSeconds, Ref>> want = {
-      {-5, PullRef(7)},      {kT, PullRef(2)},      {kT + 10, PullRef(3)},
-      {kT + 10, PullRef(4)}, {kT + 20, PullRef(8)}, {kT + 30, PullRef(1)}};
+  std::vector<std::pair<UnixSeconds, Ref>> want = {{-5, PullRef(7)},      {kT, PullRef(2)},
+                                                   {kT + 10, PullRef(3)}, {kT + 10, PullRef(4)},
+                                                   {kT + 20, PullRef(8)}, {kT + 30, PullRef(1)}};
   EXPECT_EQ(all, want);
 
   // Inclusive on both ends.
@@ -914,7 +915,8 @@ TEST_F(StoreTest, MentionsOfRecordsEverySource) {
     ASSERT_OK(b->PutPull(pr, ""));
     ASSERT_OK(b->PutComment(MakeComment(ParentKind::kPull, "166", "900", "see #69", kT + 1), ""));
     ASSERT_OK(b->PutCommit(MakeCommit(166, "abc123", "fix #69", kT + 2), ""));
-    ASSERT_OK(b->PutIssue(MakeIssue("70", "dup of https://gitcode.com/Ascend/MindSpeed-Ops/issues/69"), ""));
+    ASSERT_OK(b->PutIssue(
+        MakeIssue("70", "dup of https://gitcode.com/Ascend/MindSpeed-Ops/issues/69"), ""));
     ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "70", "901", "关联 #69", kT + 3), ""));
     ASSERT_OK(b->PutComment(MakeComment(ParentKind::kIssue, "69", "902", "this is #69"), ""));
   });
@@ -1342,8 +1344,7 @@ TEST_F(StoreTest, TouchedItems) {
   ASSERT_OK(b->PutFile(MakeFile(171, "f"), ""));
   ASSERT_OK(b->PutOperateLog(MakeEvent(ParentKind::kIssue, "5", "1", "closed"), ""));
   ASSERT_OK(b->PutIssue(MakeIssue("69", "edited"), ""));  // twice: listed once
-  std::vector<Ref> want = {IssueRef("5"), IssueRef("69"), PullRef(166), PullRef(170),
-                           PullRef(171)};
+  std::vector<Ref> want = {IssueRef("5"), IssueRef("69"), PullRef(166), PullRef(170), PullRef(171)};
   std::sort(want.begin(), want.end());
   EXPECT_EQ(b->TouchedItems(), want);
   ASSERT_OK(store_->Write(b.get()));

@@ -29,36 +29,36 @@ TEST(ParseTimestampTest, AcceptedForms) {
     UnixSeconds want;
   };
   const std::vector<Case> cases = {
-      {"2026-09-15T11:35:56+08:00", kT},         // GitCode/Gitee
-      {"2026-09-15T03:35:56Z", kT},              // Z
-      {"2026-09-15T03:35:56z", kT},              // lower-case z
-      {"2026-09-15T03:35:56UTC", kT},            // UTC word
-      {"2026-09-15T03:35:56+00:00", kT},         // +00:00
-      {"2026-09-15T03:35:56-00:00", kT},         // -00:00
-      {"2026-09-15T11:35:56+0800", kT},          // +0800
-      {"2026-09-14T22:05:56-0530", kT},          // negative compact offset
-      {"2026-09-14T22:35:56-05:00", kT},         // negative offset, previous day
-      {"2026-09-15T17:35:56+14:00", kT},         // the largest offset
-      {"2026-09-15T11:35:56.479+08:00", kT},     // milliseconds, truncated
-      {"2026-09-15T03:35:56.999Z", kT},          // fractions never round up
-      {"2026-09-15T03:35:56,5Z", kT},            // comma decimal
+      {"2026-09-15T11:35:56+08:00", kT},      // GitCode/Gitee
+      {"2026-09-15T03:35:56Z", kT},           // Z
+      {"2026-09-15T03:35:56z", kT},           // lower-case z
+      {"2026-09-15T03:35:56UTC", kT},         // UTC word
+      {"2026-09-15T03:35:56+00:00", kT},      // +00:00
+      {"2026-09-15T03:35:56-00:00", kT},      // -00:00
+      {"2026-09-15T11:35:56+0800", kT},       // +0800
+      {"2026-09-14T22:05:56-0530", kT},       // negative compact offset
+      {"2026-09-14T22:35:56-05:00", kT},      // negative offset, previous day
+      {"2026-09-15T17:35:56+14:00", kT},      // the largest offset
+      {"2026-09-15T11:35:56.479+08:00", kT},  // milliseconds, truncated
+      {"2026-09-15T03:35:56.999Z", kT},       // fractions never round up
+      {"2026-09-15T03:35:56,5Z", kT},         // comma decimal
       {"2026-09-15T03:35:56.123456789+00:00", kT},
-      {"2026-09-15 11:35:56 +0800", kT},         // space separator and space before offset
+      {"2026-09-15 11:35:56 +0800", kT},  // space separator and space before offset
       {"2026-09-15 11:35:56+08:00", kT},
-      {"2026-09-15t03:35:56Z", kT},              // lower-case t
-      {"2026-09-15T03:35:56", kT},               // no offset: UTC
-      {"  2026-09-15T03:35:56Z\t", kT},          // surrounding blanks
-      {"2026-09-15T11:35+08:00", kT - 56},       // seconds omitted
-      {"2026-09-15T03:35", kT - 56},             // seconds and offset omitted
-      {"2026-09-15", kDay},                      // date only: midnight UTC
+      {"2026-09-15t03:35:56Z", kT},         // lower-case t
+      {"2026-09-15T03:35:56", kT},          // no offset: UTC
+      {"  2026-09-15T03:35:56Z\t", kT},     // surrounding blanks
+      {"2026-09-15T11:35+08:00", kT - 56},  // seconds omitted
+      {"2026-09-15T03:35", kT - 56},        // seconds and offset omitted
+      {"2026-09-15", kDay},                 // date only: midnight UTC
       {"2024-04-18T14:35:15.479+08:00", 1713422115},
-      {"2024-02-29", 1709164800},                // leap year
-      {"2000-02-29T12:00:00Z", 951825600},       // 400-year leap
+      {"2024-02-29", 1709164800},           // leap year
+      {"2000-02-29T12:00:00Z", 951825600},  // 400-year leap
       {"1970-01-01T00:00:00Z", 0},
       {"1970-01-01T08:00:00+08:00", 0},
-      {"1969-12-31T23:59:59Z", -1},              // before the epoch
+      {"1969-12-31T23:59:59Z", -1},  // before the epoch
       {"1970-01-01T00:00:00+00:01", -60},
-      {"2016-12-31T23:59:60Z", 1483228799},      // leap second folds onto :59
+      {"2016-12-31T23:59:60Z", 1483228799},  // leap second folds onto :59
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
@@ -101,10 +101,10 @@ TEST(ParseTimestampTest, RejectsInvalidWithMessageNamingText) {
       "2026-09-15T11:35:56+08:60",  // offset minutes 60
       "2026-09-15T11:35:56+14:01",  // offset beyond 14:00
       "2026-09-15T11:35:56+15:00",
-      "2026-09-15T11:35:56+8:00",   // one-digit offset hour
-      "2026-09-15T11:35:56+",       // sign only
-      "2026-09-15T11:35:56 GMT",    // unknown zone word
-      "2026-09-15T11:35:56+08:00x", // trailing garbage
+      "2026-09-15T11:35:56+8:00",    // one-digit offset hour
+      "2026-09-15T11:35:56+",        // sign only
+      "2026-09-15T11:35:56 GMT",     // unknown zone word
+      "2026-09-15T11:35:56+08:00x",  // trailing garbage
       "2026-09-15T03:35:56Zabc",
       "2026-09-15T03:35:56Z Z",
       "2026-09-15x",
@@ -112,13 +112,13 @@ TEST(ParseTimestampTest, RejectsInvalidWithMessageNamingText) {
       "2026-09-15T11",
       "2026-09-15T11:3",
       "2026-09-15T11:35:5",
-      "2026-09-15T11:35:56.Z",      // no digits after '.'
+      "2026-09-15T11:35:56.Z",  // no digits after '.'
       "2026-9-15",
       "26-09-15",
       "2026/09/15",
       "abc",
       "yesterday",
-      "2026-09-1aT00:00:00Z",       // letters in digits
+      "2026-09-1aT00:00:00Z",  // letters in digits
       "2026-09-15T1a:35:56Z",
       "-2026-09-15",
   };
@@ -197,9 +197,19 @@ TEST(FormatTest, FormatDateAtDayBoundaries) {
 }
 
 TEST(FormatTest, RoundTripsThroughParse) {
-  std::vector<UnixSeconds> times = {0, -1, 1, kT, kDay, kDay - 1, -86400, -86401,
-                                    -2203891200, 951825600, 4102444799 /* 2099-12-31 */,
-                                    1709164800 - 1, 1709164800 + 86400};
+  std::vector<UnixSeconds> times = {0,
+                                    -1,
+                                    1,
+                                    kT,
+                                    kDay,
+                                    kDay - 1,
+                                    -86400,
+                                    -86401,
+                                    -2203891200,
+                                    951825600,
+                                    4102444799 /* 2099-12-31 */,
+                                    1709164800 - 1,
+                                    1709164800 + 86400};
   // A deterministic spread across 1850..2130, including negatives.
   std::uint64_t x = 12345;
   for (int i = 0; i < 2000; ++i) {
@@ -252,9 +262,8 @@ TEST(ParseUtcOffsetTest, Accepted) {
 }
 
 TEST(ParseUtcOffsetTest, RejectedWithMessageNamingText) {
-  for (const std::string text :
-       {"", "08:00", "+8:00", "+08:60", "+14:30", "+15:00", "GMT", "+08:00 ", "++08:00", "+08:0x",
-        "utc+8"}) {
+  for (const std::string text : {"", "08:00", "+8:00", "+08:60", "+14:30", "+15:00", "GMT",
+                                 "+08:00 ", "++08:00", "+08:0x", "utc+8"}) {
     auto r = ParseUtcOffset(text);
     ASSERT_FALSE(r.ok()) << "'" << text << "'";
     EXPECT_TRUE(r.status().IsInvalidArgument());

@@ -1,5 +1,7 @@
 #include "fake_api.h"
 
+#include "fixgraph/engine/time.h"
+
 #include <httplib.h>
 
 #include <algorithm>
@@ -8,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include "fixgraph/engine/time.h"
 
 namespace fixgraph::fakeapi {
 namespace {
@@ -47,10 +47,9 @@ bool IsOpenState(const json& j) {
 }  // namespace
 
 StatusOr<FakeFault> ParseFakeFault(const std::string& spec) {
-  static const std::vector<std::string> kKinds = {"429",  "403rate", "418",   "500",
-                                                  "502",  "503",     "slow",  "truncate",
-                                                  "reset", "html",   "badjson", "shift",
-                                                  "unshift", "404"};
+  static const std::vector<std::string> kKinds = {"429",     "403rate", "418",      "500",   "502",
+                                                  "503",     "slow",    "truncate", "reset", "html",
+                                                  "badjson", "shift",   "unshift",  "404"};
   FakeFault f;
   size_t a = spec.find(':');
   f.kind = spec.substr(0, a);
@@ -138,11 +137,13 @@ struct FakeApi::Impl {
     return "";
   }
 
-  void Error(const std::string& platform, int status, const std::string& msg, httplib::Response& res) {
+  void Error(const std::string& platform, int status, const std::string& msg,
+             httplib::Response& res) {
     res.status = status;
     json body;
     if (platform == "gitcode") {
-      body = {{"error_code", status}, {"error_code_name", status == 404 ? "NOT_FOUND" : "ERROR"},
+      body = {{"error_code", status},
+              {"error_code_name", status == 404 ? "NOT_FOUND" : "ERROR"},
               {"error_message", msg}};
     } else if (platform == "github") {
       body = {{"message", msg}, {"documentation_url", "https://docs.github.com/rest"}};
@@ -169,8 +170,8 @@ struct FakeApi::Impl {
     json out = json::array();
     for (long i = (page - 1) * per; i < std::min(total, page * per); ++i) out.push_back(items[i]);
     if (platform == "github") {
-      std::string base = "http://" + req.get_header_value("Host") + req.path + "?per_page=" +
-                         std::to_string(per) + "&page=";
+      std::string base = "http://" + req.get_header_value("Host") + req.path +
+                         "?per_page=" + std::to_string(per) + "&page=";
       std::string link;
       if (page < pages) link = "<" + base + std::to_string(page + 1) + ">; rel=\"next\", ";
       link += "<" + base + std::to_string(pages) + ">; rel=\"last\"";
@@ -230,10 +231,11 @@ struct FakeApi::Impl {
     ++shifted;
     std::int64_t num = max_num + 1000 + shifted;
     bool string_number = item["number"].is_string();
-    std::string snum = string_number && !std::isdigit(static_cast<unsigned char>(
-                                            item["number"].get<std::string>()[0]))
-                           ? "ISHIFT" + std::to_string(shifted)
-                           : std::to_string(num);
+    std::string snum =
+        string_number &&
+                !std::isdigit(static_cast<unsigned char>(item["number"].get<std::string>()[0]))
+            ? "ISHIFT" + std::to_string(shifted)
+            : std::to_string(num);
     if (string_number || issues) {
       item["number"] = snum;
     } else {
@@ -302,7 +304,8 @@ struct FakeApi::Impl {
         res.status = k == "429" ? 429 : 403;
         res.set_header("Retry-After", std::to_string(fault.retry_after_s));
         res.set_header("X-RateLimit-Remaining", "0");
-        res.set_header("X-RateLimit-Reset", std::to_string(std::time(nullptr) + fault.retry_after_s));
+        res.set_header("X-RateLimit-Reset",
+                       std::to_string(std::time(nullptr) + fault.retry_after_s));
         res.set_content(k == "429" ? R"({"message":"Too Many Requests"})"
                                    : R"({"message":"API rate limit exceeded"})",
                         "application/json");
@@ -316,9 +319,8 @@ struct FakeApi::Impl {
       if (k == "404") {
         std::vector<std::string> seg = Split(req.path);
         auto rp = std::find(seg.begin(), seg.end(), "repos");
-        std::string platform = rp != seg.end() && seg.end() - rp >= 3
-                                   ? Resolve(PlatformHint(seg), rp[1], rp[2])
-                                   : "";
+        std::string platform =
+            rp != seg.end() && seg.end() - rp >= 3 ? Resolve(PlatformHint(seg), rp[1], rp[2]) : "";
         Error(platform.empty() ? "gitcode" : platform, 404, "404 Not Found", res);
         return finish();
       }
@@ -342,12 +344,11 @@ struct FakeApi::Impl {
       } else {
         auto half = std::make_shared<std::string>(body.substr(0, keep));
         res.body.clear();
-        res.set_content_provider(
-            body.size(), "application/json",
-            [half](size_t, size_t, httplib::DataSink& sink) {
-              if (!half->empty()) sink.write(half->data(), half->size());
-              return false;  // cut the connection short
-            });
+        res.set_content_provider(body.size(), "application/json",
+                                 [half](size_t, size_t, httplib::DataSink& sink) {
+                                   if (!half->empty()) sink.write(half->data(), half->size());
+                                   return false;  // cut the connection short
+                                 });
       }
     }
     if (faulted && (fault.kind == "shift" || fault.kind == "unshift")) {
@@ -425,8 +426,8 @@ struct FakeApi::Impl {
       json out = json::array();
       std::error_code ec;
       std::vector<fs::path> dirs;
-      for (fs::directory_iterator it(fs::path(dump) / platform / orgs[1], ec), end; !ec && it != end;
-           it.increment(ec))
+      for (fs::directory_iterator it(fs::path(dump) / platform / orgs[1], ec), end;
+           !ec && it != end; it.increment(ec))
         if (it->is_directory()) dirs.push_back(it->path());
       std::sort(dirs.begin(), dirs.end());
       for (const fs::path& d : dirs) {
@@ -489,7 +490,7 @@ struct FakeApi::Impl {
     std::lock_guard<std::mutex> lock(mu);
     for (const json& j : *all) {
       const json& num = j.contains("number") ? j["number"] : json();
-      std::string s = num.is_string() ? num.get<std::string>()
+      std::string s = num.is_string()   ? num.get<std::string>()
                       : num.is_number() ? std::to_string(num.get<std::int64_t>())
                                         : "";
       if (s == number) return j;

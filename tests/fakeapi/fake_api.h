@@ -26,6 +26,8 @@
 // Thread safety: all methods may be called while the server runs.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,8 +35,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::fakeapi {
 
@@ -70,10 +70,10 @@ enum class FakeQuirk { kActionOnly, kLinksObject, kNaiveTimes, kNoCloseTime };
 StatusOr<FakeQuirk> ParseFakeQuirk(const std::string& name);
 
 struct FakeRequest {
-  std::string path;         // without the query
-  std::string query;        // raw query string
+  std::string path;   // without the query
+  std::string query;  // raw query string
   int status = 0;
-  std::string fault;        // fault applied, "" when none
+  std::string fault;          // fault applied, "" when none
   std::string private_token;  // the PRIVATE-TOKEN header
   std::string authorization;  // the Authorization header
   std::string access_token;   // the access_token query parameter

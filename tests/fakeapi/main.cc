@@ -3,12 +3,12 @@
 //
 //   fixgraph_fake_api --dump DIR [--listen 127.0.0.1:8900] [--fault KIND[:COUNT[:MATCH]]]...
 //                     [--require-token-env VAR]
+#include "fake_api.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
-
-#include "fake_api.h"
 
 int main(int argc, char** argv) {
   std::string dump, listen = "127.0.0.1:8900", token_env;
@@ -44,13 +44,14 @@ int main(int argc, char** argv) {
       }
       quirks.push_back(*q);
     } else if (a == "--help" || a == "-h") {
-      std::cout << "usage: fixgraph_fake_api --dump DIR [--listen HOST:PORT] "
-                   "[--fault KIND[:COUNT[:MATCH]]]... [--quirk QUIRK]... [--require-token-env VAR]\n"
-                   "  KIND: 429 403rate 418 500 502 503 slow truncate reset html badjson shift "
-                   "unshift 404\n"
-                   "  QUIRK: action-only links-object naive-times no-close-time\n"
-                   "  COUNT: matching requests affected (-1 = all; default 1)\n"
-                   "  MATCH: substring of PATH?QUERY (default: any request)\n";
+      std::cout
+          << "usage: fixgraph_fake_api --dump DIR [--listen HOST:PORT] "
+             "[--fault KIND[:COUNT[:MATCH]]]... [--quirk QUIRK]... [--require-token-env VAR]\n"
+             "  KIND: 429 403rate 418 500 502 503 slow truncate reset html badjson shift "
+             "unshift 404\n"
+             "  QUIRK: action-only links-object naive-times no-close-time\n"
+             "  COUNT: matching requests affected (-1 = all; default 1)\n"
+             "  MATCH: substring of PATH?QUERY (default: any request)\n";
       return 0;
     } else {
       std::cerr << "fixgraph_fake_api: unknown argument '" << a << "' (try --help)\n";

@@ -1,10 +1,10 @@
 // libFuzzer harness: the query analyzer (query/analyzer.cc): Normalize,
 // NormalizeKeepCase, Analyze and StemWord on any bytes (invalid UTF-8 too).
+#include "analyzer.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
-
-#include "analyzer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,17 +1,16 @@
 // libFuzzer harness: the knowledge-base document parsers (query/docs_parse.cc):
 // ParseMarkdown and ParseJsonl on any bytes, and the nodes serialised as
 // `docs import` stores them (ill-formed UTF-8 replaced, never an exception).
-#include <cstdint>
-#include <string>
-
-#include <nlohmann/json.hpp>
-
 #include "docs_node.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace {
 std::string Stored(const fixgraph::query::docs::DocNode& node) {
   return fixgraph::query::docs::NodeToJson(node).dump(-1, ' ', false,
-                                                     nlohmann::json::error_handler_t::replace);
+                                                      nlohmann::json::error_handler_t::replace);
 }
 }  // namespace
 

@@ -8,6 +8,8 @@
 // answers are read to the end. Beyond "no crash, no sanitizer report": no
 // answer is a 500 (the exception handler's "internal error"), and the server
 // answers or closes every connection within 10 s.
+#include "fuzz_store.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -21,8 +23,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-
-#include "fuzz_store.h"
 
 namespace {
 
@@ -64,10 +64,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     // Never destroyed: the server thread outlives main() (libFuzzer exits with it running).
     auto* out = new std::ostringstream;
     auto* log = new std::ostream(nullptr);  // the server's log lines are dropped
-    int rc = fixgraph::cli::Run({"fixgraph", "--db", db, "serve", "--listen",
-                                 "127.0.0.1:" + std::to_string(g_port), "--threads", "2",
-                                 "--timeout", "5"},
-                                *out, *log);
+    int rc = fixgraph::cli::Run(
+        {"fixgraph", "--db", db, "serve", "--listen", "127.0.0.1:" + std::to_string(g_port),
+         "--threads", "2", "--timeout", "5"},
+        *out, *log);
     std::fprintf(stderr, "fuzz_http_request: serve ended (exit %d)\n", rc);
     std::abort();
   }).detach();
@@ -119,8 +119,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (ready < 0) continue;
     ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) done = true;
-    else if (answer.size() < (1u << 20)) answer.append(buf, static_cast<size_t>(n));
+    if (n <= 0)
+      done = true;
+    else if (answer.size() < (1u << 20))
+      answer.append(buf, static_cast<size_t>(n));
   }
   close(fd);
   if (!done) {

@@ -2,6 +2,8 @@
 // against nlohmann::json: both accept or reject the same texts, and an
 // accepted text reads and re-serialises the same. Also ParseJsonLimited (the
 // bound parser for API bodies) and JsonArrayFile on a file of the input.
+#include "fixgraph/ingest/json_reader.h"
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -9,8 +11,6 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
-
-#include "fixgraph/ingest/json_reader.h"
 
 using fixgraph::Status;
 using fixgraph::ingest::JsonArrayFile;

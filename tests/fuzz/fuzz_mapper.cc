@@ -1,13 +1,13 @@
 // libFuzzer harness: one platform's mapper (FUZZ_PLATFORM: gitcode, gitee or
 // github), every record kind, on any JSON value the reader accepts. The
 // mappers must return a Status for any shape, never crash or throw.
-#include <cstdint>
-#include <nlohmann/json.hpp>
-#include <string>
-
 #include "fixgraph/engine/model.h"
 #include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
 
 using namespace fixgraph;
 using fixgraph::ingest::JsonDoc;

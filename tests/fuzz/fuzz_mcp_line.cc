@@ -3,15 +3,14 @@
 // as `fixgraph mcp` reads them. Beyond "no crash, no sanitizer report": every
 // line answered is one JSON-RPC 2.0 object, and no message reaches the loop's
 // last guard (-32603 "internal error": an exception Handle let through).
-#include <cstdint>
-#include <cstdio>
-#include <sstream>
-#include <string>
-
-#include <nlohmann/json.hpp>
-
 #include "fuzz_store.h"
 #include "mcp.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   (void)fixgraph::fuzz::DemoStore();

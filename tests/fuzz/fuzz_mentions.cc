@@ -1,13 +1,13 @@
 // libFuzzer harness: the mention and reference parsers (engine/mentions.cc,
 // engine/ref.cc): FindMentions in each platform's context, MaskCode, ParseRef,
 // ParseWebUrl, and the round trip of a parsed reference through its string.
+#include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/ref.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include "fixgraph/engine/mentions.h"
-#include "fixgraph/engine/ref.h"
 
 using namespace fixgraph;
 

@@ -3,13 +3,13 @@
 // exit. Test-only.
 #pragma once
 
+#include "fixgraph/cli/cli.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
-
-#include "fixgraph/cli/cli.h"
 
 namespace fixgraph::fuzz {
 

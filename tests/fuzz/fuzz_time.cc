@@ -1,11 +1,11 @@
 // libFuzzer harness: the timestamp and UTC offset parsers (engine/time.cc),
 // with the round trip of a parsed time through FormatUtc.
+#include "fixgraph/engine/time.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include "fixgraph/engine/time.h"
 
 using namespace fixgraph;
 

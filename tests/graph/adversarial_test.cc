@@ -3,11 +3,12 @@
 // Gitee and GitHub. Each case says what design.md asks for; where the current
 // behaviour is a defensible reading rather than the obvious one, a comment
 // says why.
-#include <gtest/gtest.h>
+#include "graph_fixture.h"
 
 #include "fixgraph/engine/mentions.h"
 #include "fixgraph/graph/linker.h"
-#include "graph_fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::graph {
 namespace {
@@ -31,7 +32,9 @@ class Adversarial : public GraphTest {
     EXPECT_TRUE(l.ok()) << l.status().ToString();
     return l.ok() ? std::move(l).value() : IssueLinks{};
   }
-  static std::string PIn(const RepoRef& repo, std::int64_t n) { return Ref::Pull(repo, n).ToString(); }
+  static std::string PIn(const RepoRef& repo, std::int64_t n) {
+    return Ref::Pull(repo, n).ToString();
+  }
 
   RepoRef gitee_;
   RepoRef github_;
@@ -51,10 +54,10 @@ using Strings = std::vector<std::string>;
 
 TEST(AdversarialMentions, CodeIsNeverAReference) {
   EXPECT_TRUE(Read("log:\n~~~\n#12 0x00007f in main()\n~~~\n").empty());
-  EXPECT_TRUE(Read("  ```text\nfixes #12\n  ```\n").empty());       // indented fence
-  EXPECT_TRUE(Read("````\n```\n#12\n```\n````\n").size() <= 1);    // nested fences: never more
+  EXPECT_TRUE(Read("  ```text\nfixes #12\n  ```\n").empty());        // indented fence
+  EXPECT_TRUE(Read("````\n```\n#12\n```\n````\n").size() <= 1);      // nested fences: never more
   EXPECT_TRUE(Read("run `git log --grep fix #12` to see").empty());  // inline code
-  EXPECT_TRUE(Read("```python\n# fix #12 later\n```").empty());    // unclosed at the end
+  EXPECT_TRUE(Read("```python\n# fix #12 later\n```").empty());      // unclosed at the end
   // Four-space indented lines are not masked: list items and their
   // continuation lines use the same indentation, and "fixes #12" written
   // there is meant.
@@ -68,7 +71,8 @@ TEST(AdversarialMentions, OtherRepositoriesAreNotLocal) {
             Strings{"gitcode:other/repo#12/closing"});
   EXPECT_EQ(Read("see https://gitee.com/o/r/issues/12"), Strings{"gitee:o/r#12/relating"});
   EXPECT_EQ(Read("Closes owner/repo#12"), Strings{"gitcode:owner/repo#12/closing"});
-  EXPECT_EQ(Read("Closes o/r#12"), Strings{"gitcode:o/r#12/closing"});  // the own repository, spelled out
+  EXPECT_EQ(Read("Closes o/r#12"),
+            Strings{"gitcode:o/r#12/closing"});  // the own repository, spelled out
   EXPECT_EQ(Read("Closes github.com/x/y#12 and more").size(), 0u);  // a host path, not a repo
 }
 
@@ -115,17 +119,20 @@ TEST(AdversarialMentions, FullWidthNumberSign) {
   // Chinese input methods type "＃" (U+FF03); the raw text is what the store
   // indexes, so the scanner itself must read it.
   EXPECT_EQ(Read("修复＃12"), Strings{"gitcode:o/r#12/closing"});
-  EXPECT_EQ(Read("关联＃I8XK2P。", RepoRef{Platform::kGitee, "o", "r"}), Strings{"gitee:o/r#I8XK2P/relating"});
+  EXPECT_EQ(Read("关联＃I8XK2P。", RepoRef{Platform::kGitee, "o", "r"}),
+            Strings{"gitee:o/r#I8XK2P/relating"});
   // Not glued to words either.
   EXPECT_TRUE(Read("abc＃12").empty());
 }
 
 TEST(AdversarialMentions, AListAfterOneKeywordSharesIt) {
   // "fixes #12, #13 and #14": the author says the PR fixes all three.
-  EXPECT_EQ(Read("fixes #12, #13 and #14"),
-            (Strings{"gitcode:o/r#12/closing", "gitcode:o/r#13/closing", "gitcode:o/r#14/closing"}));
-  EXPECT_EQ(Read("修复 #12、#13 和 #14"),
-            (Strings{"gitcode:o/r#12/closing", "gitcode:o/r#13/closing", "gitcode:o/r#14/closing"}));
+  EXPECT_EQ(
+      Read("fixes #12, #13 and #14"),
+      (Strings{"gitcode:o/r#12/closing", "gitcode:o/r#13/closing", "gitcode:o/r#14/closing"}));
+  EXPECT_EQ(
+      Read("修复 #12、#13 和 #14"),
+      (Strings{"gitcode:o/r#12/closing", "gitcode:o/r#13/closing", "gitcode:o/r#14/closing"}));
   EXPECT_EQ(Read("关联 #12，#13"), (Strings{"gitcode:o/r#12/relating", "gitcode:o/r#13/relating"}));
   // A list ends at anything that is not a separator.
   EXPECT_EQ(Read("fixes #12, see #13"),
@@ -140,14 +147,16 @@ TEST(AdversarialMentions, GiteeIdents) {
   // Lower case is not Gitee's form ("#i8xk2p" is not an issue ident): Gitee
   // idents are upper case and case-sensitive in its URLs.
   EXPECT_TRUE(Read("fix #i8xk2p", g).empty());
-  EXPECT_EQ(Read("https://gitee.com/o/r/issues/I8XK2P#note_123)", g), Strings{"gitee:o/r#I8XK2P/none"});
+  EXPECT_EQ(Read("https://gitee.com/o/r/issues/I8XK2P#note_123)", g),
+            Strings{"gitee:o/r#I8XK2P/none"});
 }
 
 TEST(AdversarialMentions, UrlAnchorsAndTrailingPunctuation) {
   EXPECT_EQ(Read("fixed in https://gitcode.com/o/r/merge_requests/12#note_123."),
             Strings{"gitcode:o/r!12/none"});
   EXPECT_EQ(Read("修复 https://gitcode.com/o/r/issues/12。"), Strings{"gitcode:o/r#12/closing"});
-  EXPECT_EQ(Read("(https://github.com/a/b/issues/12#issuecomment-1)"), Strings{"github:a/b#12/none"});
+  EXPECT_EQ(Read("(https://github.com/a/b/issues/12#issuecomment-1)"),
+            Strings{"github:a/b#12/none"});
 }
 
 // ---- Linker: references
@@ -156,7 +165,8 @@ TEST_F(Adversarial, CodeBlockAndInlineReferencesAreNotLinks) {
   AddIssue("12", "安装报错", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
   AddPull(60, "修复段错误", "堆栈：\n~~~\n#12 0x0000 in run()\n~~~\n", "2026-03-02T00:00:00Z",
           "2026-03-03T00:00:00Z");
-  AddPull(61, "refactor", "grep for `fix #12` in the log", "2026-03-02T00:00:00Z", "2026-03-03T00:00:01Z");
+  AddPull(61, "refactor", "grep for `fix #12` in the log", "2026-03-02T00:00:00Z",
+          "2026-03-03T00:00:01Z");
   Commit();
   IssueLinks l = Link("12");
   EXPECT_EQ(l.FindFix(P(60)), nullptr);
@@ -166,7 +176,8 @@ TEST_F(Adversarial, CodeBlockAndInlineReferencesAreNotLinks) {
 TEST_F(Adversarial, OtherRepositoryAndCrossRepoClosesAreNotLocalFixes) {
   AddIssue("12", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
   AddPull(62, "x", "Closes other/repo#12", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
-  AddPull(63, "y", "修复 https://gitee.com/o/r/issues/12", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  AddPull(63, "y", "修复 https://gitee.com/o/r/issues/12", "2026-03-02T00:00:00Z",
+          "2026-03-03T00:00:00Z");
   AddPull(64, "z", "fixes !12", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
   Commit();
   IssueLinks l = Link("12");
@@ -187,7 +198,8 @@ TEST_F(Adversarial, FullWidthAndChineseKeywordsLinkWithClosingKeyword) {
 }
 
 TEST_F(Adversarial, OnePullFixesAListOfIssues) {
-  for (const char* n : {"12", "13", "14"}) AddIssue(n, n, "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
+  for (const char* n : {"12", "13", "14"})
+    AddIssue(n, n, "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
   AddPull(68, "x", "fixes #12, #13 and #14", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
   Commit();
   for (const char* n : {"12", "13", "14"}) {
@@ -207,7 +219,8 @@ TEST_F(Adversarial, AutoCloseOfSeveralIssuesAtOneMergeIsNotABatchForTheNamedOnes
   // the same second that the PR does not name gets nothing from it.
   for (const char* n : {"12", "13", "14", "15"})
     AddIssue(n, std::string("问题 ") + n, "", "2026-03-01T00:00:00Z", "2026-03-05T08:00:01Z");
-  AddPull(69, "一组修复", "fix #12\nfix #13\nfix #14", "2026-03-02T00:00:00Z", "2026-03-05T08:00:00Z");
+  AddPull(69, "一组修复", "fix #12\nfix #13\nfix #14", "2026-03-02T00:00:00Z",
+          "2026-03-05T08:00:00Z");
   Commit();
   for (const char* n : {"12", "13", "14"}) {
     const IssueLinks l = Link(n);
@@ -263,7 +276,8 @@ TEST_F(Adversarial, CompetingMergeBesideAnExplicitFixIsExplainedAway) {
 TEST_F(Adversarial, BatchCloseWithAnUnrelatedMergeInChineseAndOnGitee) {
   for (const char* n : {"I1AAA1", "I1AAA2", "I1AAA3", "I1AAA4"})
     AddIssue(n, "旧问题", "", "2025-01-01T00:00:00Z", "2025-06-30T10:00:01+08:00", "u", &gitee_);
-  AddPull(80, "更新依赖", "", "2025-06-29T00:00:00Z", "2025-06-30T02:00:00Z", "", "master", "", &gitee_);
+  AddPull(80, "更新依赖", "", "2025-06-29T00:00:00Z", "2025-06-30T02:00:00Z", "", "master", "",
+          &gitee_);
   Commit();
   for (const char* n : {"I1AAA1", "I1AAA2", "I1AAA3", "I1AAA4"}) {
     const IssueLinks l = LinkIn(gitee_, n);
@@ -274,7 +288,8 @@ TEST_F(Adversarial, BatchCloseWithAnUnrelatedMergeInChineseAndOnGitee) {
 TEST_F(Adversarial, ExplicitFixMergedBeforeTheIssueWasFiled) {
   AddIssue("12", "a", "", "2026-03-10T00:00:00Z", "2026-03-10T01:00:00Z");
   AddPull(75, "x", "", "2026-03-01T00:00:00Z", "2026-03-02T00:00:00Z");
-  AddComment(IssueRef("12"), "c1", "maint", "已在 !75 修复，请升级到最新版本。", "2026-03-10T00:30:00Z");
+  AddComment(IssueRef("12"), "c1", "maint", "已在 !75 修复，请升级到最新版本。",
+             "2026-03-10T00:30:00Z");
   Commit();
   const IssueLinks l = Link("12");
   ASSERT_NE(l.FindFix(P(75)), nullptr);
@@ -285,7 +300,8 @@ TEST_F(Adversarial, ExplicitFixMergedBeforeTheIssueWasFiled) {
 
 TEST_F(Adversarial, CloseLongAfterTheFixOnGitHub) {
   AddIssue("5", "OOM", "", "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z", "u", &github_);
-  AddPull(500, "Fix OOM", "Fixes #5", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", "", "main", "", &github_);
+  AddPull(500, "Fix OOM", "Fixes #5", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", "", "main",
+          "", &github_);
   Commit();
   const IssueLinks l = LinkIn(github_, "5");
   const FixLink* f = l.FindFix(PIn(github_, 500));
@@ -299,8 +315,8 @@ TEST_F(Adversarial, CloseLongAfterTheFixOnGitHub) {
 
 TEST_F(Adversarial, UnmergedPullsAreFalseLeadsInEveryForm) {
   AddIssue("I2BBB1", "推理报错", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z", "u", &gitee_);
-  AddPull(81, "修复推理报错", "修复 #I2BBB1", "2026-03-02T00:00:00Z", "", "2026-03-05T00:00:00Z", "master",
-          "fix/I2BBB1", &gitee_);
+  AddPull(81, "修复推理报错", "修复 #I2BBB1", "2026-03-02T00:00:00Z", "", "2026-03-05T00:00:00Z",
+          "master", "fix/I2BBB1", &gitee_);
   AddComment(Ref::Issue(gitee_, "I2BBB1"), "c1", "maint",
              "fixed by https://gitee.com/mindspore/mindformers/pulls/81", "2026-03-06T00:00:00Z");
   Commit();
@@ -313,7 +329,8 @@ TEST_F(Adversarial, UnmergedPullsAreFalseLeadsInEveryForm) {
 TEST_F(Adversarial, RevertsInEveryTitleFormAreNeverFixes) {
   AddIssue("12", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
   AddPull(76, "x", "fix #12", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
-  AddPull(77, "[Revert] x", "fix #12 was wrong, reverting !76", "2026-03-04T00:00:00Z", "2026-03-05T00:00:00Z");
+  AddPull(77, "[Revert] x", "fix #12 was wrong, reverting !76", "2026-03-04T00:00:00Z",
+          "2026-03-05T00:00:00Z");
   AddPull(78, "【回退】x", "关联 #12", "2026-03-04T00:00:00Z", "2026-03-05T00:00:00Z");
   AddPull(79, "Revert \"x\"", "This reverts !76; fixes #12 again later", "2026-03-04T00:00:00Z",
           "2026-03-05T00:00:00Z");
@@ -330,7 +347,8 @@ TEST_F(Adversarial, ReleaseBranchPullNamingTheIssueIsABackport) {
   // the same fix merged again into a release branch.
   AddIssue("12", "FusedAdam 精度异常", "", "2026-03-01T00:00:00Z", "2026-03-05T00:00:00Z");
   AddPull(82, "修复 FusedAdam 精度", "fix #12", "2026-03-02T00:00:00Z", "2026-03-05T00:00:00Z");
-  AddPull(83, "cherry-pick to 2.1", "fix #12", "2026-03-06T00:00:00Z", "2026-03-07T00:00:00Z", "", "release/2.1");
+  AddPull(83, "cherry-pick to 2.1", "fix #12", "2026-03-06T00:00:00Z", "2026-03-07T00:00:00Z", "",
+          "release/2.1");
   Commit();
   const IssueLinks l = Link("12");
   ASSERT_NE(l.FindFix(P(82)), nullptr);
@@ -348,8 +366,8 @@ TEST_F(Adversarial, ABackportNamingTheIssueBelongsToTheFixThatNamesItToo) {
   AddIssue("12", "FusedAdam 精度异常", "", "2026-03-01T00:00:00Z", "2026-03-08T00:00:00Z");
   AddPull(84, "FusedAdam 精度异常", "", "2026-03-01T01:00:00Z", "2026-03-02T00:00:00Z");
   AddPull(85, "修正 FusedAdam 累加顺序", "fix #12", "2026-03-03T00:00:00Z", "2026-03-05T00:00:00Z");
-  AddPull(86, "[release/2.1] 修正累加顺序", "关联 #12", "2026-03-06T00:00:00Z", "2026-03-07T00:00:00Z", "",
-          "release/2.1");
+  AddPull(86, "[release/2.1] 修正累加顺序", "关联 #12", "2026-03-06T00:00:00Z",
+          "2026-03-07T00:00:00Z", "", "release/2.1");
   Commit();
   const IssueLinks l = Link("12");
   ASSERT_NE(l.FindFix(P(86)), nullptr);
@@ -359,9 +377,10 @@ TEST_F(Adversarial, ABackportNamingTheIssueBelongsToTheFixThatNamesItToo) {
 
 TEST_F(Adversarial, GitHubKeywordIntoAFeatureBranchIsOnlyAReference) {
   AddIssue("6", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z", "u", &github_);
-  AddPull(600, "x", "Closes #6", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/x", "", &github_);
-  AddPull(601, "y", "resolves https://github.com/vllm-project/vllm-ascend/issues/6", "2026-03-02T00:00:00Z",
-          "2026-03-04T00:00:00Z", "", "main", "", &github_);
+  AddPull(600, "x", "Closes #6", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/x",
+          "", &github_);
+  AddPull(601, "y", "resolves https://github.com/vllm-project/vllm-ascend/issues/6",
+          "2026-03-02T00:00:00Z", "2026-03-04T00:00:00Z", "", "main", "", &github_);
   Commit();
   const IssueLinks l = LinkIn(github_, "6");
   const FixLink* feature = l.FindFix(PIn(github_, 600));
@@ -378,16 +397,17 @@ TEST_F(Adversarial, GitHubKeywordIntoAFeatureBranchIsOnlyAReference) {
 TEST_F(Adversarial, DuplicatesInEveryPhrasing) {
   AddIssue("70", "原始问题", "", "2026-01-01T00:00:00Z", "2026-01-05T00:00:00Z");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"71", "与 #70 重复"},          {"72", "Duplicate of #70"},
-      {"73", "dup of #70, closing"},  {"74", "重复问题 #70"},
-      {"75", "与#70重复，关闭"},      {"76", "duplicate of https://gitcode.com/o/r/issues/70"},
+      {"71", "与 #70 重复"},         {"72", "Duplicate of #70"},
+      {"73", "dup of #70, closing"}, {"74", "重复问题 #70"},
+      {"75", "与#70重复，关闭"},     {"76", "duplicate of https://gitcode.com/o/r/issues/70"},
   };
   for (const auto& [n, body] : cases) {
     AddIssue(n, "同样的问题", "", "2026-02-01T00:00:00Z", "2026-02-01T01:00:00Z");
     AddComment(IssueRef(n), "c" + n, "maint", body, "2026-02-01T00:59:00Z");
   }
   AddIssue("77", "类似的问题", "", "2026-02-01T00:00:00Z", "2026-02-01T01:00:00Z");
-  AddComment(IssueRef("77"), "c77", "maint", "这不是重复问题，和 #70 无关，原因是版本不匹配，请升级 CANN。",
+  AddComment(IssueRef("77"), "c77", "maint",
+             "这不是重复问题，和 #70 无关，原因是版本不匹配，请升级 CANN。",
              "2026-02-01T00:59:00Z");
   Commit();
   for (const auto& [n, body] : cases) {
@@ -400,16 +420,19 @@ TEST_F(Adversarial, DuplicatesInEveryPhrasing) {
 
 TEST_F(Adversarial, StaleBotsInEnglishAndChinese) {
   AddIssue("I3CCC1", "a", "", "2025-01-01T00:00:00Z", "2025-04-01T00:00:00Z", "u", &gitee_);
-  AddComment(Ref::Issue(gitee_, "I3CCC1"), "c1", "mindspore-ci-bot",
-             "This issue has been automatically marked as stale because it has not had recent activity.",
-             "2025-03-20T00:00:00Z");
+  AddComment(
+      Ref::Issue(gitee_, "I3CCC1"), "c1", "mindspore-ci-bot",
+      "This issue has been automatically marked as stale because it has not had recent activity.",
+      "2025-03-20T00:00:00Z");
   AddIssue("I3CCC2", "b", "", "2025-01-01T00:00:00Z", "2025-04-01T00:00:00Z", "u", &gitee_);
   AddComment(Ref::Issue(gitee_, "I3CCC2"), "c2", "ascend-robot",
-             "由于该 issue 超过 30 天未回复，已自动关闭，如有需要请重新打开。", "2025-03-31T23:59:00Z");
+             "由于该 issue 超过 30 天未回复，已自动关闭，如有需要请重新打开。",
+             "2025-03-31T23:59:00Z");
   AddIssue("8", "c", "", "2025-01-01T00:00:00Z", "2025-04-01T00:00:00Z", "u", &github_);
-  AddComment(Ref::Issue(github_, "8"), "c3", "github-actions[bot]",
-             "This issue was closed because it has been inactive for 14 days since being marked as stale.",
-             "2025-03-31T23:59:59Z");
+  AddComment(
+      Ref::Issue(github_, "8"), "c3", "github-actions[bot]",
+      "This issue was closed because it has been inactive for 14 days since being marked as stale.",
+      "2025-03-31T23:59:59Z");
   Commit();
   EXPECT_EQ(LinkIn(gitee_, "I3CCC1").resolution, Resolution::kStale);
   EXPECT_EQ(LinkIn(gitee_, "I3CCC2").resolution, Resolution::kStale);
@@ -427,7 +450,8 @@ TEST_F(Adversarial, WontfixInEveryPhrasing) {
   int hour = 0;
   for (const auto& [n, body] : cases) {
     // Closed an hour apart: the same second would be a batch close.
-    AddIssue(n, "a", "", "2026-02-01T00:00:00Z", "2026-02-03T0" + std::to_string(hour++) + ":00:00Z");
+    AddIssue(n, "a", "", "2026-02-01T00:00:00Z",
+             "2026-02-03T0" + std::to_string(hour++) + ":00:00Z");
     AddComment(IssueRef(n), "c" + n, "maint", body, "2026-02-02T00:00:00Z");
   }
   Commit();
@@ -437,8 +461,10 @@ TEST_F(Adversarial, WontfixInEveryPhrasing) {
 TEST_F(Adversarial, AnsweredByMaintainerOrSelfSolved) {
   AddIssue("90", "HCCL 初始化超时", "", "2026-02-01T00:00:00Z", "2026-02-05T00:00:00Z", "user");
   AddComment(IssueRef("90"), "c1", "maint",
-             "请设置 HCCL_CONNECT_TIMEOUT=1200，多机场景下建链需要更长时间。", "2026-02-02T00:00:00Z");
-  AddIssue("91", "import torch_npu failed", "", "2026-02-01T00:00:00Z", "2026-02-05T00:00:00Z", "user");
+             "请设置 HCCL_CONNECT_TIMEOUT=1200，多机场景下建链需要更长时间。",
+             "2026-02-02T00:00:00Z");
+  AddIssue("91", "import torch_npu failed", "", "2026-02-01T00:00:00Z", "2026-02-05T00:00:00Z",
+           "user");
   AddComment(IssueRef("91"), "c2", "user",
              "问题已解决，是 LD_LIBRARY_PATH 里混入了旧版本 CANN 的路径，删掉之后就好了。",
              "2026-02-04T00:00:00Z");
@@ -456,12 +482,14 @@ TEST_F(Adversarial, AnsweredByMaintainerOrSelfSolved) {
 TEST_F(Adversarial, FixedElsewhereTracelessAndVerifyClose) {
   // A vendor DTS fix, verified, closed 5 s later.
   AddIssue("92", "算子精度异常", "", "2026-02-01T00:00:00Z", "2026-02-10T00:00:05Z");
-  AddComment(IssueRef("92"), "c1", "maint", "CANN 侧问题单 DTS2026020112345 已修复，8.2.RC1 版本包含修复。",
+  AddComment(IssueRef("92"), "c1", "maint",
+             "CANN 侧问题单 DTS2026020112345 已修复，8.2.RC1 版本包含修复。",
              "2026-02-09T00:00:00Z");
   AddComment(IssueRef("92"), "c2", "user", "验证通过", "2026-02-10T00:00:00Z");
   // A fix on another platform, named by URL.
   AddIssue("93", "b", "", "2026-02-01T00:00:00Z", "2026-02-10T00:00:00Z");
-  AddComment(IssueRef("93"), "c3", "maint", "fixed by https://github.com/vllm-project/vllm-ascend/pull/123",
+  AddComment(IssueRef("93"), "c3", "maint",
+             "fixed by https://github.com/vllm-project/vllm-ascend/pull/123",
              "2026-02-09T00:00:00Z");
   // "Fixed" and nothing else.
   AddIssue("94", "c", "", "2026-02-01T00:00:00Z", "2026-02-10T00:00:00Z");

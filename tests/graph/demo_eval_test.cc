@@ -1,15 +1,16 @@
 // End-to-end: import the demo dump, link every issue, and score the result
 // against the dev-set labels (tests/data/demo-labels.json). Prints the report;
 // fails when the figures fall below the floors the linker has reached.
-#include <filesystem>
-#include <iostream>
-
-#include <gtest/gtest.h>
+#include "testutil/testutil.h"
 
 #include "fixgraph/graph/evaluate.h"
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/ingest/dump.h"
-#include "testutil/testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
 
 namespace fixgraph::graph {
 namespace {

@@ -39,9 +39,10 @@ TEST(Evaluate, ParseLabels) {
   EXPECT_EQ(l[0].flags, (std::vector<Flag>{Flag::kBackport}));
   ASSERT_TRUE(l[2].duplicate_of.has_value());
   EXPECT_TRUE(ParseLabels(json::parse(R"({"issues": [{"issue": "x"}]})")).status().IsCorruption());
-  EXPECT_TRUE(ParseLabels(json::parse(R"({"issues": [{"issue": "gitcode:o/r#1", "resolution": "meh"}]})"))
-                  .status()
-                  .IsCorruption());
+  EXPECT_TRUE(
+      ParseLabels(json::parse(R"({"issues": [{"issue": "gitcode:o/r#1", "resolution": "meh"}]})"))
+          .status()
+          .IsCorruption());
   EXPECT_TRUE(ParseLabels(json::array()).status().IsCorruption());
   EXPECT_EQ(LoadLabels("/nonexistent/labels.json").status().code(), Status::Code::kIOError);
 }
@@ -58,7 +59,8 @@ TEST(Evaluate, Figures) {
   IssueLinks one;
   one.issue = *ParseRef("gitcode:o/r#1");
   one.resolution = Resolution::kFixed;
-  one.fixes = {F("gitcode:o/r!10", Tier::kA), F("gitcode:o/r!11", Tier::kC), F("gitcode:o/r!99", Tier::kD)};
+  one.fixes = {F("gitcode:o/r!10", Tier::kA), F("gitcode:o/r!11", Tier::kC),
+               F("gitcode:o/r!99", Tier::kD)};
   one.flags = {Flag::kBackport, Flag::kCloseLag};
   pred["gitcode:o/r#1"] = one;
   IssueLinks two;

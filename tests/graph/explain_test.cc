@@ -1,9 +1,9 @@
 // The evidence chain in plain words (explain.h).
 #include "fixgraph/graph/explain.h"
 
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace fixgraph::graph {
 namespace {
@@ -37,7 +37,8 @@ IssueLinks Rfc() {
   f.merged_at = l.closed_at;
   f.created_at = *ParseTimestamp("2026-09-11T01:40:00Z").value();
   f.evidence.push_back({EvidenceKind::kCloseAtMerge, "...", 0});
-  f.evidence.push_back({EvidenceKind::kClosingKeyword, "!192's description says it closes #43", {}});
+  f.evidence.push_back(
+      {EvidenceKind::kClosingKeyword, "!192's description says it closes #43", {}});
   l.fixes.push_back(f);
   FixLink b;
   b.pr = "gitcode:Ascend/TransformerEngineNPU!193";
@@ -56,19 +57,22 @@ IssueLinks Rfc() {
 
 TEST_F(ExplainTest, FixSentence) {
   IssueLinks l = Rfc();
-  EXPECT_EQ(ExplainFix(l, l.fixes[0]),
-            "!192 (tier A, 0.97): merged 2026-09-15 11:35:56 +08:00 into main; the issue closed in the "
-            "same second; !192's description says it closes #43");
-  EXPECT_EQ(ExplainFix(l, l.fixes[1]),
-            "!193 (tier B, 0.75): backport of !192 to release/v2.17, merged 2026-09-15 16:20:33 +08:00; "
-            "!193's description references #43");
+  EXPECT_EQ(
+      ExplainFix(l, l.fixes[0]),
+      "!192 (tier A, 0.97): merged 2026-09-15 11:35:56 +08:00 into main; the issue closed in the "
+      "same second; !192's description says it closes #43");
+  EXPECT_EQ(
+      ExplainFix(l, l.fixes[1]),
+      "!193 (tier B, 0.75): backport of !192 to release/v2.17, merged 2026-09-15 16:20:33 +08:00; "
+      "!193's description references #43");
 }
 
 TEST_F(ExplainTest, WholeChain) {
   IssueLinks l = Rfc();
   std::vector<std::string> lines = ExplainLines(l);
   ASSERT_GE(lines.size(), 4u);
-  EXPECT_EQ(lines[0], "fixed: closed 2026-09-15 11:35:56 +08:00 (filed 2026-09-10 09:05:30 +08:00)");
+  EXPECT_EQ(lines[0],
+            "fixed: closed 2026-09-15 11:35:56 +08:00 (filed 2026-09-10 09:05:30 +08:00)");
   EXPECT_EQ(lines[3], "flag backport: !193 re-applies !192 to release/v2.17");
   EXPECT_EQ(Explain(l).back(), '\n');
 }
@@ -79,10 +83,12 @@ TEST_F(ExplainTest, TimesFollowTheDisplayOffsetSetter) {
   IssueLinks l = Rfc();
   setenv("FIXGRAPH_TZ", "+08:00", 1);
   SetDisplayOffsetMinutes(0);
-  EXPECT_EQ(ExplainLines(l)[0], "fixed: closed 2026-09-15 03:35:56 +00:00 (filed 2026-09-10 01:05:30 +00:00)");
+  EXPECT_EQ(ExplainLines(l)[0],
+            "fixed: closed 2026-09-15 03:35:56 +00:00 (filed 2026-09-10 01:05:30 +00:00)");
   unsetenv("FIXGRAPH_TZ");
   SetDisplayOffsetMinutes(-5 * 60);
-  EXPECT_EQ(ExplainLines(l)[0], "fixed: closed 2026-09-14 22:35:56 -05:00 (filed 2026-09-09 20:05:30 -05:00)");
+  EXPECT_EQ(ExplainLines(l)[0],
+            "fixed: closed 2026-09-14 22:35:56 -05:00 (filed 2026-09-09 20:05:30 -05:00)");
 }
 
 TEST_F(ExplainTest, TierDLinksReadAsLikelyNotVerified) {
@@ -104,7 +110,8 @@ TEST_F(ExplainTest, TracelessAnswered) {
   l.closed_at = 0;
   l.resolution = Resolution::kFixedElsewhere;
   l.flags = {Flag::kTraceless};
-  l.evidence.push_back({EvidenceKind::kVerifyCommentClose, "closed 4 s after the verification comment", 4});
+  l.evidence.push_back(
+      {EvidenceKind::kVerifyCommentClose, "closed 4 s after the verification comment", 4});
   l.answer = Answer{"c9", "zhao_cann", 0, "CANN 已修改判定逻辑", "vendor_fix"};
   l.false_leads = {"gitcode:mindspore/mindspore!81560"};
   l.flags.insert(l.flags.begin(), Flag::kFalseLead);

@@ -14,7 +14,7 @@ TEST(Features, BranchNamesIssue) {
   EXPECT_TRUE(BranchNamesIssue("bugfix_31", "31"));
   EXPECT_TRUE(BranchNamesIssue("issue31", "31"));
   EXPECT_TRUE(BranchNamesIssue("feat/I8XK2P-cache", "I8XK2P"));
-  EXPECT_FALSE(BranchNamesIssue("v0.1.0_local_rank", "1"));   // a version, not an issue
+  EXPECT_FALSE(BranchNamesIssue("v0.1.0_local_rank", "1"));  // a version, not an issue
   EXPECT_FALSE(BranchNamesIssue("cp_178_to_v2.17", "17"));
   EXPECT_FALSE(BranchNamesIssue("release-31", "31"));
   EXPECT_FALSE(BranchNamesIssue("main", "31"));
@@ -35,13 +35,13 @@ TEST(Features, ReleaseBranches) {
   EXPECT_FALSE(IsReleaseBranch("feat/x"));
 }
 
-
 // Versions a text names, the version of a release branch, and when two match.
 TEST(Features, VersionsInTextAndBranches) {
   using V = std::vector<std::string>;
   EXPECT_EQ(VersionsIn("DeepSpeed v0.14.2 with torch 2.1.0, CANN 8.0.RC3 (also r2.4)"),
             (V{"0.14.2", "2.1.0", "8.0.rc3", "2.4"}));
-  EXPECT_EQ(VersionsIn("python3.8 cuda11.8 sm_80 x1.5 a.2.3"), V{});  // inside words, or no leading number
+  EXPECT_EQ(VersionsIn("python3.8 cuda11.8 sm_80 x1.5 a.2.3"),
+            V{});  // inside words, or no leading number
   EXPECT_EQ(VersionsIn("version 2 and 2.5 and 2.5 again; 1.2."), (V{"2.5", "1.2"}));
   EXPECT_EQ(VersionsIn(""), V{});
   EXPECT_EQ(BranchVersion("release/v2.5.1"), "2.5.1");
@@ -66,16 +66,18 @@ TEST(Features, LabelKeysTakeTheValuesWords) {
   EXPECT_EQ(LabelKeysOf("area: inference").words, std::vector<std::string>{"inference"});
   EXPECT_EQ(LabelKeysOf("kind/bug").words, std::vector<std::string>{"bug"});
   EXPECT_TRUE(LabelKeysOf("p0").words.empty());  // too short, digits break words
-  EXPECT_EQ(LabelKeysOf("缺陷").label, "缺陷");     // kept whole for an exact PR label
+  EXPECT_EQ(LabelKeysOf("缺陷").label, "缺陷");  // kept whole for an exact PR label
   EXPECT_TRUE(LabelKeysOf("缺陷").words.empty());
 }
 
 TEST(Features, IssueNumberKeyAgreesWithBranchText) {
-  for (const char* branch : {"issue-31-mhc-triton", "fix/31", "31-mhc", "bugfix_31", "issue31", "feat/I8XK2P-cache",
-                             "feat/i8xk2p", "v0.1.0_local_rank", "cp_178_to_v2.17", "release-31", "main", "",
-                             "hotfix-0031", "Issue_31"})
+  for (const char* branch :
+       {"issue-31-mhc-triton", "fix/31", "31-mhc", "bugfix_31", "issue31", "feat/I8XK2P-cache",
+        "feat/i8xk2p", "v0.1.0_local_rank", "cp_178_to_v2.17", "release-31", "main", "",
+        "hotfix-0031", "Issue_31"})
     for (const char* number : {"31", "1", "17", "I8XK2P", "i8xk2p", "0031", ""})
-      EXPECT_EQ(BranchNamesIssue(BranchKeysOf(branch), IssueNumberKey::Of(number)), BranchNamesIssue(branch, number))
+      EXPECT_EQ(BranchNamesIssue(BranchKeysOf(branch), IssueNumberKey::Of(number)),
+                BranchNamesIssue(branch, number))
           << branch << " / " << number;
 }
 
@@ -102,7 +104,8 @@ PullInfo PullOf(const std::string& title, const std::string& body, std::vector<s
   p.title_identifiers = text::Identifiers(p.normalized_title, false);
   p.text_tokens = text::Tokens(p.normalized_title + "\n" + body);
   p.files = std::move(files);
-  for (const std::string& f : p.files) p.file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
+  for (const std::string& f : p.files)
+    p.file_generic.push_back(text::IsGenericFileName(text::Basename(f)));
   p.patch_idents = std::move(patch_idents);
   for (std::string_view id : p.patch_idents) p.patch_ident_hashes.push_back(text::Hash(id));
   text::Normalize(&p.patch_ident_hashes);
@@ -124,13 +127,16 @@ void ExpectSameVerdict(const TextMatch& got, const TextMatch& want) {
 // when it also holds the subject the title names in code: an error template
 // alone ("AttributeError: ... object has no attribute ...") does not.
 TEST(Features, CoverageRestatementNeedsTheTitlesSubject) {
-  IssueContext issue = ContextOf("AttributeError: 'Linear' object has no attribute 'ds_grads_remaining'", "");
-  PullInfo other = PullOf("Fix testcases that depend on triton",
-                          "E AttributeError: 'NoneType' object has no attribute 'skip_autotune' in the linear test",
-                          {}, {}, "");
-  PullInfo fix = PullOf("Reset ds_grads_remaining on wrapped modules",
-                        "AttributeError: 'Linear' object has no attribute 'ds_grads_remaining' when PEFT wraps", {}, {},
-                        "");
+  IssueContext issue =
+      ContextOf("AttributeError: 'Linear' object has no attribute 'ds_grads_remaining'", "");
+  PullInfo other = PullOf(
+      "Fix testcases that depend on triton",
+      "E AttributeError: 'NoneType' object has no attribute 'skip_autotune' in the linear test", {},
+      {}, "");
+  PullInfo fix = PullOf(
+      "Reset ds_grads_remaining on wrapped modules",
+      "AttributeError: 'Linear' object has no attribute 'ds_grads_remaining' when PEFT wraps", {},
+      {}, "");
   TextMatch a = CompareText(issue, other, nullptr);
   TextMatch b = CompareText(issue, fix, nullptr);
   EXPECT_GE(a.title_coverage, 0.6);
@@ -138,17 +144,24 @@ TEST(Features, CoverageRestatementNeedsTheTitlesSubject) {
   EXPECT_TRUE(a.moderate);  // still a shared-words match, not a restatement
   EXPECT_TRUE(b.strong);
   // Without a subject in code (only the error class), coverage decides as before.
-  IssueContext plain = ContextOf("AttributeError: object has no attribute when saving checkpoints", "");
-  EXPECT_TRUE(CompareText(plain, PullOf("Checkpoint fix", "AttributeError: object has no attribute when saving checkpoints",
-                                        {}, {}, ""), nullptr).strong);
+  IssueContext plain =
+      ContextOf("AttributeError: object has no attribute when saving checkpoints", "");
+  EXPECT_TRUE(CompareText(plain,
+                          PullOf("Checkpoint fix",
+                                 "AttributeError: object has no attribute when saving checkpoints",
+                                 {}, {}, ""),
+                          nullptr)
+                  .strong);
 }
 
 // The window checks the titles' identifiers only for matches that set a
 // flag: the flags must come out as the full comparison gives them.
 TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
   std::vector<IssueContext> issues = {
-      ContextOf("npu_rms_norm gives wrong results in fp16", "calling torch_npu.npu_rms_norm with fp16 inputs"),
-      ContextOf("grouped_linear.py crashes with fused_adam", "transformer_engine/pytorch/module/grouped_linear.py"),
+      ContextOf("npu_rms_norm gives wrong results in fp16",
+                "calling torch_npu.npu_rms_norm with fp16 inputs"),
+      ContextOf("grouped_linear.py crashes with fused_adam",
+                "transformer_engine/pytorch/module/grouped_linear.py"),
       ContextOf("Accuracy drops when training with fused_adam", "loss diverges after 100 steps")};
   std::vector<PullInfo> pulls = {
       PullOf("fix npu_rms_norm wrong results in fp16", "", {}, {}, ""),
@@ -162,7 +175,8 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
   weights.Count({text::Hash("fix"), text::Hash("fix"), text::Hash("with")});
   for (const IssueContext& issue : issues) {
     for (const PullInfo& pr : pulls) {
-      for (const TokenWeights* w : {static_cast<const TokenWeights*>(nullptr), static_cast<const TokenWeights*>(&weights)}) {
+      for (const TokenWeights* w : {static_cast<const TokenWeights*>(nullptr),
+                                    static_cast<const TokenWeights*>(&weights)}) {
         TextMatch full = CompareText(issue, pr, w);
         TextCounts counts;
         for (std::uint64_t t : pr.text_tokens) {
@@ -172,7 +186,8 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
         }
         TextMatch lazy = CompareText(issue, pr, w, counts, ConflictCheck::kWhenFlagged);
         // The PR-in-issue count left to CompareText (and the title weight given).
-        TextCounts title_only{counts.title_covered, TextCounts::kUnknown, IssueTitleWeight(issue, w)};
+        TextCounts title_only{counts.title_covered, TextCounts::kUnknown,
+                              IssueTitleWeight(issue, w)};
         for (ConflictCheck check : {ConflictCheck::kAlways, ConflictCheck::kWhenFlagged}) {
           TextMatch counted = CompareText(issue, pr, w, title_only, check);
           TextMatch given = CompareText(issue, pr, w, counts, check);
@@ -192,7 +207,8 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
     }
   }
   // A conflict that clears flags is still reported.
-  TextMatch m = CompareText(issues[0], pulls[1], nullptr, TextCounts{}, ConflictCheck::kWhenFlagged);
+  TextMatch m =
+      CompareText(issues[0], pulls[1], nullptr, TextCounts{}, ConflictCheck::kWhenFlagged);
   EXPECT_TRUE(CompareText(issues[0], pulls[1], nullptr).conflict);
   EXPECT_FALSE(m.strong || m.moderate || m.described);
 }
@@ -200,11 +216,13 @@ TEST(Features, ConflictCheckedWhenFlaggedKeepsTheFlags) {
 // IdentifierWeights and PatchReachesWeak give what MatchIdentifiersAmong and
 // ScorePatch give, for several document frequencies.
 TEST(Features, PatchReachesWeakAgreesWithScorePatch) {
-  IssueContext issue = ContextOf("grouped_linear.py crashes with fused_adam and npu_rms_norm",
-                                 "see transformer_engine/pytorch/module/grouped_linear.py and CheckValidation");
+  IssueContext issue =
+      ContextOf("grouped_linear.py crashes with fused_adam and npu_rms_norm",
+                "see transformer_engine/pytorch/module/grouped_linear.py and CheckValidation");
   ASSERT_FALSE(issue.identifiers.empty());
   std::vector<std::uint32_t> all;
-  for (size_t i = 0; i < issue.identifiers.size(); ++i) all.push_back(static_cast<std::uint32_t>(i));
+  for (size_t i = 0; i < issue.identifiers.size(); ++i)
+    all.push_back(static_cast<std::uint32_t>(i));
   std::vector<PullInfo> pulls = {
       PullOf("x", "", {"transformer_engine/pytorch/module/grouped_linear.py"}, {}, ""),
       PullOf("x", "", {"other/grouped_linear.py"}, {"fused_adam"}, ""),
@@ -235,10 +253,12 @@ TEST(Features, PatchReachesWeakAgreesWithScorePatch) {
 // The tail keys only skip files that cannot match: the matches, weights and
 // reasons are the same with and without them.
 TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
-  IssueContext issue = ContextOf("fully_shard hook fails, see grouped_linear.py and npu_rms_norm",
-                                 "torch_npu/csrc/npu_rms_norm.cpp, fully_shard/hook.py, torch_npu and CheckValidation");
+  IssueContext issue = ContextOf(
+      "fully_shard hook fails, see grouped_linear.py and npu_rms_norm",
+      "torch_npu/csrc/npu_rms_norm.cpp, fully_shard/hook.py, torch_npu and CheckValidation");
   std::vector<std::uint32_t> all;
-  for (size_t i = 0; i < issue.identifiers.size(); ++i) all.push_back(static_cast<std::uint32_t>(i));
+  for (size_t i = 0; i < issue.identifiers.size(); ++i)
+    all.push_back(static_cast<std::uint32_t>(i));
   std::vector<PullInfo> pulls = {
       PullOf("x", "", {"torch/distributed/fully_shard/hook.py"}, {}, ""),
       PullOf("x", "", {"torch_npu/csrc/other.cpp", "torch_npu/utils.py"}, {"torch_npu"}, ""),
@@ -254,7 +274,8 @@ TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
     // The same weights through the PR's hash filters (as the window passes them).
     std::vector<IdWeight> unfiltered, filtered;
     IdentifierWeights(issue, pr, all, &unfiltered);
-    IdentifierWeights(issue, pr, all, &filtered, PullFilter{HashFilterOf(pr.patch_ident_hashes), HashFilterOf(pr.tail_keys)});
+    IdentifierWeights(issue, pr, all, &filtered,
+                      PullFilter{HashFilterOf(pr.patch_ident_hashes), HashFilterOf(pr.tail_keys)});
     ASSERT_EQ(filtered.size(), unfiltered.size());
     for (size_t i = 0; i < filtered.size(); ++i) {
       EXPECT_EQ(filtered[i].id, unfiltered[i].id);
@@ -281,10 +302,34 @@ TEST(Features, TailKeysSkipOnlyFilesThatCannotMatch) {
 // conflict, CJK text), with and without repeated window titles.
 TEST(Features, TextVerdictAgreesWithCompareText) {
   const std::vector<std::string> words = {
-      "fix", "crash", "when", "loading", "model", "fp16", "wrong", "results", "npu_rms_norm", "npu_layer_norm",
-      "grouped_linear.py", "fused_adam", "torch_npu.npu_rms_norm", "accuracy", "drop", "training", "loss",
-      "diverges", "\xE7\xB2\xBE\xE5\xBA\xA6\xE4\xB8\x8D\xE4\xB8\x80\xE8\x87\xB4", "step", "update",
-      "docs", "kernel", "shape", "mismatch", "CheckValidation", "of", "in"};
+      "fix",
+      "crash",
+      "when",
+      "loading",
+      "model",
+      "fp16",
+      "wrong",
+      "results",
+      "npu_rms_norm",
+      "npu_layer_norm",
+      "grouped_linear.py",
+      "fused_adam",
+      "torch_npu.npu_rms_norm",
+      "accuracy",
+      "drop",
+      "training",
+      "loss",
+      "diverges",
+      "\xE7\xB2\xBE\xE5\xBA\xA6\xE4\xB8\x8D\xE4\xB8\x80\xE8\x87\xB4",
+      "step",
+      "update",
+      "docs",
+      "kernel",
+      "shape",
+      "mismatch",
+      "CheckValidation",
+      "of",
+      "in"};
   std::uint64_t seed = 12345;
   auto next = [&](size_t n) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -292,7 +337,8 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
   };
   auto sentence = [&](size_t max_words) {
     std::string out;
-    for (size_t i = 0, n = next(max_words + 1); i < n; ++i) out += (i ? " " : "") + words[next(words.size())];
+    for (size_t i = 0, n = next(max_words + 1); i < n; ++i)
+      out += (i ? " " : "") + words[next(words.size())];
     return out;
   };
   size_t flagged = 0, unflagged = 0, described_only = 0;
@@ -317,7 +363,8 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
     }
     TokenWeights counted;
     std::vector<std::uint64_t> all;
-    for (const PullInfo& pr : pulls) all.insert(all.end(), pr.title_tokens.begin(), pr.title_tokens.end());
+    for (const PullInfo& pr : pulls)
+      all.insert(all.end(), pr.title_tokens.begin(), pr.title_tokens.end());
     counted.Count(all);
     for (size_t i = 0; i < pulls.size(); ++i) {
       const PullInfo& pr = pulls[i];
@@ -335,12 +382,12 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
       double covered = 0;
       for (std::uint64_t t : pr.text_tokens)
         if (issue.marks.Of(t) & IssueContext::kTitleMark) covered += weights.Of(t);
-      TextVerdict v = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
-                                    IssueTitleWeight(issue, &weights));
+      TextVerdict v = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title,
+                                    covered, IssueTitleWeight(issue, &weights));
       TokenBits bits(issue.text_tokens);
       for (std::uint64_t t : issue.text_tokens) ASSERT_TRUE(bits.MayHave(t));
-      TextVerdict filtered = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered,
-                                           IssueTitleWeight(issue, &weights), &bits);
+      TextVerdict filtered = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title,
+                                           covered, IssueTitleWeight(issue, &weights), &bits);
       EXPECT_EQ(filtered.flagged, v.flagged);
       TextMatch full = CompareText(issue, pr, &weights);
       EXPECT_EQ(v.flagged, full.strong || full.moderate || full.described) << round << "/" << i;
@@ -361,9 +408,12 @@ TEST(Features, TextVerdictAgreesWithCompareText) {
 // and a title sharing no word with the issue title gets the same verdict
 // whatever positive weight stands for its own (the window skips summing it).
 TEST(Features, WindowSlotMarksAndUnsummedTitlesAgreeWithTheFullWalk) {
-  const std::vector<std::string> words = {"fix", "crash", "when", "loading", "model", "fp16", "wrong", "results",
-                                          "npu_rms_norm", "grouped_linear.py", "accuracy", "drop", "training",
-                                          "loss", "step", "update", "docs", "kernel", "shape", "of", "in", "a"};
+  const std::vector<std::string> words = {
+      "fix",      "crash", "when",     "loading",      "model",
+      "fp16",     "wrong", "results",  "npu_rms_norm", "grouped_linear.py",
+      "accuracy", "drop",  "training", "loss",         "step",
+      "update",   "docs",  "kernel",   "shape",        "of",
+      "in",       "a"};
   std::uint64_t seed = 777;
   auto next = [&](size_t n) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -371,7 +421,8 @@ TEST(Features, WindowSlotMarksAndUnsummedTitlesAgreeWithTheFullWalk) {
   };
   auto sentence = [&](size_t max_words) {
     std::string out;
-    for (size_t i = 0, n = next(max_words + 1); i < n; ++i) out += (i ? " " : "") + words[next(words.size())];
+    for (size_t i = 0, n = next(max_words + 1); i < n; ++i)
+      out += (i ? " " : "") + words[next(words.size())];
     return out;
   };
   size_t unshared = 0, unshared_flagged = 0;
@@ -391,9 +442,11 @@ TEST(Features, WindowSlotMarksAndUnsummedTitlesAgreeWithTheFullWalk) {
     }
     std::vector<std::uint8_t> marks(weights.Slots(), 0);
     for (std::uint64_t t : issue.title_tokens)
-      if (std::int64_t s = weights.SlotOf(t); s >= 0) marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
+      if (std::int64_t s = weights.SlotOf(t); s >= 0)
+        marks[static_cast<size_t>(s)] |= IssueContext::kTitleMark;
     for (std::uint64_t t : issue.text_tokens)
-      if (std::int64_t s = weights.SlotOf(t); s >= 0) marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
+      if (std::int64_t s = weights.SlotOf(t); s >= 0)
+        marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
     for (std::uint32_t s : slots) ASSERT_EQ(marks[s], issue.marks.Of(weights.TokenAt(s)));
     EXPECT_EQ(weights.SlotOf(0x1234567ull), -1);
     const double it = IssueTitleWeight(issue, &weights);
@@ -409,13 +462,15 @@ TEST(Features, WindowSlotMarksAndUnsummedTitlesAgreeWithTheFullWalk) {
       double covered = 0;
       for (std::uint64_t t : pr.text_tokens)
         if (issue.marks.Of(t) & IssueContext::kTitleMark) covered += weights.Of(t);
-      TextVerdict full = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered, it);
+      TextVerdict full =
+          TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, title, covered, it);
       if (title.shared != 0) continue;
       ++unshared;
       unshared_flagged += full.flagged;
       TitleCounts stand_in = title;
       stand_in.pr_title = static_cast<double>(pr.title_tokens.size());
-      TextVerdict skipped = TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, stand_in, covered, it);
+      TextVerdict skipped =
+          TextVerdictOf(issue, pr, pr.title_tokens.size(), pr.text_tokens, stand_in, covered, it);
       EXPECT_EQ(skipped.flagged, full.flagged);
       EXPECT_EQ(skipped.title_dice, full.title_dice);
       EXPECT_EQ(skipped.containment, full.containment);

@@ -1,12 +1,13 @@
 // The linker on real recorded Gitee responses (shared/data/gitee-recorded):
 // alphanumeric issue numbers, null times, a closed-unmerged PR, no links.
-#include <gtest/gtest.h>
-
-#include <filesystem>
+#include "testutil/testutil.h"
 
 #include "fixgraph/graph/linker.h"
 #include "fixgraph/ingest/dump.h"
-#include "testutil/testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
 
 namespace fixgraph::graph {
 namespace {

@@ -2,15 +2,16 @@
 // "gitcode:o/r" (default branch "main") plus whatever a test adds.
 #pragma once
 
-#include <memory>
-#include <ostream>
-#include <string>
-
-#include <gtest/gtest.h>
+#include "testutil/testutil.h"
 
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/linker.h"
-#include "testutil/testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <ostream>
+#include <string>
 
 namespace fixgraph {
 // Readable references in gtest messages.

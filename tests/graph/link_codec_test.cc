@@ -1,8 +1,8 @@
 #include "../../graph/link_codec.h"
 
-#include <gtest/gtest.h>
-
 #include "fixgraph/engine/byte_codec.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::graph {
 namespace {

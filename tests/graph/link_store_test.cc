@@ -1,11 +1,12 @@
 // LinkAll, Relink, AffectedIssues, ReadLinks and ForEachLinks.
-#include <algorithm>
+#include "../../graph/link_codec.h"
+#include "graph_fixture.h"
+
+#include "fixgraph/graph/linker.h"
 
 #include <gtest/gtest.h>
 
-#include "fixgraph/graph/linker.h"
-#include "../../graph/link_codec.h"
-#include "graph_fixture.h"
+#include <algorithm>
 
 namespace fixgraph::graph {
 namespace {

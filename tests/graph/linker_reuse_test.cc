@@ -1,12 +1,13 @@
 // A Linker and an IssueContext reused from issue to issue (LinkIssueWith
 // keeps one Linker per thread): the same answers as fresh ones, and the
 // context's strings and lists keep their memory.
-#include <gtest/gtest.h>
-
 #include "../../graph/features.h"
 #include "../../graph/linker_internal.h"
-#include "fixgraph/graph/links.h"
 #include "graph_fixture.h"
+
+#include "fixgraph/graph/links.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::graph {
 namespace {
@@ -19,21 +20,24 @@ class ReuseTest : public GraphTest {
   // (one by a bot), labels, identifiers, participants, links.
   void Build() {
     AddIssue("1", "transformer_engine/pytorch/module/grouped_linear.py crashes in fused_adam",
-             "Traceback: grouped_linear.py line 12, npu_rms_norm_backward_kernel fails", "2026-03-01T00:00:00Z",
-             "2026-03-05T08:00:00Z", "alice");
-    AddComment(IssueRef("1"), "c1", "bob", "looks like mindspeed_llm/core/fused_adam_wrapper.py, fixed by !10",
+             "Traceback: grouped_linear.py line 12, npu_rms_norm_backward_kernel fails",
+             "2026-03-01T00:00:00Z", "2026-03-05T08:00:00Z", "alice");
+    AddComment(IssueRef("1"), "c1", "bob",
+               "looks like mindspeed_llm/core/fused_adam_wrapper.py, fixed by !10",
                "2026-03-02T00:00:00Z");
-    AddComment(IssueRef("1"), "c2", "mindspore-ci-bot", "stale_issue_notice_for_bot_only_identifier",
-               "2026-03-03T00:00:00Z");
+    AddComment(IssueRef("1"), "c2", "mindspore-ci-bot",
+               "stale_issue_notice_for_bot_only_identifier", "2026-03-03T00:00:00Z");
     AddComment(IssueRef("1"), "c3", "alice", "thanks bob, confirmed", "2026-03-04T00:00:00Z");
     AddLabelEvent(IssueRef("1"), "e1", "bug", "carol", "2026-03-02T00:00:00Z");
     AddIssue("2", "loss NaN", "short", "2026-03-01T00:00:00Z", "2026-03-09T00:00:00Z", "dave");
     AddComment(IssueRef("2"), "c4", "erin", "duplicate of #1", "2026-03-06T00:00:00Z");
-    AddIssue("3", "CheckValidation fails for very_long_snake_case_identifier_name", "see a/b/c/d.py",
-             "2026-03-01T00:00:00Z", "2026-03-04T00:00:00Z", "frank");
+    AddIssue("3", "CheckValidation fails for very_long_snake_case_identifier_name",
+             "see a/b/c/d.py", "2026-03-01T00:00:00Z", "2026-03-04T00:00:00Z", "frank");
     AddLabelEvent(IssueRef("3"), "e2", "wontfix", "carol", "2026-03-03T00:00:00Z");
-    AddPull(10, "fix fused_adam in grouped_linear.py", "Fixes #1", "2026-03-02T00:00:00Z", "2026-03-05T08:00:00Z");
-    AddFile(PullRef(10), "transformer_engine/pytorch/module/grouped_linear.py", "@@ -1 +1 @@\n-a\n+b");
+    AddPull(10, "fix fused_adam in grouped_linear.py", "Fixes #1", "2026-03-02T00:00:00Z",
+            "2026-03-05T08:00:00Z");
+    AddFile(PullRef(10), "transformer_engine/pytorch/module/grouped_linear.py",
+            "@@ -1 +1 @@\n-a\n+b");
     AddPull(11, "CheckValidation fix", "", "2026-03-02T00:00:00Z", "2026-03-03T23:59:58Z");
     AddPlatformLink(IssueRef("3"), PullRef(11));
     Commit();
@@ -142,11 +146,18 @@ TEST_F(ReuseTest, LinkIssueWithAnswersAsAFreshLinkerInAnyOrder) {
 // fold first (full-width letters, tags, 回退) still count as reverts.
 TEST_F(GraphTest, RevertsInEveryFormAreNeverFixes) {
   AddIssue("61", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
-  const char* reverts[] = {"Revert \"x\"", "REVERT: x", "[Revert] x", "  (revert) x",
-                           "【回退】x", "回退 x", "\xEF\xBC\xB2\xEF\xBD\x85vert x" /* Ｒｅvert */,
-                           "[\xEF\xBC\xB2" "EVERT] x" /* [ＲEVERT] */};
+  const char* reverts[] = {"Revert \"x\"",
+                           "REVERT: x",
+                           "[Revert] x",
+                           "  (revert) x",
+                           "【回退】x",
+                           "回退 x",
+                           "\xEF\xBC\xB2\xEF\xBD\x85vert x" /* Ｒｅvert */,
+                           "[\xEF\xBC\xB2"
+                           "EVERT] x" /* [ＲEVERT] */};
   std::int64_t n = 40;
-  for (const char* title : reverts) AddPull(n++, title, "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  for (const char* title : reverts)
+    AddPull(n++, title, "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
   AddPull(n, "fix revert handling", "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
   Commit();
   const IssueLinks l = Link("61");

@@ -1,9 +1,9 @@
 // LinkIssue: one test per evidence kind and per pitfall of design.md s5.
 #include "fixgraph/graph/linker.h"
 
-#include <gtest/gtest.h>
-
 #include "graph_fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::graph {
 namespace {
@@ -114,10 +114,12 @@ TEST_F(GraphTest, PatchOverlapOnTheFileTheTracebackNames) {
            "```\nFile \"transformer_engine/pytorch/module/grouped_linear.py\", line 356\n"
            "ValueError: columnwise data of weight is None\n```",
            "2026-03-01T00:00:00Z", "2026-03-12T00:00:00Z");
-  PullRequest p = AddPull(21, "修复 GroupedLinear dgrad 拿不到 columnwise 权重", "", "2026-03-02T00:00:00Z",
-                          "2026-03-03T00:00:00Z");
-  AddFile(p.ref(), "transformer_engine/pytorch/module/grouped_linear.py", "+    columnwise_usage = True\n");
-  PullRequest other = AddPull(22, "docs: 更新 README", "", "2026-03-02T00:00:00Z", "2026-03-04T00:00:00Z");
+  PullRequest p = AddPull(21, "修复 GroupedLinear dgrad 拿不到 columnwise 权重", "",
+                          "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  AddFile(p.ref(), "transformer_engine/pytorch/module/grouped_linear.py",
+          "+    columnwise_usage = True\n");
+  PullRequest other =
+      AddPull(22, "docs: 更新 README", "", "2026-03-02T00:00:00Z", "2026-03-04T00:00:00Z");
   AddFile(other.ref(), "README.md", "+ docs\n");
   AddComment(IssueRef("9"), "c1", "maint", "main 已包含修复，关闭。", "2026-03-11T23:00:00Z");
   Commit();
@@ -258,7 +260,8 @@ TEST_F(GraphTest, BackportToAReleaseBranch) {
 TEST_F(GraphTest, CrossPlatformTargetNotInTheStore) {
   AddIssue("22", "服务化部署显存不足", "", "2025-03-05T00:00:00Z", "2025-03-21T07:30:16Z");
   AddComment(IssueRef("22"), "c1", "maint",
-             "**Fix Solution**：参数初始化改在 CPU 侧。\n修复 PR：https://gitee.com/mindspore/mindformers/pulls/5672\n"
+             "**Fix Solution**：参数初始化改在 CPU 侧。\n修复 "
+             "PR：https://gitee.com/mindspore/mindformers/pulls/5672\n"
              "问题由 https://gitee.com/mindspore/mindformers/pulls/5217 引入。",
              "2025-03-12T00:00:00Z");
   AddComment(IssueRef("22"), "c2", "reporter", "回归通过。", "2025-03-21T07:30:10Z");
@@ -291,7 +294,8 @@ TEST_F(GraphTest, DuplicateWithFullWidthPunctuation) {
   AddIssue("30", "码控不生效", "", "2026-01-01T00:00:00Z", "2026-01-05T00:00:00Z");
   AddIssue("37", "CBR 不生效", "", "2026-02-01T00:00:00Z", "2026-02-01T01:00:00Z");
   AddIssue("38", "同样的问题", "", "2026-02-01T00:00:00Z", "2026-02-01T02:00:00Z");
-  AddComment(IssueRef("37"), "c1", "maint", "与 #30 重复，原因见该 issue，关闭。", "2026-02-01T00:59:00Z");
+  AddComment(IssueRef("37"), "c1", "maint", "与 #30 重复，原因见该 issue，关闭。",
+             "2026-02-01T00:59:00Z");
   AddComment(IssueRef("38"), "c2", "reporter", "同 #30，关闭。", "2026-02-01T01:59:00Z");
   Commit();
   for (const char* n : {"37", "38"}) {
@@ -327,10 +331,11 @@ TEST_F(GraphTest, StaleBotClose) {
 TEST_F(GraphTest, AnsweredKeepsTheLinesThatSayWhatToDo) {
   AddIssue("47", "aclrtMemsetAsync 清显存很慢", "耗时 16ms", "2025-09-18T00:00:00Z",
            "2025-09-25T00:00:00Z", "user");
-  AddComment(IssueRef("47"), "c1", "maint",
-             "收到。\n建议预先准备一块已清零的 device buffer，每次用 aclrtMemcpyAsync 做 D2D 拷贝来代替 "
-             "aclrtMemsetAsync。\n谢谢。",
-             "2025-09-22T00:00:00Z");
+  AddComment(
+      IssueRef("47"), "c1", "maint",
+      "收到。\n建议预先准备一块已清零的 device buffer，每次用 aclrtMemcpyAsync 做 D2D 拷贝来代替 "
+      "aclrtMemsetAsync。\n谢谢。",
+      "2025-09-22T00:00:00Z");
   AddComment(IssueRef("47"), "c2", "user", "好的，问题解决。", "2025-09-24T00:00:00Z");
   Commit();
   const IssueLinks l = Link("47");
@@ -345,7 +350,8 @@ TEST_F(GraphTest, AnsweredKeepsTheLinesThatSayWhatToDo) {
 TEST_F(GraphTest, SelfSolvedAnswer) {
   AddIssue("48", "解码器段错误", "", "2026-04-08T00:00:00Z", "2026-04-10T00:00:00Z", "user");
   AddComment(IssueRef("48"), "c1", "user",
-             "自己解决了：priv_data 不能自己分配后覆盖，正确做法是先 aclrtSetDevice 选卡，再用 av_dict_set "
+             "自己解决了：priv_data 不能自己分配后覆盖，正确做法是先 aclrtSetDevice 选卡，再用 "
+             "av_dict_set "
              "传 channel_id。",
              "2026-04-09T23:59:00Z");
   Commit();

@@ -93,7 +93,8 @@ TEST(LinksJson, TierDLinksAreListedAsSuggested) {
   weak.pr = "gitcode:Ascend/TransformerEngineNPU!150";
   weak.tier = Tier::kD;
   weak.confidence = 0.2;
-  weak.evidence.push_back({EvidenceKind::kTitleMatch, "the title restates the issue", std::nullopt});
+  weak.evidence.push_back(
+      {EvidenceKind::kTitleMatch, "the title restates the issue", std::nullopt});
   l.fixes.push_back(weak);
   FixLink ranked = weak;
   ranked.pr = "gitcode:Ascend/TransformerEngineNPU!151";
@@ -140,7 +141,8 @@ TEST(LinksJson, LookupHelpers) {
   EXPECT_TRUE(l.HasFlag(Flag::kBackport));
   EXPECT_FALSE(l.HasFlag(Flag::kCloseLag));
   ASSERT_NE(l.FindFix("gitcode:Ascend/TransformerEngineNPU!192"), nullptr);
-  EXPECT_TRUE(l.FindFix("gitcode:Ascend/TransformerEngineNPU!192")->Has(EvidenceKind::kClosingKeyword));
+  EXPECT_TRUE(
+      l.FindFix("gitcode:Ascend/TransformerEngineNPU!192")->Has(EvidenceKind::kClosingKeyword));
   EXPECT_EQ(l.FindFix("nope"), nullptr);
 }
 

@@ -54,7 +54,8 @@ TEST(Resolve, ExplicitFixHereIsFixed) {
 TEST(Resolve, ExplicitFixInAnotherRepositoryIsFixedElsewhere) {
   IssueContext ctx = Closed(1000, 5000);
   IssueLinks out;
-  out.fixes.push_back(Fix("gitee:mindspore/mindspore!9", Tier::kB, EvidenceKind::kExplicitUrl, 4000));
+  out.fixes.push_back(
+      Fix("gitee:mindspore/mindspore!9", Tier::kB, EvidenceKind::kExplicitUrl, 4000));
   Resolve(ctx, {}, &out);
   EXPECT_EQ(out.resolution, Resolution::kFixedElsewhere);
   ComputeFlags(ctx, LinkerOptions{}, &out);
@@ -99,21 +100,26 @@ TEST(ComputeFlags, TimelineTraps) {
   IssueContext ctx = Closed(10 * kDaySeconds, 30 * kDaySeconds);
   IssueLinks out;
   out.resolution = Resolution::kFixed;
-  out.fixes.push_back(Fix("gitcode:Ascend/demo!3", Tier::kB, EvidenceKind::kExplicitRef, 5 * kDaySeconds));
-  FixLink back = Fix("gitcode:Ascend/demo!4", Tier::kB, EvidenceKind::kExplicitRef, 12 * kDaySeconds);
+  out.fixes.push_back(
+      Fix("gitcode:Ascend/demo!3", Tier::kB, EvidenceKind::kExplicitRef, 5 * kDaySeconds));
+  FixLink back =
+      Fix("gitcode:Ascend/demo!4", Tier::kB, EvidenceKind::kExplicitRef, 12 * kDaySeconds);
   back.backport_of = "gitcode:Ascend/demo!3";
   out.fixes.push_back(back);
   out.false_leads = {"gitcode:Ascend/demo!2"};
   ComputeFlags(ctx, LinkerOptions{}, &out);
-  EXPECT_EQ(out.flags, (std::vector<Flag>{Flag::kFixBeforeIssue, Flag::kCloseLag, Flag::kFalseLead, Flag::kBackport}));
+  EXPECT_EQ(out.flags, (std::vector<Flag>{Flag::kFixBeforeIssue, Flag::kCloseLag, Flag::kFalseLead,
+                                          Flag::kBackport}));
 
   // Closed two days after the merge: no lag; a tier-D link cannot make
   // fix_before_issue.
   IssueContext quick = Closed(10 * kDaySeconds, 14 * kDaySeconds);
   IssueLinks q;
   q.resolution = Resolution::kFixed;
-  q.fixes.push_back(Fix("gitcode:Ascend/demo!5", Tier::kB, EvidenceKind::kExplicitRef, 12 * kDaySeconds));
-  q.fixes.push_back(Fix("gitcode:Ascend/demo!1", Tier::kD, EvidenceKind::kTitleMatch, 2 * kDaySeconds));
+  q.fixes.push_back(
+      Fix("gitcode:Ascend/demo!5", Tier::kB, EvidenceKind::kExplicitRef, 12 * kDaySeconds));
+  q.fixes.push_back(
+      Fix("gitcode:Ascend/demo!1", Tier::kD, EvidenceKind::kTitleMatch, 2 * kDaySeconds));
   ComputeFlags(quick, LinkerOptions{}, &q);
   EXPECT_TRUE(q.flags.empty()) << q.flags.size();
 }

@@ -4,16 +4,16 @@
 // store's order.
 #include "../../graph/features.h"
 #include "../../graph/pull_cache.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/graph/linker.h"
+#include "fixgraph/ingest/dump.h"
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <set>
-
-#include <gtest/gtest.h>
-
-#include "fixgraph/graph/linker.h"
-#include "fixgraph/ingest/dump.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::graph {
 namespace {
@@ -42,7 +42,8 @@ TEST_F(RunIndexDemo, TimeIndexesMatchTheStore) {
   size_t rows = 0;
   for (const Repository& r : repos) {
     for (auto [from, to] : {std::pair<UnixSeconds, UnixSeconds>{0, 4'000'000'000},
-                            {1'700'000'000, 1'760'000'000}, {1'750'000'000, 1'750'100'000}}) {
+                            {1'700'000'000, 1'760'000'000},
+                            {1'750'000'000, 1'750'100'000}}) {
       TimedRefs a, b;
       ASSERT_TRUE(store_->PullsMergedBetween(r.ref, from, to, &a).ok());
       (*run)->PullsMergedBetween(r.ref, from, to, &b);
@@ -83,19 +84,24 @@ TEST_F(RunIndexDemo, PullsComeWithFeaturesAndFiles) {
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   PullCache cache(*store_, 16, run->get());
   size_t merged = 0;
-  ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
-    auto info = cache.Get(pr.ref());
-    EXPECT_TRUE(info.ok() && *info) << pr.ref().ToString();
-    if (!info.ok() || !*info) return true;
-    EXPECT_EQ((*info)->pr.title, pr.title);
-    EXPECT_EQ((*info)->title_tokens, text::Tokens(text::StripTitleTags(pr.title)));
-    if (pr.merged()) {
-      ++merged;
-      EXPECT_TRUE((*info)->files_loaded);
-      EXPECT_TRUE(cache.LoadFiles(info->get()).ok());  // already loaded: no write
-    }
-    return true;
-  }).ok());
+  ASSERT_TRUE(
+      store_
+          ->ForEachPull(
+              nullptr,
+              [&](const PullRequest& pr) {
+                auto info = cache.Get(pr.ref());
+                EXPECT_TRUE(info.ok() && *info) << pr.ref().ToString();
+                if (!info.ok() || !*info) return true;
+                EXPECT_EQ((*info)->pr.title, pr.title);
+                EXPECT_EQ((*info)->title_tokens, text::Tokens(text::StripTitleTags(pr.title)));
+                if (pr.merged()) {
+                  ++merged;
+                  EXPECT_TRUE((*info)->files_loaded);
+                  EXPECT_TRUE(cache.LoadFiles(info->get()).ok());  // already loaded: no write
+                }
+                return true;
+              })
+          .ok());
   EXPECT_GT(merged, 0u);
   // Absent PRs and issues are absent, as in the store.
   std::vector<Repository> repos;
@@ -116,31 +122,37 @@ TEST_F(RunIndexDemo, BatchedBuildsGiveTheStoreFeatures) {
       auto run = RunIndex::Build(*store_, nullptr, threads, batch);
       ASSERT_TRUE(run.ok()) << run.status().ToString();
       PullCache cache(*store_, 16, run->get());
-      ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
-        auto a = cache.Get(pr.ref());
-        auto b = direct.Get(pr.ref());
-        EXPECT_TRUE(a.ok() && *a && b.ok() && *b) << pr.ref().ToString();
-        if (!a.ok() || !*a || !b.ok() || !*b) return true;
-        const PullInfo& x = **a;
-        PullInfo& y = **b;
-        EXPECT_EQ(x.key, y.key);
-        EXPECT_EQ(x.text_tokens, y.text_tokens);
-        EXPECT_EQ(x.title_identifiers, y.title_identifiers);
-        EXPECT_EQ(x.OwnMentions().size(), y.OwnMentions().size());
-        EXPECT_EQ(x.files_loaded, pr.merged()) << pr.ref().ToString();
-        if (!x.files_loaded) return true;
-        EXPECT_TRUE(direct.LoadFiles(&y).ok());
-        EXPECT_EQ(x.files, y.files) << pr.ref().ToString();
-        EXPECT_EQ(x.file_generic, y.file_generic);
-        EXPECT_EQ(std::vector<std::string_view>(x.patch_idents.begin(), x.patch_idents.end()),
-                  std::vector<std::string_view>(y.patch_idents.begin(), y.patch_idents.end()));
-        EXPECT_EQ(x.patch_ident_hashes, y.patch_ident_hashes);
-        EXPECT_EQ(x.patch_tokens, y.patch_tokens);
-        EXPECT_EQ(x.match_keys, y.match_keys);
-        EXPECT_EQ(x.tail_keys, y.tail_keys);
-        checked += !x.files.empty();
-        return true;
-      }).ok());
+      ASSERT_TRUE(store_
+                      ->ForEachPull(nullptr,
+                                    [&](const PullRequest& pr) {
+                                      auto a = cache.Get(pr.ref());
+                                      auto b = direct.Get(pr.ref());
+                                      EXPECT_TRUE(a.ok() && *a && b.ok() && *b)
+                                          << pr.ref().ToString();
+                                      if (!a.ok() || !*a || !b.ok() || !*b) return true;
+                                      const PullInfo& x = **a;
+                                      PullInfo& y = **b;
+                                      EXPECT_EQ(x.key, y.key);
+                                      EXPECT_EQ(x.text_tokens, y.text_tokens);
+                                      EXPECT_EQ(x.title_identifiers, y.title_identifiers);
+                                      EXPECT_EQ(x.OwnMentions().size(), y.OwnMentions().size());
+                                      EXPECT_EQ(x.files_loaded, pr.merged()) << pr.ref().ToString();
+                                      if (!x.files_loaded) return true;
+                                      EXPECT_TRUE(direct.LoadFiles(&y).ok());
+                                      EXPECT_EQ(x.files, y.files) << pr.ref().ToString();
+                                      EXPECT_EQ(x.file_generic, y.file_generic);
+                                      EXPECT_EQ(std::vector<std::string_view>(
+                                                    x.patch_idents.begin(), x.patch_idents.end()),
+                                                std::vector<std::string_view>(
+                                                    y.patch_idents.begin(), y.patch_idents.end()));
+                                      EXPECT_EQ(x.patch_ident_hashes, y.patch_ident_hashes);
+                                      EXPECT_EQ(x.patch_tokens, y.patch_tokens);
+                                      EXPECT_EQ(x.match_keys, y.match_keys);
+                                      EXPECT_EQ(x.tail_keys, y.tail_keys);
+                                      checked += !x.files.empty();
+                                      return true;
+                                    })
+                      .ok());
     }
   }
   EXPECT_GT(checked, 6u);
@@ -181,21 +193,25 @@ TEST_F(RunIndexDemo, RecordsKeepWhatTheLinkerReads) {
   }
   EXPECT_GT(urls, 0u);
   PullCache cache(*store_, 16, run->get());
-  ASSERT_TRUE(store_->ForEachPull(nullptr, [&](const PullRequest& pr) {
-    auto info = cache.Get(pr.ref());
-    EXPECT_TRUE(info.ok() && *info);
-    if (!info.ok() || !*info) return true;
-    const PullRequest& kept = (*info)->pr;
-    EXPECT_TRUE(kept.html_url.empty() && kept.head_sha.empty());
-    EXPECT_EQ(kept.labels, pr.labels);  // the ranking's label feature reads them
-    EXPECT_EQ(kept.head_ref, pr.head_ref);
-    EXPECT_EQ(kept.base_ref, pr.base_ref);
-    EXPECT_EQ(kept.author.login, pr.author.login);
-    EXPECT_EQ(kept.merged_at, pr.merged_at);
-    EXPECT_EQ(kept.created_at, pr.created_at);
-    EXPECT_EQ(kept.state, pr.state);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachPull(nullptr,
+                                [&](const PullRequest& pr) {
+                                  auto info = cache.Get(pr.ref());
+                                  EXPECT_TRUE(info.ok() && *info);
+                                  if (!info.ok() || !*info) return true;
+                                  const PullRequest& kept = (*info)->pr;
+                                  EXPECT_TRUE(kept.html_url.empty() && kept.head_sha.empty());
+                                  EXPECT_EQ(kept.labels,
+                                            pr.labels);  // the ranking's label feature reads them
+                                  EXPECT_EQ(kept.head_ref, pr.head_ref);
+                                  EXPECT_EQ(kept.base_ref, pr.base_ref);
+                                  EXPECT_EQ(kept.author.login, pr.author.login);
+                                  EXPECT_EQ(kept.merged_at, pr.merged_at);
+                                  EXPECT_EQ(kept.created_at, pr.created_at);
+                                  EXPECT_EQ(kept.state, pr.state);
+                                  return true;
+                                })
+                  .ok());
 }
 
 // ReadIssue answers from the run index for a covered repository (its record,
@@ -230,7 +246,8 @@ TEST_F(RunIndexDemo, CoveredIssuesComeFromTheRunIndex) {
   ASSERT_TRUE(one_cache.ReadIssue(*other, &read).ok());
   EXPECT_FALSE(read.html_url.empty());
   EXPECT_EQ(read.html_url, store_->GetIssue(*other)->html_url);
-  EXPECT_TRUE(one_cache.ReadIssue(Ref::Issue(RepoRef{Platform::kGitee, "no", "where"}, "1"), &read).IsNotFound());
+  EXPECT_TRUE(one_cache.ReadIssue(Ref::Issue(RepoRef{Platform::kGitee, "no", "where"}, "1"), &read)
+                  .IsNotFound());
   PullCache plain(*store_, 16, nullptr);
   ASSERT_TRUE(plain.ReadIssue(ref, &read).ok());
   EXPECT_EQ(read.html_url, stored->html_url);
@@ -250,7 +267,9 @@ TEST_F(RunIndexDemo, IssueRowsViewTheRunIndexAndMatchTheStore) {
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   PullCache indexed(*store_, 16, run->get());
   PullCache direct(*store_, 16);
-  auto by_time = [](const Comment& a, const Comment& b) { return a.created_at.value_or(0) < b.created_at.value_or(0); };
+  auto by_time = [](const Comment& a, const Comment& b) {
+    return a.created_at.value_or(0) < b.created_at.value_or(0);
+  };
   size_t comments = 0, mentions = 0, shared = 0;
   for (const Ref& ref : (*run)->issues()) {
     PullCache::IssueRowsView a, b;
@@ -302,9 +321,8 @@ TEST_F(RunIndexDemo, KeyPostingsListExactlyTheRowsHoldingAKey) {
     std::span<const RunIndex::Timed> rows = (*run)->MergedRows(r.ref, 0, 4'000'000'000);
     if (rows.empty()) continue;
     PullCache cache(*store_, 16, run->get());
-    for (auto [postings, keys] :
-         {std::pair{cache.MatchKeyPostings(r.ref), &PullInfo::match_keys},
-          std::pair{cache.TextPostings(r.ref), &PullInfo::text_tokens}}) {
+    for (auto [postings, keys] : {std::pair{cache.MatchKeyPostings(r.ref), &PullInfo::match_keys},
+                                  std::pair{cache.TextPostings(r.ref), &PullInfo::text_tokens}}) {
       ASSERT_NE(postings, nullptr) << r.ref.ToString();
       // Every key of every row, over the whole span and over a middle part.
       auto n = static_cast<std::uint32_t>(rows.size());
@@ -383,13 +401,16 @@ TEST_F(RunIndexDemo, WindowRowsMirrorTheirPulls) {
 
 // SortedStrings answers count() as the std::set it replaces, and keeps its order.
 TEST(SortedStrings, CountsAsASetDoes) {
-  std::set<std::string> set = {"", "a", "ab", "abc", "b", "torch_npu.npu_rms_norm", "z/y.py", "中文"};
+  std::set<std::string> set = {"",       "a",   "ab", "abc", "b", "torch_npu.npu_rms_norm",
+                               "z/y.py", "中文"};
   SortedStrings s(set);
   ASSERT_EQ(s.size(), set.size());
   size_t i = 0;
   for (const std::string& v : set) EXPECT_EQ(s[i++], v);
-  EXPECT_EQ(std::vector<std::string_view>(s.begin(), s.end()), std::vector<std::string_view>(set.begin(), set.end()));
-  for (std::string_view probe : {"", "a", "aa", "ab", "abcd", "abc", "b", "c", "z/y.py", "z/y", "中文", "中"})
+  EXPECT_EQ(std::vector<std::string_view>(s.begin(), s.end()),
+            std::vector<std::string_view>(set.begin(), set.end()));
+  for (std::string_view probe :
+       {"", "a", "aa", "ab", "abcd", "abc", "b", "c", "z/y.py", "z/y", "中文", "中"})
     EXPECT_EQ(s.count(probe), set.count(std::string(probe))) << probe;
   SortedStrings empty;
   EXPECT_TRUE(empty.empty());
@@ -442,7 +463,8 @@ TEST(KeyPostings, RowsOfLongListsEqualAScan) {
         if (std::find(set.begin(), set.end(), key) != set.end()) want.push_back(j);
       }
       std::span<const std::uint32_t> got = postings.Rows(key, lo, hi);
-      ASSERT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), want) << key << " [" << lo << ", " << hi << ")";
+      ASSERT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), want)
+          << key << " [" << lo << ", " << hi << ")";
       ++checked;
       nonempty += !want.empty();
     }

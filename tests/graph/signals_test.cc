@@ -1,5 +1,6 @@
 // Comment cues (graph/signals.h, private to graph/: tested white-box).
 #include "../../graph/signals.h"
+
 #include "../../graph/text.h"
 
 #include <gtest/gtest.h>
@@ -61,16 +62,21 @@ TEST(Signals, PullRoleFromAKnownClause) {
         std::string("caused by !3? no. 已合入 !4"), std::string("!5")}) {
     for (size_t at = body.find('!'); at != std::string::npos; at = body.find('!', at + 1)) {
       text::Clause c = text::ClauseAt(body, at);
-      EXPECT_EQ(ClassifyPullMention(body, at, 3, c.begin, c.end), ClassifyPullMention(body, at, 3)) << body << " @" << at;
+      EXPECT_EQ(ClassifyPullMention(body, at, 3, c.begin, c.end), ClassifyPullMention(body, at, 3))
+          << body << " @" << at;
     }
   }
 }
 
 TEST(Signals, SubstantiveAnswerScoreIsBothAnswers) {
-  for (const char* body : {"", "好的", "测试帖，关闭。", "thanks!", "建议用 `aclrtMemcpyAsync` 代替",
-                           "需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。",
-                           "use the workaround: set HCCL_CONNECT_TIMEOUT=600 because the link is slow, then run again"}) {
-    EXPECT_EQ(SubstantiveAnswerScore(body), IsSubstantive(body) ? AnswerScore(body) : kNotSubstantive) << body;
+  for (const char* body :
+       {"", "好的", "测试帖，关闭。", "thanks!", "建议用 `aclrtMemcpyAsync` 代替",
+        "需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。",
+        "use the workaround: set HCCL_CONNECT_TIMEOUT=600 because the link is slow, then run "
+        "again"}) {
+    EXPECT_EQ(SubstantiveAnswerScore(body),
+              IsSubstantive(body) ? AnswerScore(body) : kNotSubstantive)
+        << body;
   }
 }
 
@@ -97,7 +103,8 @@ TEST(Signals, Duplicates) {
 
 TEST(Signals, Answers) {
   EXPECT_FALSE(IsSubstantive("测试帖，关闭。"));
-  EXPECT_TRUE(IsSubstantive("需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。"));
+  EXPECT_TRUE(IsSubstantive(
+      "需要同时加上 -rc_mode 0（CBR），单独设置 -max_bit_rate 不构成完整的码控配置。"));
   EXPECT_GT(AnswerScore("建议用 `aclrtMemcpyAsync` 代替"), AnswerScore("好的"));
   std::string body = "收到。\n建议改用 `aclrtMemcpyAsync`。\n谢谢！";
   EXPECT_EQ(ExtractAnswer(body, 600), "建议改用 `aclrtMemcpyAsync`。");
@@ -113,8 +120,9 @@ namespace fixgraph::graph::signals {
 namespace {
 
 TEST(ExtractAnswerMarkdown, BoldMarkersAreDroppedNotHalved) {
-  std::string a = ExtractAnswer("**Root Cause**：显存碎片。**Fix Solution**：改为 CPU 侧 empty。", 600,
-                                /*with_fix=*/true);
+  std::string a =
+      ExtractAnswer("**Root Cause**：显存碎片。**Fix Solution**：改为 CPU 侧 empty。", 600,
+                    /*with_fix=*/true);
   EXPECT_EQ(a.find("**"), std::string::npos) << a;
   EXPECT_NE(a.find("Root Cause：显存碎片"), std::string::npos) << a;
   EXPECT_NE(a.find("改为 CPU 侧 empty"), std::string::npos) << a;
@@ -129,7 +137,8 @@ namespace {
 // CommentCues answers each predicate Resolve asks, from one scan.
 std::uint8_t CuesOneByOne(std::string_view t) {
   return (DeclinesFix(t) ? kCueDeclinesFix : 0) | (ClaimsFix(t) ? kCueClaimsFix : 0) |
-         (ClaimsVerified(t) ? kCueClaimsVerified : 0) | (NamesVendorFix(t) ? kCueNamesVendorFix : 0) |
+         (ClaimsVerified(t) ? kCueClaimsVerified : 0) |
+         (NamesVendorFix(t) ? kCueNamesVendorFix : 0) |
          (NamesServiceSide(t) ? kCueNamesServiceSide : 0) | (NamesRootCause(t) ? kCueRootCause : 0);
 }
 
@@ -147,9 +156,11 @@ TEST(Signals, CommentCuesAreThePredicatesInOneScan) {
   EXPECT_TRUE(NamesVendorFix("dTs12345678"));
   EXPECT_FALSE(NamesVendorFix("DTS 12345678"));
   static const std::vector<std::string> kPieces = {
-      "已修复", "修复版本", "CANN", "cann ", "。", "\n", "Fixed In", " is fixed", "海思", "问题单",
-      "DTS", "20250305", "0679", "平台侧", "已为", "开启", "won't fix", "不修复", "验证通过", "根因",
-      "Root Cause", "已解决", "server-side", "By Design", "x", " ", "版本修复", "CANN 侧", "已", "修"};
+      "已修复",   "修复版本",  "CANN",       "cann ",   "。",          "\n",
+      "Fixed In", " is fixed", "海思",       "问题单",  "DTS",         "20250305",
+      "0679",     "平台侧",    "已为",       "开启",    "won't fix",   "不修复",
+      "验证通过", "根因",      "Root Cause", "已解决",  "server-side", "By Design",
+      "x",        " ",         "版本修复",   "CANN 侧", "已",          "修"};
   std::mt19937_64 rng(12);
   for (int i = 0; i < 20000; ++i) {
     std::string t;

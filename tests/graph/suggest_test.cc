@@ -2,9 +2,9 @@
 // and the linker's suggestions for a closed issue without a trusted fix.
 #include "fixgraph/graph/suggest.h"
 
-#include <gtest/gtest.h>
-
 #include "graph_fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::graph {
 namespace {
@@ -70,7 +70,8 @@ TEST(RankModel, FreezeTimeKeepsThePriorsTimeWeights) {
   o.freeze_time = true;
   RankModel m = FitRankModel(ex, o);
   for (size_t i = 0; i < kRankFeatures; ++i)
-    if (IsTimeFeature(i)) EXPECT_EQ(m.weights[i], BuiltinRankModel().weights[i]) << RankFeatureName(i);
+    if (IsTimeFeature(i))
+      EXPECT_EQ(m.weights[i], BuiltinRankModel().weights[i]) << RankFeatureName(i);
 }
 
 TEST(RankModel, DistractorsTeachTheNoneOption) {
@@ -123,14 +124,16 @@ TEST(RankModel, CrossValidationScoresEachFoldWithoutIt) {
 // fix is the first suggestion; fixes stays empty.
 TEST_F(GraphTest, ClosedIssueWithoutTrustedFixGetsRankedSuggestions) {
   AddIssue("7", "DataLoader worker crashes with shared memory error",
-           "RuntimeError: DataLoader worker exited unexpectedly, bus error in shared memory when num_workers is 8",
+           "RuntimeError: DataLoader worker exited unexpectedly, bus error in shared memory when "
+           "num_workers is 8",
            "2026-03-01T00:00:00Z", "2026-03-04T09:00:00Z");
   AddPull(20, "Fix shared memory bus error in DataLoader workers",
           "Workers crashed with a bus error when shared memory ran out; allocate buffers lazily.",
           "2026-03-02T00:00:00Z", "2026-03-04T03:00:00Z");
   AddPull(21, "Update documentation of the optimizer", "Docs only.", "2026-03-02T00:00:00Z",
           "2026-03-04T05:00:00Z");
-  AddPull(22, "Add CI job for the tokenizer", "New CI job.", "2026-03-02T00:00:00Z", "2026-03-03T05:00:00Z");
+  AddPull(22, "Add CI job for the tokenizer", "New CI job.", "2026-03-02T00:00:00Z",
+          "2026-03-03T05:00:00Z");
   Commit();
   // Without the window's title and patch evidence, nothing links the issue:
   // only the ranking speaks.
@@ -175,7 +178,8 @@ namespace {
 // in the store; with too few pairs it keeps none.
 // Links the repository with a store fit from at least `min_pairs` pairs and
 // reads back the model it kept (NotFound when it kept none).
-StatusOr<RankModel> LinkAndReadModel(Store* store, const RepoRef& repo, LinkerOptions o, size_t min_pairs) {
+StatusOr<RankModel> LinkAndReadModel(Store* store, const RepoRef& repo, LinkerOptions o,
+                                     size_t min_pairs) {
   o.suggest_min_pairs = min_pairs;
   FG_RETURN_IF_ERROR(LinkAll(store, &repo, o, nullptr));
   FG_ASSIGN_OR_RETURN(std::string meta, store->GetMeta(RankModelKey(repo)));
@@ -185,8 +189,9 @@ StatusOr<RankModel> LinkAndReadModel(Store* store, const RepoRef& repo, LinkerOp
 TEST_F(GraphTest, LinkAllFitsAModelFromTheRepositorysExplicitPairs) {
   for (int i = 0; i < 3; ++i) {
     std::string n = std::to_string(40 + i);
-    AddIssue(n, "Crash in module " + n + " when loading weights", "loader_" + n + " raises KeyError",
-             "2026-03-01T00:00:00Z", "2026-03-04T09:00:0" + std::to_string(i) + "Z");
+    AddIssue(n, "Crash in module " + n + " when loading weights",
+             "loader_" + n + " raises KeyError", "2026-03-01T00:00:00Z",
+             "2026-03-04T09:00:0" + std::to_string(i) + "Z");
     AddPull(140 + i, "Fix loader_" + n + " key error", "Fixes #" + n, "2026-03-02T00:00:00Z",
             "2026-03-04T09:00:0" + std::to_string(i) + "Z");
   }
@@ -211,14 +216,15 @@ TEST_F(GraphTest, StoreFitTakesPlatformLinkedPairs) {
   for (int i = 0; i < 3; ++i) {
     std::string n = std::to_string(40 + i);
     std::string at = "2026-03-04T09:00:0" + std::to_string(i) + "Z";
-    AddIssue(n, "Crash in module " + n + " when loading weights", "loader_" + n + " raises KeyError",
-             "2026-03-01T00:00:00Z", at);
+    AddIssue(n, "Crash in module " + n + " when loading weights",
+             "loader_" + n + " raises KeyError", "2026-03-01T00:00:00Z", at);
     AddPull(140 + i, "Fix loader_" + n + " key error", "", "2026-03-02T00:00:00Z", at);
     AddPlatformLink(IssueRef(n), PullRef(140 + i));
   }
   AddIssue("50", "Tracking: loader rewrite", "", "2026-03-01T00:00:00Z", "2026-03-09T00:00:00Z");
   for (int k = 0; k < 4; ++k) {
-    AddPull(150 + k, "Loader rewrite step " + std::to_string(k), "", "2026-03-02T00:00:00Z", "2026-03-05T00:00:00Z");
+    AddPull(150 + k, "Loader rewrite step " + std::to_string(k), "", "2026-03-02T00:00:00Z",
+            "2026-03-05T00:00:00Z");
     AddPlatformLink(IssueRef("50"), PullRef(150 + k));
   }
   Commit();
@@ -244,12 +250,15 @@ double FeatureOf(const RankExample& e, const std::string& pr, RankFeature f) {
 // segment), shared out among the shortlisted titles that name it.
 TEST_F(GraphTest, RankPoolIdentTitleFeature) {
   AddIssue("9", "Importing the library sets multiprocessing set_start_method",
-           "Our code calls torch.multiprocessing.set_start_method() and model.no_sync() first; it breaks.",
+           "Our code calls torch.multiprocessing.set_start_method() and model.no_sync() first; it "
+           "breaks.",
            "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
   AddPull(50, "Don't break set_start_method", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
   AddPull(51, "Add a no_sync context manager", "", "2026-03-02T00:00:00Z", "2026-03-03T01:00:00Z");
-  AddPull(52, "Log when set_start_method was called before", "", "2026-03-02T00:00:00Z", "2026-03-03T02:00:00Z");
-  AddPull(53, "Speed up the loader", "start method", "2026-03-02T00:00:00Z", "2026-03-03T03:00:00Z");
+  AddPull(52, "Log when set_start_method was called before", "", "2026-03-02T00:00:00Z",
+          "2026-03-03T02:00:00Z");
+  AddPull(53, "Speed up the loader", "start method", "2026-03-02T00:00:00Z",
+          "2026-03-03T03:00:00Z");
   Commit();
   std::vector<IssueFixes> want = {{IssueRef("9"), {P(50)}}};
   auto ex = LoadRankExamples(*store_, want, false);
@@ -259,19 +268,20 @@ TEST_F(GraphTest, RankPoolIdentTitleFeature) {
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(50), RankFeature::kIdentTitle), 0.5);  // two titles name it
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(52), RankFeature::kIdentTitle), 0.5);
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(51), RankFeature::kIdentTitle), 1.0);  // model.no_sync -> no_sync
-  EXPECT_DOUBLE_EQ(FeatureOf(e, P(53), RankFeature::kIdentTitle), 0.0);  // words, not the identifier
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(53), RankFeature::kIdentTitle),
+                   0.0);  // words, not the identifier
 }
 
 // people: the PR's author by login, or by a git author name that fits a
 // participant's login; the merger alone counts half.
 TEST_F(GraphTest, RankPoolPeopleFeatureMatchesLoginsToNames) {
-  AddIssue("10", "Loader crash", "KeyError in the loader", "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z",
-           "jrandall");
+  AddIssue("10", "Loader crash", "KeyError in the loader", "2026-03-01T00:00:00Z",
+           "2026-03-06T00:00:00Z", "jrandall");
   AddComment(IssueRef("10"), "c1", "fabiogeraci", "same here", "2026-03-02T00:00:00Z");
   AddComment(IssueRef("10"), "c2", "alexk101", "and here", "2026-03-02T00:00:00Z");
   auto pull = [&](std::int64_t n, const std::string& author) {
-    AddPull(n, "Loader change " + std::to_string(n), "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "main",
-            "", nullptr, author);
+    AddPull(n, "Loader change " + std::to_string(n), "", "2026-03-02T00:00:00Z",
+            "2026-03-03T00:00:00Z", "", "main", "", nullptr, author);
   };
   pull(60, "Joshua C. Randall");
   pull(61, "Fabio Geraci");
@@ -320,7 +330,8 @@ TEST_F(GraphTest, RankPoolLabelAndVersionFeatures) {
   ASSERT_TRUE(ex.ok()) << ex.status().ToString();
   const RankExample& e = ex->front();
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(70), RankFeature::kLabel), 1.0);  // the only one in compression/
-  EXPECT_DOUBLE_EQ(FeatureOf(e, P(71), RankFeature::kLabel), 0.5);  // its label; 72's title names it too
+  EXPECT_DOUBLE_EQ(FeatureOf(e, P(71), RankFeature::kLabel),
+                   0.5);  // its label; 72's title names it too
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(72), RankFeature::kLabel), 0.5);
   EXPECT_DOUBLE_EQ(FeatureOf(e, P(75), RankFeature::kLabel), 0.0);
   EXPECT_EQ(FeatureOf(e, P(73), RankFeature::kVersion), 1);  // release/v0.14 holds 0.14.2
@@ -330,11 +341,14 @@ TEST_F(GraphTest, RankPoolLabelAndVersionFeatures) {
 
 // A branch the platform links to the issue counts as named.
 TEST_F(GraphTest, RankPoolVersionFeatureReadsLinkedBranches) {
-  Issue is = AddIssue("12", "Loader crash", "KeyError", "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
+  Issue is =
+      AddIssue("12", "Loader crash", "KeyError", "2026-03-01T00:00:00Z", "2026-03-06T00:00:00Z");
   is.branch = "feature/loader";
   ASSERT_TRUE(batch_->PutIssue(is, "").ok());
-  AddPull(80, "Loader change", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/loader");
-  AddPull(81, "Loader change too", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "", "feature/other");
+  AddPull(80, "Loader change", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "",
+          "feature/loader");
+  AddPull(81, "Loader change too", "", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z", "",
+          "feature/other");
   Commit();
   std::vector<IssueFixes> want = {{IssueRef("12"), {P(80)}}};
   auto ex = LoadRankExamples(*store_, want, false);
@@ -347,7 +361,8 @@ TEST_F(GraphTest, RankPoolVersionFeatureReadsLinkedBranches) {
   bool said = false;
   for (const FixLink& f : l.suggested)
     if (f.pr == P(80))
-      for (const Evidence& ev : f.evidence) said |= ev.detail.find("a branch linked to the issue") != std::string::npos;
+      for (const Evidence& ev : f.evidence)
+        said |= ev.detail.find("a branch linked to the issue") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -393,7 +408,8 @@ TEST_F(GraphTest, StoreFitLearnsTheLabelWeight) {
 TEST(RankModel, EvaluationListsTheMisses) {
   std::vector<RankExample> ex = Examples(8);
   RankModel m;
-  m.weights[static_cast<size_t>(RankFeature::kText)] = 5;  // text alone: the i % 4 == 3 examples miss
+  m.weights[static_cast<size_t>(RankFeature::kText)] =
+      5;  // text alone: the i % 4 == 3 examples miss
   RankEval e = EvaluateModel(ex, m);
   ASSERT_EQ(e.misses.size(), 2u);
   EXPECT_EQ(e.misses[0].issue, "gitcode:o/r#103");

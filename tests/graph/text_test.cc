@@ -1,12 +1,12 @@
 // Text features (graph/text.h, private to graph/: tested white-box).
 #include "../../graph/text.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <random>
-
-#include <gtest/gtest.h>
 
 namespace fixgraph::graph::text {
 namespace {
@@ -21,10 +21,10 @@ TEST(Text, TokensAreWordsAndCjkBigrams) {
   EXPECT_TRUE(Has(t, "免责"));
   EXPECT_TRUE(Has(t, "声明"));
   EXPECT_TRUE(Has(t, "overview"));
-  EXPECT_TRUE(Has(t, "skill"));   // plural folded
-  EXPECT_FALSE(Has(t, "for"));    // stop word
+  EXPECT_TRUE(Has(t, "skill"));  // plural folded
+  EXPECT_FALSE(Has(t, "for"));   // stop word
   EXPECT_TRUE(Has(Tokens("的缺陷"), "缺陷"));
-  EXPECT_FALSE(Has(Tokens("的缺陷"), "的缺"));  // function character
+  EXPECT_FALSE(Has(Tokens("的缺陷"), "的缺"));      // function character
   EXPECT_TRUE(Has(Tokens("ＡＢＣ　修复"), "abc"));  // full width folded
 }
 
@@ -73,19 +73,26 @@ TEST(Text, SetOperationsOnSkewedSizes) {
 
 TEST(Text, FoldWidthKeepsAsciiRunsAndFoldsTheRest) {
   EXPECT_EQ(FoldWidth("plain ascii"), "plain ascii");
-  EXPECT_EQ(FoldWidth("ab\xE3\x80\x80\xEF\xBC\xA1\xEF\xBC\xA2\xE4\xB8\xAD" "c d"), "ab AB\xE4\xB8\xAD" "c d");
+  EXPECT_EQ(FoldWidth("ab\xE3\x80\x80\xEF\xBC\xA1\xEF\xBC\xA2\xE4\xB8\xAD"
+                      "c d"),
+            "ab AB\xE4\xB8\xAD"
+            "c d");
   // A cut sequence at the end decodes as its one byte (re-encoded).
   EXPECT_EQ(FoldWidth("x\xE4"), "x\xC3\xA4");
 }
 
 TEST(Text, TokensFoldWidthThemselves) {
   // Tokens reads full-width forms and odd bytes as FoldWidth gives them.
-  for (std::string s : {std::string("\xEF\xBC\xA6ix \xEF\xBC\xA1" "BC\xE3\x80\x80" "done"),
+  for (std::string s : {std::string("\xEF\xBC\xA6ix \xEF\xBC\xA1"
+                                    "BC\xE3\x80\x80"
+                                    "done"),
                         std::string("bad \x80\xC1\x81 byte\xE4\x61 \xF0\x9F\x98\x80 修复问题"),
                         std::string("truncated \xE4\xB8")}) {
     EXPECT_EQ(Tokens(s), Tokens(FoldWidth(s))) << s;
   }
-  EXPECT_TRUE(Has(Tokens("\xEF\xBC\xA6\xEF\xBC\xA9\xEF\xBC\xB8" "ED"), "fixed"));  // "ＦＩＸED"
+  EXPECT_TRUE(Has(Tokens("\xEF\xBC\xA6\xEF\xBC\xA9\xEF\xBC\xB8"
+                         "ED"),
+                  "fixed"));  // "ＦＩＸED"
 }
 
 // Tokens classifies its bytes 64 at a time: a word, a separator run and a
@@ -95,8 +102,9 @@ TEST(Text, TokensWhereverTheyFallAgainstTheBlocks) {
   std::string word70;
   for (int k = 0; k < 70; ++k) word70 += static_cast<char>('a' + k % 26);
   for (size_t pad = 0; pad < 140; ++pad) {
-    for (const std::string& body : {std::string("Fused_Adam  kernels x 12 the 修复问题 Ｆix"), "ab" + word70 + "S",
-                                    std::string("word\xEF\xBC\xA1") + word70 + " 的缺陷 " + word70 + "ss"}) {
+    for (const std::string& body :
+         {std::string("Fused_Adam  kernels x 12 the 修复问题 Ｆix"), "ab" + word70 + "S",
+          std::string("word\xEF\xBC\xA1") + word70 + " 的缺陷 " + word70 + "ss"}) {
       const std::string sep = pad % 3 == 0 ? " " : pad % 3 == 1 ? "\t\n" : "， ";
       EXPECT_EQ(Tokens(std::string(pad, ' ') + body), Tokens(body)) << pad;
       EXPECT_EQ(Tokens(std::string(pad, '-') + sep + body + sep), Tokens(body)) << pad;
@@ -117,9 +125,11 @@ TEST(Text, TokensWhereverTheyFallAgainstTheBlocks) {
 // ("this" and "does" lose their "s" as plurals first: they are kept as "thi"
 // and "doe".)
 TEST(Text, StopWordsDropped) {
-  for (std::string s : {"an", "to", "of", "in", "on", "or", "is", "no", "be", "by", "at", "as", "it", "do", "if",
-                        "we", "pr", "mr", "the", "for", "and", "are", "not", "can", "but", "you", "bug", "with",
-                        "when", "that", "from", "into", "will", "after", "issue", "before", "should", "please"}) {
+  for (std::string s :
+       {"an",   "to",   "of",   "in",    "on",    "or",     "is",     "no",    "be",   "by",
+        "at",   "as",   "it",   "do",    "if",    "we",     "pr",     "mr",    "the",  "for",
+        "and",  "are",  "not",  "can",   "but",   "you",    "bug",    "with",  "when", "that",
+        "from", "into", "will", "after", "issue", "before", "should", "please"}) {
     std::string upper = s, full_width = "\xEF\xBC";
     upper[0] = static_cast<char>(upper[0] - 'a' + 'A');
     full_width += static_cast<char>(0xA1 + (s[0] - 'a'));  // Ａ..Ｚ
@@ -154,16 +164,18 @@ TEST(Text, IdentifiersAreCodeLikeTokens) {
       "File \"transformer_engine/pytorch/module/grouped_linear.py\", CheckValidation, "
       "vllm_mindspore.entrypoints, --reuse-grad-buf-for-mxfp8-param-ag, A2/A3, v2.17, 8.3.RC1, "
       "torch_npu 2.6.0, https://gitcode.com/o/r/blob/master/docs/x.md, plain words");
-  auto has = [&](const std::string& s) { return std::find(ids.begin(), ids.end(), s) != ids.end(); };
+  auto has = [&](const std::string& s) {
+    return std::find(ids.begin(), ids.end(), s) != ids.end();
+  };
   EXPECT_TRUE(has("transformer_engine/pytorch/module/grouped_linear.py"));
   EXPECT_TRUE(has("checkvalidation"));
   EXPECT_TRUE(has("vllm_mindspore.entrypoints"));
   EXPECT_TRUE(has("vllm_mindspore/entrypoints"));  // also as a path
   EXPECT_TRUE(has("reuse-grad-buf-for-mxfp8-param-ag"));
-  EXPECT_FALSE(has("a2/a3"));        // alternatives, not a path
-  EXPECT_FALSE(has("v2.17"));        // a version
-  EXPECT_FALSE(has("torch_npu"));    // a package with its version: environment
-  EXPECT_FALSE(has("docs/x.md"));    // inside a URL
+  EXPECT_FALSE(has("a2/a3"));      // alternatives, not a path
+  EXPECT_FALSE(has("v2.17"));      // a version
+  EXPECT_FALSE(has("torch_npu"));  // a package with its version: environment
+  EXPECT_FALSE(has("docs/x.md"));  // inside a URL
   EXPECT_FALSE(has("plain"));
   auto no_paths = Identifiers("vllm_mindspore.entrypoints", false);
   EXPECT_EQ(no_paths, (std::vector<std::string>{"vllm_mindspore.entrypoints"}));
@@ -175,9 +187,9 @@ TEST(Text, IdentifiersAreSortedAndUnique) {
   auto ids = Identifiers(
       "fused_adamw_step Fused_Adam fused_adam_v2 fused_adam FusedAdam aa_b "
       "torch_npu.utils.stream fused_adamw_step");
-  EXPECT_EQ(ids, (std::vector<std::string>{"aa_b", "fused_adam", "fused_adam_v2", "fused_adamw_step",
-                                           "fusedadam", "torch_npu.utils.stream",
-                                           "torch_npu/utils/stream"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"aa_b", "fused_adam", "fused_adam_v2",
+                                           "fused_adamw_step", "fusedadam",
+                                           "torch_npu.utils.stream", "torch_npu/utils/stream"}));
 }
 
 TEST(Text, IdentifiersFoundWhereverTheirMarkFalls) {
@@ -187,8 +199,9 @@ TEST(Text, IdentifiersFoundWhereverTheirMarkFalls) {
   for (size_t pad = 0; pad < 40; ++pad) {
     const std::string word(pad, 'q');
     EXPECT_EQ(Identifiers(word + "_tail"), (std::vector<std::string>{word + "_tail"})) << pad;
-    const std::string text = std::string(pad, ' ') + "plain words fused_adam 中文 CheckValidation x.y " +
-                             word + "tail.py lowercaseonlywordsherexx";
+    const std::string text = std::string(pad, ' ') +
+                             "plain words fused_adam 中文 CheckValidation x.y " + word +
+                             "tail.py lowercaseonlywordsherexx";
     std::vector<std::string> want = {"checkvalidation", "fused_adam", word + "tail.py"};
     std::sort(want.begin(), want.end());
     EXPECT_EQ(Identifiers(text), want) << pad;
@@ -202,14 +215,18 @@ TEST(Text, UrlsBlankedWhereverTheyFall) {
   for (size_t pad = 0; pad < 40; ++pad) {
     const std::string text = std::string(pad, ' ') + "see https://x.io/a/b_c.py and fused_adam";
     EXPECT_EQ(Identifiers(text), (std::vector<std::string>{"fused_adam"})) << pad;
-    EXPECT_EQ(Identifiers(std::string(pad, 'x') + " http://q/load_me.py"), std::vector<std::string>{}) << pad;
+    EXPECT_EQ(Identifiers(std::string(pad, 'x') + " http://q/load_me.py"),
+              std::vector<std::string>{})
+        << pad;
   }
   EXPECT_EQ(Identifiers("htt://q/load_me.py"), (std::vector<std::string>{"q/load_me.py"}));
 }
 
 TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
   const std::string a = "grouped_linear.py and CheckValidation, see fused_adam_v2";
-  const std::string b = "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width folded
+  const std::string b =
+      "在 https://x.io/a/b_c.py 见 ｆｕｓｅｄ＿ａｄａｍ and grouped_linear.py";  // full-width
+                                                                                 // folded
   IdentifierBuffer buf;
   buf.Add("stale_identifier_before_clear");
   buf.Clear();
@@ -228,11 +245,12 @@ TEST(Text, IdentifierBufferGivesTheUnionOfItsTexts) {
 TEST(Text, PathHelpers) {
   // File extensions: known ones of one to five bytes, any case, after a
   // basename that does not start with the dot.
-  for (const char* yes : {"a.py", "a.c", "dir.d/x.md", "x.ipynb", "A.PY", "fused_adam.Proto", "a/b.c/x.cmake",
-                          "setup.cfg", "x.tar.json"}) {
+  for (const char* yes : {"a.py", "a.c", "dir.d/x.md", "x.ipynb", "A.PY", "fused_adam.Proto",
+                          "a/b.c/x.cmake", "setup.cfg", "x.tar.json"}) {
     EXPECT_TRUE(IsPathLike(yes)) << yes;
   }
-  for (const char* no : {".py", "a.", "x.ipynbb", "x.pyy", "xpy", "x.unknown", "py", "abc.d", "x..py.", "a.b.x"}) {
+  for (const char* no :
+       {".py", "a.", "x.ipynbb", "x.pyy", "xpy", "x.unknown", "py", "abc.d", "x..py.", "a.b.x"}) {
     EXPECT_FALSE(IsPathLike(no)) << no;
   }
   EXPECT_TRUE(IsPathLike("a/.py"));  // a '/' is enough
@@ -274,7 +292,8 @@ Clause ClauseAtSlowly(std::string_view s, size_t offset) {
     size_t len = 0;
     for (std::string_view d : kDelims) {
       if (s.compare(i, d.size(), d) != 0) continue;
-      if ((d == "!" || d == "?") && i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])))
+      if ((d == "!" || d == "?") && i + 1 < s.size() &&
+          std::isalnum(static_cast<unsigned char>(s[i + 1])))
         continue;
       len = d.size();
       break;
@@ -295,9 +314,27 @@ Clause ClauseAtSlowly(std::string_view s, size_t offset) {
 }
 
 TEST(Text, ClauseAtAsComparingEveryDelimiter) {
-  static const std::vector<std::string> kPieces = {
-      "a", "修复", " ", "\n", "\r", ";", "!", "?", "!12", "?x", "! ", "\xE3\x80\x82", "\xEF\xBC\x9B",
-      "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xE3\x80", "\xEF\xBC", "\xEF\xBC\x8C", "\xE3\x80\x81", "\xEF", "#12"};
+  static const std::vector<std::string> kPieces = {"a",
+                                                   "修复",
+                                                   " ",
+                                                   "\n",
+                                                   "\r",
+                                                   ";",
+                                                   "!",
+                                                   "?",
+                                                   "!12",
+                                                   "?x",
+                                                   "! ",
+                                                   "\xE3\x80\x82",
+                                                   "\xEF\xBC\x9B",
+                                                   "\xEF\xBC\x81",
+                                                   "\xEF\xBC\x9F",
+                                                   "\xE3\x80",
+                                                   "\xEF\xBC",
+                                                   "\xEF\xBC\x8C",
+                                                   "\xE3\x80\x81",
+                                                   "\xEF",
+                                                   "#12"};
   std::mt19937_64 rng(5);
   for (int round = 0; round < 3000; ++round) {
     std::string s;
@@ -313,8 +350,8 @@ TEST(Text, ClauseAtAsComparingEveryDelimiter) {
 TEST(Text, Helpers) {
   EXPECT_TRUE(CueSet({"fixed in"}).In("Fixed In CANN"));
   EXPECT_FALSE(CueSet({"", "abcd"}).In("abc"));
-  EXPECT_TRUE(CueSet({"cann 侧"}).In("see CANN 侧"));      // upper case only in the text
-  EXPECT_TRUE(CueSet({"CANN"}).In("cann 8.0 已修复"));     // only in the cue
+  EXPECT_TRUE(CueSet({"cann 侧"}).In("see CANN 侧"));   // upper case only in the text
+  EXPECT_TRUE(CueSet({"CANN"}).In("cann 8.0 已修复"));  // only in the cue
   const CueSet cues{"ROOT cause", "根因"};
   EXPECT_TRUE(cues.In("The Root Cause is X"));
   EXPECT_FALSE(cues.In("the root of it"));

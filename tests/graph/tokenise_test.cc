@@ -3,8 +3,13 @@
 // of random texts, of texts cut at random bytes (invalid UTF-8) and of the
 // demo dump's texts must be equal, and TokensOfLines must give the tokens of
 // the joined text.
-#include "fixgraph/engine/cjk.h"
 #include "../../graph/text.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/cjk.h"
+#include "fixgraph/engine/utf8.h"
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
@@ -15,15 +20,9 @@
 #include <random>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
-#include "fixgraph/engine/utf8.h"
-#include "testutil/testutil.h"
-
 namespace fixgraph::graph::text {
 namespace reference {
 namespace {
-
 
 // Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
 // themselves (one byte).
@@ -62,14 +61,13 @@ std::uint64_t HashCjk(const char32_t* cps, size_t n) {
 
 bool IsStopWord(std::string_view w) {
   static constexpr std::array<std::string_view, 40> kStop = {
-      "the", "an",   "to",   "of",   "in",   "on",   "for",  "and",  "or",   "is",
-      "are", "with", "when", "not",  "no",   "be",   "by",   "at",   "as",   "it",
-      "this", "that", "from", "after", "before", "into", "does", "do", "can", "should",
-      "will", "if", "but", "we", "you", "please", "pr", "mr", "issue", "bug"};
+      "the",  "an",   "to",   "of",    "in",     "on",     "for",  "and", "or",    "is",
+      "are",  "with", "when", "not",   "no",     "be",     "by",   "at",  "as",    "it",
+      "this", "that", "from", "after", "before", "into",   "does", "do",  "can",   "should",
+      "will", "if",   "but",  "we",    "you",    "please", "pr",   "mr",  "issue", "bug"};
   if (w.size() > 6) return false;  // the longest stop word ("should", "before")
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
 }
-
 
 bool AllAscii(std::string_view s) {
   unsigned char any = 0;
@@ -80,10 +78,14 @@ bool AllAscii(std::string_view s) {
 // ASCII character classes, as <cctype> gives them in the "C" locale.
 constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
 constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
-constexpr bool AsciiAlnum(char32_t c) { return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c); }
+constexpr bool AsciiAlnum(char32_t c) {
+  return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c);
+}
 
 // std::tolower in the "C" locale, inline.
-constexpr char AsciiToLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr char AsciiToLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 bool IsIdentChar(char c) {
   // ASCII classes: the program runs in the "C" locale (no setlocale call).
@@ -91,7 +93,8 @@ bool IsIdentChar(char c) {
 }
 
 bool HasLetter(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
+  return std::any_of(s.begin(), s.end(),
+                     [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
 
 bool LooksLikeVersion(std::string_view s) {
@@ -110,9 +113,9 @@ bool HasFileExtension(std::string_view s) {
   std::string_view ext = base.substr(dot + 1);
   if (ext.size() > 5) return false;
   static constexpr std::array<std::string_view, 34> kExt = {
-      "py", "cc", "cpp", "c", "h", "hpp", "cu", "md", "rst", "txt", "yaml", "yml",
-      "json", "toml", "cfg", "ini", "sh", "js", "ts", "go", "rs", "java", "proto", "cmake",
-      "ipynb", "so", "whl", "xml", "html", "mk", "in", "pyi", "bat", "sql"};
+      "py",    "cc",   "cpp", "c",   "h",    "hpp", "cu", "md",  "rst", "txt",  "yaml",  "yml",
+      "json",  "toml", "cfg", "ini", "sh",   "js",  "ts", "go",  "rs",  "java", "proto", "cmake",
+      "ipynb", "so",   "whl", "xml", "html", "mk",  "in", "pyi", "bat", "sql"};
   char buf[5];
   for (size_t i = 0; i < ext.size(); ++i) buf[i] = AsciiToLower(ext[i]);
   std::string_view e(buf, ext.size());
@@ -122,7 +125,8 @@ bool HasFileExtension(std::string_view s) {
 bool IsCamel(std::string_view s) {
   for (size_t i = 1; i < s.size(); ++i) {
     bool lower_upper = AsciiLower(s[i - 1]) && AsciiUpper(s[i]);
-    bool upper_upper_lower = i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
+    bool upper_upper_lower =
+        i + 1 < s.size() && AsciiUpper(s[i - 1]) && AsciiUpper(s[i]) && AsciiLower(s[i + 1]);
     if (lower_upper || upper_upper_lower) return true;
   }
   return false;
@@ -146,7 +150,6 @@ std::string WithoutUrls(std::string out) {
   }
   return out;
 }
-
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -176,7 +179,6 @@ std::string FoldWidth(std::string_view s) {
   return out;
 }
 
-
 TokenSet Tokens(std::string_view s) {
   TokenSet out;
   size_t i = 0;
@@ -204,7 +206,8 @@ TokenSet Tokens(std::string_view s) {
   while (i < s.size()) {
     // Code points as FoldWidth(s) would give them (it re-encodes exactly
     // what Next decodes), folded here without the copy.
-    char32_t cp = static_cast<unsigned char>(s[i]) < 0x80 ? static_cast<unsigned char>(s[i++]) : Next(s, &i);
+    char32_t cp =
+        static_cast<unsigned char>(s[i]) < 0x80 ? static_cast<unsigned char>(s[i++]) : Next(s, &i);
     if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
     if (cp == 0x3000) cp = ' ';
     if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
@@ -287,8 +290,6 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
   return out;
 }
 
-
-
 std::string ForMentions(std::string_view input) {
   std::string s = FoldWidth(input);
   std::string out;
@@ -313,16 +314,88 @@ namespace {
 // characters), full-width forms, separators and, when `raw`, stray bytes.
 std::string RandomText(std::mt19937_64& rng, bool raw) {
   static const std::vector<std::string> kPieces = {
-      "the", "is", "fails", "class", "process", "bugs", "tests", "ss", "ops", "Issue", "PLEASE",
-      "MindSpore", "CheckValidation", "HTTPServer", "prelu_grad", "torch_npu", "a_b", "x1", "12",
-      "v2.17", "8.3.RC1", "r1", "transformer_engine/pytorch/module/grouped_linear.py", "fused_adam.py",
-      "README.md", "a/b", "CPU/GPU", "A2/A3", "vllm_mindspore.entrypoints", "torch.cuda", "e.g",
-      "reuse-grad-buf-for-mxfp8", "--flag", "-x-", "./run.sh", "foo.PY", "bar.tar.gz", "x.ipynb",
-      "https://gitcode.com/a/b/issues/1", "http://x.y/z.py", "httpd", "http", "==", "=", " ", "  ",
-      "\t", "\n", "\r\n", ".", ",", ";", "/", "-", "_", "(", ")", "[", "]", "#12", "!34",
-      "修复", "的", "问题", "了", "算子", "是", "在", "内存泄漏", "数", "【社区】", "。", "，", "！",
-      "\xEF\xBC\xA1\xEF\xBD\x82\xEF\xBD\x83" /* ＡｂＣ */, "\xE3\x80\x80" /* ideographic space */,
-      "\xEF\xBC\x91\xEF\xBC\x92" /* １２ */, "\xEF\xBC\xBF" /* ＿ */, "é", "ß", "😀", "Ω"};
+      "the",
+      "is",
+      "fails",
+      "class",
+      "process",
+      "bugs",
+      "tests",
+      "ss",
+      "ops",
+      "Issue",
+      "PLEASE",
+      "MindSpore",
+      "CheckValidation",
+      "HTTPServer",
+      "prelu_grad",
+      "torch_npu",
+      "a_b",
+      "x1",
+      "12",
+      "v2.17",
+      "8.3.RC1",
+      "r1",
+      "transformer_engine/pytorch/module/grouped_linear.py",
+      "fused_adam.py",
+      "README.md",
+      "a/b",
+      "CPU/GPU",
+      "A2/A3",
+      "vllm_mindspore.entrypoints",
+      "torch.cuda",
+      "e.g",
+      "reuse-grad-buf-for-mxfp8",
+      "--flag",
+      "-x-",
+      "./run.sh",
+      "foo.PY",
+      "bar.tar.gz",
+      "x.ipynb",
+      "https://gitcode.com/a/b/issues/1",
+      "http://x.y/z.py",
+      "httpd",
+      "http",
+      "==",
+      "=",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      ".",
+      ",",
+      ";",
+      "/",
+      "-",
+      "_",
+      "(",
+      ")",
+      "[",
+      "]",
+      "#12",
+      "!34",
+      "修复",
+      "的",
+      "问题",
+      "了",
+      "算子",
+      "是",
+      "在",
+      "内存泄漏",
+      "数",
+      "【社区】",
+      "。",
+      "，",
+      "！",
+      "\xEF\xBC\xA1\xEF\xBD\x82\xEF\xBD\x83" /* ＡｂＣ */,
+      "\xE3\x80\x80" /* ideographic space */,
+      "\xEF\xBC\x91\xEF\xBC\x92" /* １２ */,
+      "\xEF\xBC\xBF" /* ＿ */,
+      "é",
+      "ß",
+      "😀",
+      "Ω"};
   std::string s;
   int n = static_cast<int>(rng() % 40);
   for (int i = 0; i < n; ++i) {
@@ -340,7 +413,8 @@ std::string RandomText(std::mt19937_64& rng, bool raw) {
 // comments, patches): real-looking texts.
 std::vector<std::string> DemoTexts() {
   std::vector<std::string> out;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/data/demo")) {
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/data/demo")) {
     if (!e.is_regular_file()) continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;
@@ -422,15 +496,32 @@ size_t NaiveCount(std::string_view hay, const std::vector<std::string_view>& cue
 }
 
 TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
-  const std::vector<std::string_view> cues = {
-      "已修复", "修复", "fixed in", "Fixed By", "is fixed", "fix", "x", "已", "根因", "root cause",
-      "use ", "CANN", "\xEF\xBC\xA1" /* Ａ */, "a", "dts", "won't fix", "not_planned", "ok", "fixed in"};
+  const std::vector<std::string_view> cues = {"已修复",
+                                              "修复",
+                                              "fixed in",
+                                              "Fixed By",
+                                              "is fixed",
+                                              "fix",
+                                              "x",
+                                              "已",
+                                              "根因",
+                                              "root cause",
+                                              "use ",
+                                              "CANN",
+                                              "\xEF\xBC\xA1" /* Ａ */,
+                                              "a",
+                                              "dts",
+                                              "won't fix",
+                                              "not_planned",
+                                              "ok",
+                                              "fixed in"};
   CueSet set(cues);
   std::mt19937_64 rng(5);
-  static const std::vector<std::string> kBits = {"已修复", "修", "复", "Fixed", " IN", "fixed in", "FIX", "x",
-                                                 "已", "根", "因", "Root Cause", "USE ", "use", "cann", "Ａ",
-                                                 "A", "DTS", "won't", " fix", "not_planned", "OK", "o", " ",
-                                                 "\n", "。", "ß", "\xE5", "\xB7"};
+  static const std::vector<std::string> kBits = {
+      "已修复", "修",  "复",    "Fixed",      " IN",         "fixed in", "FIX",  "x",
+      "已",     "根",  "因",    "Root Cause", "USE ",        "use",      "cann", "Ａ",
+      "A",      "DTS", "won't", " fix",       "not_planned", "OK",       "o",    " ",
+      "\n",     "。",  "ß",     "\xE5",       "\xB7"};
   for (int i = 0; i < 50000; ++i) {
     std::string h;
     for (int k = static_cast<int>(rng() % 12); k > 0; --k) h += kBits[rng() % kBits.size()];
@@ -438,7 +529,7 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
     ASSERT_EQ(set.Count(h), NaiveCount(h, cues)) << h;
   }
   EXPECT_FALSE(CueSet({}).In("anything"));
-  EXPECT_FALSE(CueSet({""}).In("anything"));  // an empty cue never matches
+  EXPECT_FALSE(CueSet({""}).In("anything"));              // an empty cue never matches
   EXPECT_EQ(CueSet({"ab", "AB", "b"}).Count("xAb"), 3u);  // list entries, repeats counted
   std::vector<std::string_view> many(65, "x");
   EXPECT_THROW(CueSet{many}, std::length_error);
@@ -447,9 +538,10 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearch) {
 // Pieces of cues and texts for the random CueSet tests: ASCII in both cases,
 // CJK, cues sharing their first bytes, lone UTF-8 lead and continuation bytes.
 const std::vector<std::string> kCuePieces = {
-    "fix", "Fix", "FIXED", "fixed in", "is ", "by", "root", " cause", "已", "修复", "修", "复",
-    "已修复", "根因", "原因", "use", "USE ", "try", "a", "b", "ab", "CANN", "cann", "won't", " ",
-    "\n", "。", "x", "xy", "xyz", "\xE5", "\xB7", "é", "ß"};
+    "fix",  "Fix", "FIXED", "fixed in", "is ",  "by",    "root", " cause", "已",
+    "修复", "修",  "复",    "已修复",   "根因", "原因",  "use",  "USE ",   "try",
+    "a",    "b",   "ab",    "CANN",     "cann", "won't", " ",    "\n",     "。",
+    "x",    "xy",  "xyz",   "\xE5",     "\xB7", "é",     "ß"};
 
 // Random cue lists (one to 64 entries, one to nine bytes, ASCII in both
 // cases, CJK, cues sharing their first bytes, repeats) against random texts
@@ -463,8 +555,10 @@ TEST(Tokenise, CueSetAnswersAsAFoldedSearchOnRandomLists) {
     size_t n_cues = 1 + rng() % 64;
     for (size_t k = 0; k < n_cues; ++k) {
       std::string c;
-      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts) c += kPieces[rng() % kPieces.size()];
-      if (rng() % 4 == 0) c = c.substr(0, 1 + rng() % c.size());  // cut short, maybe inside a character
+      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts)
+        c += kPieces[rng() % kPieces.size()];
+      if (rng() % 4 == 0)
+        c = c.substr(0, 1 + rng() % c.size());  // cut short, maybe inside a character
       owned.push_back(c);
     }
     std::vector<std::string_view> cues(owned.begin(), owned.end());
@@ -497,7 +591,8 @@ TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
     unsigned n_groups = 1 + static_cast<unsigned>(rng() % 64);
     for (size_t k = 0; k < n_cues; ++k) {
       std::string c;
-      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts) c += kPieces[rng() % kPieces.size()];
+      for (int parts = 1 + static_cast<int>(rng() % 3); parts > 0; --parts)
+        c += kPieces[rng() % kPieces.size()];
       if (rng() % 4 == 0) c = c.substr(0, 1 + rng() % c.size());
       if (rng() % 8 == 0) c.clear();  // an empty cue never matches
       owned.push_back(c);
@@ -517,7 +612,8 @@ TEST(Tokenise, GroupedCueSetAnswersPerGroup) {
     }
   }
   EXPECT_THROW(CueSet(std::vector<CueSet::Grouped>{{"x", 64}}), std::length_error);
-  EXPECT_EQ(CueSet(std::vector<CueSet::Grouped>{{"已修复", 0}, {"已修复", 5}, {"FIX", 2}}).Found("已修复 fix"),
+  EXPECT_EQ(CueSet(std::vector<CueSet::Grouped>{{"已修复", 0}, {"已修复", 5}, {"FIX", 2}})
+                .Found("已修复 fix"),
             std::uint64_t{0x25});
 }
 
@@ -549,11 +645,29 @@ std::string FoldWidthSlowly(std::string_view s) {
 // The run-at-a-time copies of FoldWidth give what decoding and encoding every
 // code point gives, on valid and invalid UTF-8 alike.
 TEST(Tokenise, FoldWidthAsDecodingEveryCodePoint) {
-  static const std::vector<std::string> kPieces = {
-      "a", "Z", " ", "中", "文", "。", "，", "\xEF\xBC\xA1" /* Ａ */, "\xEF\xBD\x9E" /* ～ */,
-      "\xEF\xBD\x9F" /* ｟ */, "\xEF\xBC\x80", "\xE3\x80\x80" /* U+3000 */, "\xE3\x80\x81" /* 、 */,
-      "\xE0\x80\x80" /* overlong */, "\xE0\xA0\x80", "\xED\xA0\x80" /* surrogate */, "\xE4", "\xB8",
-      "\xE4\xB8", "\xC3\xA9" /* é */, "\xF0\x9F\x98\x80" /* emoji */, "\xFF", "\xE4\x41\x42"};
+  static const std::vector<std::string> kPieces = {"a",
+                                                   "Z",
+                                                   " ",
+                                                   "中",
+                                                   "文",
+                                                   "。",
+                                                   "，",
+                                                   "\xEF\xBC\xA1" /* Ａ */,
+                                                   "\xEF\xBD\x9E" /* ～ */,
+                                                   "\xEF\xBD\x9F" /* ｟ */,
+                                                   "\xEF\xBC\x80",
+                                                   "\xE3\x80\x80" /* U+3000 */,
+                                                   "\xE3\x80\x81" /* 、 */,
+                                                   "\xE0\x80\x80" /* overlong */,
+                                                   "\xE0\xA0\x80",
+                                                   "\xED\xA0\x80" /* surrogate */,
+                                                   "\xE4",
+                                                   "\xB8",
+                                                   "\xE4\xB8",
+                                                   "\xC3\xA9" /* é */,
+                                                   "\xF0\x9F\x98\x80" /* emoji */,
+                                                   "\xFF",
+                                                   "\xE4\x41\x42"};
   std::mt19937_64 rng(77);
   for (int round = 0; round < 20000; ++round) {
     std::string s;
@@ -586,16 +700,31 @@ std::string ForMentionsSlowly(std::string_view input) {
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     out.push_back(s[i]);
-    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xC0)
+    if (c < 0x80 && std::isalnum(c) && i + 1 < s.size() &&
+        static_cast<unsigned char>(s[i + 1]) >= 0xC0)
       out.push_back(' ');
   }
   return out;
 }
 
 TEST(Tokenise, ForMentionsAsAByteAtATime) {
-  static const std::vector<std::string> kPieces = {"#", "43", "a", "Z", " ", "!", "同", "的", "，",
-                                                   "\xEF\xBC\x83" /* ＃ */, "\xEF\xBC\x94" /* ４ */,
-                                                   "\xC3\xA9", "\xE4", "\xB8", "\xFF", "_", "x1"};
+  static const std::vector<std::string> kPieces = {"#",
+                                                   "43",
+                                                   "a",
+                                                   "Z",
+                                                   " ",
+                                                   "!",
+                                                   "同",
+                                                   "的",
+                                                   "，",
+                                                   "\xEF\xBC\x83" /* ＃ */,
+                                                   "\xEF\xBC\x94" /* ４ */,
+                                                   "\xC3\xA9",
+                                                   "\xE4",
+                                                   "\xB8",
+                                                   "\xFF",
+                                                   "_",
+                                                   "x1"};
   std::mt19937_64 rng(91);
   for (int round = 0; round < 20000; ++round) {
     std::string s;

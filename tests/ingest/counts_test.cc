@@ -1,10 +1,10 @@
 // One set of record counts for imports and syncs (ingest/counts.h).
 #include "fixgraph/ingest/counts.h"
 
-#include <gtest/gtest.h>
-
 #include "fixgraph/ingest/dump.h"
 #include "fixgraph/ingest/sync.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::ingest {
 namespace {
@@ -43,7 +43,8 @@ TEST(Counts, AddRecordsAddsEveryCount) {
 
 TEST(Counts, JsonNamesEveryCount) {
   nlohmann::json j = ToJson(Sample(0));
-  EXPECT_EQ(j, nlohmann::json::parse(R"({"repos": 1, "issues": 2, "pulls": 3, "comments": 4, "commits": 5,
+  EXPECT_EQ(
+      j, nlohmann::json::parse(R"({"repos": 1, "issues": 2, "pulls": 3, "comments": 4, "commits": 5,
       "files": 6, "operate_logs": 7, "platform_links": 8, "changed": 9})"));
 }
 

@@ -1,20 +1,19 @@
 #include "fixgraph/ingest/dump.h"
 
-#include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "testutil/testutil.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <thread>
 #include <nlohmann/json.hpp>
-
-#include "testutil/testutil.h"
+#include <thread>
 
 namespace fixgraph::ingest {
 namespace {
@@ -31,32 +30,39 @@ void WriteRepo(const std::string& dump, const std::string& owner, const std::str
   json issues = json::array(), pulls = json::array();
   for (int i = 1; i <= n; ++i) {
     std::string num = std::to_string(i);
-    issues.push_back({{"id", i},
-                      {"number", num},
-                      {"title", "问题 " + num + title_suffix},
-                      {"body", "报错 EZ9999 at step " + num},
-                      {"state", i % 2 ? "closed" : "open"},
-                      {"user", {{"id", "65f2a8e3c1b04d0012ab34cd"}, {"login", "alice"}}},
-                      {"created_at", "2026-01-01T10:00:00+08:00"},
-                      {"finished_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""}});
-    pulls.push_back({{"id", 1000 + i},
-                     {"number", i},
-                     {"title", "fix 问题 " + num},
-                     {"body", "fix #" + num},
-                     {"state", i % 2 ? "merged" : "open"},
-                     {"merged_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""},
-                     {"head", {{"ref", "issue-" + num}}},
-                     {"base", {{"ref", "master"}}}});
-    json comments = json::array({{{"id", i * 10}, {"body", "复现了"}, {"created_at", "2026-01-01T11:00:00+08:00"}},
-                                 {{"id", i * 10 + 1}, {"body", "fixed by !" + num}}});
+    issues.push_back(
+        {{"id", i},
+         {"number", num},
+         {"title", "问题 " + num + title_suffix},
+         {"body", "报错 EZ9999 at step " + num},
+         {"state", i % 2 ? "closed" : "open"},
+         {"user", {{"id", "65f2a8e3c1b04d0012ab34cd"}, {"login", "alice"}}},
+         {"created_at", "2026-01-01T10:00:00+08:00"},
+         {"finished_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""}});
+    pulls.push_back(
+        {{"id", 1000 + i},
+         {"number", i},
+         {"title", "fix 问题 " + num},
+         {"body", "fix #" + num},
+         {"state", i % 2 ? "merged" : "open"},
+         {"merged_at", i % 2 ? "2026-01-02T10:00:0" + std::to_string(i % 10) + "+08:00" : ""},
+         {"head", {{"ref", "issue-" + num}}},
+         {"base", {{"ref", "master"}}}});
+    json comments = json::array(
+        {{{"id", i * 10}, {"body", "复现了"}, {"created_at", "2026-01-01T11:00:00+08:00"}},
+         {{"id", i * 10 + 1}, {"body", "fixed by !" + num}}});
     WriteFile(root + "/issues/" + num + "/comments.json", comments.dump());
-    WriteFile(root + "/pulls/" + num + "/commits.json",
-              json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
-    WriteFile(root + "/pulls/" + num + "/files.json",
-              json::array({{{"filename", "src/f" + num + ".cc"}, {"additions", "3"}, {"deletions", 1}}}).dump());
+    WriteFile(
+        root + "/pulls/" + num + "/commits.json",
+        json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
+    WriteFile(
+        root + "/pulls/" + num + "/files.json",
+        json::array({{{"filename", "src/f" + num + ".cc"}, {"additions", "3"}, {"deletions", 1}}})
+            .dump());
     WriteFile(root + "/pulls/" + num + "/issues.json", json::array({{{"number", num}}}).dump());
   }
-  WriteFile(root + "/repo.json", json{{"full_name", owner + "/" + name}, {"description", "demo"}}.dump());
+  WriteFile(root + "/repo.json",
+            json{{"full_name", owner + "/" + name}, {"description", "demo"}}.dump());
   WriteFile(root + "/issues.json", issues.dump(2));
   WriteFile(root + "/pulls.json", pulls.dump(2));
 }
@@ -231,7 +237,7 @@ TEST_P(BadInputTest, StoreUnchangedAndErrorNamesFile) {
   const auto& [relpath, content] = GetParam();
   RepoStats before;
   ASSERT_NO_FATAL_FAILURE(before = ImportGood("a"));
-  WriteRepo(dir / "dump", "Ascend", "a", 6, " v2");  // more and changed records...
+  WriteRepo(dir / "dump", "Ascend", "a", 6, " v2");                // more and changed records...
   WriteFile(dir / ("dump/gitcode/Ascend/a/" + relpath), content);  // ...and one bad file
   Status s = ImportDump(store.get(), dir / "dump", ImportOptions(), nullptr);
   ASSERT_FALSE(s.ok());
@@ -249,12 +255,13 @@ TEST_P(BadInputTest, StoreUnchangedAndErrorNamesFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Files, BadInputTest,
-    ::testing::Values(std::make_pair("issues.json", R"([{"number": "1", "title": "x"}, {"number": )"),
-                      std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
-                      std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
-                      std::make_pair("pulls/3/files.json", R"({"filename": "not an array"})"),
-                      std::make_pair("repo.json", R"({"description": 5})"),
-                      std::make_pair("pulls/x1/commits.json", "[]")));
+    ::testing::Values(
+        std::make_pair("issues.json", R"([{"number": "1", "title": "x"}, {"number": )"),
+        std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
+        std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
+        std::make_pair("pulls/3/files.json", R"({"filename": "not an array"})"),
+        std::make_pair("repo.json", R"({"description": 5})"),
+        std::make_pair("pulls/x1/commits.json", "[]")));
 
 // A repository the store does not hold is imported in one pass; bad input
 // found after some of it was written is undone: no record, payload, index row
@@ -294,7 +301,7 @@ void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
                 .dump());
   WriteFile(dir / ("dump2/gitcode/Ascend/a/" + relpath), content);
   ImportOptions o;
-  o.batch_records = 7;  // several batches are written before the bad file
+  o.batch_records = 7;   // several batches are written before the bad file
   o.bulk_run_bytes = 1;  // and each is spilled into table files (dropped again)
   o.threads = 1;
   o.pipeline = pipeline;
@@ -312,7 +319,8 @@ void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
   EXPECT_EQ(a.issues_open + a.issues_closed + a.pulls_open + a.pulls_merged + a.pulls_closed +
                 a.comments + a.commits + a.files + a.operate_logs + a.platform_links,
             0);
-  EXPECT_TRUE(store->GetRepository(RepoRef{Platform::kGitCode, "Ascend", "a"}).status().IsNotFound());
+  EXPECT_TRUE(
+      store->GetRepository(RepoRef{Platform::kGitCode, "Ascend", "a"}).status().IsNotFound());
   EXPECT_TRUE(store->GetRaw(ParseRef("gitcode:Ascend/a#1").value()).status().IsNotFound());
   std::vector<MentionRecord> m;
   ASSERT_TRUE(store->MentionsOf(ParseRef("gitcode:Ascend/a#1").value(), &m).ok());
@@ -333,7 +341,8 @@ void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
 
   // Fixed, the same dump imports completely.
   WriteRepo(dir / "dump2", "Ascend", "a", 40);
-  if (relpath.rfind("pulls/x1", 0) == 0) std::filesystem::remove_all(dir / "dump2/gitcode/Ascend/a/pulls/x1");
+  if (relpath.rfind("pulls/x1", 0) == 0)
+    std::filesystem::remove_all(dir / "dump2/gitcode/Ascend/a/pulls/x1");
   ImportCounts c;
   ASSERT_TRUE(ImportDump(store.get(), dir / "dump2", ImportOptions(), &c).ok());
   a = StatsOf(*store, "Ascend", "a");
@@ -344,12 +353,13 @@ void BadNewRepositoryTest::NothingOfItStays(ImportOptions::Pipeline pipeline) {
 
 INSTANTIATE_TEST_SUITE_P(
     Files, BadNewRepositoryTest,
-    ::testing::Values(std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
-                      std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
-                      std::make_pair("pulls/39/files.json", R"({"filename": "not an array"})"),
-                      std::make_pair("pulls/40/issues.json", R"([{"number": )"),
-                      std::make_pair("repo.json", R"({"description": 5})"),
-                      std::make_pair("pulls/x1/commits.json", "[]")));
+    ::testing::Values(
+        std::make_pair("pulls.json", R"([{"number": 1, "title": ["not", "a", "string"]}])"),
+        std::make_pair("issues/2/comments.json", R"([{"id": 1, "created_at": "yesterday"}])"),
+        std::make_pair("pulls/39/files.json", R"({"filename": "not an array"})"),
+        std::make_pair("pulls/40/issues.json", R"([{"number": )"),
+        std::make_pair("repo.json", R"({"description": 5})"),
+        std::make_pair("pulls/x1/commits.json", "[]")));
 
 // What a store holds after an import, as text: stats, items with their raw
 // payloads, comments, commits, files, platform links and mention rows.
@@ -369,23 +379,36 @@ std::string StoreText(const Store& store, const RepoRef& repo) {
       out += item.ToString() + " " + (raw.ok() ? *raw : raw.status().ToString()) + "\n";
     }
   }
-  EXPECT_TRUE(store.ForEachComment(&repo, [&](const Comment& c) {
-    out += "comment " + c.parent_number + " " + c.id + " " + c.body + "\n";
-    return true;
-  }).ok());
-  EXPECT_TRUE(store.ForEachFile(&repo, [&](const FileChange& f) {
-    out += "file " + f.filename + "\n";
-    return true;
-  }).ok());
-  EXPECT_TRUE(store.ForEachPlatformLink(&repo, [&](const PlatformLink& l) {
-    out += "link " + l.issue.ToString() + " " + l.pull.ToString() + " " + l.source + "\n";
-    return true;
-  }).ok());
-  EXPECT_TRUE(store.ForEachMention([&](const MentionRecord& m) {
-    out += "mention " + m.target.ToString() + " " + m.source_item.ToString() + " " +
-           m.source_id + " " + m.text + "\n";
-    return true;
-  }).ok());
+  EXPECT_TRUE(store
+                  .ForEachComment(&repo,
+                                  [&](const Comment& c) {
+                                    out += "comment " + c.parent_number + " " + c.id + " " +
+                                           c.body + "\n";
+                                    return true;
+                                  })
+                  .ok());
+  EXPECT_TRUE(store
+                  .ForEachFile(&repo,
+                               [&](const FileChange& f) {
+                                 out += "file " + f.filename + "\n";
+                                 return true;
+                               })
+                  .ok());
+  EXPECT_TRUE(store
+                  .ForEachPlatformLink(&repo,
+                                       [&](const PlatformLink& l) {
+                                         out += "link " + l.issue.ToString() + " " +
+                                                l.pull.ToString() + " " + l.source + "\n";
+                                         return true;
+                                       })
+                  .ok());
+  EXPECT_TRUE(store
+                  .ForEachMention([&](const MentionRecord& m) {
+                    out += "mention " + m.target.ToString() + " " + m.source_item.ToString() + " " +
+                           m.source_id + " " + m.text + "\n";
+                    return true;
+                  })
+                  .ok());
   return out;
 }
 
@@ -632,7 +655,8 @@ TEST(Dump, ProgressCountsTheItemFoldersOfANewRepository) {
   for (const char* kind : {"issues", "pulls"}) {
     std::filesystem::path d = std::filesystem::path(dir / "dump/gitcode/Ascend/a") / kind;
     if (std::filesystem::is_directory(d))
-      for (const auto& e : std::filesystem::directory_iterator(d)) folders += e.is_directory() ? 1 : 0;
+      for (const auto& e : std::filesystem::directory_iterator(d))
+        folders += e.is_directory() ? 1 : 0;
   }
   ASSERT_GT(folders, 0);
   auto store = OpenStore(dir / "db");
@@ -704,7 +728,8 @@ TEST(DumpHostile, FifoIsRefusedWithoutWaiting) {
     auto store = OpenStore(dir / "db");
     std::atomic<bool> done{false}, unblocked{false};
     std::thread watchdog([&] {
-      for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      for (int i = 0; i < 100 && !done; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
       if (done) return;
       unblocked = true;
       int fd = ::open(path.c_str(), O_WRONLY);
@@ -798,7 +823,8 @@ TEST(ImportDump, UnlinkInTheOtherItemsLogRemovesTheLink) {
   ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c).ok());
   EXPECT_EQ(links_of(issue), 1u);
   // The issue's log now says the link was removed a day later.
-  WriteFile(root + "/issues/3/operate_logs.json", R"([{"id": 380002, "action_type": "delete_issue_mr_link",
+  WriteFile(root + "/issues/3/operate_logs.json",
+            R"([{"id": 380002, "action_type": "delete_issue_mr_link",
     "content": "Delete issue mr links: **update doc links** #6", "created_at": "2024-04-25T10:00:00+08:00"}])");
   ImportCounts c2;
   ASSERT_TRUE(ImportDump(store.get(), dir / "dump", ImportOptions(), &c2).ok());
@@ -806,7 +832,8 @@ TEST(ImportDump, UnlinkInTheOtherItemsLogRemovesTheLink) {
   EXPECT_EQ(links_of(pull), 0u);
   EXPECT_NE(std::find(c2.touched.begin(), c2.touched.end(), pull), c2.touched.end());
   // Linked again after the unlink: the link stands.
-  WriteFile(root + "/pulls/6/operate_logs.json", R"([{"id": 280003, "action_type": "add_mr_issue_link",
+  WriteFile(root + "/pulls/6/operate_logs.json",
+            R"([{"id": 280003, "action_type": "add_mr_issue_link",
     "content": "Create mr issue link: **doc link broken** #3", "created_at": "2024-04-26T10:00:00+08:00"},
     {"id": 280001, "action_type": "add_mr_issue_link", "content": "Create mr issue link: **doc link broken** #3",
     "created_at": "2024-04-24T10:00:00+08:00"}])");

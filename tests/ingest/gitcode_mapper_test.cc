@@ -1,9 +1,9 @@
 // The GitCode mapper against payloads in the shapes the real API sends
 // (reference/api.md s2): string or integer numbers, "" for unset times, hex
 // user ids, /merge_requests/ URLs, close_related_issue as 0/1 or bool.
-#include <gtest/gtest.h>
-
 #include "fixgraph/ingest/mapper.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::ingest {
 namespace {
@@ -160,7 +160,8 @@ TEST(GitCodeMapper, PullNumberAsStringIsAccepted) {
 
 TEST(GitCodeMapper, CommentWithTargetAndHexStringId) {
   auto m = NewMapper(Platform::kGitCode);
-  json j = json::parse(R"({"id": "5a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "body": "已修复，见 !557",
+  json j =
+      json::parse(R"({"id": "5a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "body": "已修复，见 !557",
     "comment_type": "pr_comment", "user": {"id": "65f2", "login": "bob"},
     "created_at": "2024-04-19T07:48:59.755+00:00", "updated_at": ""})");
   Comment c;
@@ -237,7 +238,8 @@ OperateLogEvent Event(const Mapper& m, const Ref& parent, const char* text) {
 TEST(GitCodeMapper, OperateLogTypeOnlyInActionMakesALink) {
   auto m = NewMapper(Platform::kGitCode);
   // The 2024 shape: no action_type.
-  OperateLogEvent e = Event(*m, Ref::Pull(kRepo, 70), R"({"id": 274531, "action": "add_mr_issue_link",
+  OperateLogEvent e =
+      Event(*m, Ref::Pull(kRepo, 70), R"({"id": 274531, "action": "add_mr_issue_link",
     "content": "Create mr issue link: **第24个issue** #79", "merge_request_id": 70067,
     "created_at": "2024-04-23T11:32:08.522+08:00"})");
   EXPECT_EQ(OperateLogType(e), "add_mr_issue_link");
@@ -292,7 +294,8 @@ TEST(GitCodeMapper, UnlinkedByOperateLogAcrossBothLogs) {
 
 TEST(GitCodeMapper, OperateLogNamesAnotherRepository) {
   auto m = NewMapper(Platform::kGitCode);
-  OperateLogEvent e = Event(*m, Ref::Pull(kRepo, 5), R"({"id": 1, "action_type": "add_mr_issue_link",
+  OperateLogEvent e =
+      Event(*m, Ref::Pull(kRepo, 5), R"({"id": 1, "action_type": "add_mr_issue_link",
     "content": "Create mr issue link: **x** Ascend/docs#12", "created_at": "2024-04-24T10:00:00+08:00"})");
   auto link = LinkFromOperateLog(e);
   ASSERT_TRUE(link.has_value());
@@ -345,7 +348,8 @@ TEST(GitCodeMapper, LinkedItemsResolveToTheirOwnRepository) {
   json bare = json::parse(R"({"number": 4})");
   ASSERT_TRUE(m->LinkedPull(bare, kRepo, &r).ok());
   EXPECT_EQ(r.ToString(), "gitcode:Ascend/msmodelslim!4");
-  json web = json::parse(R"({"number": 1, "html_url": "https://gitcode.com/test/lib/merge_requests/1"})");
+  json web =
+      json::parse(R"({"number": 1, "html_url": "https://gitcode.com/test/lib/merge_requests/1"})");
   ASSERT_TRUE(m->LinkedPull(web, kRepo, &r).ok());
   EXPECT_EQ(r.ToString(), "gitcode:test/lib!1");
 }
@@ -377,7 +381,8 @@ TEST(GitCodeMapper, NestedRepliesBecomeComments) {
 TEST(GitCodeMapper, RelatedBranchesBecomeEvents) {
   std::vector<OperateLogEvent> events;
   Ref issue = Ref::Issue(kRepo, "4");
-  ASSERT_TRUE(RelatedBranchEvents(json::array({"hotfix/cache-timeout", "dev"}), issue, &events).ok());
+  ASSERT_TRUE(
+      RelatedBranchEvents(json::array({"hotfix/cache-timeout", "dev"}), issue, &events).ok());
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].action_type, "related_branch");
   EXPECT_EQ(events[0].content, "hotfix/cache-timeout");

@@ -1,12 +1,13 @@
 // The Gitee mapper against real recorded Gitee API v5 responses
 // (shared/data/gitee-recorded, BSD-2-Clause-Patent, from drone/go-scm).
+#include "testutil/testutil.h"
+
+#include "fixgraph/ingest/mapper.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
-
-#include "fixgraph/ingest/mapper.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -64,8 +65,7 @@ TEST_F(GiteeRecordedTest, PullsOpenAndClosedUnmerged) {
   json pulls = Load("pulls.json");
   ASSERT_EQ(pulls.size(), 3u);
   std::vector<PullRequest> prs(3);
-  for (size_t i = 0; i < 3; ++i)
-    ASSERT_TRUE(mapper_->MapPull(pulls[i], repo_, &prs[i]).ok()) << i;
+  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(mapper_->MapPull(pulls[i], repo_, &prs[i]).ok()) << i;
   EXPECT_EQ(prs[0].number, 6);
   EXPECT_EQ(prs[0].state, PullState::kOpen);
   EXPECT_EQ(prs[1].number, 5);
@@ -117,7 +117,7 @@ TEST_F(GiteeRecordedTest, CommentsCommitsFiles) {
   for (size_t i = 0; i < 4; ++i) ASSERT_TRUE(mapper_->MapFile(files[i], pull, &fc[i]).ok()) << i;
   EXPECT_EQ(fc[0].status, "deleted");
   EXPECT_EQ(fc[1].status, "added");
-  EXPECT_EQ(fc[1].additions, 4);  // sent as the string "4"
+  EXPECT_EQ(fc[1].additions, 4);        // sent as the string "4"
   EXPECT_EQ(fc[2].status, "modified");  // sent as null
   EXPECT_EQ(fc[2].additions, 6);
   EXPECT_EQ(fc[3].status, "renamed");

@@ -1,7 +1,7 @@
 // The GitHub mapper: integer numbers, closed_at, PRs inside the issue list.
-#include <gtest/gtest.h>
-
 #include "fixgraph/ingest/mapper.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::ingest {
 namespace {

@@ -1,6 +1,9 @@
 // The libcurl client (ingest/http_curl.cc) on its own, against a loopback
 // server: what it sends and how it reports responses and failures. (Caps and
 // redirects: http_hostile_test.cc.)
+#include "fixgraph/engine/version.h"
+#include "fixgraph/ingest/http.h"
+
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -8,9 +11,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-
-#include "fixgraph/engine/version.h"
-#include "fixgraph/ingest/http.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -40,7 +40,9 @@ class Loopback {
     server_.stop();
     thread_.join();
   }
-  std::string Url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+  std::string Url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
   httplib::Request Last() {
     std::lock_guard<std::mutex> lock(mu_);
     return last_;
@@ -121,7 +123,8 @@ TEST(HttpCurl, RefusedConnectionNamesTheUrlWithoutItsToken) {
 TEST(HttpCurl, RedactAndEncode) {
   EXPECT_EQ(RedactUrl("https://gitee.com/api/v5/x?access_token=abc&page=2"),
             "https://gitee.com/api/v5/x?access_token=REDACTED&page=2");
-  EXPECT_EQ(RedactUrl("https://h/x?page=1&private_token=zz"), "https://h/x?page=1&private_token=REDACTED");
+  EXPECT_EQ(RedactUrl("https://h/x?page=1&private_token=zz"),
+            "https://h/x?page=1&private_token=REDACTED");
   EXPECT_EQ(RedactUrl("https://h/x?page=1"), "https://h/x?page=1");
   EXPECT_EQ(UrlEncode("a b/中"), "a%20b%2F%E4%B8%AD");
   EXPECT_EQ(UrlEncode("A-z_0.9~"), "A-z_0.9~");

@@ -2,6 +2,12 @@
 // redirect to another host must not carry the token; endless, oversized,
 // gzip-bomb and 100,000-deep bodies are errors, not a crash or unbounded
 // memory. Two servers on two loopback ports stand for two hosts.
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/http.h"
+#include "fixgraph/ingest/sync.h"
+
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <zlib.h>
@@ -12,11 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/ingest/http.h"
-#include "fixgraph/ingest/sync.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::ingest {
 namespace {

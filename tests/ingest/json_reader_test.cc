@@ -1,12 +1,12 @@
 #include "fixgraph/ingest/json_reader.h"
 
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sys/stat.h>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -20,27 +20,69 @@ using nlohmann::json;
 const std::vector<std::string>& Corpus() {
   static const std::vector<std::string> texts = {
       R"({"a": 1, "b": [true, false, null], "c": {"d": "e"}})",
-      R"([])", R"({})", R"([1, -2, 0, -0, 3.5, 1e3, 2E-2, 18446744073709551615, 99999999999999999999])",
-      R"("plain")", R"("esc \" \\ \/ \b \f \n \r \t")", R"("\u00e9\u4e2d\ud83d\ude00")",
-      R"("\u0001\u001f")", R"("\u001F")", "\"五\xe2\x82\xac\"", R"({"b": 1, "a": 2})",
-      R"({"a": 1, "a": 2})", R"({"a\u0062": 1})",
+      R"([])",
+      R"({})",
+      R"([1, -2, 0, -0, 3.5, 1e3, 2E-2, 18446744073709551615, 99999999999999999999])",
+      R"("plain")",
+      R"("esc \" \\ \/ \b \f \n \r \t")",
+      R"("\u00e9\u4e2d\ud83d\ude00")",
+      R"("\u0001\u001f")",
+      R"("\u001F")",
+      "\"五\xe2\x82\xac\"",
+      R"({"b": 1, "a": 2})",
+      R"({"a": 1, "a": 2})",
+      R"({"a\u0062": 1})",
       // Runs of three-byte sequences (CJK text), full-width punctuation, U+FFFF.
-      "\"中文，验证\"", "{\"评论\": \"可以合入。\xef\xbf\xbf\"}", "\"中\xed\x9f\xbf文\"",
+      "\"中文，验证\"",
+      "{\"评论\": \"可以合入。\xef\xbf\xbf\"}",
+      "\"中\xed\x9f\xbf文\"",
       // Rejected by both.
-      R"({"a": 1,})", R"([1,])", R"([01])", R"([1.])", R"([.5])", R"([1e])", R"([-])",
-      R"({"a" 1})", R"({a: 1})", R"(["\x"])", R"(["\u12"])", R"(["\ud800"])", R"(["\udc00"])",
-      R"(["\ud800\u0041"])", "[\"a\nb\"]", "[\"\xc0\xaf\"]", "[\"\xed\xa0\x80\"]",
-      "[\"\xf4\x90\x80\x80\"]", "[\"\xe2\x82\"]", "[\"\x80\"]", R"([tru])", R"([nul])",
+      R"({"a": 1,})",
+      R"([1,])",
+      R"([01])",
+      R"([1.])",
+      R"([.5])",
+      R"([1e])",
+      R"([-])",
+      R"({"a" 1})",
+      R"({a: 1})",
+      R"(["\x"])",
+      R"(["\u12"])",
+      R"(["\ud800"])",
+      R"(["\udc00"])",
+      R"(["\ud800\u0041"])",
+      "[\"a\nb\"]",
+      "[\"\xc0\xaf\"]",
+      "[\"\xed\xa0\x80\"]",
+      "[\"\xf4\x90\x80\x80\"]",
+      "[\"\xe2\x82\"]",
+      "[\"\x80\"]",
+      R"([tru])",
+      R"([nul])",
       // Ill-formed bytes inside or after a run of three-byte sequences.
-      "[\"中文\xe4\xb8\"]", "[\"中文\xe4\x41\x80\"]", "[\"中\xe4\xb8\xad\xc0\"]",
-      "[\"中\xed\xa0\x80\"]", "[\"中文\xe4\xb8",
+      "[\"中文\xe4\xb8\"]",
+      "[\"中文\xe4\x41\x80\"]",
+      "[\"中\xe4\xb8\xad\xc0\"]",
+      "[\"中\xed\xa0\x80\"]",
+      "[\"中文\xe4\xb8",
       // Numbers a double cannot hold are rejected by both; underflow is fine.
-      R"([1e400])", R"({"a": -1e999})", R"([1.5E+309])", R"([1e-400, 0e99999])",
+      R"([1e400])",
+      R"({"a": -1e999})",
+      R"([1.5E+309])",
+      R"([1e-400, 0e99999])",
       "[" + std::string(400, '9') + ".5]",
       // A UTF-8 byte order mark before the value is skipped by both.
-      "\xEF\xBB\xBF[1]", "\xEF\xBB\xBF", "[\xEF\xBB\xBF]", " \xEF\xBB\xBF[1]",
-      R"([1] x)", R"(// c
-      [1])", "", " ", R"([1 2])", R"({"a": 1 "b": 2})",
+      "\xEF\xBB\xBF[1]",
+      "\xEF\xBB\xBF",
+      "[\xEF\xBB\xBF]",
+      " \xEF\xBB\xBF[1]",
+      R"([1] x)",
+      R"(// c
+      [1])",
+      "",
+      " ",
+      R"([1 2])",
+      R"({"a": 1 "b": 2})",
   };
   return texts;
 }
@@ -85,9 +127,9 @@ TEST(JsonReader, WriteDumpSortsMembersAndFallsBackWhenItCannot) {
 }
 
 TEST(JsonReader, ErrorOffsetsCountLikeNlohmann) {
-  for (const char* text : {R"([{"n": 1}, {"n": 2,}])", "[{\"number\": \"1\"},\n {oops}]",
-                           R"([1, 2, tx])", R"({"a": [1, 2}})", "[\"中文\xe4\x41\x80\"]",
-                           "[\"可以合入\xef\xbf\"]"}) {
+  for (const char* text :
+       {R"([{"n": 1}, {"n": 2,}])", "[{\"number\": \"1\"},\n {oops}]", R"([1, 2, tx])",
+        R"({"a": [1, 2}})", "[\"中文\xe4\x41\x80\"]", "[\"可以合入\xef\xbf\"]"}) {
     JsonDoc doc;
     Status s = doc.Parse(text);
     ASSERT_FALSE(s.ok());
@@ -182,7 +224,9 @@ TEST(JsonReader, LargeFileAcrossChunksKeepsBytesAndOffsets) {
   std::string text = "[";
   std::vector<std::string> elements;
   for (int i = 0; i < 3000; ++i) {
-    json e = {{"id", i}, {"body", std::string(rng() % 4000, 'x')}, {"n", static_cast<int>(rng() % 100000)}};
+    json e = {{"id", i},
+              {"body", std::string(rng() % 4000, 'x')},
+              {"n", static_cast<int>(rng() % 100000)}};
     elements.push_back(e.dump());
     text += (i ? ",\n" : "") + elements.back();
   }
@@ -256,7 +300,8 @@ TEST(JsonReader, ArrayFileSkipsAByteOrderMark) {
   s = file.ForEach(dir / "g.json", [&](const JsonDoc&, size_t) { return Status::OK(); });
   EXPECT_NE(s.message().find("g.json: byte 8: "), std::string::npos) << s.message();
   WriteFile(dir / "h.json", "[1]\xEF\xBB\xBF");
-  EXPECT_FALSE(file.ForEach(dir / "h.json", [&](const JsonDoc&, size_t) { return Status::OK(); }).ok());
+  EXPECT_FALSE(
+      file.ForEach(dir / "h.json", [&](const JsonDoc&, size_t) { return Status::OK(); }).ok());
 }
 
 // Regression (issue 21): a FIFO given as a dump file hung the reader in open().

@@ -1,6 +1,12 @@
 // Live sync against the loopback fake API (tests/fakeapi).
 #include "fixgraph/ingest/sync.h"
 
+#include "fake_api.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/model_json.h"
+#include "fixgraph/ingest/dump.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -9,16 +15,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
-
-#include "fake_api.h"
-#include "fixgraph/engine/model_json.h"
-#include "fixgraph/ingest/dump.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::ingest {
 namespace {
@@ -67,7 +68,8 @@ void WriteRepo(const std::string& dump, const std::string& platform, const std::
     if (github) {
       issue["closed_at"] = i % 2 ? json("2026-01-22T10:00:00Z") : json(nullptr);
     } else {
-      issue["finished_at"] = i % 2 ? json("2026-01-22T10:00:00+08:00") : json(gitee ? json(nullptr) : json(""));
+      issue["finished_at"] =
+          i % 2 ? json("2026-01-22T10:00:00+08:00") : json(gitee ? json(nullptr) : json(""));
     }
     issues.push_back(issue);
     json pull = {{"id", 1000 + i},
@@ -82,23 +84,30 @@ void WriteRepo(const std::string& dump, const std::string& platform, const std::
                  {"head", {{"ref", "issue-" + num}}},
                  {"base", {{"ref", "master"}}}};
     pulls.push_back(pull);
-    json comments = json::array({{{"id", i * 10}, {"body", "复现了"}, {"user", user},
-                                  {"created_at", "2026-01-01T11:00:00+08:00"}},
-                                 {{"id", i * 10 + 1}, {"body", "fixed by !" + std::to_string(i)},
-                                  {"user", user}}});
+    json comments = json::array(
+        {{{"id", i * 10},
+          {"body", "复现了"},
+          {"user", user},
+          {"created_at", "2026-01-01T11:00:00+08:00"}},
+         {{"id", i * 10 + 1}, {"body", "fixed by !" + std::to_string(i)}, {"user", user}}});
     WriteFile(root + "/issues/" + num + "/comments.json", comments.dump());
-    WriteFile(root + "/pulls/" + std::to_string(i) + "/commits.json",
-              json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
-    json file = {{"filename", "src/f" + num + ".cc"}, {"additions", github ? json(3) : json("3")},
-                 {"deletions", 1}, {"status", "modified"}};
+    WriteFile(
+        root + "/pulls/" + std::to_string(i) + "/commits.json",
+        json::array({{{"sha", "sha" + num}, {"commit", {{"message", "fix #" + num}}}}}).dump());
+    json file = {{"filename", "src/f" + num + ".cc"},
+                 {"additions", github ? json(3) : json("3")},
+                 {"deletions", 1},
+                 {"status", "modified"}};
     WriteFile(root + "/pulls/" + std::to_string(i) + "/files.json", json::array({file}).dump());
     if (!github)
       WriteFile(root + "/pulls/" + std::to_string(i) + "/issues.json",
                 json::array({{{"number", num}}}).dump());
   }
-  WriteFile(root + "/repo.json",
-            json{{"full_name", owner + "/" + name}, {"name", name}, {"path", name},
-                 {"description", "test"}}.dump());
+  WriteFile(root + "/repo.json", json{{"full_name", owner + "/" + name},
+                                      {"name", name},
+                                      {"path", name},
+                                      {"description", "test"}}
+                                     .dump());
   WriteFile(root + "/issues.json", issues.dump(1));
   WriteFile(root + "/pulls.json", pulls.dump(1));
 }
@@ -142,18 +151,24 @@ json Digest(const Store& store) {
     rj["repo"] = ToJson(r);
     auto raw = store.GetRaw(Ref::Repo(r.ref));
     rj["raw"] = raw.ok() ? *raw : "";
-    EXPECT_TRUE(store.ForEachIssue(&r.ref, [&](const Issue& i) {
-      json j = lists(i.ref(), false);
-      j["item"] = ToJson(i);
-      rj["issues"].push_back(j);
-      return true;
-    }).ok());
-    EXPECT_TRUE(store.ForEachPull(&r.ref, [&](const PullRequest& p) {
-      json j = lists(p.ref(), true);
-      j["item"] = ToJson(p);
-      rj["pulls"].push_back(j);
-      return true;
-    }).ok());
+    EXPECT_TRUE(store
+                    .ForEachIssue(&r.ref,
+                                  [&](const Issue& i) {
+                                    json j = lists(i.ref(), false);
+                                    j["item"] = ToJson(i);
+                                    rj["issues"].push_back(j);
+                                    return true;
+                                  })
+                    .ok());
+    EXPECT_TRUE(store
+                    .ForEachPull(&r.ref,
+                                 [&](const PullRequest& p) {
+                                   json j = lists(p.ref(), true);
+                                   j["item"] = ToJson(p);
+                                   rj["pulls"].push_back(j);
+                                   return true;
+                                 })
+                    .ok());
     out[r.ref.ToString()] = rj;
   }
   return out;
@@ -236,7 +251,8 @@ TEST(Sync, SecondSyncOfUnchangedRepoMakesOneRequestPerList) {
   api.ClearRequests();
 
   SyncCounts second;
-  ASSERT_TRUE(SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &second).ok());
+  ASSERT_TRUE(
+      SyncRepository(store.get(), Repo(Platform::kGitCode, "Ascend", "a"), o, &second).ok());
   auto log = api.Requests();
   EXPECT_EQ(CountPath(log, "/Ascend/a/issues"), 1);
   EXPECT_EQ(CountPath(log, "/Ascend/a/pulls"), 1);
@@ -299,8 +315,9 @@ TEST(Sync, PaginatesEveryPlatformAndSendsEachPlatformsAuth) {
   auto synced = OpenStore(dir / "synced");
   SyncOptions o = FastOptions(api);
   o.per_page = 5;
-  std::map<std::string, std::string> env = {
-      {"GITCODE_TOKEN", "tok-123456"}, {"GITEE_TOKEN", "tok-123456"}, {"GITHUB_TOKEN", "tok-123456"}};
+  std::map<std::string, std::string> env = {{"GITCODE_TOKEN", "tok-123456"},
+                                            {"GITEE_TOKEN", "tok-123456"},
+                                            {"GITHUB_TOKEN", "tok-123456"}};
   o.token_source = [&](const std::string& name) { return env[name]; };
   Status s = SyncAll(synced.get(), dir / "dump", o, nullptr);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -330,10 +347,10 @@ TEST(Sync, RetriesTransientFaultsAndHonoursRetryAfter) {
   TempDir dir;
   WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 12);
   FakeApi api(dir / "dump");
-  for (const char* spec : {"429:1:/issues?", "500:2:/pulls?", "418:1:/issues/3/comments",
-                           "403rate:1:/pulls/2/files", "truncate:1:/pulls/4/commits",
-                           "reset:1:/issues/5/comments", "html:1:/pulls/6/comments",
-                           "badjson:1:/issues/8/comments", "503:1:/Ascend/a?"}) {
+  for (const char* spec :
+       {"429:1:/issues?", "500:2:/pulls?", "418:1:/issues/3/comments", "403rate:1:/pulls/2/files",
+        "truncate:1:/pulls/4/commits", "reset:1:/issues/5/comments", "html:1:/pulls/6/comments",
+        "badjson:1:/issues/8/comments", "503:1:/Ascend/a?"}) {
     auto f = fakeapi::ParseFakeFault(spec);
     ASSERT_TRUE(f.ok()) << spec;
     api.AddFault(*f);
@@ -463,8 +480,10 @@ TEST(Sync, ShiftingPagesLoseAndDuplicateNothing) {
     int expect = std::string(kind) == "shift" ? 18 : 17;
     EXPECT_EQ(st->issues_open + st->issues_closed, expect) << kind;
     for (const json& j : before) {
-      EXPECT_TRUE(store->GetIssue(Ref::Issue(Repo(Platform::kGitCode, "Ascend", "a"),
-                                             j["number"].get<std::string>())).ok())
+      EXPECT_TRUE(store
+                      ->GetIssue(Ref::Issue(Repo(Platform::kGitCode, "Ascend", "a"),
+                                            j["number"].get<std::string>()))
+                      .ok())
           << kind << " lost " << j["number"];
     }
     json recorded = json::parse(ReadFile(dir / "record/gitcode/Ascend/a/issues.json"));
@@ -505,8 +524,10 @@ TEST(Sync, ParseTargets) {
 }
 
 TEST(Sync, RedactsTokensInUrls) {
-  EXPECT_EQ(RedactUrl("http://h/x?access_token=abc&page=2"), "http://h/x?access_token=REDACTED&page=2");
-  EXPECT_EQ(RedactUrl("http://h/x?page=1&private_token=abc"), "http://h/x?page=1&private_token=REDACTED");
+  EXPECT_EQ(RedactUrl("http://h/x?access_token=abc&page=2"),
+            "http://h/x?access_token=REDACTED&page=2");
+  EXPECT_EQ(RedactUrl("http://h/x?page=1&private_token=abc"),
+            "http://h/x?page=1&private_token=REDACTED");
   EXPECT_EQ(RedactUrl("http://h/x?mytoken=abc"), "http://h/x?mytoken=abc");
 }
 
@@ -575,10 +596,14 @@ TEST(Sync, KillDuringSyncThenRerunEqualsUninterrupted) {
 // Every platform link of the store, as sorted strings.
 std::vector<std::string> Links(const Store& store) {
   std::vector<std::string> out;
-  EXPECT_TRUE(store.ForEachPlatformLink(nullptr, [&](PlatformLink& l) {
-    out.push_back(l.issue.ToString() + " <-> " + l.pull.ToString() + " (" + l.source + ")");
-    return true;
-  }).ok());
+  EXPECT_TRUE(store
+                  .ForEachPlatformLink(nullptr,
+                                       [&](PlatformLink& l) {
+                                         out.push_back(l.issue.ToString() + " <-> " +
+                                                       l.pull.ToString() + " (" + l.source + ")");
+                                         return true;
+                                       })
+                  .ok());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -599,11 +624,12 @@ TEST(Sync, RealShapesGiveTheSameLinksThroughSyncAndImport) {
   Status is = ImportDump(imported.get(), dump, ImportOptions(), nullptr);
   ASSERT_TRUE(is.ok()) << is.ToString();
   std::set<std::string> want = {
-      "gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4",        // url names another repository
-      "gitcode:sytest/paopao#2 <-> gitcode:sytest/paopao!5",       // pull_requests.json: one object
-      "gitcode:sytest/paopao#6 <-> gitcode:sytest/paopao!3",       // type only in "action"
+      "gitcode:sytest/other#1 <-> gitcode:sytest/paopao!4",   // url names another repository
+      "gitcode:sytest/paopao#2 <-> gitcode:sytest/paopao!5",  // pull_requests.json: one object
+      "gitcode:sytest/paopao#6 <-> gitcode:sytest/paopao!3",  // type only in "action"
       "gitee:kit101/drone-yml-test#I4CE7W <-> gitee:kit101/drone-yml-test!6",
-      "gitee:other-org/lib#I4CD5P <-> gitee:kit101/drone-yml-test!6"};  // html_url: another repository
+      "gitee:other-org/lib#I4CD5P <-> gitee:kit101/drone-yml-test!6"};  // html_url: another
+                                                                        // repository
   EXPECT_EQ(Pairs(*imported), want);  // #3 and !6 were linked, then unlinked
 
   FakeApi api(dump);
@@ -623,7 +649,9 @@ TEST(Sync, RealShapesGiveTheSameLinksThroughSyncAndImport) {
     EXPECT_EQ(Pairs(*synced), want) << "all_details " << all;
     // The recorded dump imports to the same links.
     auto replayed = OpenStore(dir / (all ? "replay-all" : "replay-some"));
-    ASSERT_TRUE(ImportDump(replayed.get(), dir / (all ? "rec-all" : "rec-some"), ImportOptions(), nullptr).ok());
+    ASSERT_TRUE(
+        ImportDump(replayed.get(), dir / (all ? "rec-all" : "rec-some"), ImportOptions(), nullptr)
+            .ok());
     EXPECT_EQ(Links(*replayed), Links(*synced));
   }
   auto synced = OpenStore(dir / "all");
@@ -664,7 +692,8 @@ TEST(Sync, UnlinkInTheOtherItemsLogOnALaterSyncRemovesTheStoredLink) {
   const fs::path dump = dir / "dump";
   fs::copy(SourceDir() + kShapes, dump, fs::copy_options::recursive);
   const fs::path repo = dump / "gitcode/sytest/paopao";
-  auto keep = [](const fs::path& p, const std::string& prefix) {  // drops the log's events of other kinds
+  auto keep = [](const fs::path& p,
+                 const std::string& prefix) {  // drops the log's events of other kinds
     json log = json::parse(std::ifstream(p));
     json out = json::array();
     for (const json& e : log)
@@ -730,15 +759,20 @@ TEST(Sync, QuirkSwitchesKeepTheLinks) {
     if (std::string(q) == "naive-times") {
       // Times read back as the same instants.
       RepoRef r = Repo(Platform::kGitCode, "Ascend", "agent-skills");
-      EXPECT_TRUE(synced->ForEachIssue(&r, [&](const Issue& i) {
-        auto other = imported->GetIssue(i.ref());
-        EXPECT_TRUE(other.ok());
-        if (other.ok()) {
-          EXPECT_EQ(i.created_at, other->created_at) << i.ref().ToString();
-          EXPECT_EQ(i.closed_at, other->closed_at) << i.ref().ToString();
-        }
-        return true;
-      }).ok());
+      EXPECT_TRUE(synced
+                      ->ForEachIssue(&r,
+                                     [&](const Issue& i) {
+                                       auto other = imported->GetIssue(i.ref());
+                                       EXPECT_TRUE(other.ok());
+                                       if (other.ok()) {
+                                         EXPECT_EQ(i.created_at, other->created_at)
+                                             << i.ref().ToString();
+                                         EXPECT_EQ(i.closed_at, other->closed_at)
+                                             << i.ref().ToString();
+                                       }
+                                       return true;
+                                     })
+                      .ok());
     }
   }
   EXPECT_FALSE(fakeapi::ParseFakeQuirk("bogus").ok());
@@ -801,7 +835,8 @@ TEST(Sync, RepeatedFailureOnADetailEndpointIsSkippedAndOtherRepositoriesSync) {
   ASSERT_EQ(c.skipped.size(), 1u);
   EXPECT_NE(c.skipped[0].reason.find("503"), std::string::npos) << c.skipped[0].reason;
   EXPECT_EQ(c.repos, 2);
-  EXPECT_TRUE(store->GetPull(Ref::Pull(Repo(Platform::kGitee, "kit101", "drone-yml-test"), 6)).ok());
+  EXPECT_TRUE(
+      store->GetPull(Ref::Pull(Repo(Platform::kGitee, "kit101", "drone-yml-test"), 6)).ok());
 }
 
 TEST(Sync, ConnectionRefusedFailsFastAndLeavesNoTrace) {
@@ -857,9 +892,8 @@ TEST(Sync, FirstSyncAsksForFewerDetails) {
   double items = static_cast<double>(all.issues + all.pulls);
   ASSERT_EQ(items, static_cast<double>(some.issues + some.pulls));
   double before = all.requests / items, after = some.requests / items;
-  std::cout << "requests per item on data/demo: " << before << " (all details) -> " << after
-            << " (" << all.requests << " -> " << some.requests << " requests, " << items
-            << " items)\n";
+  std::cout << "requests per item on data/demo: " << before << " (all details) -> " << after << " ("
+            << all.requests << " -> " << some.requests << " requests, " << items << " items)\n";
   EXPECT_LE(after, 0.7 * before);
   // The same issue-PR pairs (fewer endpoints report each); the linker's
   // links are compared in SyncCli.LeanFirstSyncLinksLikeAFullImport.

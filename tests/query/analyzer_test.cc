@@ -22,9 +22,10 @@ bool Has(const std::vector<std::string>& v, const std::string& s) {
 }
 
 TEST(AnalyzerTest, IdentifiersAndCodesStayWhole) {
-  auto t = Texts("aclnnGroupedMatmulV3 failed with -1610252272, EZ9999 on 910B CANN 8.1.RC1 DTS2025030506797");
-  for (const char* want : {"aclnngroupedmatmulv3", "-1610252272", "ez9999", "910b", "8.1.rc1",
-                           "dts2025030506797"})
+  auto t = Texts(
+      "aclnnGroupedMatmulV3 failed with -1610252272, EZ9999 on 910B CANN 8.1.RC1 DTS2025030506797");
+  for (const char* want :
+       {"aclnngroupedmatmulv3", "-1610252272", "ez9999", "910b", "8.1.rc1", "dts2025030506797"})
     EXPECT_TRUE(Has(t, want)) << want;
   // Parts at the same position as the whole.
   for (const char* want : {"aclnn", "group", "matmul", "v3", "1610252272", "dts", "2025030506797"})
@@ -137,7 +138,9 @@ TEST(AnalyzerTest, SinkReceivesTheTermsAnalyzeReturns) {
       terms.push_back(Term{std::string(text), pos, kind});
     }
   };
-  const char* text = "aclnnGroupedMatmulV3 报错 -1610252272 on torch_npu.npu_fusion_attention, crashes ＥＺ９９９９";
+  const char* text =
+      "aclnnGroupedMatmulV3 报错 -1610252272 on torch_npu.npu_fusion_attention, crashes "
+      "ＥＺ９９９９";
   std::vector<Term> want = Analyze(text);
   ASSERT_GT(want.size(), 10u);
   for (bool nest : {false, true}) {
@@ -166,8 +169,9 @@ Lexicon::Seq SeqOf(std::string_view text) { return SequenceOf(Analyze(text)); }
 TEST(AnalyzerLexiconTest, EmbeddedLexiconKnowsHardwareTermsAndSynonyms) {
   const Lexicon& lex = Lexicon::Default();
   EXPECT_GT(lex.group_count(), 20u);
-  for (const char* q : {"训练在 910B 上很慢", "Atlas A2 集群", "DVPP 解码", "HCCL_CONNECT_TIMEOUT 设置多少",
-                        "ASCEND_RT_VISIBLE_DEVICES", "CANN 8.1.RC1 编译", "ai core 利用率"})
+  for (const char* q :
+       {"训练在 910B 上很慢", "Atlas A2 集群", "DVPP 解码", "HCCL_CONNECT_TIMEOUT 设置多少",
+        "ASCEND_RT_VISIBLE_DEVICES", "CANN 8.1.RC1 编译", "ai core 利用率"})
     EXPECT_TRUE(lex.NamesHardware(SeqOf(q))) << q;
   for (const char* q : {"loss 不收敛", "import transformer_engine 报错", "README 链接失效"})
     EXPECT_FALSE(lex.NamesHardware(SeqOf(q))) << q;
@@ -206,15 +210,22 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
     const auto& members = lex.Group(m[0].group);
     return std::find(members.begin(), members.end(), SeqOf(zh)) != members.end();
   };
-  const std::pair<const char*, const char*> pairs[] = {
-      {"memory pool", "内存池"},           {"framework", "框架"},
-      {"kernel launch", "算子下发"},        {"host side", "cpu侧"},
-      {"reduce-scatter", "reduce scatter"}, {"process group", "通信组"},
-      {"custom operator", "自定义算子"},    {"graph capture", "图捕获"},
-      {"tuning", "调优"},                  {"mixed precision", "混合精度"},
-      {"build from source", "源码编译"},    {"prefix caching", "前缀缓存"},
-      {"calibration", "校准"},             {"data loading", "数据加载"},
-      {"illegal memory access", "非法内存访问"}, {"time to first token", "首字时延"}};
+  const std::pair<const char*, const char*> pairs[] = {{"memory pool", "内存池"},
+                                                       {"framework", "框架"},
+                                                       {"kernel launch", "算子下发"},
+                                                       {"host side", "cpu侧"},
+                                                       {"reduce-scatter", "reduce scatter"},
+                                                       {"process group", "通信组"},
+                                                       {"custom operator", "自定义算子"},
+                                                       {"graph capture", "图捕获"},
+                                                       {"tuning", "调优"},
+                                                       {"mixed precision", "混合精度"},
+                                                       {"build from source", "源码编译"},
+                                                       {"prefix caching", "前缀缓存"},
+                                                       {"calibration", "校准"},
+                                                       {"data loading", "数据加载"},
+                                                       {"illegal memory access", "非法内存访问"},
+                                                       {"time to first token", "首字时延"}};
   for (const auto& [en, zh] : pairs) {
     EXPECT_TRUE(bridged(docs, en, zh)) << en << " | " << zh;
     EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
@@ -228,8 +239,9 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
 // not expand into the domain vocabulary.
 TEST(AnalyzerLexiconTest, DocLexiconLeavesQuestionWordingAlone) {
   const Lexicon& docs = Lexicon::ForDocs();
-  for (const char* q : {"how do I use it", "what does this setting mean", "what is the meaning of it",
-                        "which one should I pick", "is there a way to do that"})
+  for (const char* q :
+       {"how do I use it", "what does this setting mean", "what is the meaning of it",
+        "which one should I pick", "is there a way to do that"})
     EXPECT_TRUE(docs.FindSynonyms(SeqOf(q)).empty()) << q;
 }
 

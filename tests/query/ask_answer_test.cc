@@ -1,17 +1,20 @@
 // ExtractAnswerPassage (query/ask_answer.h): the whole diagnosis-and-steps
 // passage of a resolving comment or fix PR description. The texts are written
 // for these tests.
+#include "../../query/ask_answer.h"
+
+#include "../../query/issue_index.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "../../query/ask_answer.h"
-#include "../../query/issue_index.h"
-
 namespace fixgraph::query {
 namespace {
 
-bool Has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool Has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 TEST(AnswerPassageTest, KeepsTheDiagnosisAndEveryStepOfAChineseComment) {
   const std::string body =
@@ -49,7 +52,7 @@ TEST(AnswerPassageTest, PrefersTheCauseAndChangeSectionsOverTheTestSection) {
   EXPECT_TRUE(Has(a, "导致读取到尚未写完的激活值")) << a;
   EXPECT_TRUE(Has(a, "1. 在 send 之前插入 event")) << a;
   EXPECT_TRUE(Has(a, "3. 新增 overlap 场景的用例。")) << a;  // the list stays whole
-  EXPECT_FALSE(Has(a, "CI 全部通过")) << a;                   // the test notes do not
+  EXPECT_FALSE(Has(a, "CI 全部通过")) << a;                  // the test notes do not
   EXPECT_FALSE(Has(a, "###")) << a;
   EXPECT_LT(a.find("导致"), a.find("1. 在 send"));
 }
@@ -59,7 +62,8 @@ TEST(AnswerPassageTest, EnglishCommentWithALeadInAndCodeSteps) {
       "Thanks for the detailed report!\n"
       "\n"
       "The root cause is that the HCCL timeout defaults to 120 s, which is shorter than the first "
-      "compilation of the graph on 64 cards, so the collective gives up before every rank arrives.\n"
+      "compilation of the graph on 64 cards, so the collective gives up before every rank "
+      "arrives.\n"
       "\n"
       "To work around it:\n"
       "1. Raise the timeout before launching:\n"
@@ -72,7 +76,8 @@ TEST(AnswerPassageTest, EnglishCommentWithALeadInAndCodeSteps) {
   std::string a = ExtractAnswerPassage(body);
   EXPECT_TRUE(Has(a, "The root cause is")) << a;
   EXPECT_TRUE(Has(a, "1. Raise the timeout")) << a;
-  EXPECT_TRUE(Has(a, "    export HCCL_CONNECT_TIMEOUT=1200")) << a;  // code kept, indented, no fences
+  EXPECT_TRUE(Has(a, "    export HCCL_CONNECT_TIMEOUT=1200"))
+      << a;  // code kept, indented, no fences
   EXPECT_TRUE(Has(a, "2. Enable the compile cache")) << a;
   EXPECT_FALSE(Has(a, "```")) << a;
   EXPECT_FALSE(Has(a, "Thanks for")) << a;
@@ -82,8 +87,8 @@ TEST(AnswerPassageTest, EnglishCommentWithALeadInAndCodeSteps) {
 TEST(AnswerPassageTest, ALongListIsCutAtAnItemBoundaryFromItsFirstStep) {
   std::string body = "原因：依赖版本不匹配。\n";
   for (int i = 1; i <= 40; ++i)
-    body += std::to_string(i) + ". 执行第 " + std::to_string(i) + " 步检查，确认配置项 `OPTION_" + std::to_string(i) +
-            "` 已设置为推荐值。\n";
+    body += std::to_string(i) + ". 执行第 " + std::to_string(i) + " 步检查，确认配置项 `OPTION_" +
+            std::to_string(i) + "` 已设置为推荐值。\n";
   std::string a = ExtractAnswerPassage(body, 600);
   EXPECT_LE(a.size(), 600u);
   EXPECT_TRUE(Has(a, "1. 执行第 1 步")) << a;
@@ -106,7 +111,8 @@ TEST(AnswerPassageTest, QuotesTemplatesAndReferencesAreNotTheAnswer) {
 }
 
 TEST(AnswerPassageTest, TextWithoutCuesGivesItsFirstParagraph) {
-  EXPECT_EQ(ExtractAnswerPassage("已在 r2.5 分支合入。\n\n后续版本会带上。"), "已在 r2.5 分支合入。");
+  EXPECT_EQ(ExtractAnswerPassage("已在 r2.5 分支合入。\n\n后续版本会带上。"),
+            "已在 r2.5 分支合入。");
   EXPECT_EQ(ExtractAnswerPassage(""), "");
   EXPECT_EQ(ExtractAnswerPassage("```\nonly code\n```\n"), "    only code");
 }
@@ -117,7 +123,8 @@ TEST(AnswerPassageTest, APrDescriptionGivesCauseAndChangeNotTheTemplate) {
       "/kind bug\n"
       "\n"
       "**What this PR does / why we need it:**\n"
-      "The dataset iterator reset the shard index on every epoch, because `reset()` rebuilt the sampler "
+      "The dataset iterator reset the shard index on every epoch, because `reset()` rebuilt the "
+      "sampler "
       "without the saved offset. This change keeps the offset and rebuilds only the buffer.\n"
       "\n"
       "**Which issue(s) this PR fixes:**\n"

@@ -1,14 +1,14 @@
 // Measured quality of ask on the demo data: the dev query set
 // tests/data/queries.json (paraphrases, the other language, codes, API names,
 // pasted logs) must keep honest thresholds (docs/evaluation.md).
+#include "testutil/testutil.h"
+
+#include "fixgraph/query/ask.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
-
 #include <nlohmann/json.hpp>
-
-#include "fixgraph/query/ask.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::query {
 namespace {
@@ -20,11 +20,13 @@ using fixgraph::testing::SourceDir;
 TEST(AskEvalTest, DevQuerySetMeetsThresholds) {
   fixgraph::testing::TempDir db;
   std::string out, err;
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " import " + SourceDir() + "/data/demo", &out, &err),
-            0)
+  ASSERT_EQ(
+      RunCommand(BinaryPath() + " --db " + db.path() + " import " + SourceDir() + "/data/demo",
+                 &out, &err),
+      0)
       << err;
-  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " eval-ask --json --queries " + SourceDir() +
-                           "/tests/data/queries.json",
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db.path() + " eval-ask --json --queries " +
+                           SourceDir() + "/tests/data/queries.json",
                        &out, &err),
             0)
       << err;
@@ -46,7 +48,8 @@ TEST(AskEvalTest, BadQuerySetFileIsAClearError) {
   fixgraph::testing::TempDir db;
   fixgraph::testing::WriteFile(db / "q.json", "{\"q\": 1}");
   std::string out, err;
-  int rc = RunCommand(BinaryPath() + " --db " + db.path() + " eval-ask --queries " + (db / "q.json"), &out, &err);
+  int rc = RunCommand(
+      BinaryPath() + " --db " + db.path() + " eval-ask --queries " + (db / "q.json"), &out, &err);
   EXPECT_EQ(rc, 1);
   EXPECT_NE(err.find("q.json"), std::string::npos) << err;
 }
@@ -54,7 +57,8 @@ TEST(AskEvalTest, BadQuerySetFileIsAClearError) {
 // EvaluateAsk itself, over a searcher that answers from a table.
 class TableSearcher : public Searcher {
  public:
-  std::map<std::string, std::vector<std::pair<std::string, double>>> answers;  // q -> (issue, score)
+  std::map<std::string, std::vector<std::pair<std::string, double>>>
+      answers;  // q -> (issue, score)
   StatusOr<AskResult> Ask(std::string_view text, const AskOptions&) override {
     auto it = answers.find(std::string(text));
     if (it == answers.end()) return Status::InvalidArgument("nothing searchable");

@@ -2,11 +2,12 @@
 // beside it, for the ask and index tests.
 #pragma once
 
+#include "../graph/graph_fixture.h"
+
+#include "fixgraph/query/ask.h"
+
 #include <memory>
 #include <string>
-
-#include "../graph/graph_fixture.h"
-#include "fixgraph/query/ask.h"
 
 namespace fixgraph::query::testing {
 
@@ -17,16 +18,18 @@ class AskTest : public graph::testing::GraphTest {
   //   #2 open: crash with EZ9999 on 910B
   //   #3 closed, answered by a maintainer comment: a docs link
   void AddCorpus() {
-    AddIssue("1", "训练时显存不足 OOM", "batch 64 on 910B: out of memory in aclnnFlashAttentionScore",
-             "2026-03-01T10:00:00Z", "2026-03-02T10:00:05Z");
-    AddPull(11, "修复 FlashAttention workspace 显存泄漏 fix #1", "将 workspace 改为复用，避免重复申请显存",
-            "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
+    AddIssue("1", "训练时显存不足 OOM",
+             "batch 64 on 910B: out of memory in aclnnFlashAttentionScore", "2026-03-01T10:00:00Z",
+             "2026-03-02T10:00:05Z");
+    AddPull(11, "修复 FlashAttention workspace 显存泄漏 fix #1",
+            "将 workspace 改为复用，避免重复申请显存", "2026-03-02T09:00:00Z",
+            "2026-03-02T10:00:04Z");
     AddIssue("2", "Segmentation fault with EZ9999 when launching", "core dumped, error code EZ9999",
              "2026-03-03T10:00:00Z");
     AddIssue("3", "安装文档链接 404", "安装指南里的下载链接打不开", "2026-03-04T10:00:00Z",
              "2026-03-05T10:00:00Z");
-    AddComment(IssueRef("3"), "c1", "maintainer", "链接已更新，请改用新的下载地址 https://example.invalid/dl",
-               "2026-03-05T09:59:00Z");
+    AddComment(IssueRef("3"), "c1", "maintainer",
+               "链接已更新，请改用新的下载地址 https://example.invalid/dl", "2026-03-05T09:59:00Z");
     Commit();
   }
 
@@ -54,7 +57,8 @@ class AskTest : public graph::testing::GraphTest {
     auto r = searcher->Ask(query, o);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     ASSERT_EQ(r->hits.size(), 10u);
-    for (const AskHit& h : r->hits) EXPECT_LE(std::stoi(h.issue.number), max_number) << h.issue.ToString();
+    for (const AskHit& h : r->hits)
+      EXPECT_LE(std::stoi(h.issue.number), max_number) << h.issue.ToString();
   }
 
   // The issue refs of the hits, best first.

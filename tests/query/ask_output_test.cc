@@ -2,9 +2,9 @@
 // (AskOptions::decode_fixes), the JSON document as a tree (ToJson) and as text
 // (ToJsonText), and the order of many equal title matches (the prior as a
 // Xapian weight).
-#include <set>
-
 #include "ask_fixture.h"
+
+#include <set>
 
 namespace fixgraph::query::testing {
 namespace {
@@ -16,12 +16,14 @@ std::string Dump(const nlohmann::json& j) {
 TEST_F(AskTest, JsonTextAndUndecodedFixesGiveTheSameDocument) {
   AddCorpus();
   // Quotes, a backslash, a tab and a non-ASCII word in a title: stored escaped.
-  AddIssue("4", "OOM \"workspace\" C:\\npu\tpath 显存", "out of memory again", "2026-03-06T10:00:00Z");
+  AddIssue("4", "OOM \"workspace\" C:\\npu\tpath 显存", "out of memory again",
+           "2026-03-06T10:00:00Z");
   Commit();
   LinkAndIndex();
   auto searcher = OpenSearcher();
   ASSERT_NE(searcher, nullptr);
-  for (const char* q : {"aclnnFlashAttentionScore out of memory", "workspace OOM 显存", "EZ9999", "安装 链接"}) {
+  for (const char* q :
+       {"aclnnFlashAttentionScore out of memory", "workspace OOM 显存", "EZ9999", "安装 链接"}) {
     AskOptions decoded;
     decoded.limit = 10;
     AskOptions as_text = decoded;
@@ -48,7 +50,8 @@ TEST_F(AskTest, JsonTextAndUndecodedFixesGiveTheSameDocument) {
   ASSERT_TRUE(a.ok());
   ASSERT_EQ(a->hits[0].issue, IssueRef("1"));
   ASSERT_EQ(a->hits[0].fixes.size(), 1u);
-  EXPECT_NE(a->hits[0].fixes_json.find(a->hits[0].fixes[0].pr), std::string::npos) << a->hits[0].fixes_json;
+  EXPECT_NE(a->hits[0].fixes_json.find(a->hits[0].fixes[0].pr), std::string::npos)
+      << a->hits[0].fixes_json;
   // The escaped title reads back as written.
   AskOptions as_text;
   as_text.limit = 10;
@@ -72,9 +75,10 @@ TEST_F(AskTest, ManyEqualTitleMatchesYieldTheBestResolvedFirst) {
       AddIssue(n, "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z");
       continue;
     }
-    AddIssue(n, "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z", "2026-03-02T10:00:05Z");
-    AddPull(i + 1000, "fix #" + n + ": raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600",
-            "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
+    AddIssue(n, "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z",
+             "2026-03-02T10:00:05Z");
+    AddPull(i + 1000, "fix #" + n + ": raise HCCL_CONNECT_TIMEOUT",
+            "设置 HCCL_CONNECT_TIMEOUT 为 600", "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
   }
   Commit();
   LinkAndIndex();
@@ -110,12 +114,14 @@ TEST_F(AskTest, FewTitleMatchesKeepTheirPlaceAboveBodyMatches) {
   AddIssue("1", rare + " echo foxtrot golf hotel", "see the attached log", "2026-03-01T10:00:00Z");
   for (int i = 2; i <= 9; ++i) {
     std::string n = std::to_string(i);
-    AddIssue(n, rare + " report " + n, rare + ". " + rare + ". " + rare + ".", "2026-03-01T10:00:00Z",
-             "2026-03-02T10:00:05Z");
-    AddPull(100 + i, "fix #" + n, "changed the loader", "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
+    AddIssue(n, rare + " report " + n, rare + ". " + rare + ". " + rare + ".",
+             "2026-03-01T10:00:00Z", "2026-03-02T10:00:05Z");
+    AddPull(100 + i, "fix #" + n, "changed the loader", "2026-03-02T09:00:00Z",
+            "2026-03-02T10:00:04Z");
   }
   for (int i = 10; i <= 200; ++i)
-    AddIssue(std::to_string(i), "echo foxtrot golf hotel", "echo foxtrot golf hotel", "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "echo foxtrot golf hotel", "echo foxtrot golf hotel",
+             "2026-03-01T10:00:00Z");
   Commit();
   LinkAndIndex();
   auto searcher = OpenSearcher();
@@ -175,15 +181,16 @@ TEST_F(AskTest, HitsCarryTheFlagsOfTheirLinks) {
 // diagnosis and every step, not the sentences that happen to hold a cue.
 TEST_F(AskTest, TheAnswerIsTheWholeDiagnosisAndStepsOfTheResolvingComment) {
   AddCorpus();
-  AddIssue("6", "import apex_ext 报 undefined symbol", "ImportError: undefined symbol _ZN3c104cuda", "2026-03-06T10:00:00Z",
-           "2026-03-08T10:00:00Z");
+  AddIssue("6", "import apex_ext 报 undefined symbol", "ImportError: undefined symbol _ZN3c104cuda",
+           "2026-03-06T10:00:00Z", "2026-03-08T10:00:00Z");
   AddComment(IssueRef("6"), "c6", "maintainer",
              "这个符号来自 torch 的 C++ 库，说明编译时和运行时加载的 torch 不是同一份。\n"
              "1. 确认编译与运行在同一个 Python 环境；\n"
              "2. 先 `pip uninstall -y apex_ext` 清掉旧的 so；\n"
              "3. 用 `pip install --no-build-isolation .` 重新编译。",
              "2026-03-06T12:00:00Z");
-  AddComment(IssueRef("6"), "c7", "reporter", "重新编译后可以正常 import 了，谢谢，关闭。", "2026-03-08T09:59:00Z");
+  AddComment(IssueRef("6"), "c7", "reporter", "重新编译后可以正常 import 了，谢谢，关闭。",
+             "2026-03-08T09:59:00Z");
   Commit();
   LinkAndIndex();
   auto links = graph::ReadLinks(*store_, IssueRef("6"));
@@ -197,7 +204,8 @@ TEST_F(AskTest, TheAnswerIsTheWholeDiagnosisAndStepsOfTheResolvingComment) {
   const std::string& a = r->hits[0].answer;
   EXPECT_EQ(r->hits[0].answer_source, "comment");
   EXPECT_EQ(a.rfind("这个符号来自 torch", 0), 0u) << a;
-  for (const char* step : {"1. 确认编译", "2. 先", "3. 用"}) EXPECT_NE(a.find(step), std::string::npos) << a;
+  for (const char* step : {"1. 确认编译", "2. 先", "3. 用"})
+    EXPECT_NE(a.find(step), std::string::npos) << a;
 }
 
 }  // namespace

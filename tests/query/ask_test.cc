@@ -1,10 +1,10 @@
 // `fixgraph ask` end to end on the demo data: the JSON contract, ranking of
 // resolved issues above open chatter, pasted logs, --repo, plain text.
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph::query {
 namespace {
@@ -19,9 +19,10 @@ class AskCliTest : public ::testing::Test {
   static void SetUpTestSuite() {
     db_ = new fixgraph::testing::TempDir();
     std::string out, err;
-    ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() + "/data/demo", &out,
-                         &err),
-              0)
+    ASSERT_EQ(
+        RunCommand(BinaryPath() + " --db " + db_->path() + " import " + SourceDir() + "/data/demo",
+                   &out, &err),
+        0)
         << err;
   }
   static void TearDownTestSuite() {
@@ -52,7 +53,8 @@ TEST_F(AskCliTest, JsonContract) {
     EXPECT_GE(h["score"].get<double>(), 0.0);
     EXPECT_LE(h["score"].get<double>(), 1.0);
     for (const json& f : h["fixes"])
-      for (const char* k : {"pr", "tier", "confidence", "evidence"}) EXPECT_TRUE(f.contains(k)) << k;
+      for (const char* k : {"pr", "tier", "confidence", "evidence"})
+        EXPECT_TRUE(f.contains(k)) << k;
   }
   EXPECT_EQ(r["hits"][0]["issue"], "gitcode:mindspore/mindspore#247");
   // The extracted answer is the maintainer's root-cause lines, verbatim.
@@ -73,8 +75,8 @@ TEST_F(AskCliTest, ResolvedIssueRanksAboveOpenChatter) {
 TEST_F(AskCliTest, PastedLogIsSearchedByItsErrorLines) {
   std::string log;
   for (int i = 0; i < 300; ++i)
-    log += "[INFO] 2026-03-01 10:00:" + std::to_string(10 + i % 50) + ".000 [worker] step " + std::to_string(i) +
-           " video frame decoded, queue depth 3\n";
+    log += "[INFO] 2026-03-01 10:00:" + std::to_string(10 + i % 50) + ".000 [worker] step " +
+           std::to_string(i) + " video frame decoded, queue depth 3\n";
   log += "[ERROR] 2026-03-01 10:01:00.000 [dvpp] vdec create channel failed ret=-1610252272\n";
   for (int i = 0; i < 50; ++i) log += "[INFO] shutting down stream " + std::to_string(i) + "\n";
   fixgraph::testing::TempDir tmp;
@@ -128,7 +130,9 @@ TEST_F(AskCliTest, HitsCarryFlagsSuggestionsAndWholeAnswers) {
   ASSERT_EQ(r["hits"][0]["issue"], "gitcode:Ascend/MindSpeed-Ops#69");
   EXPECT_EQ(r["hits"][0]["flags"], json::array({"false_lead"}));
 
-  r = AskJson("--no-docs --limit 1 'import transformer_engine fails with undefined symbol _ZN3c1017RegisterOperatorsD1Ev'");
+  r = AskJson(
+      "--no-docs --limit 1 'import transformer_engine fails with undefined symbol "
+      "_ZN3c1017RegisterOperatorsD1Ev'");
   ASSERT_FALSE(r["hits"].empty());
   ASSERT_EQ(r["hits"][0]["issue"], "gitcode:Ascend/TransformerEngineNPU#12");
   a = r["hits"][0]["answer"];
@@ -143,7 +147,9 @@ TEST_F(AskCliTest, HitsCarryFlagsSuggestionsAndWholeAnswers) {
   EXPECT_TRUE(r["hits"][0]["fixes"].empty());
 
   std::string out, err;
-  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 1 'FlashGen MiniMax-H3 蒸馏训练'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 1 'FlashGen MiniMax-H3 蒸馏训练'", &out, &err),
+            0)
+      << err;
   EXPECT_NE(out.find("flags: fix_before_issue"), std::string::npos) << out;
 }
 
@@ -166,7 +172,8 @@ TEST_F(AskCliTest, MinScoreDropsWeakHits) {
   EXPECT_EQ(def["min_score"], 0.10);
   for (const json& h : def["hits"]) EXPECT_GE(h["score"].get<double>(), 0.10);
   std::string out, err;
-  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 10 'Segmentation fault 910B'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg() + "ask --no-docs --limit 10 'Segmentation fault 910B'", &out, &err), 0)
+      << err;
   EXPECT_NE(out.find(std::to_string(below_default) + " weaker hit"), std::string::npos) << out;
   EXPECT_EQ(RunCommand(Fg() + "ask --min-score 1.5 OOM", &out, &err), 2);
 }

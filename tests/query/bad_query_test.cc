@@ -17,8 +17,9 @@ class BadQueryTest : public AskTest {
 };
 
 TEST_F(BadQueryTest, EmptyAndPunctuationAreInvalidArgumentsWithAMessage) {
-  for (std::string q : {std::string(""), std::string("   \n\t "), std::string("!!! ??? ... ,,, ---"),
-                        std::string("（）【】。，"), std::string("\"\"\"")}) {
+  for (std::string q :
+       {std::string(""), std::string("   \n\t "), std::string("!!! ??? ... ,,, ---"),
+        std::string("（）【】。，"), std::string("\"\"\"")}) {
     auto r = searcher_->Ask(q, AskOptions());
     ASSERT_FALSE(r.ok()) << q;
     EXPECT_TRUE(r.status().IsInvalidArgument());
@@ -36,8 +37,10 @@ TEST_F(BadQueryTest, OperatorsAndQuotesAreJustText) {
   }
   // Only operator words: nothing to search, said plainly.
   auto r = searcher_->Ask("AND AND", AskOptions());
-  if (r.ok()) EXPECT_TRUE(r->hits.empty() || r->hits[0].score >= 0);
-  else EXPECT_TRUE(r.status().IsInvalidArgument());
+  if (r.ok())
+    EXPECT_TRUE(r->hits.empty() || r->hits[0].score >= 0);
+  else
+    EXPECT_TRUE(r.status().IsInvalidArgument());
 }
 
 TEST_F(BadQueryTest, InvalidUtf8IsReplacedNotFatal) {
@@ -94,8 +97,8 @@ TEST(BadQueryCliTest, CommandLineMessagesAndExitCodes) {
   int rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask foo", &out, &err);
   EXPECT_EQ(rc, 1);
   EXPECT_NE(err.find("fixgraph: error: no issue index"), std::string::npos) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " import " + fixgraph::testing::SourceDir() +
-                      "/data/demo",
+  rc = RunCommand(BinaryPath() + " --db " + db.path() + " import " +
+                      fixgraph::testing::SourceDir() + "/data/demo",
                   &out, &err);
   ASSERT_EQ(rc, 0) << err;
   rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask '!!! ... ---'", &out, &err);
@@ -104,10 +107,12 @@ TEST(BadQueryCliTest, CommandLineMessagesAndExitCodes) {
   rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask EZ9999 --repo nonsense", &out, &err);
   EXPECT_EQ(rc, 2);  // a bad flag value is a usage error
   EXPECT_NE(err.find("--repo"), std::string::npos) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask 'AND AND \"unbalanced' --json", &out, &err);
+  rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask 'AND AND \"unbalanced' --json", &out,
+                  &err);
   EXPECT_TRUE(rc == 0 || rc == 1) << err;
-  rc = RunCommand("printf 'abc \\377\\376 EZ9999' | " + BinaryPath() + " --db " + db.path() + " ask - --json",
-                  &out, &err);
+  rc = RunCommand(
+      "printf 'abc \\377\\376 EZ9999' | " + BinaryPath() + " --db " + db.path() + " ask - --json",
+      &out, &err);
   EXPECT_EQ(rc, 0) << err;
   EXPECT_NE(out.find("\"hits\""), std::string::npos);
 }

@@ -2,6 +2,8 @@
 // file with the case tables, evidence badges and the SVG timeline; a
 // screenshot is taken. Skipped when chromium is not installed (CI installs
 // it). FIXGRAPH_DIGEST_SCREENSHOT=PATH keeps a copy of the screenshot.
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,8 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -51,12 +51,14 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   EXPECT_EQ(page.find("<link"), std::string::npos);
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
 
-  std::string flags = " --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=" +
-                      dir.path() + "/profile ";
+  std::string flags =
+      " --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=" + dir.path() +
+      "/profile ";
   std::string dom;
-  ASSERT_EQ(RunCommand("timeout 120 " + chromium + flags + "--dump-dom file://" + html + " 2>/dev/null",
-                       &dom, &err),
-            0)
+  ASSERT_EQ(
+      RunCommand("timeout 120 " + chromium + flags + "--dump-dom file://" + html + " 2>/dev/null",
+                 &dom, &err),
+      0)
       << err;
   ASSERT_FALSE(dom.empty());
   // The browser parsed the tables: one row per case, one per repository.
@@ -82,7 +84,8 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   std::string shot = ReadFile(png);
   ASSERT_GT(shot.size(), 20000u);  // a rendered page, not a blank one
   EXPECT_EQ(shot.substr(1, 3), "PNG");
-  if (const char* keep = std::getenv("FIXGRAPH_DIGEST_SCREENSHOT"); keep != nullptr && *keep != '\0')
+  if (const char* keep = std::getenv("FIXGRAPH_DIGEST_SCREENSHOT");
+      keep != nullptr && *keep != '\0')
     std::filesystem::copy_file(png, keep, std::filesystem::copy_options::overwrite_existing);
 }
 
@@ -118,10 +121,11 @@ document.body.append(pre);
   std::string probe = dir / "probe.html";
   WriteFile(probe, page);
   std::string dom, err;
-  EXPECT_EQ(RunCommand("timeout 120 " + chromium + " --headless=new --no-sandbox --disable-gpu --user-data-dir=" +
-                           dir.path() + "/profile2 --window-size=1300,1000 --dump-dom file://" + probe +
-                           " 2>/dev/null",
-                       &dom, &err),
+  EXPECT_EQ(RunCommand(
+                "timeout 120 " + chromium +
+                    " --headless=new --no-sandbox --disable-gpu --user-data-dir=" + dir.path() +
+                    "/profile2 --window-size=1300,1000 --dump-dom file://" + probe + " 2>/dev/null",
+                &dom, &err),
             0)
       << err;
   // (std::regex recurses per character: too deep for a page this long.)
@@ -131,8 +135,10 @@ document.body.append(pre);
   size_t b = a == std::string::npos ? a : dom.find("</pre>", a);
   if (b != std::string::npos) text = dom.substr(a + open.size(), b - a - open.size());
   // --dump-dom escapes &, < and > in text.
-  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
-    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + 1)) text.replace(p, from.size(), to);
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + 1))
+      text.replace(p, from.size(), to);
   json j = json::parse(text, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << dom.substr(0, 2000);
   return j;
@@ -176,10 +182,12 @@ TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
         double wa = rows[a]["width"], wb = rows[b]["width"];
         double sa = rows[a]["span"], sb = rows[b]["span"];
         if (wa < 20 || wb < 20 || sa == sb) continue;
-        EXPECT_NEAR(wa * sb / sa, wb, 2.0) << t["repo"] << " " << rows[a].dump() << " vs " << rows[b].dump();
+        EXPECT_NEAR(wa * sb / sa, wb, 2.0)
+            << t["repo"] << " " << rows[a].dump() << " vs " << rows[b].dump();
         ++compared;
       }
-    for (const json& r : rows) EXPECT_EQ(r["href"].get<std::string>().rfind("https://", 0), 0u) << r.dump();
+    for (const json& r : rows)
+      EXPECT_EQ(r["href"].get<std::string>().rfind("https://", 0), 0u) << r.dump();
   }
   EXPECT_GE(compared, 3u) << "the demo has tables with rows of different, measurable spans";
 
@@ -187,15 +195,18 @@ TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
   std::set<std::string> hrefs;
   for (const json& a : m["prLinks"])
     if (a["row"] == "gitcode:Ascend/MindSpeed-Ops#69") hrefs.insert(a["href"].get<std::string>());
-  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166")) << m["prLinks"].dump();
-  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/163")) << m["prLinks"].dump();
+  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166"))
+      << m["prLinks"].dump();
+  EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/163"))
+      << m["prLinks"].dump();
   EXPECT_GE(m["prLinks"].size(), 40u);
   // Every troubleshooting case is a link to its issue.
   size_t trouble_cases = 0;
   for (const json& r : digest["troubleshooting"]) trouble_cases += r["cases"].size();
   ASSERT_GT(trouble_cases, 0u);
   EXPECT_EQ(m["caseLinks"].size(), trouble_cases);
-  for (const json& a : m["caseLinks"]) EXPECT_EQ(a["href"].get<std::string>().rfind("https://", 0), 0u);
+  for (const json& a : m["caseLinks"])
+    EXPECT_EQ(a["href"].get<std::string>().rfind("https://", 0), 0u);
 
   // Chips: a Chinese label, the internal name in data-kind and the tooltip.
   ASSERT_GT(m["chips"].size(), 20u);
@@ -206,7 +217,8 @@ TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
     EXPECT_EQ(text.find('_'), std::string::npos) << text;
     EXPECT_EQ(c["title"], kind);
   }
-  for (const json& f : m["flags"]) EXPECT_EQ(f["text"].get<std::string>().find('_'), std::string::npos) << f.dump();
+  for (const json& f : m["flags"])
+    EXPECT_EQ(f["text"].get<std::string>().find('_'), std::string::npos) << f.dump();
 }
 
 }  // namespace

@@ -1,18 +1,20 @@
 // fixgraph digest: selection, facts, rendering, determinism and the golden
 // files for data/demo (tests/golden/digest/). FIXGRAPH_UPDATE_GOLDEN=1
 // rewrites the golden files instead of comparing.
+#include "fixgraph/query/digest.h"
+
+#include "../../query/digest_render.h"
+#include "../../query/digest_text.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/engine/time.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-
-#include "../../query/digest_render.h"
-#include "../../query/digest_text.h"
-#include "fixgraph/engine/store.h"
-#include "fixgraph/engine/time.h"
-#include "fixgraph/query/digest.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph {
 namespace {
@@ -197,13 +199,15 @@ TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {
   EXPECT_TRUE(has(j["disclosure"]["traceless"]["vendor_fix"], "gitcode:mindspore/mindspore#477"));
   EXPECT_EQ(j["disclosure"]["candidates"]["considered"], 70);
   std::int64_t tier_sum = 0;
-  for (const auto& [t, n] : j["disclosure"]["links_by_tier"].items()) tier_sum += n.get<std::int64_t>();
+  for (const auto& [t, n] : j["disclosure"]["links_by_tier"].items())
+    tier_sum += n.get<std::int64_t>();
   // The disclosure counts every evidence link of the cases; the JSON view
   // lists the trusted ones (A-C) under "fixes" and leads "suggested" with
   // the tier-D ones (then the ranking's picks, which are not counted).
   std::int64_t fixes = 0, trusted = 0;
   for (const query::DigestRepo& r : d.repos)
-    for (const query::DigestCase& c : r.cases) fixes += static_cast<std::int64_t>(c.links.fixes.size());
+    for (const query::DigestCase& c : r.cases)
+      fixes += static_cast<std::int64_t>(c.links.fixes.size());
   for (const json& r : j["repos"])
     for (const json& c : r["cases"]) {
       trusted += static_cast<std::int64_t>(c["fixes"].size());
@@ -244,11 +248,13 @@ TEST_F(DigestDemo, TroubleshootingIsExtractive) {
     ASSERT_FALSE(row.cases.empty());
     const query::DigestCase* c = d.Find(row.cases.front());
     ASSERT_NE(c, nullptr);
-    std::string source = row.source == "answer" ? c->links.answer->text : c->links.fixes.front().title;
+    std::string source =
+        row.source == "answer" ? c->links.answer->text : c->links.fixes.front().title;
     // The action (without a trailing ellipsis) is a piece of its source.
     std::string action = row.action;
     const std::string ell = "…";
-    if (action.size() > ell.size() && action.compare(action.size() - ell.size(), ell.size(), ell) == 0)
+    if (action.size() > ell.size() &&
+        action.compare(action.size() - ell.size(), ell.size(), ell) == 0)
       action.resize(action.size() - ell.size());
     if (!action.empty() && action.back() == '`') action.pop_back();
     // LeadSentences joins sentences with "；": each piece comes from the source.
@@ -282,7 +288,8 @@ TEST_F(DigestDemo, SelectionFiltersAndMinTier) {
   EXPECT_EQ(a.Find("gitcode:Ascend/MindSpeed-Ops#69"), nullptr);  // tier B only
   EXPECT_NE(a.Find("gitcode:Ascend/TransformerEngineNPU#31"), nullptr);
   bool below = false;
-  for (const auto& e : a.excluded) below = below || (e.issue == "gitcode:Ascend/MindSpeed-Ops#69" && e.reason == "below_min_tier");
+  for (const auto& e : a.excluded)
+    below = below || (e.issue == "gitcode:Ascend/MindSpeed-Ops#69" && e.reason == "below_min_tier");
   EXPECT_TRUE(below);
 
   query::DigestOptions window;
@@ -307,7 +314,8 @@ TEST_F(DigestDemo, CliWritesFileAndRejectsBadInput) {
   TempDir out_dir;
   std::string out, err;
   std::string file = out_dir / "d.md";
-  ASSERT_EQ(RunCommand(Fixgraph("digest --repo gitcode:Ascend/FlashGen -o " + file), &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph("digest --repo gitcode:Ascend/FlashGen -o " + file), &out, &err), 0)
+      << err;
   std::string md = ReadFile(file);
   EXPECT_NE(md.find("Ascend/FlashGen"), std::string::npos);
   EXPECT_EQ(md.find("Ascend/MindSpeed-Ops"), std::string::npos);
@@ -329,10 +337,12 @@ TEST_F(DigestDemo, CliWritesFileAndRejectsBadInput) {
   // A config that only keeps fixed issues.
   std::string only_fixed = out_dir / "fixed.json";
   WriteFile(only_fixed, "{\"include_resolutions\": [\"fixed\"]}");
-  ASSERT_EQ(RunCommand(Fixgraph("digest --format json --config " + only_fixed), &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fixgraph("digest --format json --config " + only_fixed), &out, &err), 0)
+      << err;
   json j = json::parse(out);
   for (const json& r : j["repos"])
-    for (const json& c : r["cases"]) EXPECT_TRUE(c["resolution"] == "fixed" || c["resolution"] == "duplicate") << c["issue"];
+    for (const json& c : r["cases"])
+      EXPECT_TRUE(c["resolution"] == "fixed" || c["resolution"] == "duplicate") << c["issue"];
 }
 
 TEST(DigestRules, ShippedFileEqualsCompiledDefaults) {
@@ -369,7 +379,8 @@ TEST(DigestRules, InvalidJsonNamesThePlace) {
   ASSERT_FALSE(a.ok());
   EXPECT_NE(a.status().message().find("x.json: not valid JSON:"), std::string::npos)
       << a.status().message();
-  EXPECT_NE(a.status().message().find("number overflow"), std::string::npos) << a.status().message();
+  EXPECT_NE(a.status().message().find("number overflow"), std::string::npos)
+      << a.status().message();
   auto b = query::ParseDigestRules("{\"a\": [1,,]}", "x.json");
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.status().message().find("line 1, column"), std::string::npos) << b.status().message();
@@ -386,7 +397,8 @@ TEST(DigestText, SentencesTermsAndTruncation) {
   EXPECT_EQ(t, "一二三四…");
   EXPECT_EQ(dt::Truncate("short", 10), "short");
   auto terms = dt::SalientTerms(
-      "aclrtMemsetAsync is slow on 910B; see https://x.com/a_b_c and fp8_param_gather, MXFP8, v2 the");
+      "aclrtMemsetAsync is slow on 910B; see https://x.com/a_b_c and fp8_param_gather, MXFP8, v2 "
+      "the");
   // "910B" starts with a digit (model numbers, versions): not a topic term.
   std::vector<std::string> want = {"aclrtmemsetasync", "fp8_param_gather", "mxfp8"};
   EXPECT_EQ(terms, want);
@@ -402,7 +414,9 @@ TEST(DigestText, SentencesTermsAndTruncation) {
 
 // A stripped "[Bug]" tag leaves no ": " behind; a title that is only a tag stays.
 TEST(DigestText, LinkMentionsLinksWholeMentionsOutsideSpans) {
-  auto link = [](const std::string& m, const std::string& url) { return "[" + m + "](" + url + ")"; };
+  auto link = [](const std::string& m, const std::string& url) {
+    return "[" + m + "](" + url + ")";
+  };
   std::vector<std::pair<std::string, std::string>> prs = {{"!12", "u12"}, {"!123", "u123"}};
   // The longest mention wins; "!12" inside "!1234" or "x!12" is not one; code spans stay.
   EXPECT_EQ(dt::LinkMentions("!123 and !12, `!12` x!12 !1234 !12", prs, '`', '`', false, link),
@@ -412,8 +426,10 @@ TEST(DigestText, LinkMentionsLinksWholeMentionsOutsideSpans) {
             "<a title=\"!12\">[!12](u12)</a>");
   EXPECT_EQ(dt::LinkMentions("unclosed `!12", prs, '`', '`', false, link), "unclosed `!12");
   RepoRef repo = ParseRef("gitcode:o/r#1")->repo;
-  auto mentions = dt::PrMentions({{"gitcode:o/r!5", "u5"}, {"gitcode:o/q!6", "u6"}, {"gitcode:o/r!7", ""}}, repo);
-  EXPECT_EQ(mentions, (std::vector<std::pair<std::string, std::string>>{{"gitcode:o/q!6", "u6"}, {"!5", "u5"}}));
+  auto mentions = dt::PrMentions(
+      {{"gitcode:o/r!5", "u5"}, {"gitcode:o/q!6", "u6"}, {"gitcode:o/r!7", ""}}, repo);
+  EXPECT_EQ(mentions, (std::vector<std::pair<std::string, std::string>>{{"gitcode:o/q!6", "u6"},
+                                                                        {"!5", "u5"}}));
 }
 
 TEST(DigestText, CleanTitleDropsWhatTheTagLeaves) {
@@ -468,18 +484,22 @@ TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
       "As the extensions share the build folder, building them in parallel can\ncause failures.\n\n"
       "Signed-off-by: A <a@b.c>\n",
       "Remove deprecated `torch._six` imports", 150);
-  EXPECT_EQ(plain.change, "As the extensions share the build folder, building them in parallel can cause failures");
+  EXPECT_EQ(
+      plain.change,
+      "As the extensions share the build folder, building them in parallel can cause failures");
 
   // Code blocks and inline labels: "**Root Cause**：" opens a cause.
   dt::PrNote labels = dt::ExtractPrNote(
-      "关联 issue：https://gitcode.com/o/r/issues/18\n\n**Root Cause**：初始化时显存反复申请释放。\n\n"
+      "关联 issue：https://gitcode.com/o/r/issues/18\n\n**Root "
+      "Cause**：初始化时显存反复申请释放。\n\n"
       "**Fix Solution**：改在 CPU 侧创建参数。\n\n```\nlog line\n```\n",
       "修复 OOM", 150);
   EXPECT_EQ(labels.cause, "初始化时显存反复申请释放");
   EXPECT_EQ(labels.change, "改在 CPU 侧创建参数");
 
   // Nothing but a reference and a checklist: no note.
-  dt::PrNote none = dt::ExtractPrNote("Fixes #12\n\n- [x] tests\n---------\nCo-authored-by: x", "t", 150);
+  dt::PrNote none =
+      dt::ExtractPrNote("Fixes #12\n\n- [x] tests\n---------\nCo-authored-by: x", "t", 150);
   EXPECT_EQ(none.cause, "");
   EXPECT_EQ(none.change, "");
 }
@@ -502,8 +522,10 @@ TEST(DigestRole, FallsBackToPathsLabelsOrName) {
     {"number": 11, "title": "fix hang", "body": "Fixes #2", "state": "closed",
      "created_at": "2026-01-03T00:00:00Z", "merged_at": "2026-01-04T00:00:00Z",
      "head": {"ref": "b"}, "base": {"ref": "main"}}])");
-  WriteFile(root + "/pulls/10/files.json", R"([{"filename": "engine/runtime/zero/stage3.py", "status": "modified"}])");
-  WriteFile(root + "/pulls/11/files.json", R"([{"filename": "engine/runtime/zero/offload.py", "status": "modified"}])");
+  WriteFile(root + "/pulls/10/files.json",
+            R"([{"filename": "engine/runtime/zero/stage3.py", "status": "modified"}])");
+  WriteFile(root + "/pulls/11/files.json",
+            R"([{"filename": "engine/runtime/zero/offload.py", "status": "modified"}])");
   std::string out, err;
   std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
   ASSERT_EQ(RunCommand(fg + "import " + dir.path() + "/dump", &out, &err), 0) << err;
@@ -512,21 +534,29 @@ TEST(DigestRole, FallsBackToPathsLabelsOrName) {
   ASSERT_EQ(j["repos"].size(), 1u) << out;
   const json& r = j["repos"][0];
   EXPECT_EQ(r["role"], "");
-  EXPECT_EQ(r["role_text"]["zh"], "（仓库未填描述）修复多涉及 `engine/runtime`；issue 标签多为 training");
-  EXPECT_EQ(r["role_text"]["en"], "(no repository description) fixes mostly change `engine/runtime`; issues mostly labelled training");
+  EXPECT_EQ(r["role_text"]["zh"],
+            "（仓库未填描述）修复多涉及 `engine/runtime`；issue 标签多为 training");
+  EXPECT_EQ(r["role_text"]["en"],
+            "(no repository description) fixes mostly change `engine/runtime`; issues mostly "
+            "labelled training");
   ASSERT_EQ(r["cases"].size(), 2u);
   const json& c1 = r["cases"][0];
-  EXPECT_EQ(c1["problem"], "crash in zero stage 3");  // no ": " left by the tag
+  EXPECT_EQ(c1["problem"], "crash in zero stage 3");              // no ": " left by the tag
   EXPECT_EQ(c1["fixes"][0]["url"], "https://example.org/pr/10");  // html_url when stored
-  EXPECT_EQ(c1["fix_note"]["change"], "The partition map was rebuilt after the optimizer step; keep it");
-  EXPECT_NE(c1["summary"]["en"].get<std::string>().find("Change (from !10): The partition map"), std::string::npos)
+  EXPECT_EQ(c1["fix_note"]["change"],
+            "The partition map was rebuilt after the optimizer step; keep it");
+  EXPECT_NE(c1["summary"]["en"].get<std::string>().find("Change (from !10): The partition map"),
+            std::string::npos)
       << c1["summary"];
   const json& c2 = r["cases"][1];
-  EXPECT_EQ(c2["fixes"][0]["url"], "https://github.com/acme/engine/pull/11");  // built from the reference
-  EXPECT_TRUE(c2["fix_note"].is_null());  // "Fixes #2" says nothing
+  EXPECT_EQ(c2["fixes"][0]["url"],
+            "https://github.com/acme/engine/pull/11");  // built from the reference
+  EXPECT_TRUE(c2["fix_note"].is_null());                // "Fixes #2" says nothing
   // The Markdown overview's role column is never empty.
   ASSERT_EQ(RunCommand(fg + "digest", &out, &err), 0) << err;
-  EXPECT_NE(out.find("| acme/engine | （仓库未填描述）修复多涉及 `engine/runtime`"), std::string::npos) << out;
+  EXPECT_NE(out.find("| acme/engine | （仓库未填描述）修复多涉及 `engine/runtime`"),
+            std::string::npos)
+      << out;
 
   // Nothing to go by: the name, marked.
   query::DigestRepo bare;
@@ -540,7 +570,8 @@ TEST(DigestRender, RenderInOrderKeepsIndexOrderAcrossChunks) {
   for (size_t n : {0, 1, 63, 64, 65, 1000}) {
     std::string want;
     for (size_t i = 0; i < n; ++i) want += std::to_string(i) + ",";
-    EXPECT_EQ(query::RenderInOrder(n, [](size_t i, std::string* out) { *out += std::to_string(i) + ","; }),
+    EXPECT_EQ(query::RenderInOrder(
+                  n, [](size_t i, std::string* out) { *out += std::to_string(i) + ","; }),
               want)
         << n;
   }

@@ -1,11 +1,11 @@
 // `fixgraph docs import` / `fixgraph docs search` end to end, including the
 // API key never reaching output.
+#include "docs_fake_kg.h"
+#include "testutil/testutil.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include "docs_fake_kg.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::query {
 namespace {
@@ -24,9 +24,12 @@ std::string Fg(const TempDir& dir) {
 TEST(DocsCli, ImportThenSearchJson) {
   TempDir dir;
   std::string out, err;
-  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0)
+      << err;
   EXPECT_NE(out.find("doc nodes"), std::string::npos) << out;
-  ASSERT_EQ(RunCommand(Fg(dir) + "docs search 'HCCL_SOCKET_IFNAME 多网卡' --json --limit 2", &out, &err), 0)
+  ASSERT_EQ(
+      RunCommand(Fg(dir) + "docs search 'HCCL_SOCKET_IFNAME 多网卡' --json --limit 2", &out, &err),
+      0)
       << err;
   auto j = nlohmann::json::parse(out);
   EXPECT_EQ(j["query"], "HCCL_SOCKET_IFNAME 多网卡");
@@ -42,7 +45,8 @@ TEST(DocsCli, ImportThenSearchJson) {
 
 TEST(DocsCli, MalformedJsonlFailsNamingFileAndLine) {
   TempDir dir;
-  WriteFile(dir / "in/a.jsonl", "{\"id\":\"x\",\"title\":\"zebra\",\"text\":\"zebra\"}\nnot json\n");
+  WriteFile(dir / "in/a.jsonl",
+            "{\"id\":\"x\",\"title\":\"zebra\",\"text\":\"zebra\"}\nnot json\n");
   std::string out, err;
   EXPECT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 1);
   EXPECT_NE(err.find("fixgraph: error: "), std::string::npos) << err;
@@ -98,10 +102,14 @@ TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
 TEST(DocsCli, KgDebugAndTuneFromTheEnvironment) {
   TempDir dir;
   std::string out, err;
-  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + SourceDir() + "/data/kg'", &out, &err), 0)
+      << err;
   const std::string search = "docs search 'HCCL_SOCKET_IFNAME 多网卡' --limit 1 --json";
   std::string plain;
-  ASSERT_EQ(RunCommand("env -u FIXGRAPH_KG_DEBUG -u FIXGRAPH_KG_TUNE " + Fg(dir) + search, &plain, &err), 0) << err;
+  ASSERT_EQ(
+      RunCommand("env -u FIXGRAPH_KG_DEBUG -u FIXGRAPH_KG_TUNE " + Fg(dir) + search, &plain, &err),
+      0)
+      << err;
   EXPECT_EQ(err.find("cand "), std::string::npos) << err;
   auto cands = [](const std::string& text) {
     size_t n = 0;
@@ -109,11 +117,15 @@ TEST(DocsCli, KgDebugAndTuneFromTheEnvironment) {
       if (at == 0 || text[at - 1] == '\n') ++n;
     return n;
   };
-  ASSERT_EQ(RunCommand("env -u FIXGRAPH_KG_TUNE FIXGRAPH_KG_DEBUG=1 " + Fg(dir) + search, &out, &err), 0) << err;
+  ASSERT_EQ(
+      RunCommand("env -u FIXGRAPH_KG_TUNE FIXGRAPH_KG_DEBUG=1 " + Fg(dir) + search, &out, &err), 0)
+      << err;
   EXPECT_NE(err.find("group hccl_socket_ifname"), std::string::npos) << err;
   EXPECT_GT(cands(err), 3u) << err;
   EXPECT_EQ(out, plain);
-  ASSERT_EQ(RunCommand("FIXGRAPH_KG_TUNE=candidates=1 FIXGRAPH_KG_DEBUG= " + Fg(dir) + search, &out, &err), 0)
+  ASSERT_EQ(RunCommand("FIXGRAPH_KG_TUNE=candidates=1 FIXGRAPH_KG_DEBUG= " + Fg(dir) + search, &out,
+                       &err),
+            0)
       << err;
   EXPECT_EQ(cands(err), 3u) << err;  // set but empty still means debug, as before
 }

@@ -1,12 +1,13 @@
 // The real documentation corpus (../shared/data/kg-corpus): import it and
 // find the right page in the top 3 for environment-variable and operator
 // questions.
+#include "testutil/testutil.h"
+
+#include "fixgraph/query/docs.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
-#include "fixgraph/query/docs.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::query {
 namespace {
@@ -72,23 +73,34 @@ TEST_F(DocsCorpus, ImportsEveryPage) {
 
 TEST_F(DocsCorpus, EnvironmentVariableQuestions) {
   const Case cases[] = {
-      {"怎么让算子同步执行，报错时打印正确的调用栈", "ascend-pytorch/api/environment_variable/op_execution/ASCEND_LAUNCH_BLOCKING.md"},
-      {"TASK_QUEUE_ENABLE 配置为2有什么效果", "ascend-pytorch/api/environment_variable/op_execution/TASK_QUEUE_ENABLE.md"},
-      {"开启虚拟内存 expandable_segments 减少内存碎片", "ascend-pytorch/api/environment_variable/memory_management/PYTORCH_NPU_ALLOC_CONF.md"},
-      {"点对点通信 isend irecv 缓冲区大小", "ascend-pytorch/api/environment_variable/collective_communication/P2P_HCCL_BUFFSIZE.md"},
-      {"自动把torch.cuda接口替换成torch.npu接口的环境变量", "ascend-pytorch/api/environment_variable/device_management/TORCH_TRANSFER_TO_NPU.md"},
-      {"OOM时保存内存快照", "ascend-pytorch/api/environment_variable/memory_management/OOM_SNAPSHOT_ENABLE.md"},
-      {"Inf/NaN 饱和模式 溢出", "ascend-pytorch/api/environment_variable/op_execution/INF_NAN_MODE_ENABLE.md"},
-      {"HCCL 等待event完成的超时时间", "ascend-pytorch/api/environment_variable/collective_communication/HCCL_EVENT_TIMEOUT.md"},
+      {"怎么让算子同步执行，报错时打印正确的调用栈",
+       "ascend-pytorch/api/environment_variable/op_execution/ASCEND_LAUNCH_BLOCKING.md"},
+      {"TASK_QUEUE_ENABLE 配置为2有什么效果",
+       "ascend-pytorch/api/environment_variable/op_execution/TASK_QUEUE_ENABLE.md"},
+      {"开启虚拟内存 expandable_segments 减少内存碎片",
+       "ascend-pytorch/api/environment_variable/memory_management/PYTORCH_NPU_ALLOC_CONF.md"},
+      {"点对点通信 isend irecv 缓冲区大小",
+       "ascend-pytorch/api/environment_variable/collective_communication/P2P_HCCL_BUFFSIZE.md"},
+      {"自动把torch.cuda接口替换成torch.npu接口的环境变量",
+       "ascend-pytorch/api/environment_variable/device_management/TORCH_TRANSFER_TO_NPU.md"},
+      {"OOM时保存内存快照",
+       "ascend-pytorch/api/environment_variable/memory_management/OOM_SNAPSHOT_ENABLE.md"},
+      {"Inf/NaN 饱和模式 溢出",
+       "ascend-pytorch/api/environment_variable/op_execution/INF_NAN_MODE_ENABLE.md"},
+      {"HCCL 等待event完成的超时时间",
+       "ascend-pytorch/api/environment_variable/collective_communication/HCCL_EVENT_TIMEOUT.md"},
   };
   for (const Case& c : cases) ExpectTop3(source_, c, true);
 }
 
 TEST_F(DocsCorpus, OperatorQuestions) {
   const Case cases[] = {
-      {"npu_top_k_top_p_sample topK topP 采样", "op-plugin/custom_APIs/torch_npu/torch_npu-npu_top_k_top_p_sample.md"},
-      {"torch_npu.npu_moe_distribute_dispatch_v2 参数说明", "op-plugin/custom_APIs/torch_npu/torch_npu-npu_moe_distribute_dispatch_v2.md"},
-      {"npu_sparse_flash_attention 约束说明", "op-plugin/custom_APIs/torch_npu/torch_npu-npu_sparse_flash_attention.md"},
+      {"npu_top_k_top_p_sample topK topP 采样",
+       "op-plugin/custom_APIs/torch_npu/torch_npu-npu_top_k_top_p_sample.md"},
+      {"torch_npu.npu_moe_distribute_dispatch_v2 参数说明",
+       "op-plugin/custom_APIs/torch_npu/torch_npu-npu_moe_distribute_dispatch_v2.md"},
+      {"npu_sparse_flash_attention 约束说明",
+       "op-plugin/custom_APIs/torch_npu/torch_npu-npu_sparse_flash_attention.md"},
   };
   for (const Case& c : cases) ExpectTop3(source_, c, true);
 }
@@ -102,8 +114,8 @@ TEST_F(DocsCorpus, EnglishFeatureQuestions) {
 }
 
 TEST_F(DocsCorpus, UnrelatedQuestionsAreNoise) {
-  for (const char* q : {"how do I renew a kubernetes ingress TLS certificate",
-                        "如何烤制全麦面包", "React useEffect cleanup on unmount"}) {
+  for (const char* q : {"how do I renew a kubernetes ingress TLS certificate", "如何烤制全麦面包",
+                        "React useEffect cleanup on unmount"}) {
     auto hits = source_->Search(q, 3);
     ASSERT_TRUE(hits.ok());
     for (const DocHit& h : *hits) EXPECT_LT(h.score, kDocNoiseScore) << q << " -> " << h.id;

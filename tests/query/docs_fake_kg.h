@@ -54,12 +54,12 @@ class FakeKgServer {
   // Behaviour knobs (set before requests arrive).
   std::string api_key = "kg-secret-key-123";
   std::vector<Node> nodes;
-  int rate_limit_first = 0;           // answer 429 to this many /search calls first
-  std::string retry_after = "0";      // Retry-After value sent with 429 ("" = none)
-  bool degraded = false;              // embedding down: keyword results, score 0.0
-  bool string_scores = false;         // send scores as strings
-  int delay_ms = 0;                   // delay every answer
-  bool echo_key_in_errors = false;    // a careless server quoting the key back
+  int rate_limit_first = 0;         // answer 429 to this many /search calls first
+  std::string retry_after = "0";    // Retry-After value sent with 429 ("" = none)
+  bool degraded = false;            // embedding down: keyword results, score 0.0
+  bool string_scores = false;       // send scores as strings
+  int delay_ms = 0;                 // delay every answer
+  bool echo_key_in_errors = false;  // a careless server quoting the key back
 
   FakeKgServer() {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
@@ -96,9 +96,9 @@ class FakeKgServer {
     FakeResponse r;
     r.status = status;
     r.content_type = "application/problem+json";
-    r.body = nlohmann::json{{"type", "about:blank"},        {"title", title},
-                            {"status", status},             {"code", code},
-                            {"detail", detail},             {"instance", "/search"},
+    r.body = nlohmann::json{{"type", "about:blank"},   {"title", title},
+                            {"status", status},        {"code", code},
+                            {"detail", detail},        {"instance", "/search"},
                             {"request_id", "req-0001"}}
                  .dump();
     return r;
@@ -155,7 +155,8 @@ class FakeKgServer {
       for (const std::string& w : n.words) match = match || q.find(w) != std::string::npos;
       if (!match) continue;
       double score = degraded ? 0.0 : n.score;
-      nlohmann::json s = string_scores ? nlohmann::json(std::to_string(score)) : nlohmann::json(score);
+      nlohmann::json s =
+          string_scores ? nlohmann::json(std::to_string(score)) : nlohmann::json(score);
       results.push_back({{"id", n.id},
                          {"label", "Section"},
                          {"title", n.title},

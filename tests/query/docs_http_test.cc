@@ -1,7 +1,10 @@
 // The KG service client against a hostile loopback server: response body
 // caps (a body over the cap, an endless body) and JSON depth and number caps,
 // the same as sync's API client (docs/reliability.md, "Hostile input").
+#include "fixgraph/query/docs.h"
+
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -12,10 +15,6 @@
 #include <functional>
 #include <string>
 #include <thread>
-
-#include <gtest/gtest.h>
-
-#include "fixgraph/query/docs.h"
 
 namespace fixgraph::query {
 namespace {
@@ -74,7 +73,8 @@ class HostileServer {
         size_t head = req.find("\r\n\r\n");
         if (head != std::string::npos && need == std::string::npos) {
           size_t cl = req.find("Content-Length: ");
-          need = head + 4 + (cl != std::string::npos && cl < head ? std::stoul(req.substr(cl + 16)) : 0);
+          need = head + 4 +
+                 (cl != std::string::npos && cl < head ? std::stoul(req.substr(cl + 16)) : 0);
         }
       }
       write_(c);
@@ -132,11 +132,14 @@ TEST(DocsHttpHostile, BodyOverTheCapIsRefused) {
 TEST(DocsHttpHostile, EndlessBodyStopsAtTheCap) {
   // No Content-Length: the body ends when the server closes, which it never does on its own.
   HostileServer server([](int c) {
-    if (!HostileServer::Send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                "Connection: close\r\n\r\n[")) return;
+    if (!HostileServer::Send(c,
+                             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             "Connection: close\r\n\r\n["))
+      return;
     const std::string chunk(1 << 16, ' ');
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < until && HostileServer::Send(c, chunk)) {}
+    while (std::chrono::steady_clock::now() < until && HostileServer::Send(c, chunk)) {
+    }
   });
   auto t0 = std::chrono::steady_clock::now();
   auto r = SearchAt(server);

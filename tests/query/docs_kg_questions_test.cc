@@ -2,23 +2,22 @@
 // and the single issue/doc ranking. The question-set thresholds run over the
 // real corpus (../shared/data/kg-corpus; skipped when it is absent); the rest
 // use small pages written here.
-#include <gtest/gtest.h>
-
-#include <sstream>
-
-#include <cstdlib>
-#include <filesystem>
-#include <map>
-
-#include <xapian.h>
-
-#include "fixgraph/query/ask.h"
-#include "fixgraph/query/docs.h"
 #include "../../query/analyzer.h"
 #include "../../query/docs_assoc.h"
 #include "../../query/docs_fields.h"
 #include "../../query/docs_node.h"
 #include "testutil/testutil.h"
+
+#include "fixgraph/query/ask.h"
+#include "fixgraph/query/docs.h"
+
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
 
 namespace fixgraph::query {
 namespace {
@@ -29,9 +28,11 @@ using fixgraph::testing::WriteFile;
 // --- fields -------------------------------------------------------------------
 
 TEST(DocsFields, PageAndSectionKinds) {
-  auto env = docs::ParseMarkdown("t/env/FOO_BAR_ENABLE.md",
-                                 "# FOO\\_BAR\\_ENABLE\n\n## 功能描述\n开启某功能。\n\n## 配置示例\n"
-                                 "export FOO_BAR_ENABLE=1\n\n## 使用约束\n无\n\n## 支持的型号\n- <term>Atlas A2 训练系列产品</term>\n");
+  auto env =
+      docs::ParseMarkdown("t/env/FOO_BAR_ENABLE.md",
+                          "# FOO\\_BAR\\_ENABLE\n\n## 功能描述\n开启某功能。\n\n## 配置示例\n"
+                          "export FOO_BAR_ENABLE=1\n\n## 使用约束\n无\n\n## 支持的型号\n- "
+                          "<term>Atlas A2 训练系列产品</term>\n");
   docs::ClassifyPage("t/env/FOO_BAR_ENABLE.md", &env);
   ASSERT_EQ(env.size(), 3u);
   EXPECT_EQ(env[0].page_kind, "env");
@@ -40,16 +41,18 @@ TEST(DocsFields, PageAndSectionKinds) {
   EXPECT_EQ(env[2].section_kind, "constraints");
   EXPECT_EQ(env[0].defines, std::vector<std::string>{"FOO_BAR_ENABLE"});
 
-  auto api = docs::ParseMarkdown("t/api/x.md",
-                                 "# torch\\_npu.npu\\_foo\\_bar\n\n## 功能说明\n计算。\n\n## 函数原型\n"
-                                 "```\nnpu_foo_bar(x)\n```\n\n## 参数说明\nx\n\n## 约束说明\n仅支持 fp16\n");
+  auto api = docs::ParseMarkdown(
+      "t/api/x.md",
+      "# torch\\_npu.npu\\_foo\\_bar\n\n## 功能说明\n计算。\n\n## 函数原型\n"
+      "```\nnpu_foo_bar(x)\n```\n\n## 参数说明\nx\n\n## 约束说明\n仅支持 fp16\n");
   docs::ClassifyPage("t/api/x.md", &api);
   EXPECT_EQ(api[0].page_kind, "api");
   EXPECT_EQ(api[1].section_kind, "parameters");
   EXPECT_EQ(api.back().section_kind, "constraints");
 
-  auto tut = docs::ParseMarkdown("t/tutorials/models/Foo-7B.md",
-                                 "# Foo-7B deployment\n\n## Introduction\nx\n\n## Installation\ny\n");
+  auto tut =
+      docs::ParseMarkdown("t/tutorials/models/Foo-7B.md",
+                          "# Foo-7B deployment\n\n## Introduction\nx\n\n## Installation\ny\n");
   docs::ClassifyPage("t/tutorials/models/Foo-7B.md", &tut);
   EXPECT_EQ(tut[0].page_kind, "tutorial");
   EXPECT_TRUE(tut[0].defines.empty());
@@ -62,7 +65,8 @@ TEST(DocsFields, PageAndSectionKinds) {
   EXPECT_EQ(model[0].defines, std::vector<std::string>{"FooBar-7B"});
 
   // A guide whose file name is an identifier defines that name.
-  auto guide = docs::ParseMarkdown("t/config/extra_options.md", "# Extra Options\n\nPass them at start.\n");
+  auto guide =
+      docs::ParseMarkdown("t/config/extra_options.md", "# Extra Options\n\nPass them at start.\n");
   docs::ClassifyPage("t/config/extra_options.md", &guide);
   EXPECT_EQ(guide[0].page_kind, "guide");
   EXPECT_EQ(guide[0].defines, std::vector<std::string>{"extra_options"});
@@ -74,7 +78,8 @@ TEST(DocsFields, PageAndSectionKinds) {
   docs::ClassifyPage("t/_menu_env.md", &menu);
   EXPECT_EQ(menu[0].page_kind, "index");
 
-  auto trouble = docs::ParseMarkdown("t/cases/x.md", "# 某报错\n\n## 问题现象描述\na\n\n## 原因分析\nb\n\n## 解决措施\nc\n");
+  auto trouble = docs::ParseMarkdown(
+      "t/cases/x.md", "# 某报错\n\n## 问题现象描述\na\n\n## 原因分析\nb\n\n## 解决措施\nc\n");
   docs::ClassifyPage("t/cases/x.md", &trouble);
   EXPECT_EQ(trouble[0].page_kind, "troubleshooting");
   EXPECT_EQ(trouble[1].section_kind, "troubleshooting");
@@ -82,7 +87,8 @@ TEST(DocsFields, PageAndSectionKinds) {
 
 TEST(DocsFields, TitleIdentifier) {
   EXPECT_EQ(docs::TitleIdentifier("(beta) TORCH_HCCL_ZERO_COPY"), "TORCH_HCCL_ZERO_COPY");
-  EXPECT_EQ(docs::TitleIdentifier("（beta）torch_npu.npu_format_cast"), "torch_npu.npu_format_cast");
+  EXPECT_EQ(docs::TitleIdentifier("（beta）torch_npu.npu_format_cast"),
+            "torch_npu.npu_format_cast");
   EXPECT_EQ(docs::TitleIdentifier("at_npu::native::empty_with_swapped_memory"),
             "at_npu::native::empty_with_swapped_memory");
   EXPECT_EQ(docs::TitleIdentifier("Graph Mode Guide"), "");
@@ -151,27 +157,34 @@ class DocsStructure : public ::testing::Test {
       Page(std::string("tutorials/models/") + model + ".md",
            std::string("# ") + model + "\n\n## Introduction\nDeploy " + model +
                " on the NPU.\n\n## Online Service Deployment\n```\nexport FOO_QUEUE_LEVEL=2\n"
-               "export FOO_QUEUE_LEVEL=2\nvllm serve " + model + " --max-model-len 4096\n```\n"
+               "export FOO_QUEUE_LEVEL=2\nvllm serve " +
+               model +
+               " --max-model-len 4096\n```\n"
                "Set the queue level to 2 for the dispatch queue optimisation of operators.\n");
     }
     Page("env/FOO_QUEUE_LEVEL.md",
-         "# FOO\\_QUEUE\\_LEVEL\n\n## 功能描述\n通过此环境变量可配置算子下发队列 dispatch queue 是否开启和优化等级。\n"
+         "# FOO\\_QUEUE\\_LEVEL\n\n## 功能描述\n通过此环境变量可配置算子下发队列 dispatch queue "
+         "是否开启和优化等级。\n"
          "- 配置为2时：开启 level 2 优化。\n\n## 配置示例\nexport FOO_QUEUE_LEVEL=2\n\n"
          "## 支持的型号\n- <term>Atlas A2 训练系列产品</term>\n");
-    Page("env/_menu_env.md", "# 环境变量\n\n- [FOO_QUEUE_LEVEL](FOO_QUEUE_LEVEL.md) dispatch queue level\n");
+    Page("env/_menu_env.md",
+         "# 环境变量\n\n- [FOO_QUEUE_LEVEL](FOO_QUEUE_LEVEL.md) dispatch queue level\n");
     Page("api/npu_widget.md",
-         "# torch\\_npu.npu\\_widget\n\n## 功能说明\n对矩阵做分组计算。\n\n## 参数说明\nx：输入。\n\n"
+         "# torch\\_npu.npu\\_widget\n\n## 功能说明\n对矩阵做分组计算。\n\n## "
+         "参数说明\nx：输入。\n\n"
          "## 约束说明\n输入必须是 fp16。\n\n## 产品支持情况\n| 产品 | 是否支持 |\n| --- | --- |\n"
          "| <term>Atlas A2 训练系列产品</term> | √ |\n");
     for (const char* other : {"npu_gizmo", "npu_gadget"}) {
       Page(std::string("api/") + other + ".md",
-           std::string("# torch\\_npu.") + other + "\n\n## 功能说明\n对矩阵做分组计算，支持推理。\n\n"
-           "## 约束说明\nAtlas 推理系列产品 支持 Atlas A2 支持 产品型号 支持。\n");
+           std::string("# torch\\_npu.") + other +
+               "\n\n## 功能说明\n对矩阵做分组计算，支持推理。\n\n"
+               "## 约束说明\nAtlas 推理系列产品 支持 Atlas A2 支持 产品型号 支持。\n");
     }
   }
 
   TempDir dir_;
-  std::string tune_;  // LocalDocOptions::tune of the sources the tests open ($FIXGRAPH_KG_TUNE in the cli)
+  std::string
+      tune_;  // LocalDocOptions::tune of the sources the tests open ($FIXGRAPH_KG_TUNE in the cli)
   std::unique_ptr<DocSource> src_;
 };
 
@@ -209,10 +222,12 @@ TEST_F(DocsStructure, EnableQuestionPrefersTheDefiningPageAndCollapsesTutorials)
 TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
   // "绑核" and "affinity" always occur together: the table links them.
   for (int i = 0; i < 6; ++i)
-    Page("g/p" + std::to_string(i) + ".md",
-         "# Page " + std::to_string(i) + "\n\n## Section\n绑核 affinity numa 设置 topic" + std::to_string(i) +
-             "\n");
-  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+    Page("g/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) +
+                                                "\n\n## Section\n绑核 affinity numa 设置 topic" +
+                                                std::to_string(i) + "\n");
+  for (int i = 0; i < 200; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   std::string first, second;
   {
@@ -236,11 +251,14 @@ TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
 TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
   // "绑核" occurs only with "affinity"; the target page says "affinity" alone.
   for (int i = 0; i < 6; ++i)
-    Page("g/p" + std::to_string(i) + ".md",
-         "# Page " + std::to_string(i) + "\n\n## Section\n绑核 affinity numa 设置 topic" + std::to_string(i) + "\n");
+    Page("g/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) +
+                                                "\n\n## Section\n绑核 affinity numa 设置 topic" +
+                                                std::to_string(i) + "\n");
   Page("g/target.md", "# Target\n\n## Section\naffinity knob explained\n");
   Page("g/buffer.md", "# 缓冲区\n\n## 功能描述\n配置点对点通信的缓冲区大小。\n");
-  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (int i = 0; i < 200; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&](const std::string& q, const std::string& page) {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -274,7 +292,8 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
 // text bounds the candidates. The environment is not read.
 TEST_F(DocsStructure, DebugStreamAndTuningAreOptions) {
   for (int i = 0; i < 12; ++i)
-    Page("w/p" + std::to_string(i) + ".md", "# Widget " + std::to_string(i) + "\n\nwidget queue setting\n");
+    Page("w/p" + std::to_string(i) + ".md",
+         "# Widget " + std::to_string(i) + "\n\nwidget queue setting\n");
   Import();
   setenv("FIXGRAPH_KG_DEBUG", "1", 1);
   setenv("FIXGRAPH_KG_TUNE", "candidates=1", 1);
@@ -286,7 +305,8 @@ TEST_F(DocsStructure, DebugStreamAndTuningAreOptions) {
     std::string text = debug.str();
     EXPECT_NE(text.find("group widget"), std::string::npos) << text;
     size_t n = 0;
-    for (size_t at = text.find("cand "); at != std::string::npos; at = text.find("\ncand ", at + 1)) ++n;
+    for (size_t at = text.find("cand "); at != std::string::npos; at = text.find("\ncand ", at + 1))
+      ++n;
     return n;
   };
   EXPECT_EQ(candidates(""), 12u);
@@ -307,10 +327,14 @@ TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
   // the rare bigram 信超 (from 自信超越), which straddles the two words of
   // the question 通信超时.
   for (int i = 0; i < 20; ++i) {
-    Page("a/c" + std::to_string(i) + ".md", "# 页面 " + std::to_string(i) + "\n\n通信配置 " + std::to_string(i) + "\n");
-    Page("a/t" + std::to_string(i) + ".md", "# 条目 " + std::to_string(i) + "\n\n超时设置 " + std::to_string(i) + "\n");
+    Page("a/c" + std::to_string(i) + ".md",
+         "# 页面 " + std::to_string(i) + "\n\n通信配置 " + std::to_string(i) + "\n");
+    Page("a/t" + std::to_string(i) + ".md",
+         "# 条目 " + std::to_string(i) + "\n\n超时设置 " + std::to_string(i) + "\n");
   }
-  for (int i = 0; i < 160; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (int i = 0; i < 160; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Page("a/target.md", "# 说明\n\n通信的超时如何设置。\n");
   Page("a/decoy.md", "# 说明\n\n自信超越。\n");
   Import();
@@ -330,12 +354,16 @@ TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
 TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
   // "Gadget Models" lists the models; the guides use the same words at length.
   Page("m/gadget_models.md",
-       "# Gadget Models\n\n## Text models\n| name | state |\n|---|---|\n| Alpha | yes |\n| Beta | yes |\n");
+       "# Gadget Models\n\n## Text models\n| name | state |\n|---|---|\n| Alpha | yes |\n| Beta | "
+       "yes |\n");
   for (const char* g : {"Alpha", "Beta", "Gamma", "Delta", "Epsilon"})
-    Page(std::string("g/") + g + ".md",
-         std::string("# ") + g + " guide\n\n## Serving\nRun the " + g +
-             " models with gadget serve; models run on one card. Which flags to pass: see below.\n");
-  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+    Page(
+        std::string("g/") + g + ".md",
+        std::string("# ") + g + " guide\n\n## Serving\nRun the " + g +
+            " models with gadget serve; models run on one card. Which flags to pass: see below.\n");
+  for (int i = 0; i < 100; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto first = [&]() {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -356,7 +384,9 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
   Page("api/incre.md", "# torch\\_npu.npu\\_incre\\_gizmo\n\n## 功能说明\n增量场景的计算。\n");
   Page("api/full.md", "# torch\\_npu.npu\\_full\\_gizmo\n\n## 功能说明\n全量场景的计算。\n");
   Page("g/gizmo.md", "# Gizmo overview\n\nThe gizmo tool.\n");
-  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (int i = 0; i < 100; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto first = [&]() {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -375,10 +405,14 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
 TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
   // Five APIs share the namespace component "npu"; a question writes the
   // name run together and in camel case (WidgetNorm for npu_widget_norm).
-  for (const char* name : {"npu_widget_norm", "npu_add_widget_norm", "npu_gizmo_cast", "npu_gadget_sort", "npu_doohickey"})
-    Page(std::string("api/") + name + ".md",
-         std::string("# torch\\_npu.") + name + "\n\n## 功能说明\n对输入做归一化计算的融合算子。\n");
-  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (const char* name : {"npu_widget_norm", "npu_add_widget_norm", "npu_gizmo_cast",
+                           "npu_gadget_sort", "npu_doohickey"})
+    Page(
+        std::string("api/") + name + ".md",
+        std::string("# torch\\_npu.") + name + "\n\n## 功能说明\n对输入做归一化计算的融合算子。\n");
+  for (int i = 0; i < 50; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   {
     Xapian::Database db(dir_ / "db/index-docs");
@@ -399,7 +433,9 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
        "某张卡异常退出，其他卡等待通信超时。\n\n## 解决措施\n检查网络。\n");
   Page("env/FOO_DESYNC_DEBUG.md",
        "# FOO\\_DESYNC\\_DEBUG\n\n## 功能描述\n通过此环境变量控制是否进行通信超时诊断。\n");
-  for (int i = 0; i < 50; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (int i = 0; i < 50; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto env_score = [&]() {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -424,11 +460,16 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
   Page("g/target.md", "# Balancer\n\nRebalance the experts when their load is imbalanced.\n");
   Page("g/decoy.md", "# Notes\n\nThe demo went badly, patched on the fly.\n");
   for (int i = 0; i < 9; ++i) {
-    Page("g/e" + std::to_string(i) + ".md", "# Experts " + std::to_string(i) + "\n\nexperts setup " + std::to_string(i) + "\n");
-    Page("g/i" + std::to_string(i) + ".md", "# Load " + std::to_string(i) + "\n\nimbalanced load " + std::to_string(i) + "\n");
-    Page("g/r" + std::to_string(i) + ".md", "# Sched " + std::to_string(i) + "\n\nrebalance step " + std::to_string(i) + "\n");
+    Page("g/e" + std::to_string(i) + ".md",
+         "# Experts " + std::to_string(i) + "\n\nexperts setup " + std::to_string(i) + "\n");
+    Page("g/i" + std::to_string(i) + ".md",
+         "# Load " + std::to_string(i) + "\n\nimbalanced load " + std::to_string(i) + "\n");
+    Page("g/r" + std::to_string(i) + ".md",
+         "# Sched " + std::to_string(i) + "\n\nrebalance step " + std::to_string(i) + "\n");
   }
-  for (int i = 0; i < 200; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  for (int i = 0; i < 200; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   // The calibrated score of a page (0 when it is not among the hits).
   auto score = [&](const std::string& page) {
@@ -455,10 +496,15 @@ TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
   Page("m/supported_things.md", "# Supported Models\n\nSee the table.\n");
   for (int i = 0; i < 59; ++i)
     Page("tutorials/guide" + std::to_string(i) + ".md",
-         "# Guide " + std::to_string(i) + "\n\nRun the models with foo on bar; foo on bar runs models " +
-             std::to_string(i) + ".\n");
-  for (int i = 0; i < 30; ++i) Page("p/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) + "\n\nmodels of foo " + std::to_string(i) + "\n");
-  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+         "# Guide " + std::to_string(i) +
+             "\n\nRun the models with foo on bar; foo on bar runs models " + std::to_string(i) +
+             ".\n");
+  for (int i = 0; i < 30; ++i)
+    Page("p/p" + std::to_string(i) + ".md",
+         "# Page " + std::to_string(i) + "\n\nmodels of foo " + std::to_string(i) + "\n");
+  for (int i = 0; i < 100; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&]() {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -479,11 +525,14 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   // Two products' docs under one tree; both have a page on the queue
   // settings, the other product's page holds one more of the question's
   // words. The question names the product (a top directory of the tree).
-  Page("torch-widget/env/queue.md", "# Queue depth\n\nSet the queue depth and the cache size with these settings.\n");
+  Page("torch-widget/env/queue.md",
+       "# Queue depth\n\nSet the queue depth and the cache size with these settings.\n");
   Page("serve-widget/config/queue.md", "# Queue depth\n\nThe queue depth and the cache size.\n");
   for (int i = 0; i < 30; ++i) {
-    Page("torch-widget/h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
-    Page("serve-widget/h/q" + std::to_string(i) + ".md", "# More " + std::to_string(i) + "\n\nfiller text words\n");
+    Page("torch-widget/h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+    Page("serve-widget/h/q" + std::to_string(i) + ".md",
+         "# More " + std::to_string(i) + "\n\nfiller text words\n");
   }
   Import();
   auto first = [&](const std::string& q) {
@@ -509,10 +558,16 @@ TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates
   Page("m/vars.md", "# Environment Variables\n\nSee the table.\n");
   for (int i = 0; i < 59; ++i)
     Page("tutorials/guide" + std::to_string(i) + ".md",
-         "# Guide " + std::to_string(i) + "\n\nfoo 可以配置这些环境变量，foo 的环境变量 " + std::to_string(i) + "\n");
+         "# Guide " + std::to_string(i) + "\n\nfoo 可以配置这些环境变量，foo 的环境变量 " +
+             std::to_string(i) + "\n");
   for (int i = 0; i < 30; ++i)
-    Page("p/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) + "\n\nfoo environment variables, the environment variables of foo " + std::to_string(i) + "\n");
-  for (int i = 0; i < 100; ++i) Page("h/q" + std::to_string(i) + ".md", "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+    Page("p/p" + std::to_string(i) + ".md",
+         "# Page " + std::to_string(i) +
+             "\n\nfoo environment variables, the environment variables of foo " +
+             std::to_string(i) + "\n");
+  for (int i = 0; i < 100; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
   auto found = [&]() {
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
@@ -595,13 +650,14 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   auto qs = ReadDocQuestions(fixgraph::testing::SourceDir() + "/tests/data/kg-questions.json");
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_GE(qs->size(), 80u);
-  auto report = EvaluateDocQuestions(*qs, [](const std::string& q) -> StatusOr<std::vector<std::string>> {
-    auto hits = source_->Search(q, 10);
-    if (!hits.ok()) return hits.status();
-    std::vector<std::string> ids;
-    for (const DocHit& h : *hits) ids.push_back(h.id);
-    return ids;
-  });
+  auto report =
+      EvaluateDocQuestions(*qs, [](const std::string& q) -> StatusOr<std::vector<std::string>> {
+        auto hits = source_->Search(q, 10);
+        if (!hits.ok()) return hits.status();
+        std::vector<std::string> ids;
+        for (const DocHit& h : *hits) ids.push_back(h.id);
+        return ids;
+      });
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   std::string misses;
   for (const std::string& m : report->misses) misses += "\n  " + m;
@@ -622,7 +678,8 @@ TEST_F(DocsKgQuestions, NamedApiPageFirstOnSupportQuestion) {
   auto hits = source_->Search("npu_grouped_matmul 支持哪些产品型号？Atlas 推理系列产品能用吗", 3);
   ASSERT_TRUE(hits.ok());
   ASSERT_FALSE(hits->empty());
-  EXPECT_TRUE(DocIdIsPage((*hits)[0].id, "op-plugin/custom_APIs/torch_npu/torch_npu-npu_grouped_matmul.md"))
+  EXPECT_TRUE(
+      DocIdIsPage((*hits)[0].id, "op-plugin/custom_APIs/torch_npu/torch_npu-npu_grouped_matmul.md"))
       << (*hits)[0].id;
 }
 

@@ -1,9 +1,10 @@
 // The local KG doc index: import, replacement, atomicity, and the score
 // calibration on the KG scale (> 0.83 hit, < 0.70 noise).
-#include <gtest/gtest.h>
+#include "testutil/testutil.h"
 
 #include "fixgraph/query/docs.h"
-#include "testutil/testutil.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::query {
 namespace {
@@ -23,13 +24,16 @@ std::vector<DocHit> Search(const std::string& db, const std::string& q, size_t l
 
 void WriteTree(const TempDir& dir) {
   WriteFile(dir / "tree/env/TASK_QUEUE_ENABLE.md",
-            "# TASK\\_QUEUE\\_ENABLE\n\n## 功能描述\n\n通过此环境变量配置task_queue算子下发队列是否开启及优化等级。"
+            "# TASK\\_QUEUE\\_ENABLE\n\n## "
+            "功能描述\n\n通过此环境变量配置task_queue算子下发队列是否开启及优化等级。"
             "配置为2时开启Level 2优化，将workspace相关任务迁移至二级流水。\n\n"
             "## 配置示例\n\n```bash\nexport TASK_QUEUE_ENABLE=2\n```\n\n"
             "## 支持的型号\n\n- <term>Atlas A2 训练系列产品</term>\n");
-  WriteFile(dir / "tree/env/ASCEND_LAUNCH_BLOCKING.md",
-            "# ASCEND\\_LAUNCH\\_BLOCKING\n\n## 功能描述\n\n控制算子执行时是否启用同步模式，设置为1时打印正确的调用栈。"
-            "此时TASK_QUEUE_ENABLE不生效。\n\n## 支持的型号\n\n- <term>Atlas 训练系列产品</term>\n");
+  WriteFile(
+      dir / "tree/env/ASCEND_LAUNCH_BLOCKING.md",
+      "# ASCEND\\_LAUNCH\\_BLOCKING\n\n## "
+      "功能描述\n\n控制算子执行时是否启用同步模式，设置为1时打印正确的调用栈。"
+      "此时TASK_QUEUE_ENABLE不生效。\n\n## 支持的型号\n\n- <term>Atlas 训练系列产品</term>\n");
   WriteFile(dir / "tree/guide/install.md",
             "# Installing the driver\n\n## Steps\n\nDownload the driver package, run the installer "
             "as root and reboot the server.\n");
@@ -68,9 +72,9 @@ TEST(DocsLocal, ScoresAreCalibrated) {
       << strong[0].id;
   EXPECT_GT(strong[0].score, kDocHitScore);
   // Unrelated questions: nothing, or only noise.
-  for (const char* q : {"how do I renew a kubernetes ingress certificate",
-                        "React useEffect cleanup function", "如何烤制全麦面包",
-                        "sourdough starter feeding schedule"}) {
+  for (const char* q :
+       {"how do I renew a kubernetes ingress certificate", "React useEffect cleanup function",
+        "如何烤制全麦面包", "sourdough starter feeding schedule"}) {
     for (const DocHit& h : Search(dir / "db", q))
       EXPECT_LT(h.score, kDocNoiseScore) << q << " -> " << h.id << " " << h.score;
   }
@@ -98,13 +102,17 @@ TEST(DocsLocal, CuratedNodesAnswerTheSeedTopics) {
   ASSERT_TRUE(ImportDocs(dir / "db", {SourceDir() + "/data/kg"}, &st).ok());
   EXPECT_GE(st.nodes, 25u);
   const SeedCase cases[] = {
-      {"纯NPU环境残留 torch.cuda 调用，transfer_to_npu 会替换吗", "fixgraph-kg/torch-npu/transfer-to-npu"},
-      {"h264_ascend 设置 -max_bit_rate 30000 后 4K 输出码率仍然超限", "fixgraph-kg/dvpp/venc-max-bit-rate"},
+      {"纯NPU环境残留 torch.cuda 调用，transfer_to_npu 会替换吗",
+       "fixgraph-kg/torch-npu/transfer-to-npu"},
+      {"h264_ascend 设置 -max_bit_rate 30000 后 4K 输出码率仍然超限",
+       "fixgraph-kg/dvpp/venc-max-bit-rate"},
       {"h264_ascend -rc_mode 0 CBR, mediainfo still shows VBR", "fixgraph-kg/dvpp/venc-rc-mode"},
-      {"ASCEND_CUSTOM_OPP_PATH custom operator package not found", "fixgraph-kg/cann/ascend-custom-opp-path"},
+      {"ASCEND_CUSTOM_OPP_PATH custom operator package not found",
+       "fixgraph-kg/cann/ascend-custom-opp-path"},
       {"aclrtMemsetAsync 清显存很慢 16ms", "fixgraph-kg/cann/acl-memset-vs-memcpy-async"},
       {"aclnnScatterAdd index 含负数 崩溃", "fixgraph-kg/aclnn/scatter-index"},
-      {"aclnnGroupedMatmulV3 shape [1,1] misjudged as transposed", "fixgraph-kg/aclnn/grouped-matmul-transpose"},
+      {"aclnnGroupedMatmulV3 shape [1,1] misjudged as transposed",
+       "fixgraph-kg/aclnn/grouped-matmul-transpose"},
       {"msMemScope 是什么工具", "fixgraph-kg/mindstudio/msmemscope"},
       {"HCCL_SOCKET_IFNAME 多网卡", "fixgraph-kg/hccl/socket-ifname"},
       {"HCCL_CONNECT_TIMEOUT 建链超时", "fixgraph-kg/hccl/timeouts"},
@@ -146,8 +154,9 @@ TEST(DocsLocal, MalformedJsonlWritesNothing) {
   TempDir dir;
   WriteTree(dir);
   ASSERT_TRUE(ImportDocs(dir / "db", {dir / "tree"}, nullptr).ok());
-  WriteFile(dir / "bad/nodes.jsonl",
-            "{\"id\":\"n1\",\"title\":\"zebra crossing\",\"text\":\"zebra\"}\n{\"id\":\"n2\",\"title\":");
+  WriteFile(
+      dir / "bad/nodes.jsonl",
+      "{\"id\":\"n1\",\"title\":\"zebra crossing\",\"text\":\"zebra\"}\n{\"id\":\"n2\",\"title\":");
   // The tree changes too, but the import fails as a whole.
   std::filesystem::remove(dir / "tree/guide/install.md");
   Status s = ImportDocs(dir / "db", {dir / "tree", dir / "bad"}, nullptr);

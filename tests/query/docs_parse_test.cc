@@ -1,7 +1,7 @@
 // Markdown/JSONL parsing of KG doc nodes and product normalisation.
-#include <gtest/gtest.h>
-
 #include "../../query/docs_node.h"
+
+#include <gtest/gtest.h>
 
 namespace fixgraph::query::docs {
 namespace {
@@ -39,7 +39,8 @@ TEST(DocsMarkdown, EnvVarPage) {
       "\xEF\xBB\xBF# TASK\\_QUEUE\\_ENABLE\r\n\r\n## 功能描述\r\n\r\n配置下发队列。\r\n\r\n"
       "```bash\r\n# not a heading\r\nexport TASK_QUEUE_ENABLE=2\r\n```\r\n\r\n"
       "## 配置示例<a id=\"配置示例\"></a>\r\n\r\n见[图1](#x)与![](a.png)。\r\n\r\n"
-      "## 支持的型号\r\n\r\n- <term>Atlas 训练系列产品</term>\r\n- <term>Atlas A2 训练系列产品</term>\r\n";
+      "## 支持的型号\r\n\r\n- <term>Atlas 训练系列产品</term>\r\n- <term>Atlas A2 "
+      "训练系列产品</term>\r\n";
   auto nodes = ParseMarkdown("kg/op/TASK_QUEUE_ENABLE.md", md);
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_EQ(nodes[0].id, "kg/op/TASK_QUEUE_ENABLE.md#功能描述");
@@ -50,8 +51,7 @@ TEST(DocsMarkdown, EnvVarPage) {
   EXPECT_EQ(nodes[1].id, "kg/op/TASK_QUEUE_ENABLE.md#配置示例");
   EXPECT_EQ(nodes[1].text, "见图1与。");
   EXPECT_EQ(nodes[0].products, V({"A2", "training"}));
-  EXPECT_EQ(nodes[1].product_names,
-            V({"Atlas 训练系列产品", "Atlas A2 训练系列产品"}));
+  EXPECT_EQ(nodes[1].product_names, V({"Atlas 训练系列产品", "Atlas A2 训练系列产品"}));
 }
 
 TEST(DocsMarkdown, OpPageWithSupportTableAndAnchoredTitle) {
@@ -64,15 +64,17 @@ TEST(DocsMarkdown, OpPageWithSupportTableAndAnchoredTitle) {
   auto nodes = ParseMarkdown("op/top_k.md", md);
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_EQ(nodes[0].title, "torch_npu.npu_top_k");
-  EXPECT_EQ(nodes[0].products, V({"A3"}));  // the x row is left out
+  EXPECT_EQ(nodes[0].products, V({"A3"}));                       // the x row is left out
   EXPECT_NE(nodes[0].text.find("### 细节"), std::string::npos);  // H3 stays in its H2
   EXPECT_EQ(nodes[1].id, "op/top_k.md#功能说明-2");
 }
 
 TEST(DocsMarkdown, FrontMatterNoH1AndVllmStyle) {
   std::string md =
-      "---\nhide: [navigation]\n---\n\nIntro text.\n\n## 5 Online Service Deployment {: #5-online }\n\n"
-      "Run it.\n\n### Supported Devices\n\n- Atlas A2 training series (Atlas 800T A2)\n- Atlas 300I DUO\n";
+      "---\nhide: [navigation]\n---\n\nIntro text.\n\n## 5 Online Service Deployment {: #5-online "
+      "}\n\n"
+      "Run it.\n\n### Supported Devices\n\n- Atlas A2 training series (Atlas 800T A2)\n- Atlas "
+      "300I DUO\n";
   auto nodes = ParseMarkdown("vllm/index.md", md);
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_EQ(nodes[0].id, "vllm/index.md");
@@ -113,7 +115,8 @@ TEST(DocsJsonl, ErrorsNameFileAndLine) {
                         "\"T\",\"text\":\"y\"}\n");
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(dup.status().message().find("f.jsonl:2: duplicate id"), std::string::npos);
-  auto type = ParseJsonl("f.jsonl", "{\"id\":\"a\",\"title\":\"T\",\"text\":\"x\",\"products\":\"A2\"}");
+  auto type =
+      ParseJsonl("f.jsonl", "{\"id\":\"a\",\"title\":\"T\",\"text\":\"x\",\"products\":\"A2\"}");
   ASSERT_FALSE(type.ok());
   EXPECT_NE(type.status().message().find("products"), std::string::npos);
 }

@@ -1,11 +1,12 @@
 // The remote KG doc source against a loopback fake of the service.
+#include "docs_fake_kg.h"
+#include "testutil/testutil.h"
+
+#include "fixgraph/query/docs.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-
-#include "docs_fake_kg.h"
-#include "fixgraph/query/docs.h"
-#include "testutil/testutil.h"
 
 namespace fixgraph::query {
 namespace {
@@ -13,11 +14,18 @@ namespace {
 using fixgraph::testing::FakeKgServer;
 
 void AddNodes(FakeKgServer& kg) {
-  kg.nodes.push_back({"cann/hccl/hccl_buffsize.md#功能描述", "HCCL_BUFFSIZE",
-                      "缓冲区大小，单位MB", "cann/docs/hccl/HCCL_BUFFSIZE.md", {"HCCL_BUFFSIZE"},
+  kg.nodes.push_back({"cann/hccl/hccl_buffsize.md#功能描述",
+                      "HCCL_BUFFSIZE",
+                      "缓冲区大小，单位MB",
+                      "cann/docs/hccl/HCCL_BUFFSIZE.md",
+                      {"HCCL_BUFFSIZE"},
                       0.93});
-  kg.nodes.push_back({"cann/hccl/p2p.md", "P2P_HCCL_BUFFSIZE", "点对点通信缓冲区",
-                      "cann/docs/hccl/P2P.md", {"HCCL_BUFFSIZE", "P2P"}, 0.78});
+  kg.nodes.push_back({"cann/hccl/p2p.md",
+                      "P2P_HCCL_BUFFSIZE",
+                      "点对点通信缓冲区",
+                      "cann/docs/hccl/P2P.md",
+                      {"HCCL_BUFFSIZE", "P2P"},
+                      0.78});
 }
 
 RemoteDocOptions Options(const FakeKgServer& kg) {

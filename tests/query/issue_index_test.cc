@@ -1,14 +1,15 @@
 // The issue index: built from the store and links, updated incrementally,
 // filtered by repository, readable from many threads and while it changes.
+#include "../../query/issue_index.h"
+
+#include "ask_fixture.h"
+
+#include <xapian.h>
+
 #include <atomic>
 #include <filesystem>
 #include <set>
 #include <thread>
-
-#include <xapian.h>
-
-#include "ask_fixture.h"
-#include "../../query/issue_index.h"
 
 namespace fixgraph::query::testing {
 namespace {
@@ -87,7 +88,8 @@ TEST_F(AskTest, UpdateAddsChangesAndRemovesIncrementally) {
   ASSERT_TRUE(r.ok());
   for (const AskHit& h : r->hits) EXPECT_NE(h.issue, IssueRef("4"));
 
-  AddIssue("4", "HCCL 初始化超时", "多机训练 rank 0 卡住 HCCL_CONNECT_TIMEOUT", "2026-03-06T10:00:00Z");
+  AddIssue("4", "HCCL 初始化超时", "多机训练 rank 0 卡住 HCCL_CONNECT_TIMEOUT",
+           "2026-03-06T10:00:00Z");
   Commit();
   ASSERT_TRUE(UpdateIssueIndex(*store_, db_.path(), {IssueRef("4")}).ok());
   ASSERT_TRUE(searcher->Reopen().ok());
@@ -143,7 +145,8 @@ TEST_F(AskTest, UpdatedIssueIsFoundOnceByItsNewTextOnly) {
   ASSERT_EQ(HitsOf(*searcher, "EZ9999", IssueRef("2")), 1);
   EXPECT_TRUE(DeadSet(db_.path()).empty());
   for (int round = 0; round < 3; ++round) {
-    AddIssue("2", "Bus error in aclnnSoftmaxGrad", "stack overflow in the grad kernel", "2026-03-03T10:00:00Z");
+    AddIssue("2", "Bus error in aclnnSoftmaxGrad", "stack overflow in the grad kernel",
+             "2026-03-03T10:00:00Z");
     Commit();
     Status s = UpdateIssueIndex(*store_, db_.path(), {IssueRef("2"), IssueRef("2")});
     ASSERT_TRUE(s.ok()) << s.ToString();
@@ -197,7 +200,8 @@ TEST_F(AskTest, ManyUpdatesRebuildTheIndexAndClearTheDeadSet) {
     return w;
   };
   for (int i = 1; i <= kIssues; ++i)
-    AddIssue(std::to_string(i), "kernel crash " + word(i, "old"), "core dumped", "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "kernel crash " + word(i, "old"), "core dumped",
+             "2026-03-01T10:00:00Z");
   Commit();
   LinkAndIndex();
   const std::string dir = IssueIndexDir(db_.path());
@@ -205,7 +209,8 @@ TEST_F(AskTest, ManyUpdatesRebuildTheIndexAndClearTheDeadSet) {
   auto update = [&](int from, int to) {
     std::vector<Ref> refs;
     for (int i = from; i <= to; ++i) {
-      AddIssue(std::to_string(i), "kernel crash " + word(i, "new"), "core dumped", "2026-03-01T10:00:00Z");
+      AddIssue(std::to_string(i), "kernel crash " + word(i, "new"), "core dumped",
+               "2026-03-01T10:00:00Z");
       refs.push_back(IssueRef(std::to_string(i)));
     }
     Commit();
@@ -248,10 +253,10 @@ TEST(DeadSetTest, DocidsRoundTripAndGarbageIsRefused) {
   EXPECT_TRUE(back.empty());
   EXPECT_EQ(EncodeDocids({}), "");
   EXPECT_EQ(text[0], 'D');
-  EXPECT_FALSE(DecodeDocids(std::string("D\x80", 2), &back));                      // cut short
-  EXPECT_FALSE(DecodeDocids(std::string("D\x01\x00", 3), &back));                 // not ascending
+  EXPECT_FALSE(DecodeDocids(std::string("D\x80", 2), &back));                  // cut short
+  EXPECT_FALSE(DecodeDocids(std::string("D\x01\x00", 3), &back));              // not ascending
   EXPECT_FALSE(DecodeDocids(std::string("D\xff\xff\xff\xff\x7f", 6), &back));  // past 32 bits
-  EXPECT_FALSE(DecodeDocids(std::string("\x01\x02", 2), &back));                  // no type byte
+  EXPECT_FALSE(DecodeDocids(std::string("\x01\x02", 2), &back));               // no type byte
   EXPECT_TRUE(back.empty());
 }
 
@@ -290,7 +295,8 @@ TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
     return w;
   };
   for (int i = 1; i <= kIssues; ++i)
-    AddIssue(std::to_string(i), "worker crash number " + word(i), "core dumped", "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "worker crash number " + word(i), "core dumped",
+             "2026-03-01T10:00:00Z");
   Commit();
   IndexOptions three;
   three.threads = 3;
@@ -336,13 +342,15 @@ TEST_F(AskTest, RebuildIndexesEveryIssueAcrossBatchesAndThreads) {
 std::vector<std::string> DumpIndex(const std::string& dir) {
   Xapian::Database db(dir);
   std::vector<std::string> out;
-  out.push_back("docs " + std::to_string(db.get_doccount()) + " last " + std::to_string(db.get_lastdocid()) +
-                " length " + std::to_string(db.get_total_length()) + " schema " +
+  out.push_back("docs " + std::to_string(db.get_doccount()) + " last " +
+                std::to_string(db.get_lastdocid()) + " length " +
+                std::to_string(db.get_total_length()) + " schema " +
                 db.get_metadata("fixgraph:schema"));
   std::vector<std::string> docs(db.get_lastdocid() + 1);
   for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) {
     Xapian::Document doc = db.get_document(did);
-    docs[did] = std::to_string(did) + " " + doc.get_data() + " len " + std::to_string(db.get_doclength(did));
+    docs[did] = std::to_string(did) + " " + doc.get_data() + " len " +
+                std::to_string(db.get_doclength(did));
   }
   // Appended piece by piece (GCC 12 warns falsely on " v" + an rvalue string).
   for (Xapian::valueno slot = 0; slot < 16; ++slot)
@@ -364,7 +372,8 @@ std::vector<std::string> DumpIndex(const std::string& dir) {
   }
   for (Xapian::docid did = 1; did <= db.get_lastdocid(); ++did) out.push_back(std::move(docs[did]));
   for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t)
-    out.push_back(*t + " tf " + std::to_string(t.get_termfreq()) + " cf " + std::to_string(db.get_collection_freq(*t)));
+    out.push_back(*t + " tf " + std::to_string(t.get_termfreq()) + " cf " +
+                  std::to_string(db.get_collection_freq(*t)));
   return out;
 }
 
@@ -374,8 +383,8 @@ TEST_F(AskTest, RebuildInShardsGivesTheIndexOfOneWriter) {
   // out of scan order or renumbered otherwise).
   AddCorpus();
   for (int i = 10; i < 30; ++i)
-    AddIssue(std::to_string(i), "issue " + std::to_string(i) + " crashes in aclnnMatMul", "stack trace " + std::to_string(i * 7),
-             "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "issue " + std::to_string(i) + " crashes in aclnnMatMul",
+             "stack trace " + std::to_string(i * 7), "2026-03-01T10:00:00Z");
   Commit();
   graph::LinkStats stats;
   ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
@@ -387,7 +396,8 @@ TEST_F(AskTest, RebuildInShardsGivesTheIndexOfOneWriter) {
   s = RebuildIssueIndexInShards(*store_, many, 3, three);
   ASSERT_TRUE(s.ok()) << s.ToString();
   std::vector<std::string> a = DumpIndex(IssueIndexDir(one)), b = DumpIndex(IssueIndexDir(many));
-  EXPECT_EQ(a.front(), "docs 23 last 23 length " + std::to_string(Xapian::Database(IssueIndexDir(one)).get_total_length()) +
+  EXPECT_EQ(a.front(), "docs 23 last 23 length " +
+                           std::to_string(Xapian::Database(IssueIndexDir(one)).get_total_length()) +
                            " schema " + kIssueIndexSchema);
   EXPECT_EQ(a, b);
   // No work files are left behind.
@@ -413,9 +423,14 @@ TEST_F(AskTest, IndexHoldsOnlyTermsThatQueriesOrUpdatesRead) {
         ++titles;
         EXPECT_TRUE(db.term_exists(term.substr(1))) << term << ": a title term is also in the text";
         break;
-      case 'Q': ++ids; break;
-      case 'R': ++repos; break;
-      default: ADD_FAILURE() << "term " << term << " is read by no query";
+      case 'Q':
+        ++ids;
+        break;
+      case 'R':
+        ++repos;
+        break;
+      default:
+        ADD_FAILURE() << "term " << term << " is read by no query";
     }
   }
   EXPECT_GT(titles, 0u);
@@ -471,11 +486,14 @@ TEST(HitFieldsTest, RoundTripsDerivesTheWebUrlAndReplacesInvalidUtf8) {
   EXPECT_EQ(out.url, in.url);
   // Invalid UTF-8 (a lone continuation byte, a truncated sequence, an
   // overlong form, a surrogate) becomes U+FFFD, as JSON output has it.
-  for (const std::string bad : {"a\x80" "b", "a\xe6\x8a", "\xc0\xaf", "\xed\xa0\x80"}) {
+  for (const std::string bad : {"a\x80"
+                                "b",
+                                "a\xe6\x8a", "\xc0\xaf", "\xed\xa0\x80"}) {
     in.answer = bad;
     ASSERT_TRUE(DecodeHitFields(EncodeHitFields(in), &out));
     const std::string expected =
-        nlohmann::json::parse(nlohmann::json(bad).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+        nlohmann::json::parse(
+            nlohmann::json(bad).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .get<std::string>();
     EXPECT_EQ(out.answer, expected);
     EXPECT_NE(out.answer.find("\xef\xbf\xbd"), std::string::npos);
@@ -512,18 +530,22 @@ TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
     AddComment(ten, "c10a", "someone", "the rendezvous timed out on " + repo->ToString(),
                "2026-03-01T11:00:00Z");
     AddComment(ten, "c10b", "someone", "still fails after 3 retries", "2026-03-01T12:00:00Z");
-    AddComment(Ref::Issue(*repo, alnum ? "I4A100" : "100"), "c100", "x", "duplicate of #10", "2026-03-02T10:00:00Z");
-    AddComment(Ref::Issue(*repo, alnum ? "I4A5" : "5"), "c5", "x", "comment of an issue not in the store",
+    AddComment(Ref::Issue(*repo, alnum ? "I4A100" : "100"), "c100", "x", "duplicate of #10",
                "2026-03-02T10:00:00Z");
+    AddComment(Ref::Issue(*repo, alnum ? "I4A5" : "5"), "c5", "x",
+               "comment of an issue not in the store", "2026-03-02T10:00:00Z");
     if (!alnum)
-      AddComment(Ref::Pull(*repo, 10), "p10", "x", "comment of a pull request", "2026-03-02T10:00:00Z");
+      AddComment(Ref::Pull(*repo, 10), "p10", "x", "comment of a pull request",
+                 "2026-03-02T10:00:00Z");
   }
   Commit();
   graph::LinkStats stats;
   ASSERT_TRUE(graph::LinkAll(store_.get(), options_, &stats).ok());
   // Issues added after linking have no links record.
-  AddIssue("50", "unlinked issue with a comment", "body", "2026-03-03T10:00:00Z", "", "reporter", &rx);
-  AddComment(Ref::Issue(rx, "50"), "c50", "x", "bisected the regression to a compiler upgrade", "2026-03-03T11:00:00Z");
+  AddIssue("50", "unlinked issue with a comment", "body", "2026-03-03T10:00:00Z", "", "reporter",
+           &rx);
+  AddComment(Ref::Issue(rx, "50"), "c50", "x", "bisected the regression to a compiler upgrade",
+             "2026-03-03T11:00:00Z");
   Commit();
 
   const std::string built = db_.path() + "/built", updated = db_.path() + "/updated";
@@ -534,20 +556,25 @@ TEST_F(AskTest, RebuildJoinsLinksAndCommentsAsReadsPerIssueWould) {
   // The same issues, in scan order, one by one through the incremental path
   // (an empty index of the current layout, so nothing is rebuilt).
   std::vector<Ref> refs;
-  ASSERT_TRUE(store_->ForEachIssue(nullptr, [&](const Issue& i) {
-                       refs.push_back(i.ref());
-                       return true;
-                     }).ok());
+  ASSERT_TRUE(store_
+                  ->ForEachIssue(nullptr,
+                                 [&](const Issue& i) {
+                                   refs.push_back(i.ref());
+                                   return true;
+                                 })
+                  .ok());
   ASSERT_EQ(refs.size(), 3u + 12u + 1u);
   {
     std::filesystem::create_directories(updated);
-    Xapian::WritableDatabase db(IssueIndexDir(updated), Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
+    Xapian::WritableDatabase db(IssueIndexDir(updated),
+                                Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_TERMLIST);
     db.set_metadata("fixgraph:schema", kIssueIndexSchema);
     db.commit();
   }
   s = UpdateIssueIndex(*store_, updated, refs);
   ASSERT_TRUE(s.ok()) << s.ToString();
-  std::vector<std::string> a = DumpIndex(IssueIndexDir(built)), b = DumpIndex(IssueIndexDir(updated));
+  std::vector<std::string> a = DumpIndex(IssueIndexDir(built)),
+                           b = DumpIndex(IssueIndexDir(updated));
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << i;
   // The comments did reach their issues (and only theirs).
@@ -612,12 +639,14 @@ TEST_F(AskTest, TitleMatchesRankAboveBodyMatches) {
   // them in a short body often enough that the shared term space alone rates
   // them higher. The title field puts the title matches first.
   for (int i = 1; i <= 20; ++i)
-    AddIssue(std::to_string(i), "kernel launch timeout", "see the attached log", "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "kernel launch timeout", "see the attached log",
+             "2026-03-01T10:00:00Z");
   for (int i = 21; i <= 40; ++i)
     AddIssue(std::to_string(i), "report",
              "kernel launch timeout. kernel launch timeout. kernel launch timeout.",
              "2026-03-01T10:00:00Z");
-  for (int i = 41; i <= 200; ++i) AddIssue(std::to_string(i), "other", "unrelated words", "2026-03-01T10:00:00Z");
+  for (int i = 41; i <= 200; ++i)
+    AddIssue(std::to_string(i), "other", "unrelated words", "2026-03-01T10:00:00Z");
   Commit();
   ExpectTenHitsAmongFirst("launch timeout kernel", 20);
 }
@@ -627,7 +656,8 @@ TEST_F(AskTest, EqualTitleMatchesAreOrderedByResolution) {
   // merged PR. Every issue matches the query equally, so the fixed one comes
   // first, though it is not among the first issues the matcher meets.
   for (int i = 1001; i <= 1100; ++i)
-    AddIssue(std::to_string(i), "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z");
+    AddIssue(std::to_string(i), "HCCL allreduce timeout on 8 cards", "see the log",
+             "2026-03-01T10:00:00Z");
   Commit();
   LinkAndIndex();
   auto searcher = OpenSearcher();
@@ -641,8 +671,8 @@ TEST_F(AskTest, EqualTitleMatchesAreOrderedByResolution) {
   // Fixed meanwhile; the searcher sees it after a reopen.
   AddIssue("1100", "HCCL allreduce timeout on 8 cards", "see the log", "2026-03-01T10:00:00Z",
            "2026-03-02T10:00:05Z");
-  AddPull(2000, "fix #1100: raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600", "2026-03-02T09:00:00Z",
-          "2026-03-02T10:00:04Z");
+  AddPull(2000, "fix #1100: raise HCCL_CONNECT_TIMEOUT", "设置 HCCL_CONNECT_TIMEOUT 为 600",
+          "2026-03-02T09:00:00Z", "2026-03-02T10:00:04Z");
   Commit();
   LinkAndIndex();
   ASSERT_TRUE(searcher->Reopen().ok());
@@ -706,8 +736,10 @@ TEST_F(AskTest, ConcurrentReadersWhileTheIndexChanges) {
     threads.emplace_back([&] {
       for (int i = 0; i < 60; ++i) {
         auto r = searcher->Ask("EZ9999 段错误", AskOptions());
-        if (!r.ok()) ++failures;
-        else if (!r->hits.empty() && r->hits[0].issue == IssueRef("2")) ++found;
+        if (!r.ok())
+          ++failures;
+        else if (!r->hits.empty() && r->hits[0].issue == IssueRef("2"))
+          ++found;
       }
     });
   // A writer commits meanwhile (as import or sync in another process would).
@@ -721,8 +753,9 @@ TEST_F(AskTest, ConcurrentReadersWhileTheIndexChanges) {
 }
 
 TEST(PrAnswerTest, KeepsTheLinesThatSayWhatWasDoneWithoutMarkdownDecoration) {
-  std::string answer = ExtractPrAnswer(
-      "修复显存碎片", "fix #12\n\n**Root Cause**：初始化时反复申请显存。\n\n- **Fix Solution**：改为在 CPU 侧创建参数。\n");
+  std::string answer = ExtractPrAnswer("修复显存碎片",
+                                       "fix #12\n\n**Root Cause**：初始化时反复申请显存。\n\n- "
+                                       "**Fix Solution**：改为在 CPU 侧创建参数。\n");
   EXPECT_EQ(answer.find("**"), std::string::npos) << answer;
   EXPECT_NE(answer.find("Fix Solution：改为在 CPU 侧创建参数。"), std::string::npos) << answer;
 }

@@ -13,7 +13,8 @@ namespace {
 std::string Log(const std::string& middle, int n = 30) {
   std::string s;
   for (int i = 0; i < n; ++i)
-    s += "[INFO] 2026-03-01 10:00:" + std::to_string(10 + i % 50) + " step " + std::to_string(i) + " ok\n";
+    s += "[INFO] 2026-03-01 10:00:" + std::to_string(10 + i % 50) + " step " + std::to_string(i) +
+         " ok\n";
   s += middle;
   for (int i = 0; i < n; ++i) s += "[INFO] teardown " + std::to_string(i) + "\n";
   return s;
@@ -25,8 +26,8 @@ TEST(LogSignatureTest, ShortQuestionIsUsedAsItIs) {
 }
 
 TEST(LogSignatureTest, KeepsErrorLinesAndDropsTheirTimestampsAndPaths) {
-  std::string sig = ExtractSignature(
-      Log("[ERROR] 2026-03-01 10:01:02.123 /usr/local/Ascend/driver/lib64/x.so EZ9999: inner error\n"));
+  std::string sig = ExtractSignature(Log(
+      "[ERROR] 2026-03-01 10:01:02.123 /usr/local/Ascend/driver/lib64/x.so EZ9999: inner error\n"));
   EXPECT_NE(sig.find("EZ9999: inner error"), std::string::npos) << sig;
   EXPECT_EQ(sig.find("2026-03-01"), std::string::npos) << sig;
   EXPECT_EQ(sig.find("/usr/local/Ascend"), std::string::npos) << sig;
@@ -34,11 +35,11 @@ TEST(LogSignatureTest, KeepsErrorLinesAndDropsTheirTimestampsAndPaths) {
 }
 
 TEST(LogSignatureTest, KeepsTheLastLineOfATraceback) {
-  std::string sig = ExtractSignature(Log(
-      "Traceback (most recent call last):\n"
-      "  File \"train.py\", line 3, in <module>\n"
-      "    main()\n"
-      "RuntimeError: call aclnnScatter failed\n"));
+  std::string sig =
+      ExtractSignature(Log("Traceback (most recent call last):\n"
+                           "  File \"train.py\", line 3, in <module>\n"
+                           "    main()\n"
+                           "RuntimeError: call aclnnScatter failed\n"));
   EXPECT_NE(sig.find("RuntimeError: call aclnnScatter failed"), std::string::npos) << sig;
   EXPECT_EQ(sig.find("File \""), std::string::npos) << sig;
 }
@@ -55,7 +56,8 @@ TEST(LogSignatureTest, LongChineseErrorLineIsCutAtACharacterBoundary) {
     size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
     ASSERT_LE(i + len, sig.size()) << "cut inside a character at byte " << i;
     for (size_t k = 1; k < len; ++k)
-      ASSERT_EQ(static_cast<unsigned char>(sig[i + k]) & 0xC0, 0x80) << "cut inside a character at byte " << i;
+      ASSERT_EQ(static_cast<unsigned char>(sig[i + k]) & 0xC0, 0x80)
+          << "cut inside a character at byte " << i;
     i += len;
   }
   EXPECT_NE(sig.find("算子执行失败"), std::string::npos);

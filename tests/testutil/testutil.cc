@@ -57,7 +57,8 @@ int RunCommand(const std::string& command, std::string* out, std::string* err) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
 }
 
-int RunFixgraph(const std::string& db, const std::string& args, std::string* out, std::string* err) {
+int RunFixgraph(const std::string& db, const std::string& args, std::string* out,
+                std::string* err) {
   return RunCommand(BinaryPath() + " --db " + db + " " + args, out, err);
 }
 

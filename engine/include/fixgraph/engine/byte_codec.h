@@ -8,21 +8,20 @@
 // owner and name. Writing is deterministic: equal values give equal bytes.
 //
 // Reading is strict and never throws: a wrong type byte, a truncated value,
-// a varint longer than 64 bits, an out-of-range enum or trailing bytes make Finish() return Corruption
-// naming the record kind. After the first error every read returns zero or
-// empty values.
+// a varint longer than 64 bits, an out-of-range enum or trailing bytes make Finish() return
+// Corruption naming the record kind. After the first error every read returns zero or empty values.
 //
 // Thread safety: one writer or reader per thread.
 #pragma once
+
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph {
 
@@ -83,7 +82,8 @@ class ByteWriter {
 
 class ByteReader {
  public:
-  ByteReader(std::string_view in, char tag, const char* what) : p_(in.data()), end_(in.data() + in.size()), what_(what) {
+  ByteReader(std::string_view in, char tag, const char* what)
+      : p_(in.data()), end_(in.data() + in.size()), what_(what) {
     if (p_ == end_ || *p_ != tag) {
       ok_ = false;
       return;
@@ -117,7 +117,8 @@ class ByteReader {
   double Double() {
     if (end_ - p_ < 8) return static_cast<double>(Bad());
     std::uint64_t bits = 0;
-    for (int i = 0; i < 8; ++i) bits |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(p_[i])) << (8 * i);
+    for (int i = 0; i < 8; ++i)
+      bits |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(p_[i])) << (8 * i);
     p_ += 8;
     double d;
     std::memcpy(&d, &bits, sizeof d);

@@ -12,18 +12,20 @@ namespace fixgraph {
 // extension A, compatibility ideographs): every one is three bytes of UTF-8,
 // which the linker's hashing of bigrams relies on (graph/text.cc, HashCjk).
 constexpr bool IsCjkIdeographBmp(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF);
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0xF900 && c <= 0xFAFF);
 }
 
 // Every character of the CJK scripts the search analyzer splits into
 // bigrams: the ideographs above, those beyond the BMP (extensions B.. and the
 // compatibility supplement), kana and hangul.
 constexpr bool IsCjkScript(char32_t c) {
-  return IsCjkIdeographBmp(c) || (c >= 0x20000 && c <= 0x2FA1F) ||  // extensions B.., compatibility supplement
-         (c >= 0x3040 && c <= 0x30FF) ||                             // hiragana, katakana
-         (c >= 0x31F0 && c <= 0x31FF) ||                             // katakana extension
-         (c >= 0xAC00 && c <= 0xD7AF) ||                             // hangul syllables
-         (c >= 0x1100 && c <= 0x11FF);                               // hangul jamo
+  return IsCjkIdeographBmp(c) ||
+         (c >= 0x20000 && c <= 0x2FA1F) ||  // extensions B.., compatibility supplement
+         (c >= 0x3040 && c <= 0x30FF) ||    // hiragana, katakana
+         (c >= 0x31F0 && c <= 0x31FF) ||    // katakana extension
+         (c >= 0xAC00 && c <= 0xD7AF) ||    // hangul syllables
+         (c >= 0x1100 && c <= 0x11FF);      // hangul jamo
 }
 
 // Chinese function words of one character (structural and modal particles,
@@ -34,8 +36,20 @@ constexpr bool IsCjkScript(char32_t c) {
 // in 个数, 及 in 及时, 或 in 或者) are not among them.
 constexpr bool IsCjkFunctionChar(char32_t c) {
   switch (c) {
-    case U'的': case U'了': case U'吗': case U'呢': case U'吧': case U'啊': case U'和':
-    case U'与': case U'也': case U'都': case U'把': case U'被': case U'这': case U'那':
+    case U'的':
+    case U'了':
+    case U'吗':
+    case U'呢':
+    case U'吧':
+    case U'啊':
+    case U'和':
+    case U'与':
+    case U'也':
+    case U'都':
+    case U'把':
+    case U'被':
+    case U'这':
+    case U'那':
       return true;
     default:
       return false;
@@ -47,7 +61,11 @@ constexpr bool IsCjkFunctionChar(char32_t c) {
 // `在前` of "在前向中" matches by chance more often than `存在` would be missed.
 constexpr bool IsCjkLinkStopChar(char32_t c) {
   switch (c) {
-    case U'是': case U'在': case U'就': case U'及': case U'或':
+    case U'是':
+    case U'在':
+    case U'就':
+    case U'及':
+    case U'或':
       return true;
     default:
       return IsCjkFunctionChar(c);

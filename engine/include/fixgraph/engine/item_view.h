@@ -15,9 +15,9 @@
 // Thread safety: reads only; safe to call concurrently on one Store.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/store.h"
+
+#include <nlohmann/json.hpp>
 
 namespace fixgraph {
 

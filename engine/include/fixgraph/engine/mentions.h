@@ -20,11 +20,11 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "fixgraph/engine/ref.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "fixgraph/engine/ref.h"
 
 namespace fixgraph {
 

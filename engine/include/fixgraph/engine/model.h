@@ -9,13 +9,13 @@
 // Thread safety: plain values.
 #pragma once
 
+#include "fixgraph/engine/ref.h"
+#include "fixgraph/engine/time.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/ref.h"
-#include "fixgraph/engine/time.h"
 
 namespace fixgraph {
 
@@ -40,7 +40,7 @@ enum class IssueState : std::uint8_t { kOpen = 0, kClosed = 1 };
 
 struct Issue {
   RepoRef repo;
-  std::string number;     // "40", "I8XK2P"
+  std::string number;  // "40", "I8XK2P"
   std::string platform_id;
   std::string title;
   std::string body;
@@ -74,12 +74,12 @@ struct PullRequest {
   OptTime updated_at;
   OptTime merged_at;
   OptTime closed_at;
-  std::string head_ref;   // source branch name
+  std::string head_ref;  // source branch name
   std::string head_sha;
-  std::string head_repo;  // "owner/repo" of the source branch, when known
-  std::string base_ref;   // target branch name
+  std::string head_repo;                    // "owner/repo" of the source branch, when known
+  std::string base_ref;                     // target branch name
   std::optional<bool> close_related_issue;  // GitCode: close linked issues on merge
-  std::string merged_by;  // login
+  std::string merged_by;                    // login
 
   Ref ref() const { return Ref::Pull(repo, number); }
   bool merged() const { return state == PullState::kMerged || merged_at.has_value(); }

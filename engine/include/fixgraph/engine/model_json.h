@@ -9,10 +9,10 @@
 // Thread safety: pure functions.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/status.h"
+
+#include <nlohmann/json.hpp>
 
 namespace fixgraph {
 

@@ -50,6 +50,7 @@ namespace fixgraph {
 // least 1: what the callers use when no thread count was asked for.
 size_t HardwareThreads();
 
-void ParallelFor(size_t n, size_t threads, const std::function<void(size_t index, size_t worker)>& fn);
+void ParallelFor(size_t n, size_t threads,
+                 const std::function<void(size_t index, size_t worker)>& fn);
 
 }  // namespace fixgraph

@@ -13,12 +13,12 @@
 // Thread safety: plain values; all functions are pure.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph {
 

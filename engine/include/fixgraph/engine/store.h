@@ -24,6 +24,10 @@
 // thread at a time.
 #pragma once
 
+#include "fixgraph/engine/mentions.h"
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -31,10 +35,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/mentions.h"
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph {
 
@@ -51,20 +51,20 @@ struct StoreOptions {
 
 // Where a mention was found.
 enum class MentionSource : std::uint8_t {
-  kIssueText = 0,     // an issue's title or body
+  kIssueText = 0,  // an issue's title or body
   kPullTitle = 1,
   kPullBody = 2,
   kIssueComment = 3,
   kPullComment = 4,
   kCommitMessage = 5,
-  kBranchName = 6,    // reserved for the linker
+  kBranchName = 6,  // reserved for the linker
 };
 const char* MentionSourceName(MentionSource s);
 
 // One row of the mention index: `source_item` mentions `target`.
 struct MentionRecord {
   Ref target;
-  Ref source_item;     // the issue or PR whose text (or comment, or commit) holds it
+  Ref source_item;  // the issue or PR whose text (or comment, or commit) holds it
   MentionSource source = MentionSource::kIssueText;
   std::string source_id;  // comment id or commit sha; "" for titles and bodies
   MentionForm form = MentionForm::kHash;
@@ -232,8 +232,7 @@ class Store {
   Status ForEachComment(const RepoRef* repo, const std::function<bool(Comment&)>& fn,
                         std::optional<ParentKind> parents = std::nullopt) const;
   // Operate-log events (as ListOperateLog), filtered the same way.
-  Status ForEachOperateLog(const RepoRef* repo,
-                           const std::function<bool(OperateLogEvent&)>& fn,
+  Status ForEachOperateLog(const RepoRef* repo, const std::function<bool(OperateLogEvent&)>& fn,
                            std::optional<ParentKind> parents = std::nullopt) const;
   // Changed files of PRs (as ListFiles).
   Status ForEachFile(const RepoRef* repo, const std::function<bool(FileChange&)>& fn) const;
@@ -249,8 +248,7 @@ class Store {
                              const std::function<bool(MentionRecord&)>& fn) const;
   // The rows whose target is an issue or a PR of `repo`: the issue targets
   // (as ForEachIssueMention), then the PR targets, each grouped by target.
-  Status ForEachMentionIn(const RepoRef& repo,
-                          const std::function<bool(MentionRecord&)>& fn) const;
+  Status ForEachMentionIn(const RepoRef& repo, const std::function<bool(MentionRecord&)>& fn) const;
   // The repositories that hold at least one issue, in key order (one seek
   // per repository, not a scan of the issues).
   Status ListIssueRepositories(std::vector<RepoRef>* out) const;

@@ -8,12 +8,12 @@
 // Thread safety: all functions are pure.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph {
 

@@ -16,16 +16,15 @@
 // Thread safety: pure functions, except EvaluateStore which reads the store.
 #pragma once
 
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/graph/links.h"
 
 namespace fixgraph::graph {
 
@@ -54,8 +53,8 @@ struct Disagreement {
   Ref issue;
   std::string expected_resolution;
   std::string actual_resolution;
-  std::vector<std::string> missing_fixes;  // labelled, not found
-  std::vector<std::string> extra_fixes;    // found, not labelled
+  std::vector<std::string> missing_fixes;    // labelled, not found
+  std::vector<std::string> extra_fixes;      // found, not labelled
   std::vector<std::string> tier_mismatches;  // "gitcode:O/R!12: expected B, got C"
   std::vector<std::string> missing_flags;
   std::vector<std::string> extra_flags;

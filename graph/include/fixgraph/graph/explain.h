@@ -14,10 +14,10 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "fixgraph/graph/links.h"
+
 #include <string>
 #include <vector>
-
-#include "fixgraph/graph/links.h"
 
 namespace fixgraph::graph {
 

@@ -20,13 +20,13 @@
 // call concurrently.
 #pragma once
 
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/graph/links.h"
 
 namespace fixgraph::graph {
 
@@ -35,7 +35,7 @@ enum class EdgeKind { kFix, kDuplicate, kBackport, kMention, kFalseLead };
 const char* EdgeKindName(EdgeKind k);  // "fix", "duplicate", ...
 
 struct GraphNode {
-  std::string id;     // canonical reference or URL
+  std::string id;  // canonical reference or URL
   NodeKind kind = NodeKind::kIssue;
   std::string state;  // issue resolution, PR state, or "" for external targets
 };

@@ -30,15 +30,15 @@
 // writing (one writer at a time).
 #pragma once
 
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+#include "fixgraph/graph/suggest.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/graph/links.h"
-#include "fixgraph/graph/suggest.h"
 
 namespace fixgraph::graph {
 
@@ -111,7 +111,7 @@ struct LinkStats {
   std::map<std::string, std::int64_t> by_tier;        // "A" -> count of fix links
   std::map<std::string, std::int64_t> by_resolution;  // "fixed" -> count of issues
   std::map<std::string, std::int64_t> by_flag;        // "close_lag" -> count of issues
-  double seconds = 0;  // wall time of the whole run
+  double seconds = 0;                                 // wall time of the whole run
   // Where `seconds` went: finding the issues and reading them and the PRs
   // into memory; computing the links (worker threads); writing them (link
   // records and the reverse index); fitting the repositories' suggestion

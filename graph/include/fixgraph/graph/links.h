@@ -20,16 +20,15 @@
 // Thread safety: plain values; functions are pure.
 #pragma once
 
+#include "fixgraph/engine/model.h"
+#include "fixgraph/engine/status.h"
+
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/model.h"
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::graph {
 
@@ -80,7 +79,7 @@ StatusOr<Flag> ParseFlag(std::string_view name);
 
 struct Evidence {
   EvidenceKind kind = EvidenceKind::kExplicitRef;
-  std::string detail;                 // plain words: what was seen, where
+  std::string detail;                   // plain words: what was seen, where
   std::optional<std::int64_t> delta_s;  // close time minus merge (or comment) time
 };
 
@@ -98,7 +97,7 @@ struct FixLink {
   std::string state;  // "merged", "open", "closed", or "unknown" (not in the store)
   std::string base_ref;
   std::string title;
-  std::string backport_of;  // the fix this PR re-applies to a release branch, or ""
+  std::string backport_of;   // the fix this PR re-applies to a release branch, or ""
   bool mirror_host = false;  // named through a mirror-host URL (atomgit.com)
 
   bool Has(EvidenceKind k) const;
@@ -128,8 +127,8 @@ struct IssueLinks {
   // confidence is a calibrated probability; PRs already in `fixes` are not
   // repeated.
   std::vector<FixLink> suggested;
-  std::vector<Flag> flags;           // sorted, unique
-  std::vector<Evidence> evidence;    // issue-level evidence (verify_comment_close)
+  std::vector<Flag> flags;         // sorted, unique
+  std::vector<Evidence> evidence;  // issue-level evidence (verify_comment_close)
   std::optional<Answer> answer;
   std::optional<Ref> duplicate_of;
   std::vector<std::string> false_leads;  // referenced PRs that never merged

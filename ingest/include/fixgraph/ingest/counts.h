@@ -2,12 +2,11 @@
 // for both, so that reports and their JSON read the same.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/ref.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
 
 namespace fixgraph::ingest {
 

@@ -25,14 +25,14 @@
 // idempotent: importing the same dump twice changes nothing.
 #pragma once
 
+#include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/counts.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/ingest/counts.h"
 
 namespace fixgraph::ingest {
 
@@ -49,7 +49,7 @@ struct ImportProgress {
   const DumpRepo* repo = nullptr;
   size_t repo_index = 0;  // 0-based
   size_t repo_count = 0;
-  std::int64_t records_done = 0;   // written so far in this repository
+  std::int64_t records_done = 0;  // written so far in this repository
   // Counted by the verify pass; 0 while unknown (a one-pass import knows it
   // only at the end: its last call has it).
   std::int64_t records_total = 0;

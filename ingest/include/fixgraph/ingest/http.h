@@ -1,6 +1,6 @@
-// HTTP GET for the live sync (design.md s8), and POST for the KG service: a small client interface with a
-// libcurl implementation underneath, so sync can be tested against a loopback
-// fake or a scripted client.
+// HTTP GET for the live sync (design.md s8), and POST for the KG service: a small client interface
+// with a libcurl implementation underneath, so sync can be tested against a loopback fake or a
+// scripted client.
 //
 // An HttpClient performs one request: no retries, no pagination, no auth
 // policy (sync.h adds those). A transport failure (connection refused, reset,
@@ -20,14 +20,14 @@
 // across requests to the same host.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::ingest {
 

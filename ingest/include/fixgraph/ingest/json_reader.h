@@ -27,6 +27,8 @@
 // valid while their JsonDoc is alive and not re-parsed.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -35,8 +37,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::ingest {
 
@@ -122,11 +122,11 @@ class JsonDoc {
   friend class JsonParser;
   struct Token {
     JsonValue::Type type;
-    bool escaped;           // strings: holds backslash escapes
-    bool integer;           // numbers: integer typed
-    std::uint32_t begin;    // strings: after the quote; others: first byte
-    std::uint32_t end;      // strings: at the closing quote; others: past the last byte
-    std::uint32_t next;     // index of the token after this value and its children
+    bool escaped;         // strings: holds backslash escapes
+    bool integer;         // numbers: integer typed
+    std::uint32_t begin;  // strings: after the quote; others: first byte
+    std::uint32_t end;    // strings: at the closing quote; others: past the last byte
+    std::uint32_t next;   // index of the token after this value and its children
   };
   const Token& tok(std::uint32_t i) const { return toks_[i]; }
   bool WriteSorted(std::uint32_t i, std::string* out, std::vector<std::uint32_t>* scratch) const;

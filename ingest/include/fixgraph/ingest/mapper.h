@@ -19,12 +19,12 @@
 // concurrently.
 #pragma once
 
-#include <memory>
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/status.h"
 #include "fixgraph/ingest/json_reader.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
 
 namespace fixgraph::ingest {
 
@@ -125,8 +125,7 @@ OptTime CloseTimeFromOperateLog(const std::vector<OperateLogEvent>& events);
 // event per branch, action_type "related_branch", content the branch name,
 // id "related_branch:<name>", so the linker reads them beside the
 // add_issue_branch_link events of the same log.
-Status RelatedBranchEvents(const JsonValue& j, const Ref& issue,
-                           std::vector<OperateLogEvent>* out);
+Status RelatedBranchEvents(const JsonValue& j, const Ref& issue, std::vector<OperateLogEvent>* out);
 Status RelatedBranchEvents(const nlohmann::json& j, const Ref& issue,
                            std::vector<OperateLogEvent>* out);
 

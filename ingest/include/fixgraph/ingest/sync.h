@@ -50,16 +50,16 @@
 // `parallelism` threads internally for detail endpoints.
 #pragma once
 
+#include "fixgraph/engine/store.h"
+#include "fixgraph/ingest/counts.h"
+#include "fixgraph/ingest/http.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "fixgraph/engine/store.h"
-#include "fixgraph/ingest/counts.h"
-#include "fixgraph/ingest/http.h"
 
 namespace fixgraph::ingest {
 
@@ -69,17 +69,17 @@ namespace fixgraph::ingest {
 const std::vector<std::string>& AllSyncEndpoints();
 
 struct SyncProgress {
-  std::string repo;         // "gitcode:Ascend/MindSpeed-Ops"
-  size_t repo_index = 0;    // 0-based
+  std::string repo;       // "gitcode:Ascend/MindSpeed-Ops"
+  size_t repo_index = 0;  // 0-based
   size_t repo_count = 0;
-  std::string list;         // "issues" or "pulls"
-  int page = 0;             // last page fetched
-  int total_pages = 0;      // from the total_page header, 0 when unknown
-  std::int64_t items = 0;   // list items processed in this repository
+  std::string list;        // "issues" or "pulls"
+  int page = 0;            // last page fetched
+  int total_pages = 0;     // from the total_page header, 0 when unknown
+  std::int64_t items = 0;  // list items processed in this repository
   std::int64_t requests = 0;
   std::int64_t rate_limit_waits = 0;
   double elapsed_s = 0;
-  double eta_s = -1;        // -1 when unknown
+  double eta_s = -1;  // -1 when unknown
 };
 
 // A detail endpoint of one item that was skipped (404, another 4xx, or
@@ -167,8 +167,7 @@ Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org)
 
 // The repositories of an organisation (GET /orgs/{org}/repos, all pages).
 StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std::string& org,
-                                                   const SyncOptions& options,
-                                                   SyncCounts* counts);
+                                                   const SyncOptions& options, SyncCounts* counts);
 
 // Syncs one repository into the store (and the record dump when set).
 // `repo_index`/`repo_count` only feed progress.

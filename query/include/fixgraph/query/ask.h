@@ -33,21 +33,20 @@
 // Thread safety: a Searcher may be used from several threads at once.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <functional>
-#include <memory>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "fixgraph/engine/model.h"
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/graph/links.h"
 #include "fixgraph/query/docs.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace fixgraph::query {
 
@@ -59,8 +58,8 @@ inline constexpr double kDefaultMinScore = 0.10;
 
 struct AskOptions {
   size_t limit = 5;
-  std::string repo;        // "" = all; else a RepoRef string ("gitcode:Ascend/X")
-  bool with_docs = true;   // consult the doc sources under the fallback rule
+  std::string repo;       // "" = all; else a RepoRef string ("gitcode:Ascend/X")
+  bool with_docs = true;  // consult the doc sources under the fallback rule
   // Decode each hit's fixes into AskHit::fixes. A caller that only prints
   // JSON (ToJson, ToJsonText) can say false: the hits then carry their fixes
   // as JSON text only (fixes_json), which skips decoding and re-encoding them.
@@ -73,9 +72,9 @@ struct AskOptions {
 struct AskHit {
   Ref issue;
   std::string title;
-  double score = 0;        // relevance in [0, 1]
+  double score = 0;  // relevance in [0, 1]
   graph::Resolution resolution = graph::Resolution::kUnknown;
-  std::string answer;      // extracted lines that say what to do ("" if none)
+  std::string answer;                 // extracted lines that say what to do ("" if none)
   std::vector<graph::FixLink> fixes;  // empty unless AskOptions::decode_fixes
   // The fixes as the JSON array ToJson writes for them (the bytes the index
   // stores); always set by Searcher::Ask.
@@ -93,9 +92,9 @@ inline constexpr size_t kMaxQueryBytes = 16 * 1024 * 1024;
 
 // One entry of the single ranking of issue and doc hits.
 struct RankedRef {
-  bool doc = false;   // true: docs[index], false: hits[index]
+  bool doc = false;  // true: docs[index], false: hits[index]
   size_t index = 0;
-  double score = 0;   // the hit's score, [0, 1]
+  double score = 0;            // the hit's score, [0, 1]
   const char* band = "noise";  // DocBand(score): "hit" > 0.83 >= "ambiguous" >= 0.70 > "noise"
 };
 
@@ -103,8 +102,8 @@ struct AskResult {
   std::string query;
   std::vector<AskHit> hits;
   std::vector<DocHit> docs;
-  bool fallback = false;   // docs were consulted and are part of the answer
-  std::string searched;    // the text searched (signature lines of a pasted log)
+  bool fallback = false;  // docs were consulted and are part of the answer
+  std::string searched;   // the text searched (signature lines of a pasted log)
   // Issue and doc hits in one order, best first (MergeRanking): a doc that
   // scores above the best issue hit comes before it. docs_first says the
   // first entry is a doc: show the docs before the issues.
@@ -152,7 +151,8 @@ class Searcher {
 // "expected_score_min", "other_scores_below" (per candidate floor 0.05..0.50,
 // the other hits it would drop), "results": one row per query}.
 // InvalidArgument naming the entry for a malformed one.
-StatusOr<nlohmann::json> EvaluateAsk(Searcher& searcher, const nlohmann::json& set, const AskOptions& options);
+StatusOr<nlohmann::json> EvaluateAsk(Searcher& searcher, const nlohmann::json& set,
+                                     const AskOptions& options);
 
 using IndexProgress = std::function<void(std::int64_t issues_written)>;
 
@@ -180,6 +180,7 @@ Status UpdateIssueIndex(const Store& store, const std::string& db_dir,
 // a new index is written beside the live one on options.threads threads
 // and replaces it whole when complete, so readers keep seeing the old index
 // until they reopen.
-Status RebuildIssueIndex(const Store& store, const std::string& db_dir, const IndexOptions& options = {});
+Status RebuildIssueIndex(const Store& store, const std::string& db_dir,
+                         const IndexOptions& options = {});
 
 }  // namespace fixgraph::query

@@ -36,8 +36,9 @@
 //                   "issues_by_tier": {"A": 8, "none": 12}, "resolutions": {"fixed": 30},
 //                   "traps": {"fix_before_issue": [REF..], "close_lag": [..], "false_lead": [..],
 //                             "backport": [..], "cross_platform": [..]},
-//                   "traceless": {"vendor_fix": [REF..], "service_side": [..], "other_platform": [..]},
-//                   "excluded": [{"issue": REF, "title", "reason": "stale"|"wontfix"|"duplicate"|
+//                   "traceless": {"vendor_fix": [REF..], "service_side": [..], "other_platform":
+//                   [..]}, "excluded": [{"issue": REF, "title", "reason":
+//                   "stale"|"wontfix"|"duplicate"|
 //                                 "no_evidence"|"open"|"below_min_tier", "detail": "..."}],
 //                   "candidates": {"considered": 70, "included": 52, "excluded": 18,
 //                                  "by_reason": {"stale": 4}}}}
@@ -59,19 +60,18 @@
 // are pure.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+#include "fixgraph/engine/store.h"
+#include "fixgraph/graph/links.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/status.h"
-#include "fixgraph/engine/store.h"
-#include "fixgraph/graph/links.h"
 
 namespace fixgraph::query {
 
@@ -127,8 +127,8 @@ struct DigestCase {
   std::string number;
   std::string title;
   std::string url;
-  std::string problem;  // one line, extracted
-  std::string tier;     // best fix tier, "" when no fix
+  std::string problem;    // one line, extracted
+  std::string tier;       // best fix tier, "" when no fix
   std::string body_text;  // the body without code blocks (first 4000 bytes), for themes
   // What the fix's own description says (digest_text::ExtractPrNote): the
   // cause and the change, verbatim, and the PR they come from ("" when none).
@@ -181,7 +181,7 @@ struct DigestExcluded {
 
 struct Digest {
   DigestOptions options;
-  std::string as_of;  // "2026-09-16" (display offset)
+  std::string as_of;              // "2026-09-16" (display offset)
   std::vector<DigestRepo> repos;  // only repositories with included issues
   std::vector<DigestTheme> themes;
   std::vector<DigestTroubleRow> troubleshooting;
@@ -255,7 +255,8 @@ struct StoreOverview {
   };
   std::vector<Example> examples;
 };
-StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir, size_t max_examples);
+StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string& db_dir,
+                                           size_t max_examples);
 nlohmann::json ToJson(const StoreOverview& o);
 // Nodes in the local doc index under db_dir (0 when there is none).
 StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir);

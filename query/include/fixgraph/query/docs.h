@@ -11,18 +11,17 @@
 // Thread safety: a DocSource may be used from several threads at once.
 #pragma once
 
+#include "fixgraph/engine/status.h"
+
 #include <cstddef>
 #include <functional>
-#include <utility>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "fixgraph/engine/status.h"
 
 namespace fixgraph::query {
 
@@ -114,14 +113,13 @@ StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
 // Like DocSource::Search on the merged source, also returning one line per
 // member source that failed ("<name>: <message>"); never holds the API key.
 StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_view text,
-                                                 size_t limit,
-                                                 std::vector<std::string>* warnings);
+                                                 size_t limit, std::vector<std::string>* warnings);
 
 // --- local corpus -------------------------------------------------------------
 
 struct DocImportStats {
-  size_t files = 0;  // Markdown and JSONL files read
-  size_t nodes = 0;  // nodes written
+  size_t files = 0;    // Markdown and JSONL files read
+  size_t nodes = 0;    // nodes written
   size_t removed = 0;  // nodes of earlier imports of the same trees/files replaced
 };
 
@@ -188,12 +186,12 @@ bool DocIdIsPage(std::string_view id, std::string_view page);
 // --- remote KG service ----------------------------------------------------------
 
 struct RemoteDocOptions {
-  std::string url;       // base URL; "/search" is appended
-  std::string api_key;   // sent as X-API-Key; never printed
-  double timeout_seconds = 10;  // whole request, connect included
-  int max_retries = 3;          // on HTTP 429 / 503
+  std::string url;                 // base URL; "/search" is appended
+  std::string api_key;             // sent as X-API-Key; never printed
+  double timeout_seconds = 10;     // whole request, connect included
+  int max_retries = 3;             // on HTTP 429 / 503
   double max_backoff_seconds = 4;  // cap on one wait (Retry-After or 0.5/1/2 s)
-  std::string file_type;    // optional /search filters, sent only when set
+  std::string file_type;           // optional /search filters, sent only when set
   std::string source_repo;
 };
 
