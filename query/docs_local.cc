@@ -437,17 +437,16 @@ struct Tuning {
   double feedback_df = 0.1;    // the feedback pass searches terms in at most this share of nodes
   double seam_ratio = 10;      // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;  // an abbreviation of a question word (Alternatives)
-  double title_named = 0.08;
-  double title_query = 0.3;  // weight of the title field in the candidate match
-  double scope_bonus = 0.2;  // a page of the sub-corpus the question names ("vllm-ascend")
+  double title_named = 0.08;   // share of the page title's terms the question holds
+  double title_query = 0.3;    // weight of the title field in the candidate match
+  double scope_bonus = 0.2;    // a page of the sub-corpus the question names ("vllm-ascend")
   double title_df =
       0.05;  // title terms in more than this share of the nodes are not searched there (0 = all)
   double title_alt =
       0.8;  // alternatives credited at least this much join the title match (0 = none)
   double word_idf_cap = 0.65;      // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;        // "is there a switch / 开关": environment-variable pages
-  double meaning_function = 0.04;  // "what does X do": X's description section            // share
-                                   // of the page title's terms the question holds
+  double meaning_function = 0.04;  // "what does X do": X's description section
 };
 
 // The ranking constants; `spec` ("name=value,...", the field names above;
