@@ -112,6 +112,10 @@ struct Written {
 
 // Everything but the rename: the checkpoint and the index copies in `tmp`.
 Status WriteSnapshot(const Context& ctx, const std::string& tmp, Written* written) {
+  std::error_code ec;
+  if (!fs::exists(ctx.StoreDir() + "/CURRENT", ec))  // OpenForWrite would create one
+    return Status::NotFound("no fixgraph store at " + ctx.StoreDir() +
+                            " (run `fixgraph import` first, or pass --db)");
   auto store = ctx.OpenForWrite();  // the lock, and the pending work finished
   if (!store.ok()) return store.status();
   std::vector<std::string> interrupted;
@@ -132,7 +136,6 @@ Status WriteSnapshot(const Context& ctx, const std::string& tmp, Written* writte
   written->parts.push_back("store");
   for (const char* name : kIndexDirs) {
     std::string from = ctx.db_dir + "/" + name;
-    std::error_code ec;
     if (!fs::exists(from, ec)) continue;
     FG_RETURN_IF_ERROR(CopyXapianDir(from, tmp + "/" + name));
     written->parts.push_back(name);
