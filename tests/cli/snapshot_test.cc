@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -356,6 +357,8 @@ TEST_F(SnapshotServeTest, SwapsUnderLoadWithoutLosingARequest) {
   stop = true;
   for (auto& t : clients) t.join();
   EXPECT_EQ(failed.load(), 0) << (failures.empty() ? "" : failures[0]);
+  std::fprintf(stderr, "requests answered during %d swaps: %d (old %d, new %d)\n", kSwaps,
+               ok.load(), saw_old.load(), saw_new.load());
   EXPECT_GT(ok.load(), 50);
   EXPECT_GT(saw_old.load(), 0);
   EXPECT_GT(saw_new.load(), 0);
