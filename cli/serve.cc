@@ -198,11 +198,8 @@ std::string DocIndexSignature(const std::string& db_dir) {
 
 class Server {
  public:
-  Server(const std::string& db_dir, const ServeOptions& options, std::ostream& log)
-      : options_(options),
-        backend_(db_dir, std::chrono::milliseconds(200), options.docs),
-        log_(log),
-        svr_(Limits(options)) {}
+  Server(BackendSource& source, const ServeOptions& options, std::ostream& log)
+      : options_(options), source_(source), log_(log), svr_(Limits(options)) {}
 
   // Binds, prints the address, serves until Stop(). Returns false on bind failure.
   Status Run(const std::function<void(int port)>& on_listening) {
@@ -267,12 +264,33 @@ class Server {
     svr_.stop();
   }
 
- private:
   void Log(const std::string& line) {
     std::lock_guard<std::mutex> lock(log_mu_);
     log_ << "fixgraph serve: " << line << "\n" << std::flush;
   }
 
+  // With --snapshots: looks at <root>/current again (on SIGHUP, or every
+  // --snapshot-check seconds) and swaps to the snapshot it names; then
+  // closes the replaced snapshots no request uses any more. A failure is
+  // logged (once per message unless `always_log`) and the current snapshot
+  // keeps serving.
+  void RefreshSnapshot(bool due, bool always_log) {
+    if (due) {
+      std::string was = source_.serving();
+      auto swapped = source_.Refresh();
+      if (!swapped.ok()) {
+        if (always_log || swapped.status().message() != last_refresh_error_)
+          Log("error: " + swapped.status().message() + "; still serving " + was);
+        last_refresh_error_ = swapped.status().message();
+      } else {
+        last_refresh_error_.clear();
+        if (*swapped) Log("serving snapshot " + source_.serving() + " (was " + was + ")");
+      }
+    }
+    for (const std::string& dir : source_.ReleaseUnused()) Log("closed snapshot " + dir);
+  }
+
+ private:
   static ConnectionLimits Limits(const ServeOptions& o) {
     ConnectionLimits l;
     l.threads = std::max<size_t>(1, o.threads);
@@ -383,7 +401,7 @@ class Server {
       std::function<void(const Store&, const httplib::Request&, httplib::Response&)>;
   httplib::Server::Handler WithStore(StoreHandler h) {
     return [this, h = std::move(h)](const httplib::Request& req, httplib::Response& res) {
-      auto store = backend_.Acquire();
+      auto store = source_.Current()->Acquire();
       if (!store.ok()) return SendStatus(res, store.status());
       h(**store, req, res);
     };
@@ -400,11 +418,15 @@ class Server {
     });
     svr_.Get("/healthz", [this](const httplib::Request& req, httplib::Response& res) {
       if (!CheckParams(req, res, {})) return;
-      auto store = backend_.Acquire();
+      std::shared_ptr<Backend> backend = source_.Current();
+      auto store = backend->Acquire();
       json doc{{"status", store.ok() ? "ok" : "degraded"},
                {"store", store.ok()},
-               {"ask", backend_.AskAvailable()},
-               {"store_opens", backend_.opens()}};
+               {"ask", backend->AskAvailable()},
+               {"store_opens", backend->opens()}};
+      if (source_.follows_snapshots())
+        doc["snapshots"] = {
+            {"serving", backend->db_dir()}, {"swaps", source_.swaps()}, {"open", source_.open()}};
       HardenedServer::Counters c = svr_.counters();
       doc["connections"] = {{"accepted", c.accepted},
                             {"timed_out", c.timed_out},
@@ -584,12 +606,13 @@ class Server {
     bool has_repo = false;
     if (Status s = ParseRepoFilter(repo_text, "repo", &repo, &has_repo); !s.ok())
       return SendStatus(res, s);
+    std::shared_ptr<Backend> backend = source_.Current();  // one snapshot for the whole answer
     if (has_repo) {  // an unknown repository is 404, as for links and digest
-      auto store = backend_.Acquire();
+      auto store = backend->Acquire();
       if (!store.ok()) return SendStatus(res, store.status());
       if (Status s = RequireRepository(**store, repo); !s.ok()) return SendStatus(res, s);
     }
-    auto text = backend_.AskText(q, limit, has_repo ? repo.ToString() : std::string(), min_score);
+    auto text = backend->AskText(q, limit, has_repo ? repo.ToString() : std::string(), min_score);
     if (!text.ok()) return SendStatus(res, text.status());
     res.status = 200;
     res.set_content(*text + "\n", "application/json; charset=utf-8");
@@ -599,14 +622,15 @@ class Server {
   // has reopened the store (a writer changed it) or `docs import` has
   // rewritten the doc index since it was built.
   StatusOr<json> Home() {
-    auto store = backend_.Acquire();
+    std::shared_ptr<Backend> backend = source_.Current();
+    auto store = backend->Acquire();
     if (!store.ok()) return store.status();
-    std::string docs = DocIndexSignature(backend_.db_dir());
+    std::string docs = DocIndexSignature(backend->db_dir());
     {
       std::lock_guard<std::mutex> lock(home_mu_);
       if (home_ && home_store_.lock() == *store && home_docs_ == docs) return *home_;
     }
-    auto overview = query::BuildStoreOverview(**store, backend_.db_dir(), 8);
+    auto overview = query::BuildStoreOverview(**store, backend->db_dir(), 8);
     if (!overview.ok()) return overview.status();
     json doc = query::ToJson(*overview);
     std::lock_guard<std::mutex> lock(home_mu_);
@@ -617,7 +641,8 @@ class Server {
   }
 
   ServeOptions options_;
-  Backend backend_;
+  BackendSource& source_;
+  std::string last_refresh_error_;  // the waiter thread's alone
   std::mutex home_mu_;
   std::optional<json> home_;
   std::weak_ptr<const Store> home_store_;
@@ -671,18 +696,29 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
 
   // SIGINT/SIGTERM stop the server cleanly: block them before any thread
   // exists (RocksDB starts background threads when the store opens; threads
-  // inherit the mask) and wait for them on a dedicated thread.
+  // inherit the mask) and wait for them on a dedicated thread. With
+  // --snapshots, SIGHUP makes that thread look at <root>/current at once.
+  const bool follow = !options.snapshots.empty();
   sigset_t sigs;
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);
   sigaddset(&sigs, SIGTERM);
+  if (follow) sigaddset(&sigs, SIGHUP);
   sigset_t old;
   pthread_sigmask(SIG_BLOCK, &sigs, &old);
   auto restore = [&old] { pthread_sigmask(SIG_SETMASK, &old, nullptr); };
 
-  // Check the store now, so a wrong --db fails at once.
-  Server server(ctx.db_dir, options, *ctx.err);
-  {
+  // Open the store (the snapshot) now, so a wrong --db or --snapshots fails at once.
+  std::unique_ptr<BackendSource> source;
+  if (follow) {
+    auto opened = BackendSource::ForSnapshots(options.snapshots, options.docs);
+    if (!opened.ok()) {
+      restore();
+      return ctx.Fail(opened.status());
+    }
+    source = std::move(*opened);
+  } else {
+    source = std::make_unique<BackendSource>(ctx.db_dir, options.docs);
     Backend probe(ctx.db_dir);
     auto store = probe.Acquire();
     if (!store.ok()) {
@@ -690,10 +726,13 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
       return ctx.Fail(store.status());
     }
   }
+  Server server(*source, options, *ctx.err);
 
   std::atomic<bool> done{false};
   std::thread waiter([&] {
     int sig = 0;
+    auto checked = std::chrono::steady_clock::now();
+    const auto every = std::chrono::seconds(options.snapshot_check_s);
     while (!done.load()) {
       timespec ts{0, 200 * 1000 * 1000};
       sig = sigtimedwait(&sigs, nullptr, &ts);
@@ -701,13 +740,19 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
         server.Stop();
         return;
       }
+      if (!follow) continue;
+      auto now = std::chrono::steady_clock::now();
+      bool due = sig == SIGHUP || (every.count() > 0 && now - checked >= every);
+      if (due) checked = now;
+      server.RefreshSnapshot(due, sig == SIGHUP);
     }
   });
   Status s = server.Run([&](int port) {
     std::string shown =
         options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
     *ctx.err << "fixgraph serve: listening on http://" << shown << ":" << port << "/"
-             << (options.token.empty() ? "" : " (bearer token required for /api/)") << "\n"
+             << (options.token.empty() ? "" : " (bearer token required for /api/)")
+             << (follow ? " serving snapshot " + source->serving() : std::string()) << "\n"
              << std::flush;
   });
   done.store(true);
@@ -818,6 +863,13 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--cors", options->cors_origin,
                   "let pages of this one origin (https://host[:port]) read the API from a browser "
                   "(default: none)");
+  cmd->add_option("--snapshots", options->snapshots,
+                  "serve the snapshot ROOT/current names instead of --db, and swap to a newer one "
+                  "while serving (`fixgraph snapshot --publish`; docs/deploy.md)");
+  cmd->add_option("--snapshot-check", options->snapshot_check_s,
+                  "with --snapshots: seconds between looks at ROOT/current (default 5; 0: only on "
+                  "SIGHUP)")
+      ->check(WholeNumber(0, 86400));
   cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }
 

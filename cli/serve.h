@@ -21,6 +21,8 @@ struct ServeOptions {
   std::string token;            // from $FIXGRAPH_SERVE_TOKEN only
   std::string cors_origin;      // --cors: the one origin allowed to read answers ("" = none)
   query::DocSourceConfig docs;  // the doc sources ask opens (from the environment)
+  std::string snapshots;        // --snapshots: serve <dir>/current, swapped while serving
+  int snapshot_check_s = 5;  // --snapshot-check: seconds between looks at current (0: SIGHUP only)
 };
 
 // "--cors" values: an origin as browsers send it (http://host[:port] or

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <iterator>
 #include <type_traits>
 #include <vector>
 
@@ -275,6 +277,122 @@ StatusOr<Out> Backend::AskAs(const std::string& text, size_t limit, const std::s
   } else {
     return query::ToJson(*result);
   }
+}
+
+}  // namespace fixgraph::cli
+
+namespace fixgraph::cli {
+
+namespace {
+// A snapshot never changes: its Backend need not look for writers.
+constexpr std::chrono::hours kSnapshotRecheck{24 * 365};
+}  // namespace
+
+BackendSource::BackendSource(std::string db_dir, query::DocSourceConfig docs)
+    : docs_(std::move(docs)),
+      current_(std::make_shared<Backend>(db_dir, std::chrono::milliseconds(200), docs_)),
+      serving_(std::move(db_dir)) {}
+
+StatusOr<std::unique_ptr<BackendSource>> BackendSource::ForSnapshots(const std::string& root,
+                                                                     query::DocSourceConfig docs) {
+  std::unique_ptr<BackendSource> source(new BackendSource());
+  source->root_ = root;
+  source->docs_ = std::move(docs);
+  auto dir = source->ResolveCurrent();
+  if (!dir.ok()) return dir.status();
+  auto backend = OpenSnapshot(*dir, source->docs_);
+  if (!backend.ok()) return backend.status();
+  source->current_ = std::move(*backend);
+  source->serving_ = *dir;
+  return source;
+}
+
+StatusOr<std::string> BackendSource::ResolveCurrent() const {
+  std::filesystem::path link = std::filesystem::path(root_) / "current";
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::canonical(link, ec);
+  if (ec)
+    return Status::NotFound("--snapshots " + root_ + ": " + link.string() +
+                            " does not name a snapshot (" + ec.message() +
+                            "; `fixgraph snapshot --publish` makes it)");
+  if (!std::filesystem::is_directory(dir, ec))
+    return Status::InvalidArgument("--snapshots " + root_ + ": " + link.string() + " names " +
+                                   dir.string() + ", not a folder");
+  return dir.string();
+}
+
+StatusOr<std::shared_ptr<Backend>> BackendSource::OpenSnapshot(const std::string& dir,
+                                                               const query::DocSourceConfig& docs) {
+  auto backend = std::make_shared<Backend>(dir, kSnapshotRecheck, docs);
+  auto store = backend->Acquire();
+  if (!store.ok()) return store.status().WithContext("snapshot " + dir);
+  std::error_code ec;
+  // Open the ask index now: a broken one must not replace a good one, and the
+  // first request after the swap should not pay for opening it.
+  if (std::filesystem::exists(std::filesystem::path(dir) / "index-issues", ec) &&
+      !backend->AskAvailable())
+    return Status::Unavailable("snapshot " + dir + ": its ask index cannot be opened");
+  return backend;
+}
+
+std::shared_ptr<Backend> BackendSource::Current() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return current_;
+}
+
+StatusOr<bool> BackendSource::Refresh() {
+  if (root_.empty()) return false;
+  std::lock_guard<std::mutex> refresh(refresh_mu_);
+  auto dir = ResolveCurrent();
+  if (!dir.ok()) return dir.status();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (*dir == serving_) return false;
+  }
+  // Opened outside mu_: requests keep getting the current one meanwhile.
+  auto backend = OpenSnapshot(*dir, docs_);
+  if (!backend.ok()) return backend.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  retired_.push_back(std::move(current_));
+  current_ = std::move(*backend);
+  serving_ = *dir;
+  ++swaps_;
+  return true;
+}
+
+std::vector<std::string> BackendSource::ReleaseUnused() {
+  std::vector<std::shared_ptr<Backend>> unused;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // A retired Backend is reachable only through retired_ and the requests
+    // that took it before the swap: a count of 1 means none holds it, and
+    // none can take it again.
+    auto keep = std::partition(retired_.begin(), retired_.end(),
+                               [](const std::shared_ptr<Backend>& b) { return b.use_count() > 1; });
+    std::move(keep, retired_.end(), std::back_inserter(unused));
+    retired_.erase(keep, retired_.end());
+  }
+  std::vector<std::string> closed;
+  for (auto& b : unused) {
+    closed.push_back(b->db_dir());
+    b.reset();  // closes its store and ask index, outside mu_
+  }
+  return closed;
+}
+
+std::string BackendSource::serving() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return serving_;
+}
+
+std::int64_t BackendSource::swaps() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return swaps_;
+}
+
+size_t BackendSource::open() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return 1 + retired_.size();
 }
 
 }  // namespace fixgraph::cli

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 namespace fixgraph::cli {
 
@@ -86,6 +87,60 @@ class Backend {
 
   struct SearchState;
   std::unique_ptr<SearchState> search_;
+};
+
+// Which Backend answers a request: one data directory (`serve --db`), or
+// the snapshot the symbolic link <root>/current names (`serve --snapshots`,
+// docs/deploy.md), swapped while serving.
+//
+// A request takes Current() once and answers from that Backend alone, so
+// in-flight requests finish on the snapshot they started with while new ones
+// get the new one. Refresh() opens the snapshot `current` names when it is
+// another one (its store, and its ask index when it has one) before swapping,
+// so a snapshot that cannot be opened never replaces a good one. A replaced
+// Backend is kept until ReleaseUnused() finds no request holding it and
+// closes it.
+//
+// Thread safety: every method may be called from several threads at once.
+class BackendSource {
+ public:
+  // Serves `db_dir`, reopened as writers change it (Backend's own check).
+  BackendSource(std::string db_dir, query::DocSourceConfig docs);
+  // Serves the snapshot <root>/current names; fails when it cannot be opened.
+  static StatusOr<std::unique_ptr<BackendSource>> ForSnapshots(const std::string& root,
+                                                               query::DocSourceConfig docs);
+
+  std::shared_ptr<Backend> Current() const;
+
+  // With --snapshots: resolves <root>/current again and, when it names
+  // another snapshot, opens it and makes it current. True when it swapped;
+  // an error (the current snapshot keeps serving) when the new one cannot be
+  // opened. Without --snapshots: false.
+  StatusOr<bool> Refresh();
+  // Closes the replaced snapshots no request uses any more; their folders.
+  std::vector<std::string> ReleaseUnused();
+
+  bool follows_snapshots() const { return !root_.empty(); }
+  // The folder served (the snapshot's real path, or the --db directory).
+  std::string serving() const;
+  std::int64_t swaps() const;
+  // Backends open: the current one and the replaced ones still in use.
+  size_t open() const;
+
+ private:
+  BackendSource() = default;
+  static StatusOr<std::shared_ptr<Backend>> OpenSnapshot(const std::string& dir,
+                                                         const query::DocSourceConfig& docs);
+  StatusOr<std::string> ResolveCurrent() const;
+
+  std::string root_;  // "" without --snapshots
+  query::DocSourceConfig docs_;
+  std::mutex refresh_mu_;  // one Refresh at a time
+  mutable std::mutex mu_;
+  std::shared_ptr<Backend> current_;
+  std::string serving_;
+  std::vector<std::shared_ptr<Backend>> retired_;
+  std::int64_t swaps_ = 0;
 };
 
 }  // namespace fixgraph::cli

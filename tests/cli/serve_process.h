@@ -80,6 +80,7 @@ class ServeProcess {
     return exit_status_;
   }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string log() const { return ReadFile(stderr_path_); }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 

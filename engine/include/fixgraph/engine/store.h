@@ -214,6 +214,14 @@ class Store {
 
   const std::string& dir() const;
 
+  // Writes a consistent copy of the whole store into the new folder `dir`
+  // (RocksDB's checkpoint: memtables flushed first, table files hard-linked
+  // when `dir` is on the same file system, copied otherwise). The copy opens
+  // as a store of its own. REQUIRES: !read_only (the writer's lock keeps
+  // other writers out meanwhile). InvalidArgument when `dir` exists.
+  // (engine/store_checkpoint.cc)
+  Status WriteCheckpoint(const std::string& dir) const;
+
   // ---- Pending derived work (PendingWork above).
   Status ListPending(PendingWork* out) const;
   // Removes the given entries in one logged write.
