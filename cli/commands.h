@@ -56,5 +56,6 @@ void AddAskCommand(CLI::App& app, Context& ctx);
 void AddDigestCommand(CLI::App& app, Context& ctx);
 void AddServeCommand(CLI::App& app, Context& ctx);
 void AddMcpCommand(CLI::App& app, Context& ctx);
+void AddIndexCommands(CLI::App& app, Context& ctx);
 
 }  // namespace fixgraph::cli
