@@ -294,7 +294,8 @@ class XapianSearcher final : public Searcher {
     try {
       for (size_t i = 0; i < kPoolSize; ++i) {
         auto h = std::make_unique<Handle>();
-        FG_RETURN_IF_ERROR(OpenHandle(*h));
+        // The shards the first handle found down are not waited for again.
+        FG_RETURN_IF_ERROR(OpenHandle(*h, i == 0 ? std::vector<size_t>() : pool_[0]->down));
         if (i == 0) {
           std::string schema = h->db.get_metadata("fixgraph:schema");
           if (schema != kIssueIndexSchema)
@@ -365,6 +366,7 @@ class XapianSearcher final : public Searcher {
     // shards that could not be reached (the search runs without them).
     bool sharded = false;
     std::vector<std::string> missing;
+    std::vector<size_t> down;  // their indexes in the stub
     std::chrono::steady_clock::time_point opened;
     // Read at the first search after the handle opens or sees a new
     // revision (shared by the handles on the same revision, SharedPriors):
@@ -384,12 +386,13 @@ class XapianSearcher final : public Searcher {
   // every handle on a revision (a handle keeps its own until it reloads).
   // (Re)opens the handle's database: the index directory, or the shards of a
   // stub (those that are up).
-  Status OpenHandle(Handle& h) {
-    auto opened = OpenIndex(IssueIndexDir(db_dir_), "issue index");
+  Status OpenHandle(Handle& h, const std::vector<size_t>& skip = {}) {
+    auto opened = OpenIndex(IssueIndexDir(db_dir_), "issue index", skip);
     if (!opened.ok()) return opened.status();
     h.db = std::move(opened->db);
     h.sharded = opened->sharded;
     h.missing = std::move(opened->missing);
+    h.down = std::move(opened->missing_shards);
     h.opened = std::chrono::steady_clock::now();
     h.priors_stale = true;
     return Status::OK();

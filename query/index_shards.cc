@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -75,7 +76,8 @@ StatusOr<std::vector<ShardLine>> ReadStub(const std::string& path) {
   return out;
 }
 
-StatusOr<OpenedIndex> OpenIndex(const std::string& path, const std::string& what) {
+StatusOr<OpenedIndex> OpenIndex(const std::string& path, const std::string& what,
+                                const std::vector<size_t>& skip) {
   OpenedIndex out;
   if (!IsStubFile(path)) {
     try {
@@ -94,12 +96,18 @@ StatusOr<OpenedIndex> OpenIndex(const std::string& path, const std::string& what
   std::vector<bool> up(lines->size(), false);
   int first_up = -1;
   for (size_t i = 0; i < lines->size(); ++i) {
+    if (std::find(skip.begin(), skip.end(), i) != skip.end()) {
+      out.missing.push_back((*lines)[i].name + ": down a moment ago");
+      out.missing_shards.push_back(i);
+      continue;
+    }
     try {
       opened[i] = OpenShard((*lines)[i]);
       up[i] = true;
       if (first_up < 0) first_up = static_cast<int>(i);
     } catch (const Xapian::Error& e) {
       out.missing.push_back((*lines)[i].name + ": " + e.get_description());
+      out.missing_shards.push_back(i);
     }
   }
   if (first_up < 0) {

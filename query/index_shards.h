@@ -55,14 +55,18 @@ StatusOr<std::vector<ShardLine>> ReadStub(const std::string& path);
 
 struct OpenedIndex {
   Xapian::Database db;
-  bool sharded = false;              // opened from a stub
-  size_t shards = 0;                 // the stub's shards (1 for a directory)
-  std::vector<std::string> missing;  // "shard 1 (remote 127.0.0.1:9001): <why>", stub order
+  bool sharded = false;                // opened from a stub
+  size_t shards = 0;                   // the stub's shards (1 for a directory)
+  std::vector<std::string> missing;    // "shard 1 (remote 127.0.0.1:9001): <why>", stub order
+  std::vector<size_t> missing_shards;  // their indexes
 };
 
 // Opens the index at `path`: a directory as it is, a stub shard by shard.
 // `what` names the index in messages ("issue index"). Unavailable, naming
 // every shard, when no shard opens; IOError for a directory that does not open.
-StatusOr<OpenedIndex> OpenIndex(const std::string& path, const std::string& what);
+// `skip`: shards known to be down (OpenedIndex::missing_shards of a moment
+// ago), taken as missing without waiting for them again.
+StatusOr<OpenedIndex> OpenIndex(const std::string& path, const std::string& what,
+                                const std::vector<size_t>& skip = {});
 
 }  // namespace fixgraph::query

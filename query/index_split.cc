@@ -65,8 +65,9 @@ Status SplitIssues(const std::string& db_dir, const std::string& work, size_t n,
 
   std::vector<Xapian::WritableDatabase> out;
   for (size_t k = 0; k < n; ++k) {
-    out.emplace_back(ShardPath(work, "issues", k),
-                     Xapian::DB_CREATE | Xapian::DB_NO_TERMLIST | Xapian::DB_NO_SYNC);
+    // With a termlist table, unlike the index: a remote shard sends a
+    // document's values by the slot list the termlist table keeps.
+    out.emplace_back(ShardPath(work, "issues", k), Xapian::DB_CREATE | Xapian::DB_NO_SYNC);
     CopyMetadata(src, &out.back());
     out.back().set_metadata(kPriorsKey, encoded_priors);
     out.back().set_metadata(kShardsKey, std::to_string(n));
