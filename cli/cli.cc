@@ -142,6 +142,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   AddServeCommand(app, ctx);
   AddMcpCommand(app, ctx);
   AddSnapshotCommand(app, ctx);
+  AddIndexCommands(app, ctx);
 
   // Name an unknown command plainly (CLI11 would only say one is required).
   for (size_t i = 1; i < args.size(); ++i) {

@@ -188,6 +188,13 @@ void RunAsk(Context& ctx, const AskArgs& args) {
   } else {
     PrintText(*ctx.out, *result);
   }
+  // A sharded index with shards down (docs/deploy.md, "Shards"): the answer
+  // of the others, exit 3.
+  if (!result->missing_shards.empty()) {
+    for (const std::string& m : result->missing_shards)
+      *ctx.err << "fixgraph: warning: degraded answer: issue index " << m << "\n";
+    ctx.exit_code = kExitPartial;
+  }
 }
 
 // eval-ask: Recall@1, Recall@5 and MRR over a query set (query::EvaluateAsk).

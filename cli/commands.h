@@ -57,5 +57,6 @@ void AddDigestCommand(CLI::App& app, Context& ctx);
 void AddServeCommand(CLI::App& app, Context& ctx);
 void AddMcpCommand(CLI::App& app, Context& ctx);
 void AddSnapshotCommand(CLI::App& app, Context& ctx);
+void AddIndexCommands(CLI::App& app, Context& ctx);
 
 }  // namespace fixgraph::cli

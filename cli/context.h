@@ -18,7 +18,7 @@ namespace fixgraph::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;  // the command ran and failed; the message says what and where
 constexpr int kExitUsage = 2;    // unknown command or flag, bad flag value, missing argument
-constexpr int kExitPartial = 3;  // sync stored only part of what it was asked for
+constexpr int kExitPartial = 3;  // sync stored only part; ask answered without some shards
 
 struct Context {
   std::ostream* out = nullptr;

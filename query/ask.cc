@@ -3,6 +3,7 @@
 
 #include "analyzer.h"
 #include "ask_query.h"
+#include "index_shards.h"
 #include "issue_index.h"
 #include "lexicon.h"
 #include "log_signature.h"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -150,6 +152,22 @@ struct PriorTable {
     return true;
   }
 
+  // The priors of a sharded index (issue_index.h, kPriorsKey): no level
+  // lists (PriorSource does not run on remote shards). False when unreadable.
+  bool LoadShared(const Xapian::Database& db) {
+    std::vector<std::string> slots;
+    if (!DecodePriors(db.get_metadata(kPriorsKey), &slots)) return false;
+    prior.assign(std::max<size_t>(slots.size(), 1), static_cast<float>(kDefaultPrior));
+    levels.clear();
+    at_least.clear();
+    max = 0;
+    for (size_t d = 1; d < slots.size(); ++d) {
+      if (!slots[d].empty()) prior[d] = static_cast<float>(Xapian::sortable_unserialise(slots[d]));
+      max = std::max(max, prior[d]);
+    }
+    return true;
+  }
+
   void Load(const Xapian::Database& db) {
     prior.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
     for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
@@ -276,7 +294,8 @@ class XapianSearcher final : public Searcher {
     try {
       for (size_t i = 0; i < kPoolSize; ++i) {
         auto h = std::make_unique<Handle>();
-        h->db = Xapian::Database(IssueIndexDir(db_dir_));
+        // The shards the first handle found down are not waited for again.
+        FG_RETURN_IF_ERROR(OpenHandle(*h, i == 0 ? std::vector<size_t>() : pool_[0]->down));
         if (i == 0) {
           std::string schema = h->db.get_metadata("fixgraph:schema");
           if (schema != kIssueIndexSchema)
@@ -285,8 +304,6 @@ class XapianSearcher final : public Searcher {
                 (schema.empty() ? std::string("(none)") : schema) + ", this build reads layout " +
                 kIssueIndexSchema + ": rebuild it with `fixgraph link` (or `fixgraph index-ask`)");
         }
-        h->opened = std::chrono::steady_clock::now();
-        h->priors_stale = true;
         pool_.push_back(std::move(h));
       }
     } catch (const Xapian::Error& e) {
@@ -305,8 +322,8 @@ class XapianSearcher final : public Searcher {
     result.searched = ExtractSignature(text);
     size_t limit = std::clamp<size_t>(options.limit, 1, 100);
     BuiltQuery built;
-    FG_ASSIGN_OR_RETURN(result.hits,
-                        Search(result.searched, options.repo, limit, options.decode_fixes, &built));
+    FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit,
+                                            options.decode_fixes, &built, &result.missing_shards));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
     if (options.with_docs && docs_ != nullptr) {
       auto docs = docs_->Search(result.searched, kDocLimit);
@@ -328,6 +345,10 @@ class XapianSearcher final : public Searcher {
     for (auto& h : pool_) {
       std::lock_guard<std::mutex> lock(h->mu);
       try {
+        if (h->sharded) {
+          FG_RETURN_IF_ERROR(OpenHandle(*h));
+          continue;
+        }
         if (h->db.reopen()) h->priors_stale = true;
         h->opened = std::chrono::steady_clock::now();
       } catch (const Xapian::Error& e) {
@@ -341,6 +362,11 @@ class XapianSearcher final : public Searcher {
   struct Handle {
     std::mutex mu;
     Xapian::Database db;
+    // Opened from a stub of shards (index_shards.h); `missing` names the
+    // shards that could not be reached (the search runs without them).
+    bool sharded = false;
+    std::vector<std::string> missing;
+    std::vector<size_t> down;  // their indexes in the stub
     std::chrono::steady_clock::time_point opened;
     // Read at the first search after the handle opens or sees a new
     // revision (shared by the handles on the same revision, SharedPriors):
@@ -358,7 +384,34 @@ class XapianSearcher final : public Searcher {
   // The prior table of `db`'s revision: the one the last handle loaded when
   // it is of the same database and revision, else read now. One table serves
   // every handle on a revision (a handle keeps its own until it reloads).
-  StatusOr<std::shared_ptr<const PriorTable>> SharedPriors(const Xapian::Database& db) {
+  // (Re)opens the handle's database: the index directory, or the shards of a
+  // stub (those that are up).
+  Status OpenHandle(Handle& h, const std::vector<size_t>& skip = {}) {
+    auto opened = OpenIndex(IssueIndexDir(db_dir_), "issue index", skip);
+    if (!opened.ok()) return opened.status();
+    h.db = std::move(opened->db);
+    h.sharded = opened->sharded;
+    h.missing = std::move(opened->missing);
+    h.down = std::move(opened->missing_shards);
+    h.opened = std::chrono::steady_clock::now();
+    h.priors_stale = true;
+    return Status::OK();
+  }
+
+  StatusOr<std::shared_ptr<const PriorTable>> SharedPriors(const Xapian::Database& db,
+                                                           bool sharded) {
+    if (sharded) {
+      // A combined database has no single revision: each handle reads its
+      // own table (when it opens or a shard changed).
+      auto table = std::make_shared<PriorTable>();
+      if (!table->LoadShared(db) || !table->LoadDead(db))
+        return Status::Corruption("issue index " + IssueIndexDir(db_dir_) +
+                                  ": the shards' priors or dead document set (" + kPriorsKey +
+                                  ", " + kDeadKey +
+                                  ") cannot be read: split the index again with `fixgraph index "
+                                  "split`");
+      return std::shared_ptr<const PriorTable>(std::move(table));
+    }
     const std::string uuid = db.get_uuid();
     const Xapian::rev rev = db.get_revision();
     std::lock_guard<std::mutex> lock(priors_mu_);
@@ -380,19 +433,25 @@ class XapianSearcher final : public Searcher {
   // parts held by more than kCommonPartShare of the issues are left out,
   // ask_query.h, kCommonPartMinIssues) and searches it.
   StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo,
-                                       size_t limit, bool decode_fixes, BuiltQuery* built) {
+                                       size_t limit, bool decode_fixes, BuiltQuery* built,
+                                       std::vector<std::string>* missing) {
     Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
     std::lock_guard<std::mutex> lock(h.mu);
     for (int attempt = 0;; ++attempt) {
       try {
         // Pick up commits of a writer in another process, at most once a second.
+        // (Shards found missing are looked for again as often.)
         auto now = std::chrono::steady_clock::now();
         if (now - h.opened > std::chrono::seconds(1)) {
-          if (h.db.reopen()) h.priors_stale = true;
+          if (!h.missing.empty()) {
+            FG_RETURN_IF_ERROR(OpenHandle(h));
+          } else if (h.db.reopen()) {
+            h.priors_stale = true;
+          }
           h.opened = now;
         }
         if (h.priors_stale || h.priors == nullptr) {
-          auto priors = SharedPriors(h.db);
+          auto priors = SharedPriors(h.db, h.sharded);
           if (!priors.ok()) return priors.status();
           h.priors = std::move(*priors);
           h.priors_stale = false;
@@ -409,7 +468,16 @@ class XapianSearcher final : public Searcher {
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
-        return SearchOnce(h, *built, repo, limit, decode_fixes);
+        auto hits = SearchOnce(h, *built, repo, limit, decode_fixes);
+        *missing = h.missing;
+        return hits;
+      } catch (const Xapian::NetworkError& e) {
+        // A shard went away (or timed out) since the handle opened: open the
+        // shards again, without those that are down, and search once more.
+        if (!h.sharded || attempt >= 2)
+          return Status::Unavailable("searching issue index " + IssueIndexDir(db_dir_) + ": " +
+                                     e.get_description());
+        FG_RETURN_IF_ERROR(OpenHandle(h));
       } catch (const Xapian::DatabaseModifiedError&) {
         if (attempt >= 2)
           return Status::Unavailable("issue index kept changing during the search; retry");
@@ -433,10 +501,15 @@ class XapianSearcher final : public Searcher {
         static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
     Xapian::Enquire enquire(db);
     LiveDecider live(*h.priors);
-    const Xapian::MatchDecider* decider = h.priors->dead_count > 0 ? &live : nullptr;
+    // Shards (a match decider does not run on a remote shard): the dead
+    // documents carry kDeadTerm and are left out by the query.
+    const bool dead = h.priors->dead_count > 0;
+    const Xapian::MatchDecider* decider = dead && !h.sharded ? &live : nullptr;
     auto filtered = [&](Xapian::Query q) {
       if (!repo.empty())
         q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
+      if (dead && h.sharded)
+        q = Xapian::Query(Xapian::Query::OP_AND_NOT, q, Xapian::Query(std::string(kDeadTerm)));
       return q;
     };
     struct Candidate {
@@ -458,9 +531,14 @@ class XapianSearcher final : public Searcher {
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     if (built.units > 1) {
       PriorSource best(*h.priors);
+      // Over shards Xapian's own source of the prior slot: the same weights
+      // without the tie-break, and Xapian orders equal weights by docid too
+      // (the shards keep the single index's docids). It only cannot skip.
+      Xapian::ValueWeightPostingSource slot(kPriorSlot);
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
       enquire.set_query(
-          filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted, Xapian::Query(&best))));
+          filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted,
+                                 h.sharded ? Xapian::Query(&slot) : Xapian::Query(&best))));
       Xapian::MSet mset =
           enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
       for (auto it = mset.begin(); it != mset.end(); ++it)
@@ -492,11 +570,14 @@ class XapianSearcher final : public Searcher {
       if (mset.size() < limit) {
         const Xapian::doccount issues = h.priors->Live(db);
         Xapian::Query title = built.title_any;
+        Xapian::Query partial = built.partial;
+        if (h.sharded && partial.get_type() == Xapian::Query::OP_ELITE_SET)
+          partial = EliteOverShards(db, partial);
         if (issues >= kCommonPartMinIssues)
           title = RareTitleUnits(
               built, [&](const std::string& term) { return db.get_termfreq(term); },
               kCommonTitleShare * static_cast<double>(issues));
-        mset = run(built.partial, title);
+        mset = run(partial, title);
       }
       ranked.reserve(mset.size() + title_matches.size());
       std::vector<bool> title_listed(title_matches.size(), false);
@@ -526,6 +607,37 @@ class XapianSearcher final : public Searcher {
       hits.push_back(std::move(*hit));
     }
     return hits;
+  }
+
+  // OP_ELITE_SET picks its units per shard (a unit absent from a shard
+  // weighs nothing there, so a commoner one takes its place, and the shards
+  // answer different queries): over shards the units are picked here, once,
+  // from the whole index's statistics: the rarest (the fewest documents
+  // holding their rarest term), as many as the elite set keeps
+  // (ask_query.cc), OR-ed.
+  static Xapian::Query EliteOverShards(const Xapian::Database& db, const Xapian::Query& elite) {
+    const size_t n = elite.get_num_subqueries();
+    const size_t keep = std::max(kMinFallbackUnits, (n + 1) / 2);
+    std::vector<std::pair<Xapian::doccount, size_t>> rarity;
+    for (size_t i = 0; i < n; ++i) {
+      const Xapian::Query unit = elite.get_subquery(i);
+      Xapian::doccount rarest = 0;
+      bool any = false;
+      for (auto t = unit.get_unique_terms_begin(); t != unit.get_unique_terms_end(); ++t) {
+        const Xapian::doccount tf = db.get_termfreq(*t);
+        if (tf > 0 && (!any || tf < rarest)) rarest = tf, any = true;
+      }
+      // A unit no document holds matches nothing: last.
+      rarity.emplace_back(any ? rarest : std::numeric_limits<Xapian::doccount>::max(), i);
+    }
+    std::stable_sort(rarity.begin(), rarity.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (rarity.size() > keep) rarity.resize(keep);
+    std::sort(rarity.begin(), rarity.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::vector<Xapian::Query> units;
+    for (const auto& r : rarity) units.push_back(elite.get_subquery(r.second));
+    return Xapian::Query(Xapian::Query::OP_OR, units.begin(), units.end());
   }
 
   std::string db_dir_;
@@ -626,14 +738,21 @@ json ToJson(const AskResult& r) {
   }
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
-  return {{"query", r.query},           {"hits", std::move(hits)},  {"docs", std::move(docs)},
-          {"fallback", r.fallback},     {"searched", r.searched},   {"ranked", RankedJson(r)},
-          {"docs_first", r.docs_first}, {"min_score", r.min_score}, {"dropped", r.dropped}};
+  json out = {{"query", r.query},           {"hits", std::move(hits)},  {"docs", std::move(docs)},
+              {"fallback", r.fallback},     {"searched", r.searched},   {"ranked", RankedJson(r)},
+              {"docs_first", r.docs_first}, {"min_score", r.min_score}, {"dropped", r.dropped}};
+  if (!r.missing_shards.empty()) {
+    out["degraded"] = true;
+    out["missing_shards"] = r.missing_shards;
+  }
+  return out;
 }
 
 std::string ToJsonText(const AskResult& r) {
   // Keys in the order dump() prints them (sorted), values dumped one by one.
-  std::string out = "{\"docs\":";
+  std::string out = "{";
+  if (!r.missing_shards.empty()) out += "\"degraded\":true,";
+  out += "\"docs\":";
   json docs = json::array();
   for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
   AppendJson(&out, docs);
@@ -679,6 +798,10 @@ std::string ToJsonText(const AskResult& r) {
   }
   out += "],\"min_score\":";
   AppendJson(&out, r.min_score);
+  if (!r.missing_shards.empty()) {
+    out += ",\"missing_shards\":";
+    AppendJson(&out, json(r.missing_shards));
+  }
   out += ",\"query\":";
   AppendJson(&out, r.query);
   out += ",\"ranked\":";
@@ -692,7 +815,8 @@ std::string ToJsonText(const AskResult& r) {
 StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
                                                    const DocSourceConfig& docs_config) {
   std::error_code ec;
-  if (!std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
+  if (!IsStubFile(IssueIndexDir(db_dir)) &&
+      !std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
     return Status::NotFound("no issue index at " + IssueIndexDir(db_dir) +
                             " (import data with `fixgraph import DUMP` or run `fixgraph link`)");
   std::unique_ptr<DocSource> docs;

@@ -48,6 +48,7 @@
 #include "docs_assoc.h"
 #include "docs_fields.h"
 #include "docs_node.h"
+#include "index_shards.h"
 #include "lexicon.h"
 
 #include "fixgraph/engine/store.h"
@@ -520,8 +521,13 @@ class FeedbackDecider : public Xapian::ExpandDecider {
 
 class LocalDocSource : public DocSource {
  public:
-  LocalDocSource(Xapian::Database db, const LocalDocOptions& options)
-      : db_(std::move(db)), tune_(ReadTuning(options.tune)), debug_(options.debug) {
+  // `stub`: the stub file the shards of `db` were opened from ("" for an
+  // index directory).
+  LocalDocSource(Xapian::Database db, const LocalDocOptions& options, std::string stub = "")
+      : db_(std::move(db)),
+        tune_(ReadTuning(options.tune)),
+        debug_(options.debug),
+        stub_(std::move(stub)) {
     LoadAssociations();
   }
 
@@ -529,12 +535,37 @@ class LocalDocSource : public DocSource {
 
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     std::lock_guard<std::mutex> lock(mu_);
-    try {
-      if (db_.reopen()) LoadAssociations();
-      return SearchLocked(text, limit);
-    } catch (const Xapian::Error& e) {
-      return Status::IOError("doc index: " + e.get_msg());
+    for (int attempt = 0;; ++attempt) {
+      try {
+        if (db_.reopen()) LoadAssociations();
+        return SearchLocked(text, limit);
+      } catch (const Xapian::NetworkError& e) {
+        // A shard server went away or timed out: connect again (once), every
+        // shard or none (a doc answer over part of the shards is not given).
+        if (stub_.empty() || attempt > 0)
+          return Status::Unavailable("doc index: " + e.get_description());
+        FG_RETURN_IF_ERROR(ReopenShards());
+      } catch (const Xapian::Error& e) {
+        return Status::IOError("doc index: " + e.get_msg());
+      }
     }
+  }
+
+  // Opens the shards of stub_ again; Unavailable naming those that are down.
+  Status ReopenShards() {
+    auto opened = OpenIndex(stub_, "doc index");
+    if (!opened.ok()) return opened.status();
+    if (!opened->missing.empty()) return MissingShards(stub_, opened->missing);
+    db_ = std::move(opened->db);
+    LoadAssociations();
+    return Status::OK();
+  }
+
+ public:
+  static Status MissingShards(const std::string& stub, const std::vector<std::string>& missing) {
+    std::string all;
+    for (const std::string& m : missing) all += (all.empty() ? "" : "; ") + m;
+    return Status::Unavailable("doc index " + stub + ": shards cannot be reached: " + all);
   }
 
  private:
@@ -1165,6 +1196,7 @@ class LocalDocSource : public DocSource {
   docs::Associations assoc_;
   Tuning tune_;
   std::ostream* debug_;  // LocalDocOptions::debug; not owned
+  std::string stub_;
 };
 
 }  // namespace
@@ -1239,6 +1271,14 @@ StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_di
   std::error_code ec;
   if (!fs::exists(DocIndexDir(db_dir), ec))
     return Status::NotFound(DocIndexDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
+  if (IsStubFile(DocIndexDir(db_dir))) {  // shards (index_shards.h)
+    auto opened = OpenIndex(DocIndexDir(db_dir), "doc index");
+    if (!opened.ok()) return opened.status();
+    if (!opened->missing.empty())
+      return LocalDocSource::MissingShards(DocIndexDir(db_dir), opened->missing);
+    return std::unique_ptr<DocSource>(
+        new LocalDocSource(std::move(opened->db), options, DocIndexDir(db_dir)));
+  }
   try {
     Xapian::Database db(DocIndexDir(db_dir));
     return std::unique_ptr<DocSource>(new LocalDocSource(std::move(db), options));

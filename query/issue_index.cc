@@ -192,6 +192,50 @@ std::string EncodeDocids(const std::vector<std::uint32_t>& sorted) {
   return out;
 }
 
+std::string EncodePriors(const std::vector<std::string>& by_docid) {
+  std::vector<std::string> levels;
+  for (size_t d = 1; d < by_docid.size(); ++d)
+    if (!by_docid[d].empty()) levels.push_back(by_docid[d]);
+  std::sort(levels.begin(), levels.end());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  std::string out;
+  ByteWriter w(&out, 'P');
+  w.Strings(levels);
+  w.Varint(by_docid.empty() ? 0 : by_docid.size() - 1);
+  for (size_t d = 1; d < by_docid.size(); ++d) {
+    if (by_docid[d].empty()) {
+      w.Varint(0);
+      continue;
+    }
+    auto it = std::lower_bound(levels.begin(), levels.end(), by_docid[d]);
+    w.Varint(static_cast<std::uint64_t>(it - levels.begin()) + 1);
+  }
+  return out;
+}
+
+bool DecodePriors(std::string_view text, std::vector<std::string>* by_docid) {
+  by_docid->clear();
+  ByteReader r(text, 'P', "priors");
+  std::vector<std::string> levels;
+  r.Strings(&levels);
+  const size_t last = r.Count();
+  by_docid->assign(1, std::string());
+  by_docid->reserve(last + 1);
+  for (size_t d = 1; d <= last; ++d) {
+    const std::uint64_t i = r.Varint();
+    if (i > levels.size()) {
+      by_docid->clear();
+      return false;
+    }
+    by_docid->push_back(i == 0 ? std::string() : levels[i - 1]);
+  }
+  if (!r.Finish().ok()) {
+    by_docid->clear();
+    return false;
+  }
+  return true;
+}
+
 bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out) {
   out->clear();
   if (text.empty()) return true;

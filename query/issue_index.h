@@ -75,6 +75,28 @@ inline constexpr unsigned kCommentWeight = 1;
 
 std::string IssueIndexDir(const std::string& db_dir);
 
+// The shards of the index (index_shards.h, SplitIndexes): every shard holds
+// the single index's metadata and, for readers that cannot read value streams
+// over the network, the prior of every docid under kPriorsKey
+// (EncodePriors); each dead document (kDeadKey) carries kDeadTerm (wdf 0:
+// term statistics and document lengths stay those of the single index), so a
+// search over the shards leaves them out with AND_NOT (a match decider does
+// not run on a remote shard).
+inline constexpr const char* kPriorsKey = "fixgraph:priors";
+inline constexpr const char* kShardsKey = "fixgraph:shards";  // "N" in every shard
+inline constexpr std::string_view kDeadTerm{
+    "\x01"
+    "dead",
+    5};
+
+// The priors by docid: a ByteWriter record (type byte 'P') of the distinct
+// value-slot strings (Str each, after their count), the last docid, and per
+// docid from 1 the varint of its string's index + 1 (0: no prior slot).
+std::string EncodePriors(const std::vector<std::string>& by_docid);
+// False when `text` is not such an encoding; else `by_docid[d]` is docid d's
+// slot string ("" for none; [0] unused).
+bool DecodePriors(std::string_view text, std::vector<std::string>* by_docid);
+
 // What a hit shows of an issue, as stored in value slot kHitSlot: a ByteWriter
 // record (engine/byte_codec.h, type byte 'H') of the fields in this order, each
 // a string (a varint length and its bytes). Strings are valid UTF-8 (the encoder

@@ -11,6 +11,8 @@
 //     "fixes": [{"pr", "tier", "confidence", "evidence": [...]}], "url",
 //     "state", "answer_source", "flags"}],
 //    "docs": [DocHit...], "fallback": bool, "searched": "the text searched"}
+//   plus "degraded": true and "missing_shards": ["shard K (...): why", ...]
+//   when shards of a sharded index could not be reached (AskResult).
 //
 // `query` is the text as given (cut to 2000 bytes); `searched` is what was
 // searched: the same text, or the error-signature lines of a pasted log.
@@ -111,6 +113,11 @@ struct AskResult {
   bool docs_first = false;
   double min_score = 0;  // the noise floor applied (AskOptions::min_score)
   size_t dropped = 0;    // issue and doc hits dropped below it
+  // A degraded answer: the issue index is a stub of shards (shards.h) and
+  // these could not be reached ("shard 1 (remote 127.0.0.1:9001): <why>");
+  // the hits come from the other shards. JSON: "degraded": true and
+  // "missing_shards", present only then.
+  std::vector<std::string> missing_shards;
 };
 
 // Drops the issue and doc hits of `r` scoring below `min_score` (counted in
@@ -132,7 +139,8 @@ std::string ToJsonText(const AskResult& r);
 class Searcher {
  public:
   virtual ~Searcher() = default;
-  // Opens <db_dir>/index-issues read-only, and the doc sources `docs` configures
+  // Opens <db_dir>/index-issues read-only (an index directory, or a stub file
+  // listing its shards: shards.h), and the doc sources `docs` configures
   // (OpenDocSources; when they cannot be opened ask answers from issues alone).
   // NotFound (naming the directory and what to run) when there is no index yet.
   static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir,
