@@ -96,7 +96,10 @@ Scan ScanArgs(CLI::App& app, const std::vector<std::string>& args) {
       continue;
     }
     bool inline_value = is_long ? a.find('=') != std::string::npos : a.size() > 2;
-    if (opt->get_type_size_max() > 0 && !inline_value) ++i;  // its value
+    // Its value, unless it is a flag (`--quiet`, `--json`): a flag's type
+    // takes one item, but it expects none, and the word after it is the next
+    // argument (the command in `fixgraph --quiet import --no-link`).
+    if (opt->get_items_expected_max() > 0 && !inline_value) ++i;
   }
   return scan;
 }

@@ -82,6 +82,18 @@ TEST_F(ExitCodes, WhatLooksLikeAFlagButIsNotOneStillWorks) {
       << err.str();
 }
 
+TEST_F(ExitCodes, TopLevelFlagsBeforeTheCommandLeaveItsFlagsAlone) {
+  // The word after a top-level flag is the command, not the flag's value:
+  // the command's own flags are then found (they were "unknown flag").
+  Result r = Run({"--quiet", "links", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(json::accept(r.out)) << r.out;
+  r = Run({"--quiet", "ask", "--limit", "1", "EZ9999"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  ExpectUsage({"--quiet", "ask", "--foo", "EZ9999"}, "ask: unknown flag --foo");
+  ExpectUsage({"--progress", "stats", "--nope"}, "stats: unknown flag --nope");
+}
+
 TEST_F(ExitCodes, MissingArgumentsNameTheCommand) {
   ExpectUsage({"ask"}, "ask: TEXT is required");
   ExpectUsage({"docs", "import"}, "docs import: PATH is required");
