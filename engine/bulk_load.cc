@@ -3,6 +3,7 @@
 // per run, two threads), looked up there by later upserts, and ingested in
 // one IngestExternalFiles call. docs/architecture.md "Import".
 #include "store_batch.h"
+#include "store_counts.h"
 #include "store_impl.h"
 
 #include "fixgraph/engine/parallel.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,29 @@ Status Store::Batch::Impl::Spill() {
   return Status::OK();
 }
 
+Status Store::Batch::Impl::WriteCountsFile() {
+  CountDeltas::Map rows;
+  FG_RETURN_IF_ERROR(CommitCounts(&rows));
+  // A failed earlier attempt may have left one: a load's files are ingested once.
+  if (!bulk_files.empty() && bulk_files.back().path == bulk_dir + "/counts.sst")
+    bulk_files.pop_back();
+  if (rows.empty()) return Status::OK();
+  BulkFile file;
+  file.cf = store->meta;
+  file.path = bulk_dir + "/counts.sst";
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), store->options, file.cf);
+  FG_RETURN_IF_ERROR(FromRocks(writer.Open(file.path), "bulk load: " + file.path));
+  for (const auto& [repo, c] : rows) {  // repository order is key order: one prefix
+    std::string key = CountsKey(repo);
+    FG_RETURN_IF_ERROR(FromRocks(writer.Merge(key, EncodeCounts(c)), "bulk load: " + file.path));
+    if (file.smallest.empty()) file.smallest = key;
+    file.largest = key;
+  }
+  FG_RETURN_IF_ERROR(FromRocks(writer.Finish(), "bulk load: " + file.path));
+  bulk_files.push_back(std::move(file));
+  return Status::OK();
+}
+
 Status Store::Batch::Impl::SpilledGet(rocksdb::ColumnFamilyHandle* cf, std::string_view key,
                                       std::string* value, bool* found) {
   *found = false;
@@ -134,6 +159,24 @@ Status Store::IngestBulkLoad(Batch* batch) {
   Batch::Impl& b = *batch->impl_;
   if (!b.bulk) return Status::FailedPrecondition("IngestBulkLoad: the batch is not bulk loading");
   FG_RETURN_IF_ERROR(b.Spill());
+  // The count changes of the whole load go into the same ingestion, as one
+  // more table file of merge operands (counted, for links shared with
+  // another repository, against the store as it is when ingested).
+  std::unique_lock<std::mutex> shared(impl_->shared_links_mu, std::defer_lock);
+  if (!b.shared_links.empty()) shared.lock();
+  if (b.bulk_files.empty()) {
+    // Nothing was staged, so no count changed; should some have, they are
+    // written as a plain batch would write them.
+    rocksdb::WriteBatch wb;
+    FG_RETURN_IF_ERROR(b.MergeCounts(&wb));
+    if (wb.Count() > 0) {
+      CrashPoint();
+      FG_RETURN_IF_ERROR(FromRocks(impl_->db->Write(rocksdb::WriteOptions(), &wb), "commit"));
+      CrashPoint();
+    }
+  } else {
+    FG_RETURN_IF_ERROR(b.WriteCountsFile());
+  }
   if (!b.bulk_files.empty()) {
     std::vector<rocksdb::IngestExternalFileArg> args;
     for (auto* cf : impl_->handles) {
@@ -159,6 +202,8 @@ Status Store::IngestBulkLoad(Batch* batch) {
     FG_RETURN_IF_ERROR(FromRocks(s, "bulk load: ingest"));
     CrashPoint();
   }
+  if (shared.owns_lock()) shared.unlock();
+  b.ClearCounts();
   b.RemoveBulkFiles();
   b.bulk = false;
   return Status::OK();
@@ -174,6 +219,7 @@ Status Store::Batch::StartBulkLoad(std::size_t run_bytes) {
 void Store::Batch::AbortBulkLoad() {
   if (!impl_->bulk) return;
   impl_->Clear();
+  impl_->ClearCounts();
   impl_->changed = 0;
   impl_->RemoveBulkFiles();
   impl_->bulk = false;

@@ -3,6 +3,7 @@
 #include "fixgraph/engine/store.h"
 
 #include "store_batch.h"
+#include "store_counts.h"
 #include "store_impl.h"
 #include "store_keys.h"
 #include "store_rows.h"
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 namespace fixgraph {
 
@@ -103,6 +105,37 @@ Store::Impl::~Impl() {
   }
 }
 
+Status Store::Impl::AddCounters() {
+  Impl& impl = *this;
+  CountDeltas all;
+  FG_RETURN_IF_ERROR(impl.Scan(
+      impl.index, std::string(1, keys::kStateIndexTag) + keys::kSep,
+      [&](std::string_view key, std::string_view value) {
+        all.AddRow(key, value, +1);
+        return true;
+      },
+      ScanMode::kBulk));
+  for (char tag :
+       {keys::kCommentTag, keys::kCommitTag, keys::kFileTag, keys::kOplogTag, keys::kLinkTag}) {
+    FG_RETURN_IF_ERROR(impl.Scan(
+        impl.items, std::string(1, tag) + keys::kSep,
+        [&](std::string_view key, std::string_view) {
+          all.AddItem(key, +1);
+          return true;
+        },
+        ScanMode::kBulk));
+  }
+  rocksdb::WriteBatch wb;
+  for (const auto& [repo, c] : all.map())
+    FG_RETURN_IF_ERROR(FromRocks(wb.Put(impl.meta, CountsKey(repo), EncodeCounts(c)), "write"));
+  FG_RETURN_IF_ERROR(
+      FromRocks(wb.Put(impl.meta, keys::kSchemaKey, std::to_string(kStoreSchemaVersion)), "write"));
+  CrashPoint();
+  Status s = FromRocks(impl.db->Write(rocksdb::WriteOptions(), &wb), "write counters");
+  CrashPoint();
+  return s;
+}
+
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::~Store() = default;
 const std::string& Store::dir() const { return impl_->dir; }
@@ -151,8 +184,12 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
   // upserts into a new repository miss without a skip-list search.
   cf_opts.memtable_whole_key_filtering = true;
   cf_opts.memtable_prefix_bloom_size_ratio = 0.05;
+  // The default family holds the per-repository counters, which writers
+  // add to as merge operands (store_counts.h).
+  rocksdb::ColumnFamilyOptions meta_opts(cf_opts);
+  meta_opts.merge_operator = NewCountsMergeOperator();
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
-      {rocksdb::kDefaultColumnFamilyName, cf_opts},
+      {rocksdb::kDefaultColumnFamilyName, meta_opts},
       {keys::kItemsFamily, cf_opts},
       {keys::kRawFamily, cf_opts},
       {keys::kIndexFamily, cf_opts}};
@@ -206,6 +243,13 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir, const Store
                   "write schema version"));
   } else if (!vs.ok()) {
     return vs;
+  } else if (version == std::to_string(kStoreSchemaWithoutCounters)) {
+    // Written before the counters: a writer computes them once, a reader
+    // counts by scanning (Store::Stats).
+    if (options.read_only)
+      impl->counters = false;
+    else
+      FG_RETURN_IF_ERROR(impl->AddCounters().WithContext("store " + dir));
   } else if (version != std::to_string(kStoreSchemaVersion)) {
     return Status::FailedPrecondition(
         "store " + dir + " has schema version " + version + "; this fixgraph reads version " +
@@ -243,11 +287,16 @@ Status Store::Write(Batch* batch, Durability durability) {
     if (!b.wb) b.wb = std::make_unique<rocksdb::WriteBatch>(b.bytes + 64);
     b.wb->Clear();
     Status filled = b.Fill(b.wb.get());
+    // The count changes go in the same WriteBatch as the writes they count.
+    std::unique_lock<std::mutex> shared(impl_->shared_links_mu, std::defer_lock);
+    if (!b.shared_links.empty()) shared.lock();
+    if (filled.ok()) filled = b.MergeCounts(b.wb.get());
     rocksdb::WriteOptions wo;
     wo.disableWAL = durability == Durability::kUnlogged;
     CrashPoint();
     Status s = filled.ok() ? FromRocks(impl_->db->Write(wo, b.wb.get()), "commit") : filled;
     CrashPoint();
+    if (shared.owns_lock()) shared.unlock();
     // A buffer grown past what import batches need goes back to the allocator.
     if (b.wb->GetDataSize() > Batch::Impl::kKeepWriteBatch)
       b.wb.reset();
@@ -256,6 +305,7 @@ Status Store::Write(Batch* batch, Durability durability) {
     FG_RETURN_IF_ERROR(s);
   }
   batch->impl_->Clear();
+  batch->impl_->ClearCounts();
   batch->impl_->changed = 0;
   return Status::OK();
 }
@@ -295,13 +345,14 @@ Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered)
 }
 
 namespace {
-// Deletes of the index rows of the record `value` (under `key`) into `stage`.
+// Deletes of the index rows of the record `value` (under `key`) into
+// `stage`, which gets each row's key and value.
 template <typename T, typename StageFn>
 Status UnindexRecord(std::string_view key, std::string_view value, RowBuilder* rows,
                      StageFn stage) {
   T rec;
   FG_RETURN_IF_ERROR(Decode(value, key, &rec));
-  rows->Rows(rec, rows->Key(rec), [&](std::string_view k, std::string_view) { stage(k); });
+  rows->Rows(rec, rows->Key(rec), [&](std::string_view k, std::string_view v) { stage(k, v); });
   return Status::OK();
 }
 }  // namespace
@@ -312,7 +363,10 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
   std::unique_ptr<Batch> batch = NewBatch();
   Batch::Impl& b = *batch->impl_;
   RowBuilder rows;
-  auto stage_index = [&](std::string_view key) { b.Stage(impl_->index, true, key, {}); };
+  auto stage_index = [&](std::string_view key, std::string_view value) {
+    b.Stage(impl_->index, true, key, {});
+    b.counts.AddRow(key, value, -1);  // an issue's or PR's count goes with its state row
+  };
   for (char tag : {keys::kRepoTag, keys::kIssueTag, keys::kPullTag, keys::kCommentTag,
                    keys::kCommitTag, keys::kFileTag, keys::kOplogTag}) {
     // The repository record is the one key R\0<repo>; the others sit under a prefix.
@@ -346,6 +400,7 @@ Status Store::DeleteRepositoryRecords(const RepoRef& repo, Durability durability
             if (!inner.ok()) return false;
             b.Stage(impl_->items, true, std::string(key), {});
             b.Stage(impl_->raw, true, std::string(key), {});
+            b.counts.AddItem(key, -1);
             if (b.ops.size() >= 8192) {
               last = std::string(key);
               more = true;

@@ -9,7 +9,10 @@
 
 #include <rocksdb/db.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace fixgraph {
@@ -63,14 +66,29 @@ Status Store::Batch::Impl::Upsert(const T& record, std::string_view raw, const R
     PutRaw(key, raw);
     return Status::OK();
   }
+  // Counters: a new record counts one; a replaced one counts again only
+  // through its state row (its old row's count goes, the new one's comes).
+  if constexpr (std::is_same_v<T, PlatformLink>) {
+    if (!(record.issue.repo == record.pull.repo)) {
+      shared_links.insert_or_assign(std::string(key), true);  // counted at commit
+    } else if (!found) {
+      counts.AddItem(key, +1);
+    }
+  } else if (!found) {
+    counts.AddItem(key, +1);
+  }
   if (found) {
     T previous;
     FG_RETURN_IF_ERROR(Decode(old, key, &previous));
-    rows.Rows(previous, key,
-              [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
+    rows.Rows(previous, key, [this](std::string_view k, std::string_view v) {
+      Stage(store->index, true, k, {});
+      counts.AddRow(k, v, -1);
+    });
   }
-  rows.Rows(record, key,
-            [this](std::string_view k, std::string_view v) { Stage(store->index, false, k, v); });
+  rows.Rows(record, key, [this](std::string_view k, std::string_view v) {
+    Stage(store->index, false, k, v);
+    counts.AddRow(k, v, +1);
+  });
   if (!raw.empty()) PutRaw(key, raw);
   Stage(store->items, false, key, value, Track::kItem);
   ++changed;
@@ -91,13 +109,57 @@ Status Store::Batch::Impl::Remove(const T& record, const Ref& owner, bool* remov
   if (!found) return Status::OK();
   T previous;
   FG_RETURN_IF_ERROR(Decode(old, key, &previous));
-  rows.Rows(previous, key,
-            [this](std::string_view k, std::string_view) { Stage(store->index, true, k, {}); });
+  rows.Rows(previous, key, [this](std::string_view k, std::string_view v) {
+    Stage(store->index, true, k, {});
+    counts.AddRow(k, v, -1);
+  });
+  if constexpr (std::is_same_v<T, PlatformLink>) {
+    if (!(record.issue.repo == record.pull.repo))
+      shared_links.insert_or_assign(key, false);  // counted at commit
+    else
+      counts.AddItem(key, -1);
+  } else {
+    counts.AddItem(key, -1);
+  }
   Stage(store->raw, true, key, {}, Track::kRaw);
   Stage(store->items, true, key, {}, Track::kItem);
   ++changed;
   Touch(owner);
   *removed = true;
+  return Status::OK();
+}
+
+Status Store::Batch::Impl::CommitCounts(CountDeltas::Map* out) const {
+  *out = counts.map();
+  if (!shared_links.empty()) {
+    CountDeltas links;
+    std::string scratch;
+    for (const auto& [key, put] : shared_links) {
+      rocksdb::Status s = store->db->Get(rocksdb::ReadOptions(), store->items, key, &scratch);
+      if (!s.ok() && !s.IsNotFound()) return FromRocks(s, "read");
+      int delta = (put ? 1 : 0) - (s.ok() ? 1 : 0);
+      if (delta != 0) links.AddItem(key, delta);
+    }
+    for (const auto& [repo, c] : links.map()) {
+      Counts& row = (*out)[repo];
+      for (std::size_t i = 0; i < row.size(); ++i) row[i] += c[i];
+    }
+  }
+  for (auto it = out->begin(); it != out->end();) {
+    bool zero =
+        std::all_of(it->second.begin(), it->second.end(), [](std::int64_t v) { return v == 0; });
+    it = zero ? out->erase(it) : std::next(it);
+  }
+  return Status::OK();
+}
+
+Status Store::Batch::Impl::MergeCounts(rocksdb::WriteBatch* wb) const {
+  if (counts.empty() && shared_links.empty()) return Status::OK();
+  CountDeltas::Map rows;
+  FG_RETURN_IF_ERROR(CommitCounts(&rows));
+  for (const auto& [repo, c] : rows)
+    FG_RETURN_IF_ERROR(
+        FromRocks(wb->Merge(store->meta, CountsKey(repo), EncodeCounts(c)), "write counters"));
   return Status::OK();
 }
 

@@ -6,7 +6,9 @@
 // reads the current version of a record (staged in this batch, in a spilled
 // file, else in the store), writes nothing when it is equal, and otherwise
 // stages the deletes of the old version's index rows, the new rows, the
-// record, its raw payload and (first time per item) a pending-relink entry.
+// record, its raw payload and (first time per item) a pending-relink entry,
+// and records the change it makes to the counters (new record, changed
+// state), which reach the store in the same commit.
 // Staged writes reach RocksDB in Sorted() order: by family, key tag and key,
 // writes to one key in staged order, so the outcome equals applying the
 // staged sequence. A batch belongs to one thread.
@@ -16,6 +18,7 @@
 #pragma once
 
 #include "stage_arena.h"
+#include "store_counts.h"
 #include "store_impl.h"
 #include "store_keys.h"
 #include "store_rows.h"
@@ -28,6 +31,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -78,6 +82,28 @@ struct Store::Batch::Impl {
         pending_raw[op.key] = indexed;
     }
   }
+  // ---- Counters (store_counts.h). The count changes of the writes staged
+  // (or, bulk loading, staged and spilled) since the last commit, recorded
+  // by Upsert and Remove from what they find stored (new, changed state,
+  // removed) and committed with them (CommitCounts).
+  store_internal::CountDeltas counts;
+  // Platform links joining two repositories, by key: whether the last write
+  // staged for it is a put. Another batch (the other repository's import)
+  // may write the same key meanwhile, so these are counted at commit,
+  // against the store as it is then, under Store::Impl::shared_links_mu.
+  std::map<std::string, bool, std::less<>> shared_links;
+  // The count changes to commit: `counts`, plus those of `shared_links`
+  // against the store as it is now (REQUIRES: shared_links_mu held when
+  // shared_links is not empty). Zero rows are left out.
+  Status CommitCounts(store_internal::CountDeltas::Map* out) const;
+  // Adds CommitCounts as merge operands to `wb` (same REQUIRES).
+  Status MergeCounts(rocksdb::WriteBatch* wb) const;
+  // Forgets the count changes (after their commit, or with the writes).
+  void ClearCounts() {
+    counts.clear();
+    shared_links.clear();
+  }
+
   // Handed to RocksDB by Store::Write, reused between commits unless it grew
   // past kKeepWriteBatch bytes.
   std::unique_ptr<rocksdb::WriteBatch> wb;
@@ -204,6 +230,9 @@ struct Store::Batch::Impl {
 
   // Writes the staged writes into table files and empties the staging area.
   Status Spill();
+  // Writes CommitCounts as merge operands into one more table file of the
+  // default family (REQUIRES as CommitCounts), for the ingestion.
+  Status WriteCountsFile();
 
   // The value of `key` in `cf` as the spilled files hold it (the newest file
   // first). Only puts are looked for: the records upserts read are never

@@ -8,6 +8,7 @@
 //   bulk_load.cc      Batch::StartBulkLoad / Store::IngestBulkLoad: spilling staged writes to
 //                     table files and ingesting them
 //   store_rows.h      record keys and secondary-index rows (RowBuilder)
+//   store_counts.h/cc the per-repository counters behind Stats
 //   stage_arena.h/cc  the byte arena behind staged writes
 //
 // Contract of Store::Impl: it owns the open rocksdb::DB and its four family
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,8 +79,24 @@ struct Store::Impl {
   // files with them (same table format, filters and compression).
   rocksdb::Options options;
   std::atomic<std::uint64_t> bulk_loads{0};  // names the bulk-load folders
+  // False only for a read-only open of a store written before the counters
+  // (schema 2): Stats then counts by scanning (CountByScan).
+  bool counters = true;
+  // Held by a commit (Write, IngestBulkLoad) that writes platform links
+  // joining two repositories while it counts them against the store and
+  // writes them: two repositories' imports may write the same such link
+  // (one from each side), and only one of them may count it.
+  std::mutex shared_links_mu;
 
   ~Impl();  // store.cc: flushes a writable store, closes the database
+
+  // store.cc: upgrades a store of schema kStoreSchemaWithoutCounters:
+  // counts every repository's records (as Store::CountByScan does, for all
+  // repositories at once, one pass per key tag, platform links of
+  // repositories without records included) and writes the counters with the
+  // new schema version in one logged write. A crash before it leaves the old
+  // store, which the next writable open upgrades.
+  Status AddCounters();
 
   Status Get(rocksdb::ColumnFamilyHandle* cf, const std::string& key, std::string* value) const {
     rocksdb::Status s = db->Get(rocksdb::ReadOptions(), cf, key, value);

@@ -22,6 +22,8 @@
 //   record_codec.h) l\0<pull ref>\0<issue ref>\0<source>        platform link (PR side) ->
 //   PlatformLink (binary) s\0<repo>\0<i|p>\0<num>                     state: 'o', 'c' or 'm'
 // Default column family: "schema_version", "import\0<repo>" markers, cursors,
+// the per-repository counters (store_counts.h; schema 3 on):
+//   counts\0<repo>                 10 little-endian int64 counts, added to by merge operands
 // and the pending derived work (Store::ListPending), values "":
 //   pending\0relink\0<item ref>    an issue or PR whose data changed after its links were computed
 //   pending\0reindex\0<issue ref>  an issue whose links changed after its ask document was written

@@ -1,5 +1,6 @@
 // Store: point reads and small listings (one item's records, time windows,
 // mentions of one target, counts, derived and meta values, pending work).
+#include "store_counts.h"
 #include "store_impl.h"
 #include "store_keys.h"
 
@@ -106,6 +107,20 @@ Status Store::MentionsOf(const Ref& target, std::vector<MentionRecord>* out) con
 }
 
 StatusOr<RepoStats> Store::Stats(const RepoRef& repo) const {
+  if (!impl_->counters) return CountByScan(repo);
+  RepoStats st;
+  st.repo = repo;
+  std::string value;
+  Status s = impl_->Get(impl_->meta, CountsKey(repo.ToString()), &value);
+  if (s.IsNotFound()) return st;
+  FG_RETURN_IF_ERROR(s);
+  Counts c;
+  FG_RETURN_IF_ERROR(DecodeCounts(value, &c).WithContext("counters of " + repo.ToString()));
+  ToRepoStats(c, &st);
+  return st;
+}
+
+StatusOr<RepoStats> Store::CountByScan(const RepoRef& repo) const {
   RepoStats st;
   st.repo = repo;
   std::string r = repo.ToString();

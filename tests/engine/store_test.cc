@@ -169,7 +169,7 @@ TEST_F(StoreTest, CreatesStoreWithSchemaVersion) {
   auto v = store_->GetMeta("schema_version");
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_EQ(*v, std::to_string(kStoreSchemaVersion));
-  EXPECT_EQ(kStoreSchemaVersion, 2);
+  EXPECT_EQ(kStoreSchemaVersion, 3);  // 3: per-repository counters
 }
 
 TEST_F(StoreTest, ReopenKeepsData) {

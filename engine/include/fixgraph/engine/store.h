@@ -39,7 +39,12 @@
 namespace fixgraph {
 
 // The on-disk schema this build reads and writes. Bump on incompatible change.
-inline constexpr int kStoreSchemaVersion = 2;  // 2: binary record values
+// 2: binary record values; 3: per-repository counters (Store::Stats).
+inline constexpr int kStoreSchemaVersion = 3;
+// The one older schema this build also opens: a writable Open adds the
+// counters (one scan of the store) and moves it to kStoreSchemaVersion; a
+// read-only Open leaves it as it is and Stats counts by scanning.
+inline constexpr int kStoreSchemaWithoutCounters = 2;
 
 struct StoreOptions {
   // Create the store when the directory has none. Default: true.
@@ -122,7 +127,8 @@ class Store {
  public:
   class Batch;
 
-  // Opens (or creates) the store in directory `dir`.
+  // Opens (or creates) the store in directory `dir`. A writable open of a
+  // store of schema kStoreSchemaWithoutCounters upgrades it (above).
   // Errors: NotFound when it does not exist and create_if_missing is false or
   // read_only is set; FailedPrecondition when it was written by another schema
   // version; IOError when it is locked by a writer and read_only is false.
@@ -196,8 +202,14 @@ class Store {
   // Every recorded mention of `target`.
   Status MentionsOf(const Ref& target, std::vector<MentionRecord>* out) const;
 
-  // Counts for one repository.
+  // Counts for one repository: from its counters (kept in the same atomic
+  // write as the records they count), so the cost does not grow with the
+  // store. Zero counts for a repository the store knows nothing of.
   StatusOr<RepoStats> Stats(const RepoRef& repo) const;
+  // The same counts computed by scanning the repository's records and state
+  // rows (the reference the counters are tested against; what Stats does on
+  // a store without counters opened read-only). Grows with the repository.
+  StatusOr<RepoStats> CountByScan(const RepoRef& repo) const;
 
   // Derived records: results computed from the data (the linker's per-issue
   // links, ...), keyed by a kind name and an item. NotFound when absent.
