@@ -6,10 +6,6 @@
 // Times are UTC seconds (time.h); std::nullopt means unset. Texts are UTF-8 as
 // the platform sent them.
 //
-// Each type's fields are also listed, with their JSON keys, in
-// fixgraph/engine/fields.h, which drives the store's binary codec and the JSON
-// form: a member added here must be added there (a static_assert checks).
-//
 // Thread safety: plain values.
 #pragma once
 
