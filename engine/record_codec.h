@@ -1,8 +1,9 @@
 // Binary encoding of the store's record values (column family "items"; the
 // platform-link and mention rows of the index). Private to engine/.
 //
-// A value is one type byte followed by the record's fields in declaration
-// order, written with ByteWriter (fixgraph/engine/byte_codec.h). Encoding is
+// A value is one type byte followed by the record's fields in the order of its
+// table in fixgraph/engine/fields.h, written with ByteWriter
+// (fixgraph/engine/byte_codec.h). Encoding is
 // deterministic, so equal records have equal bytes (the store's upserts
 // compare bytes to detect "unchanged").
 //

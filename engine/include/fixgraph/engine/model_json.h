@@ -1,6 +1,7 @@
 // JSON encoding of the domain model, used for every `--json` output. (The
 // store keeps records in a binary encoding, engine/record_codec.h, that holds
-// the same fields: a record read back gives the same JSON.)
+// the same fields: a record read back gives the same JSON. Both walk the field
+// tables of fixgraph/engine/fields.h.)
 //
 // Times are written as UTC ISO 8601 strings ("2026-09-15T03:35:56Z") or null;
 // references as their canonical text. Decoding is strict about types and
