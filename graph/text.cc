@@ -501,198 +501,246 @@ const ByteBlock* ClassifyText(const unsigned char* p, size_t n) {
   return blocks.data();
 }
 
-// Appends the tokens of `s` to `out` (unsorted, with repeats). The bytes are
-// classified 64 at a time (ClassifyText), so runs of ASCII word bytes and of
-// ASCII separators are found from bit maps, never a byte at a time; a word
-// that is one such run between separators (most words) is hashed and tested
-// in one go, other code points are decoded and folded as FoldWidth would
-// fold them. A word's hash is built as its bytes arrive, so no word is copied
-// (the hash of all but its last byte, for a dropped plural "s", is recovered
-// from the whole word's by undoing the last FNV step: the prime is odd, so it
-// has an inverse modulo 2^64). Returns false when the last code point was cut
-// short by the end of `s` (a multi-byte lead too near the end): text
-// following `s` would then have been decoded into it.
-bool AppendTokens(std::string_view s, TokenSet* out) {
-  constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
-  constexpr std::uint64_t kPrimeInverse = 0xce965057aff6957bull;
-  static_assert(kPrime * kPrimeInverse == 1, "the FNV prime's inverse modulo 2^64");
-  const size_t n = s.size();
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
-  const ByteBlock* blocks = ClassifyText(p, n);
+constexpr std::uint64_t kFnvBasis = 1469598103934665603ull, kFnvPrime = 1099511628211ull;
+// The FNV prime's inverse modulo 2^64 (the prime is odd): undoes the last FNV step, so the
+// hash of all but a word's last byte is recovered from the whole word's.
+constexpr std::uint64_t kFnvPrimeInverse = 0xce965057aff6957bull;
+static_assert(kFnvPrime * kFnvPrimeInverse == 1, "the FNV prime's inverse modulo 2^64");
+
+// Searches of a text's ByteBlocks (ClassifyText) for AppendTokens: runs of
+// ASCII separators and of ASCII word bytes, and letters, found from the bit
+// maps rather than a byte at a time.
+class BlockScan {
+ public:
+  BlockScan(const ByteBlock* blocks, size_t n) : blocks_(blocks), n_(n) {}
+
   // The first position at or after i that is not an ASCII separator (n when
   // none is).
-  auto next_non_separator = [blocks, n](size_t i) {
+  size_t NextNonSeparator(size_t i) const {
     size_t k = i >> 6;
-    std::uint64_t m = (blocks[k].word | blocks[k].high) >> (i & 63);
+    std::uint64_t m = (blocks_[k].word | blocks_[k].high) >> (i & 63);
     while (m == 0) {
-      if (++k > n >> 6) return n;
+      if (++k > n_ >> 6) return n_;
       i = k << 6;
-      m = blocks[k].word | blocks[k].high;
+      m = blocks_[k].word | blocks_[k].high;
     }
     return i + static_cast<size_t>(__builtin_ctzll(m));  // below n: the bits past the end are clear
-  };
+  }
   // The first position after i that is not an ASCII word byte (at most n:
   // the bits past the end are clear).
-  auto word_end = [blocks](size_t i) {
+  size_t WordEnd(size_t i) const {
     ++i;
     size_t k = i >> 6;
-    std::uint64_t m = ~blocks[k].word >> (i & 63);
+    std::uint64_t m = ~blocks_[k].word >> (i & 63);
     while (m == 0) {
       i = ++k << 6;
-      m = ~blocks[k].word;
+      m = ~blocks_[k].word;
     }
     return i + static_cast<size_t>(__builtin_ctzll(m));
-  };
+  }
   // True when a letter is in [i, j) (i < j).
-  auto any_letter = [blocks](size_t i, size_t j) {
+  bool AnyLetter(size_t i, size_t j) const {
     if ((i & 63) + (j - i) <= 64)  // within one block: the bits of [i, j) shifted to the top
-      return (blocks[i >> 6].alpha >> (i & 63) << (64 - (j - i))) != 0;
+      return (blocks_[i >> 6].alpha >> (i & 63) << (64 - (j - i))) != 0;
     for (size_t k = i >> 6; k << 6 < j; ++k) {
-      std::uint64_t m = blocks[k].alpha;
+      std::uint64_t m = blocks_[k].alpha;
       if (k == i >> 6) m &= ~std::uint64_t{0} << (i & 63);
       if (j - (k << 6) < 64) m &= (std::uint64_t{1} << (j - (k << 6))) - 1;
       if (m != 0) return true;
     }
     return false;
-  };
+  }
 
-  // A word that runs into or out of folded code points, kept as its bytes
-  // arrive.
-  std::uint64_t h = kBasis;  // FNV-1a of the word
-  size_t len = 0;
-  bool letter = false;
-  char head[6];             // the word's first bytes (stop words are at most 6 long)
-  char last = 0, prev = 0;  // its last two bytes
-  // The current CJK run: its length, first and last code points. Its bigrams
-  // are hashed as its characters arrive; a lone character (a unigram) when
-  // it ends.
-  size_t run = 0;
-  char32_t run_first = 0, run_last = 0;
-  bool last_stop = false;  // run_last is a stop character
-  auto flush_word = [&] {
-    if (len >= 2 && letter) {
-      std::uint64_t hash = h;
-      size_t m = len;
-      if (m > 3 && last == 's' && prev != 's') {
-        hash = (h * kPrimeInverse) ^ static_cast<unsigned char>(last);
+ private:
+  const ByteBlock* blocks_;
+  size_t n_;
+};
+
+// The token of a whole ASCII word p[i, j) (one run of word bytes between
+// separators, most words), appended to `out` unless it is shorter than two
+// bytes, holds no letter or is a stop word; a plural "s" is dropped first.
+inline void AppendWholeWord(const unsigned char* p, size_t i, size_t j, const BlockScan& scan,
+                            TokenSet* out) {
+  size_t m = j - i;
+  if (m < 2 || !scan.AnyLetter(i, j)) return;
+  std::uint64_t hash = kFnvBasis;
+  size_t k = i;
+  for (; k + 4 <= j; k += 4) {  // four bytes a step: fewer loop tests, the same steps
+    hash = (hash ^ kWordByte[p[k]]) * kFnvPrime;
+    hash = (hash ^ kWordByte[p[k + 1]]) * kFnvPrime;
+    hash = (hash ^ kWordByte[p[k + 2]]) * kFnvPrime;
+    hash = (hash ^ kWordByte[p[k + 3]]) * kFnvPrime;
+  }
+  for (; k < j; ++k) hash = (hash ^ kWordByte[p[k]]) * kFnvPrime;
+  if (m > 3 && kWordByte[p[j - 1]] == 's' && kWordByte[p[j - 2]] != 's') {
+    hash = (hash * kFnvPrimeInverse) ^ 's';
+    --m;
+  }
+  if (m > 6 || !IsStopHash(hash, [&] {
+        std::uint64_t v = 0;
+        for (size_t q = 0; q < m; ++q) v |= std::uint64_t{kWordByte[p[i + q]]} << (8 * q);
+        return v;
+      }))
+    out->push_back(hash);
+}
+
+// The tokens AppendTokens builds piece by piece: a word that runs into or out
+// of folded code points, hashed as its bytes arrive (so no word is copied),
+// and the current run of CJK characters, whose bigrams are hashed as its
+// characters arrive and which is a unigram when it ends after one.
+class TokenBuilder {
+ public:
+  explicit TokenBuilder(TokenSet* out) : out_(out) {}
+
+  bool in_word() const { return len_ != 0; }
+  bool in_run() const { return run_ != 0; }
+
+  // ASCII word bytes p[i, j) that continue the word (or start one that a
+  // folded code point continues).
+  void AddAsciiRun(const unsigned char* p, size_t i, size_t j, const BlockScan& scan) {
+    std::uint64_t hh = h_;
+    for (size_t k = i; k < j; ++k) hh = (hh ^ kWordByte[p[k]]) * kFnvPrime;
+    h_ = hh;
+    for (size_t k = i; len_ + (k - i) < sizeof head_ && k < j; ++k)
+      head_[len_ + (k - i)] = static_cast<char>(kWordByte[p[k]]);
+    len_ += j - i;
+    letter_ = letter_ || scan.AnyLetter(i, j);
+    prev_ = j - i >= 2 ? static_cast<char>(kWordByte[p[j - 2]]) : last_;
+    last_ = static_cast<char>(kWordByte[p[j - 1]]);
+  }
+  // A folded code point that is an ASCII word character.
+  void AddAsciiChar(char32_t cp) {
+    const char c = static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp);
+    letter_ |= AsciiLower(static_cast<unsigned char>(c));
+    h_ = (h_ ^ static_cast<unsigned char>(c)) * kFnvPrime;
+    if (len_ < sizeof head_) head_[len_] = c;
+    ++len_;
+    prev_ = last_;
+    last_ = c;
+  }
+  // Ends the word: its token unless it is shorter than two bytes, holds no
+  // letter or is a stop word (a plural "s" dropped first).
+  void FlushWord() {
+    if (len_ >= 2 && letter_) {
+      std::uint64_t hash = h_;
+      size_t m = len_;
+      if (m > 3 && last_ == 's' && prev_ != 's') {
+        hash = (h_ * kFnvPrimeInverse) ^ static_cast<unsigned char>(last_);
         --m;
       }
-      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head, m)); }))
-        out->push_back(hash);
+      if (m > 6 || !IsStopHash(hash, [&] { return Packed(std::string_view(head_, m)); }))
+        out_->push_back(hash);
     }
-    h = kBasis;
-    len = 0;
-    letter = false;
-  };
-  // A lone character is a unigram; otherwise every bigram without a stop
-  // character (the hashes of their UTF-8 bytes, as Hash gives them).
-  auto add_cjk = [&](char32_t cp) {
+    h_ = kFnvBasis;
+    len_ = 0;
+    letter_ = false;
+  }
+  // A CJK character: with the one before it in the run, a bigram, unless
+  // either is a stop character (the hashes of their UTF-8 bytes, as Hash
+  // gives them).
+  void AddCjk(char32_t cp) {
     const bool stop = IsStopChar(cp);
-    if (run == 0) {
-      run_first = cp;
-    } else if (!stop && !last_stop) {
-      const char32_t pair[2] = {run_last, cp};
-      out->push_back(HashCjk(pair, 2));
+    if (run_ == 0) {
+      run_first_ = cp;
+    } else if (!stop && !last_stop_) {
+      const char32_t pair[2] = {run_last_, cp};
+      out_->push_back(HashCjk(pair, 2));
     }
-    ++run;
-    run_last = cp;
-    last_stop = stop;
-  };
-  auto flush_run = [&] {
-    if (run == 1 && !last_stop) out->push_back(HashCjk(&run_first, 1));
-    run = 0;
-  };
-  auto add = [&](char c) {
-    h = (h ^ static_cast<unsigned char>(c)) * kPrime;
-    if (len < sizeof head) head[len] = c;
-    ++len;
-    prev = last;
-    last = c;
-  };
+    ++run_;
+    run_last_ = cp;
+    last_stop_ = stop;
+  }
+  // Ends the CJK run: a lone character that is not a stop character is a
+  // unigram.
+  void FlushRun() {
+    if (run_ == 1 && !last_stop_) out_->push_back(HashCjk(&run_first_, 1));
+    run_ = 0;
+  }
+
+ private:
+  TokenSet* out_;
+  std::uint64_t h_ = kFnvBasis;  // FNV-1a of the word
+  size_t len_ = 0;
+  bool letter_ = false;
+  char head_[6];              // the word's first bytes (stop words are at most 6 long)
+  char last_ = 0, prev_ = 0;  // its last two bytes
+  size_t run_ = 0;            // the CJK run's length, first and last code points
+  char32_t run_first_ = 0, run_last_ = 0;
+  bool last_stop_ = false;  // run_last_ is a stop character
+};
+
+// The code point at p[*i] (0x80 and up), as FoldWidth(s) would give it (it
+// re-encodes exactly what Next decodes), folded here without the copy; moves
+// *i past it. Clears *whole when the code point is cut short by the end of s.
+inline char32_t NextFolded(std::string_view s, size_t* i, bool* whole) {
+  const size_t n = s.size();
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char b = p[*i];
+  char32_t cp;
+  if ((b >> 4) == 0xE && *i + 3 <= n) {
+    // A three-byte lead (most CJK text): decoded here as Next decodes it.
+    cp = static_cast<char32_t>((b & 0x0F) << 12 | (p[*i + 1] & 0x3F) << 6 | (p[*i + 2] & 0x3F));
+    *i += 3;
+  } else {
+    if (n - *i < 4) *whole = *whole && *i + SequenceLength(b) <= n;
+    cp = Next(s, i);
+  }
+  if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
+  if (cp == 0x3000) cp = ' ';
+  return cp;
+}
+
+// Appends the tokens of `s` to `out` (unsorted, with repeats). The bytes are
+// classified 64 at a time (ClassifyText, BlockScan); a word that is one run
+// of ASCII word bytes between separators is hashed and tested in one go
+// (AppendWholeWord), other code points are decoded and folded as FoldWidth
+// would fold them (NextFolded) and built up by a TokenBuilder. Returns false
+// when the last code point was cut short by the end of `s` (a multi-byte lead
+// too near the end): text following `s` would then have been decoded into it.
+bool AppendTokens(std::string_view s, TokenSet* out) {
+  const size_t n = s.size();
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const BlockScan scan(ClassifyText(p, n), n);
+  TokenBuilder token(out);
   size_t i = 0;
   bool whole = true;
   while (i < n) {
     const unsigned char w = kWordByte[p[i]];
     if (w == 0) {
       // ASCII separators: they end the word and the CJK run.
-      if (len) flush_word();
-      if (run) flush_run();
-      i = next_non_separator(i + 1);
+      if (token.in_word()) token.FlushWord();
+      if (token.in_run()) token.FlushRun();
+      i = scan.NextNonSeparator(i + 1);
       continue;
     }
     if (w != kNonAscii) {
       // ASCII word bytes (lower-cased).
-      if (run) flush_run();
-      const size_t j = word_end(i);
-      if (len == 0 && (j == n || kWordByte[p[j]] == 0)) {
-        // A whole word: hashed, its plural dropped and tested here.
-        size_t m = j - i;
-        if (m >= 2 && any_letter(i, j)) {
-          std::uint64_t hash = kBasis;
-          size_t k = i;
-          for (; k + 4 <= j; k += 4) {  // four bytes a step: fewer loop tests, the same steps
-            hash = (hash ^ kWordByte[p[k]]) * kPrime;
-            hash = (hash ^ kWordByte[p[k + 1]]) * kPrime;
-            hash = (hash ^ kWordByte[p[k + 2]]) * kPrime;
-            hash = (hash ^ kWordByte[p[k + 3]]) * kPrime;
-          }
-          for (; k < j; ++k) hash = (hash ^ kWordByte[p[k]]) * kPrime;
-          if (m > 3 && kWordByte[p[j - 1]] == 's' && kWordByte[p[j - 2]] != 's') {
-            hash = (hash * kPrimeInverse) ^ 's';
-            --m;
-          }
-          if (m > 6 || !IsStopHash(hash, [&] {
-                std::uint64_t v = 0;
-                for (size_t q = 0; q < m; ++q) v |= std::uint64_t{kWordByte[p[i + q]]} << (8 * q);
-                return v;
-              }))
-            out->push_back(hash);
-        }
-        i = j < n ? next_non_separator(j + 1) : n;  // past the separator that ends it
+      if (token.in_run()) token.FlushRun();
+      const size_t j = scan.WordEnd(i);
+      if (!token.in_word() && (j == n || kWordByte[p[j]] == 0)) {
+        AppendWholeWord(p, i, j, scan, out);
+        i = j < n ? scan.NextNonSeparator(j + 1) : n;  // past the separator that ends it
         continue;
       }
       // A word continued by (or continuing) a folded code point.
-      std::uint64_t hh = h;
-      for (size_t k = i; k < j; ++k) hh = (hh ^ kWordByte[p[k]]) * kPrime;
-      h = hh;
-      for (size_t k = i; len + (k - i) < sizeof head && k < j; ++k)
-        head[len + (k - i)] = static_cast<char>(kWordByte[p[k]]);
-      len += j - i;
-      letter = letter || any_letter(i, j);
-      prev = j - i >= 2 ? static_cast<char>(kWordByte[p[j - 2]]) : last;
-      last = static_cast<char>(kWordByte[p[j - 1]]);
+      token.AddAsciiRun(p, i, j, scan);
       i = j;
       continue;
     }
-    // Code points as FoldWidth(s) would give them (it re-encodes exactly
-    // what Next decodes), folded here without the copy.
-    const unsigned char b = p[i];
-    char32_t cp;
-    if ((b >> 4) == 0xE && i + 3 <= n) {
-      // A three-byte lead (most CJK text): decoded here as Next decodes it.
-      cp = static_cast<char32_t>((b & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F));
-      i += 3;
-    } else {
-      if (n - i < 4) whole = whole && i + SequenceLength(b) <= n;
-      cp = Next(s, &i);
-    }
-    if (cp >= 0xFF01 && cp <= 0xFF5E) cp = cp - 0xFF01 + 0x21;
-    if (cp == 0x3000) cp = ' ';
+    const char32_t cp = NextFolded(s, &i, &whole);
     if (cp < 0x80 && (AsciiAlnum(cp) || cp == '_')) {
-      if (run) flush_run();
-      char c = static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp);
-      letter |= AsciiLower(static_cast<unsigned char>(c));
-      add(c);
+      if (token.in_run()) token.FlushRun();
+      token.AddAsciiChar(cp);
     } else if (IsCjk(cp)) {
-      flush_word();
-      add_cjk(cp);
+      token.FlushWord();
+      token.AddCjk(cp);
     } else {
-      flush_word();
-      flush_run();
+      token.FlushWord();
+      token.FlushRun();
     }
   }
-  flush_word();
-  flush_run();
+  token.FlushWord();
+  token.FlushRun();
   return whole;
 }
 
