@@ -241,6 +241,43 @@ void Linker::IdentifierHitsBySlot(const std::vector<text::TokenSet>& ident_key_l
   }
 }
 
+// One issue's pass over its window of merged PRs: the rows and how each is
+// read, the run index's postings, and what the row comparison reads of the
+// issue. Not copyable: wrows may point at local_rows.
+struct Linker::WindowPass {
+  explicit WindowPass(const IssueContext& ctx)
+      : number(IssueNumberKey::Of(ctx.issue.number)), text_bits(ctx.text_tokens) {}
+  WindowPass(const WindowPass&) = delete;
+  WindowPass& operator=(const WindowPass&) = delete;
+
+  const RunIndex::WindowRows::Row& row_at(std::uint32_t i) const { return wrows->row(wbase + i); }
+  // Whether the rows are the run index's (a candidate's PullInfo is then its row's).
+  bool by_pointer() const { return wrows != &local_rows; }
+
+  std::span<const RunIndex::Timed> rows;
+  // What the loop reads of each row, flat (the run index keeps it; rows read
+  // from the store get it in local_rows): row rows[i] is wrows->row(wbase + i),
+  // its merge time times[i]. The rows are named by their index in `rows`, so
+  // that the wide Timed rows are read only where a PullInfo must be loaded.
+  const RunIndex::WindowRows* wrows = nullptr;
+  RunIndex::WindowRows local_rows;
+  size_t wbase = 0;
+  std::span<const UnixSeconds> times;
+  // With a run index, the window works from its postings (rows by key)
+  // rather than walking every row's key lists; without one (rows read from
+  // the store) every row is compared in full. Both give the same answers.
+  const RunIndex::KeyPostings* postings = nullptr;
+  const RunIndex::KeyPostings* text_postings = nullptr;
+  std::uint32_t lo = 0, hi = 0;  // the examined rows' positions span [lo, hi)
+  // The issue's side of the row comparison.
+  IssueNumberKey number;
+  std::uint64_t number_bit = 0;
+  bool has_title_words = false;
+  std::uint32_t default_base = RunIndex::WindowRows::kNoBase;
+  double issue_title = 0;  // IssueTitleWeight, once the titles are weighed
+  TokenBits text_bits;     // of ctx_.text_tokens
+};
+
 Status Linker::CollectWindow() {
   const Issue& is = ctx_.issue;
   if (is.state != IssueState::kClosed || !is.closed_at || !is.created_at) return Status::OK();
@@ -248,60 +285,81 @@ Status Linker::CollectWindow() {
   UnixSeconds to = std::min(*is.closed_at + options_->window_days_after * kDay,
                             *is.created_at + options_->window_max_days * kDay);
   if (to < from) return Status::OK();
+  WindowPass w(ctx_);
+  FG_RETURN_IF_ERROR(ReadWindowRows(from, to, &w));
   WindowScratch& ws = win_;
-  ws.storage.clear();
-  std::span<const RunIndex::Timed> rows;
-  FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &ws.storage, &rows));
-  // What the loop reads of each row, flat (the run index keeps it; rows read
-  // from the store get it here): row rows[i] is wrows->row(wbase + i), its
-  // merge time times[i]. The rows are named below by their index in `rows`,
-  // so that the wide Timed rows are read only where a PullInfo must be loaded.
-  const RunIndex::WindowRows* wrows = cache_->WindowRowsOf(is.repo);
-  RunIndex::WindowRows local_rows;
-  size_t wbase = 0;
-  if (wrows && !rows.empty()) {
-    wbase = rows.front().pos;
-  } else {
-    local_rows = RunIndex::WindowRows::Of(rows);
-    wrows = &local_rows;
-  }
-  auto row_at = [&](std::uint32_t i) -> const RunIndex::WindowRows::Row& {
-    return wrows->row(wbase + i);
-  };
-  const std::span<const UnixSeconds> times = wrows->Times().subspan(wbase, rows.size());
-  // The rows examined (NearestRows).
-  std::vector<std::uint32_t>& merged = ws.merged;  // indexes into rows
-  NearestRows(times, *is.closed_at, options_->max_window_candidates, &merged);
-  // With a run index, the window works from its postings (rows by key)
-  // rather than walking every row's key lists; without one (rows read from
-  // the store) every row is compared in full. Both give the same answers.
-  const RunIndex::KeyPostings* postings = cache_->MatchKeyPostings(is.repo);
-  const RunIndex::KeyPostings* text_postings = cache_->TextPostings(is.repo);
-  std::uint32_t lo = 0, hi = 0;               // the rows' positions span [lo, hi)
-  std::vector<std::int32_t>& slot = ws.slot;  // by position - lo: index in merged, or -1
-  slot.clear();
-  if ((postings || text_postings) && !merged.empty()) {
-    // Postings come with run index rows, a contiguous piece of their
-    // repository's rows: rows[i].pos is rows.front().pos + i.
-    const std::uint32_t pos0 = rows.front().pos;
-    lo = hi = merged.front();
-    for (std::uint32_t i : merged) {
-      lo = std::min(lo, i);
-      hi = std::max(hi, i);
-    }
-    ++hi;
-    slot.assign(hi - lo, -1);
-    for (size_t i = 0; i < merged.size(); ++i) slot[merged[i] - lo] = static_cast<std::int32_t>(i);
-    lo += pos0;
-    hi += pos0;
-  }
+  // The rows examined (NearestRows), as indexes into w.rows.
+  NearestRows(w.times, *is.closed_at, options_->max_window_candidates, &ws.merged);
+  w.postings = cache_->MatchKeyPostings(is.repo);
+  w.text_postings = cache_->TextPostings(is.repo);
+  SlotExaminedRows(&w);
   // Which identifiers of the issue each row's PR may touch (IdentifierHitsBySlot).
-  std::vector<std::uint32_t>& hit_start = ws.hit_start;  // per merged[] slot, offsets into hit_ids
-  std::vector<std::uint32_t>& hit_ids = ws.hit_ids;      // ascending per slot
-  hit_start.clear();
-  hit_ids.clear();
-  if (postings && !merged.empty())
-    IdentifierHitsBySlot(ctx_.ident_key_lists, *postings, slot, lo, hi, merged.size(), &ws);
+  ws.hit_start.clear();
+  ws.hit_ids.clear();
+  if (w.postings && !ws.merged.empty())
+    IdentifierHitsBySlot(ctx_.ident_key_lists, *w.postings, ws.slot, w.lo, w.hi, ws.merged.size(),
+                         &ws);
+  WeighWindowTitles(w);
+  w.issue_title = IssueTitleWeight(ctx_, &weights_);
+  CoverIssueTitle(w);
+  // The rows compared, in window order, with their identifier weights (one
+  // flat list) and whether their text match sets a flag. A row's text match
+  // and patch score only reach the issue through a candidate: the row becomes
+  // one when they are promising or when it already is one; otherwise its only
+  // effect is on df_ (the identifiers it touches), taken from the weights. So
+  // the reasons (ScorePatch's strings), the patch-words coverage and the
+  // titles' identifier conflict are computed only when they can change the
+  // answer, and the full comparison only for the rows that become candidates.
+  ws.compared.clear();
+  ws.id_weights.clear();
+  w.number_bit = w.number.value.empty() ? 0 : w.number.bit;
+  w.has_title_words = !ctx_.title_tokens.empty();
+  w.default_base = ctx_.default_branch.empty() ? RunIndex::WindowRows::kNoBase
+                                               : w.wrows->BaseOf(ctx_.default_branch);
+  for (size_t slot_i = 0; slot_i < ws.merged.size(); ++slot_i)
+    FG_RETURN_IF_ERROR(CompareWindowRow(w, slot_i));
+  return PromoteCompared(w);
+}
+
+Status Linker::ReadWindowRows(UnixSeconds from, UnixSeconds to, WindowPass* w) {
+  const Issue& is = ctx_.issue;
+  win_.storage.clear();
+  FG_RETURN_IF_ERROR(cache_->MergedRows(is.repo, from, to, &win_.storage, &w->rows));
+  w->wrows = cache_->WindowRowsOf(is.repo);
+  if (w->wrows && !w->rows.empty()) {
+    w->wbase = w->rows.front().pos;
+  } else {
+    w->local_rows = RunIndex::WindowRows::Of(w->rows);
+    w->wrows = &w->local_rows;
+  }
+  w->times = w->wrows->Times().subspan(w->wbase, w->rows.size());
+  return Status::OK();
+}
+
+void Linker::SlotExaminedRows(WindowPass* w) {
+  const std::vector<std::uint32_t>& merged = win_.merged;
+  std::vector<std::int32_t>& slot = win_.slot;  // by position - lo: index in merged, or -1
+  slot.clear();
+  w->lo = w->hi = 0;
+  if ((!w->postings && !w->text_postings) || merged.empty()) return;
+  // Postings come with run index rows, a contiguous piece of their
+  // repository's rows: rows[i].pos is rows.front().pos + i.
+  const std::uint32_t pos0 = w->rows.front().pos;
+  std::uint32_t lo = merged.front(), hi = merged.front();
+  for (std::uint32_t i : merged) {
+    lo = std::min(lo, i);
+    hi = std::max(hi, i);
+  }
+  ++hi;
+  slot.assign(hi - lo, -1);
+  for (size_t i = 0; i < merged.size(); ++i) slot[merged[i] - lo] = static_cast<std::int32_t>(i);
+  w->lo = lo + pos0;
+  w->hi = hi + pos0;
+}
+
+void Linker::WeighWindowTitles(const WindowPass& w) {
+  WindowScratch& ws = win_;
+  const std::vector<std::uint32_t>& merged = ws.merged;
   // The title word weights over every window PR's title; each title token
   // keeps its slot, where its weight and issue marks are then read without
   // hashing it again.
@@ -310,20 +368,18 @@ Status Linker::CollectWindow() {
   std::vector<std::uint32_t>& slots_start = ws.slots_start;
   title_slots.clear();
   slots_start.assign(merged.size() + 1, 0);
-  {
-    size_t n = 0;
-    for (std::uint32_t i : merged) n += row_at(i).title_n;
-    weights_.Reset(n);
-    title_slots.resize(n);  // written in place: no capacity check per token
-    std::uint32_t* out = title_slots.data();
-    size_t at = 0;
-    for (size_t i = 0; i < merged.size(); ++i) {
-      const RunIndex::WindowRows::Row& row = row_at(merged[i]);
-      if (row.info) at += weights_.Add(wrows->Title(row), out + at);
-      slots_start[i + 1] = static_cast<std::uint32_t>(at);
-    }
-    title_slots.resize(at);
+  size_t n = 0;
+  for (std::uint32_t i : merged) n += w.row_at(i).title_n;
+  weights_.Reset(n);
+  title_slots.resize(n);  // written in place: no capacity check per token
+  std::uint32_t* out = title_slots.data();
+  size_t at = 0;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    const RunIndex::WindowRows::Row& row = w.row_at(merged[i]);
+    if (row.info) at += weights_.Add(w.wrows->Title(row), out + at);
+    slots_start[i + 1] = static_cast<std::uint32_t>(at);
   }
+  title_slots.resize(at);
   // Per slot: the issue's marks of its token (ctx_.marks.Of), set from the
   // issue's side: only the issue's own tokens have marks, and they are far
   // fewer than the window titles' tokens.
@@ -335,151 +391,153 @@ Status Linker::CollectWindow() {
   for (std::uint64_t tok : ctx_.text_tokens)
     if (std::int64_t s = weights_.SlotOf(tok); s >= 0)
       slot_marks[static_cast<size_t>(s)] |= IssueContext::kTextMark;
+}
+
+void Linker::CoverIssueTitle(const WindowPass& w) {
   // CompareText's walk over each PR's text tokens, done from the issue's
   // side for the issue title's tokens: every one, ascending, adds its weight
   // to the rows holding it (so each row's sum adds in the same order as the
   // walk). The PR tokens in the issue text are counted by TextVerdictOf, for
   // the few rows where they decide `described`.
-  const double issue_title = IssueTitleWeight(ctx_, &weights_);
-  const TokenBits text_bits(ctx_.text_tokens);
-  std::vector<double>& covered = ws.covered;  // per merged[] slot
+  std::vector<double>& covered = win_.covered;  // per merged[] slot
+  const std::vector<std::int32_t>& slot = win_.slot;
   covered.clear();
-  if (text_postings && !merged.empty()) {
-    covered.assign(merged.size(), 0.0);
-    for (std::uint64_t tok : ctx_.title_tokens) {
-      double w = weights_.Of(tok);
-      for (std::uint32_t pos : text_postings->Rows(tok, lo, hi))
-        if (slot[pos - lo] >= 0) covered[static_cast<size_t>(slot[pos - lo])] += w;
-    }
+  if (!w.text_postings || win_.merged.empty()) return;
+  covered.assign(win_.merged.size(), 0.0);
+  for (std::uint64_t tok : ctx_.title_tokens) {
+    double wt = weights_.Of(tok);
+    for (std::uint32_t pos : w.text_postings->Rows(tok, w.lo, w.hi))
+      if (slot[pos - w.lo] >= 0) covered[static_cast<size_t>(slot[pos - w.lo])] += wt;
   }
-  // The rows compared, in window order, with their identifier weights (one
-  // flat list) and whether their text match sets a flag. A row's text match
-  // and patch score only reach the issue through a candidate: the row becomes
-  // one when they are promising or when it already is one; otherwise its only
-  // effect is on df_ (the identifiers it touches), taken from the weights. So
-  // the reasons (ScorePatch's strings), the patch-words coverage and the
-  // titles' identifier conflict are computed only when they can change the
-  // answer, and the full comparison only for the rows that become candidates.
-  using Compared = WindowScratch::Compared;
-  std::vector<Compared>& compared = ws.compared;
-  std::vector<IdWeight>& id_weights = ws.id_weights;
-  compared.clear();
-  id_weights.clear();
-  IssueNumberKey number = IssueNumberKey::Of(is.number);
-  const std::uint64_t number_bit = number.value.empty() ? 0 : number.bit;
-  const bool has_title_words = !ctx_.title_tokens.empty();
-  const std::uint32_t default_base = ctx_.default_branch.empty()
-                                         ? RunIndex::WindowRows::kNoBase
-                                         : wrows->BaseOf(ctx_.default_branch);
+}
+
+Status Linker::BranchEvidence(const WindowPass& w, const PullInfo& info,
+                              const RunIndex::WindowRows::Row& row) {
+  const Issue& is = ctx_.issue;
+  // A branch named after the issue before the issue existed is a coincidence.
+  bool branch_time_ok = !row.has_created || row.created_at + 3600 >= *is.created_at;
+  // The key bits first (BranchNamesIssue's own quick "not there").
+  if (branch_time_ok && ((w.number.numeric ? row.numeric_bits : row.words_bits) & w.number_bit) &&
+      BranchNamesIssue(info.branch_keys, w.number)) {
+    Ref ref = info.pr.ref();
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+    c->Add(EvidenceKind::kBranchName,
+           Short(ref) + "'s head branch '" + info.pr.head_ref + "' names #" + is.number);
+  } else if (!ctx_.linked_branches.empty() && !info.pr.head_ref.empty() &&
+             std::find(ctx_.linked_branches.begin(), ctx_.linked_branches.end(),
+                       info.pr.head_ref) != ctx_.linked_branches.end()) {
+    // The platform links the branch to the issue (GitCode related branches).
+    Ref ref = info.pr.ref();
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
+    c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
+                                          "' is linked to #" + is.number + " on the platform");
+  }
+  return Status::OK();
+}
+
+Status Linker::CompareWindowRow(const WindowPass& w, size_t slot_i) {
+  const Issue& is = ctx_.issue;
+  WindowScratch& ws = win_;
+  const std::uint32_t merged_i = ws.merged[slot_i];
+  const RunIndex::WindowRows::Row& row = w.row_at(merged_i);
+  if (!row.info) return Status::OK();
+  const PullInfo& info = *row.info;
+  UnixSeconds t = w.times[merged_i];
+  FG_RETURN_IF_ERROR(BranchEvidence(w, info, row));
+  if (!options_->implicit) return Status::OK();
+  // Release-branch PRs come in as backports of a main-line fix.
+  if (row.release_base ||
+      (!ctx_.default_branch.empty() && row.base != w.default_base && row.base != 0))
+    return Status::OK();
   constexpr std::uint8_t kTitleMark = IssueContext::kTitleMark, kTextMark = IssueContext::kTextMark;
-  for (size_t slot_i = 0; slot_i < merged.size(); ++slot_i) {
-    const RunIndex::WindowRows::Row& row = row_at(merged[slot_i]);
-    if (!row.info) continue;
-    const PullInfo& info = *row.info;
-    UnixSeconds t = times[merged[slot_i]];
-    // A branch named after the issue before the issue existed is a coincidence.
-    bool branch_time_ok = !row.has_created || row.created_at + 3600 >= *is.created_at;
-    // The key bits first (BranchNamesIssue's own quick "not there").
-    if (branch_time_ok && ((number.numeric ? row.numeric_bits : row.words_bits) & number_bit) &&
-        BranchNamesIssue(info.branch_keys, number)) {
-      Ref ref = info.pr.ref();
-      FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
-      c->Add(EvidenceKind::kBranchName,
-             Short(ref) + "'s head branch '" + info.pr.head_ref + "' names #" + is.number);
-    } else if (!ctx_.linked_branches.empty() && !info.pr.head_ref.empty() &&
-               std::find(ctx_.linked_branches.begin(), ctx_.linked_branches.end(),
-                         info.pr.head_ref) != ctx_.linked_branches.end()) {
-      // The platform links the branch to the issue (GitCode related branches).
-      Ref ref = info.pr.ref();
-      FG_ASSIGN_OR_RETURN(Candidate * c, Cand(ref));
-      c->Add(EvidenceKind::kBranchName, Short(ref) + "'s head branch '" + info.pr.head_ref +
-                                            "' is linked to #" + is.number + " on the platform");
-    }
-    if (!options_->implicit) continue;
-    // Release-branch PRs come in as backports of a main-line fix.
-    if (row.release_base ||
-        (!ctx_.default_branch.empty() && row.base != default_base && row.base != 0))
-      continue;
-    std::span<const std::uint32_t> slots(title_slots.data() + slots_start[slot_i],
-                                         slots_start[slot_i + 1] - slots_start[slot_i]);
-    // The PR title's tokens in the issue title and in the issue text.
-    size_t shared_n = 0, in_text = 0;
-    for (std::uint32_t s : slots) {
-      shared_n += (slot_marks[s] & kTitleMark) != 0;
-      in_text += (slot_marks[s] & kTextMark) != 0;
-    }
-    // Merged before the issue was filed: only an archive-style restatement
-    // (cheap check on the titles first).
-    if (t < *is.created_at) {
-      if (!has_title_words) continue;
-      size_t smaller = std::min(ctx_.title_tokens.size(), static_cast<size_t>(row.title_n));
-      if (smaller == 0 || shared_n * 10 < smaller * 6) continue;
-    }
-    // CompareText's walk over the PR title, in its token order. With no
-    // title word shared, `shared` is 0 and so are the dice and containment
-    // for any positive PR-title weight (and the weight is positive exactly
-    // when the title has tokens): the title's own weight is not summed.
-    TitleCounts title;
-    title.in_text = in_text;
-    if (shared_n > 0) {
-      for (std::uint32_t s : slots) {
-        double wt = weights_.OfSlot(s);
-        title.pr_title += wt;
-        if (slot_marks[s] & kTitleMark) title.shared += wt;
-      }
-    } else {
-      title.pr_title = static_cast<double>(row.title_n);
-    }
-    double row_covered = 0;
-    if (!covered.empty()) {
-      row_covered = covered[slot_i];
-    } else {
-      for (std::uint64_t tok : wrows->Text(row))
-        if (ctx_.marks.Of(tok) & kTitleMark) row_covered += weights_.Of(tok);
-    }
-    TextVerdict text = TextVerdictOf(ctx_, info, row.title_n, wrows->Text(row), title, row_covered,
-                                     issue_title, &text_bits);
-    if (t < *is.created_at) {
-      TextMatch restated;
-      restated.title_dice = text.title_dice;
-      restated.containment = text.containment;
-      if (!Restates(restated)) continue;
-    }
-    size_t ids_begin = id_weights.size();
-    if (!postings) {
-      FG_RETURN_IF_ERROR(cache_->LoadFiles(rows[merged[slot_i]].info.get()));
-      IdentifierWeights(ctx_, info, &id_weights);
-    } else {
-      // Run index rows: their files are loaded (LoadFiles only reports it
-      // when they are not).
-      if (!row.files_loaded) FG_RETURN_IF_ERROR(cache_->LoadFiles(rows[merged[slot_i]].info.get()));
-      if (hit_start[slot_i] < hit_start[slot_i + 1])
-        IdentifierWeights(ctx_, info,
-                          std::span<const std::uint32_t>(hit_ids.data() + hit_start[slot_i],
-                                                         hit_start[slot_i + 1] - hit_start[slot_i]),
-                          &id_weights, PullFilter{row.patch_filter, row.tail_filter});
-    }
-    if (id_weights.size() > ids_begin) df_.resize(ctx_.identifiers.size());
-    for (size_t i = ids_begin; i < id_weights.size(); ++i) ++df_[id_weights[i].id];
-    compared.push_back({static_cast<std::uint32_t>(slot_i), static_cast<std::uint32_t>(ids_begin),
-                        static_cast<std::uint32_t>(id_weights.size()), text.flagged});
+  const std::vector<std::uint8_t>& slot_marks = ws.slot_marks;
+  std::span<const std::uint32_t> slots(ws.title_slots.data() + ws.slots_start[slot_i],
+                                       ws.slots_start[slot_i + 1] - ws.slots_start[slot_i]);
+  // The PR title's tokens in the issue title and in the issue text.
+  size_t shared_n = 0, in_text = 0;
+  for (std::uint32_t s : slots) {
+    shared_n += (slot_marks[s] & kTitleMark) != 0;
+    in_text += (slot_marks[s] & kTextMark) != 0;
   }
+  // Merged before the issue was filed: only an archive-style restatement
+  // (cheap check on the titles first).
+  if (t < *is.created_at) {
+    if (!w.has_title_words) return Status::OK();
+    size_t smaller = std::min(ctx_.title_tokens.size(), static_cast<size_t>(row.title_n));
+    if (smaller == 0 || shared_n * 10 < smaller * 6) return Status::OK();
+  }
+  // CompareText's walk over the PR title, in its token order. With no
+  // title word shared, `shared` is 0 and so are the dice and containment
+  // for any positive PR-title weight (and the weight is positive exactly
+  // when the title has tokens): the title's own weight is not summed.
+  TitleCounts title;
+  title.in_text = in_text;
+  if (shared_n > 0) {
+    for (std::uint32_t s : slots) {
+      double wt = weights_.OfSlot(s);
+      title.pr_title += wt;
+      if (slot_marks[s] & kTitleMark) title.shared += wt;
+    }
+  } else {
+    title.pr_title = static_cast<double>(row.title_n);
+  }
+  double row_covered = 0;
+  if (!ws.covered.empty()) {
+    row_covered = ws.covered[slot_i];
+  } else {
+    for (std::uint64_t tok : w.wrows->Text(row))
+      if (ctx_.marks.Of(tok) & kTitleMark) row_covered += weights_.Of(tok);
+  }
+  TextVerdict text = TextVerdictOf(ctx_, info, row.title_n, w.wrows->Text(row), title, row_covered,
+                                   w.issue_title, &w.text_bits);
+  if (t < *is.created_at) {
+    TextMatch restated;
+    restated.title_dice = text.title_dice;
+    restated.containment = text.containment;
+    if (!Restates(restated)) return Status::OK();
+  }
+  std::vector<IdWeight>& id_weights = ws.id_weights;
+  size_t ids_begin = id_weights.size();
+  if (!w.postings) {
+    FG_RETURN_IF_ERROR(cache_->LoadFiles(w.rows[merged_i].info.get()));
+    IdentifierWeights(ctx_, info, &id_weights);
+  } else {
+    // Run index rows: their files are loaded (LoadFiles only reports it
+    // when they are not).
+    if (!row.files_loaded) FG_RETURN_IF_ERROR(cache_->LoadFiles(w.rows[merged_i].info.get()));
+    const std::vector<std::uint32_t>& hit_start = ws.hit_start;
+    if (hit_start[slot_i] < hit_start[slot_i + 1])
+      IdentifierWeights(ctx_, info,
+                        std::span<const std::uint32_t>(ws.hit_ids.data() + hit_start[slot_i],
+                                                       hit_start[slot_i + 1] - hit_start[slot_i]),
+                        &id_weights, PullFilter{row.patch_filter, row.tail_filter});
+  }
+  if (id_weights.size() > ids_begin) df_.resize(ctx_.identifiers.size());
+  for (size_t i = ids_begin; i < id_weights.size(); ++i) ++df_[id_weights[i].id];
+  ws.compared.push_back({static_cast<std::uint32_t>(slot_i), static_cast<std::uint32_t>(ids_begin),
+                         static_cast<std::uint32_t>(id_weights.size()), text.flagged});
+  return Status::OK();
+}
+
+Status Linker::PromoteCompared(const WindowPass& w) {
+  WindowScratch& ws = win_;
   // Which compared rows' PRs are candidates already: with a run index, a
   // PR's candidate holds the very PullInfo of its row (one per PR), so the
   // pointers tell without comparing keys.
   std::vector<const PullInfo*>& cand_infos = ws.cand_infos;
   cand_infos.clear();
-  const bool by_pointer = wrows != &local_rows;
+  const bool by_pointer = w.by_pointer();
   if (by_pointer) {
     for (const auto& [key, c] : cands_)
       if (c.info) cand_infos.push_back(c.info.get());
     std::sort(cand_infos.begin(), cand_infos.end());
   }
-  for (const Compared& p : compared) {
-    const PullInfo& info = *row_at(merged[p.slot]).info;
+  const std::vector<std::uint32_t>& hit_start = ws.hit_start;
+  for (const WindowScratch::Compared& p : ws.compared) {
+    const PullInfo& info = *w.row_at(ws.merged[p.slot]).info;
     bool promising = p.text_flagged ||
                      PatchReachesWeak(ctx_, info,
-                                      std::span<const IdWeight>(id_weights.data() + p.ids_begin,
+                                      std::span<const IdWeight>(ws.id_weights.data() + p.ids_begin,
                                                                 p.ids_end - p.ids_begin),
                                       df_);
     if (!promising && !(by_pointer ? std::binary_search(cand_infos.begin(), cand_infos.end(), &info)
@@ -492,12 +550,12 @@ Status Linker::CollectWindow() {
     c->text = CompareText(ctx_, info, &weights_);
     std::vector<IdMatch>& ids = ws.ids;
     ids.clear();
-    if (!postings) {
+    if (!w.postings) {
       ids = MatchIdentifiers(ctx_, info);
     } else if (hit_start[p.slot] < hit_start[p.slot + 1]) {
       ids = MatchIdentifiersAmong(
           ctx_, info,
-          std::span<const std::uint32_t>(hit_ids.data() + hit_start[p.slot],
+          std::span<const std::uint32_t>(ws.hit_ids.data() + hit_start[p.slot],
                                          hit_start[p.slot + 1] - hit_start[p.slot]));
     }
     c->patch = ScorePatch(ctx_, info, ids, df_);

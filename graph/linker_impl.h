@@ -125,6 +125,24 @@ class Linker {
   Status CollectCloseAtMerge();
   // PRs merged around the issue: branch names, title and patch comparisons.
   Status CollectWindow();
+  // CollectWindow's steps, over one WindowPass (defined in collect.cc).
+  struct WindowPass;
+  // The window's merged rows from the cache, and how each is read.
+  Status ReadWindowRows(UnixSeconds from, UnixSeconds to, WindowPass* w);
+  // Where each examined row (win_.merged) sits among the postings' positions.
+  void SlotExaminedRows(WindowPass* w);
+  // Title word weights over the examined rows' titles, and the issue's marks per weight slot.
+  void WeighWindowTitles(const WindowPass& w);
+  // Per examined row, the weight of the issue title's words its text holds (from postings).
+  void CoverIssueTitle(const WindowPass& w);
+  // The branch-name evidence of one examined row's PR.
+  Status BranchEvidence(const WindowPass& w, const PullInfo& info,
+                        const RunIndex::WindowRows::Row& row);
+  // One examined row: branch evidence, then (implicit linking) its cheap text and identifier
+  // comparison, kept in win_.compared.
+  Status CompareWindowRow(const WindowPass& w, size_t slot_i);
+  // The compared rows that are promising or already candidates, compared in full.
+  Status PromoteCompared(const WindowPass& w);
   // The PR's own title and body, scanned again for the issue (covers what the
   // mention index missed).
   void OwnMentions(Candidate* c);

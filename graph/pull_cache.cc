@@ -153,72 +153,15 @@ const std::vector<Mention>& PullInfo::OwnMentions() const {
 
 // ---- RunIndex
 
-StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const RepoRef* repo,
-                                                    unsigned threads, size_t batch_items) {
-  batch_items = std::max<size_t>(batch_items, 1);
-  auto index = std::make_unique<RunIndex>();
-  if (repo) {
-    index->all_repos_ = false;
-    index->repo_ = *repo;
-  }
-  // The scans lend each decoded record: what the index keeps is moved in,
-  // less the fields no linker reads (DropUnread).
-  FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](Issue& is) {
-    DropUnread(&is);
-    Ref ref = is.ref();
-    if (is.state == IssueState::kClosed && is.closed_at)
-      index->closed_[is.repo.ToString()].push_back(
-          {*is.closed_at, PaddedNumber(is.number), ref, nullptr});
-    index->issue_refs_.push_back(ref);
-    index->issue_map_[ref.ToString()].issue = std::move(is);
-    return true;
-  }));
-  // The issues' comments, operate logs and platform links, one scan each.
-  // Consecutive records share their parent: look it up once per run.
-  std::string last_key;
-  IssueData* last = nullptr;
-  auto parent = [&](const Ref& ref) {
-    std::string key = ref.ToString();
-    if (key != last_key) {
-      auto it = index->issue_map_.find(key);
-      last = it == index->issue_map_.end() ? nullptr : &it->second;
-      last_key = std::move(key);
-    }
-    return last;
-  };
-  FG_RETURN_IF_ERROR(store.ForEachComment(
-      repo,
-      [&](Comment& c) {
-        if (IssueData* d = parent(c.parent())) {
-          DropUnread(&c);
-          d->comments.push_back(std::move(c));
-        }
-        return true;
-      },
-      ParentKind::kIssue));
-  FG_RETURN_IF_ERROR(store.ForEachOperateLog(
-      repo,
-      [&](OperateLogEvent& e) {
-        if (IssueData* d = parent(e.parent())) d->oplog.push_back(std::move(e));
-        return true;
-      },
-      ParentKind::kIssue));
-  // Keyed (and so listed) by the issue's repository and number.
-  FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](PlatformLink& l) {
-    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number)))
-      d->links.push_back(std::move(l));
-    return true;
-  }));
-  auto keep_mention = [&](MentionRecord& m) {
-    if (index->Covers(m.target.repo)) index->mentions_[m.target.ToString()].push_back(std::move(m));
-    return true;
-  };
-  FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention)
-                          : store.ForEachMention(keep_mention));
+namespace {
+
+// Every PR of the scope (Store::ForEachPull order) with its features (MakePullInfo) and own
+// mentions, its body dropped.
+StatusOr<std::vector<std::shared_ptr<PullInfo>>> LoadPulls(const Store& store, const RepoRef* repo,
+                                                           unsigned threads, size_t batch_items) {
   // PRs and their files stream through batches: each batch's features are
   // computed (in parallel) as soon as it fills, so that neither the PR bodies
   // nor the changed files' patches of the whole run are ever held at once.
-  constexpr size_t kBatchBytes = size_t{16} << 20;  // patch bytes per batch of files
   std::vector<std::shared_ptr<PullInfo>> infos;
   std::vector<PullRequest> batch;
   auto flush_pulls = [&] {
@@ -241,6 +184,13 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   }));
   flush_pulls();
   std::vector<PullRequest>().swap(batch);
+  return infos;
+}
+
+// The file features of the merged PRs among infos (the others are never compared).
+Status LoadMergedFiles(const Store& store, const RepoRef* repo, unsigned threads,
+                       size_t batch_items, const std::vector<std::shared_ptr<PullInfo>>& infos) {
+  constexpr size_t kBatchBytes = size_t{16} << 20;  // patch bytes per batch of files
   // Files of merged PRs (the others are never compared), one scan; the scan
   // gives each PR's files together.
   std::unordered_map<std::string, PullInfo*> merged_info;
@@ -287,27 +237,105 @@ StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const Re
   // Merged PRs without files: their (empty) file features.
   for (auto& [key, info] : merged_info) pending.push_back({info, {}});
   flush_files();
-  index->pulls_.reserve(infos.size());
+  return Status::OK();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RunIndex>> RunIndex::Build(const Store& store, const RepoRef* repo,
+                                                    unsigned threads, size_t batch_items) {
+  batch_items = std::max<size_t>(batch_items, 1);
+  auto index = std::make_unique<RunIndex>();
+  if (repo) {
+    index->all_repos_ = false;
+    index->repo_ = *repo;
+  }
+  FG_RETURN_IF_ERROR(index->LoadIssues(store, repo));
+  FG_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<PullInfo>> infos,
+                      LoadPulls(store, repo, threads, batch_items));
+  FG_RETURN_IF_ERROR(LoadMergedFiles(store, repo, threads, batch_items, infos));
+  index->IndexPulls(std::move(infos));
+  return index;
+}
+
+Status RunIndex::LoadIssues(const Store& store, const RepoRef* repo) {
+  // The scans lend each decoded record: what the index keeps is moved in,
+  // less the fields no linker reads (DropUnread).
+  FG_RETURN_IF_ERROR(store.ForEachIssue(repo, [&](Issue& is) {
+    DropUnread(&is);
+    Ref ref = is.ref();
+    if (is.state == IssueState::kClosed && is.closed_at)
+      closed_[is.repo.ToString()].push_back({*is.closed_at, PaddedNumber(is.number), ref, nullptr});
+    issue_refs_.push_back(ref);
+    issue_map_[ref.ToString()].issue = std::move(is);
+    return true;
+  }));
+  // The issues' comments, operate logs and platform links, one scan each.
+  // Consecutive records share their parent: look it up once per run.
+  std::string last_key;
+  IssueData* last = nullptr;
+  auto parent = [&](const Ref& ref) {
+    std::string key = ref.ToString();
+    if (key != last_key) {
+      auto it = issue_map_.find(key);
+      last = it == issue_map_.end() ? nullptr : &it->second;
+      last_key = std::move(key);
+    }
+    return last;
+  };
+  FG_RETURN_IF_ERROR(store.ForEachComment(
+      repo,
+      [&](Comment& c) {
+        if (IssueData* d = parent(c.parent())) {
+          DropUnread(&c);
+          d->comments.push_back(std::move(c));
+        }
+        return true;
+      },
+      ParentKind::kIssue));
+  FG_RETURN_IF_ERROR(store.ForEachOperateLog(
+      repo,
+      [&](OperateLogEvent& e) {
+        if (IssueData* d = parent(e.parent())) d->oplog.push_back(std::move(e));
+        return true;
+      },
+      ParentKind::kIssue));
+  // Keyed (and so listed) by the issue's repository and number.
+  FG_RETURN_IF_ERROR(store.ForEachPlatformLink(repo, [&](PlatformLink& l) {
+    if (IssueData* d = parent(Ref::Issue(l.issue.repo, l.issue.number)))
+      d->links.push_back(std::move(l));
+    return true;
+  }));
+  auto keep_mention = [&](MentionRecord& m) {
+    if (Covers(m.target.repo)) mentions_[m.target.ToString()].push_back(std::move(m));
+    return true;
+  };
+  FG_RETURN_IF_ERROR(repo ? store.ForEachMentionIn(*repo, keep_mention)
+                          : store.ForEachMention(keep_mention));
+  return Status::OK();
+}
+
+void RunIndex::IndexPulls(std::vector<std::shared_ptr<PullInfo>> infos) {
+  pulls_.reserve(infos.size());
   for (std::shared_ptr<PullInfo>& info : infos) {
     const PullRequest& pr = info->pr;
     if (pr.merged() && pr.merged_at)
-      index->merged_[pr.repo.ToString()].push_back(
+      merged_[pr.repo.ToString()].push_back(
           {*pr.merged_at, PaddedNumber(std::to_string(pr.number)), pr.ref(), info});
-    index->pulls_.emplace(pr.ref().ToString(), std::move(info));
+    pulls_.emplace(pr.ref().ToString(), std::move(info));
   }
   auto by_key = [](const Timed& a, const Timed& b) {
     if (a.t != b.t) return a.t < b.t;
     return a.padded < b.padded;
   };
-  for (auto& [r, rows] : index->merged_) std::sort(rows.begin(), rows.end(), by_key);
-  for (auto& [r, rows] : index->closed_) std::sort(rows.begin(), rows.end(), by_key);
-  for (auto& [r, rows] : index->merged_) {
+  for (auto& [r, rows] : merged_) std::sort(rows.begin(), rows.end(), by_key);
+  for (auto& [r, rows] : closed_) std::sort(rows.begin(), rows.end(), by_key);
+  for (auto& [r, rows] : merged_) {
     for (size_t i = 0; i < rows.size(); ++i) rows[i].pos = static_cast<std::uint32_t>(i);
-    index->match_postings_[r] = KeyPostings::Of(rows, &PullInfo::match_keys);
-    index->text_postings_[r] = KeyPostings::Of(rows, &PullInfo::text_tokens);
-    index->window_rows_[r] = WindowRows::Of(rows);
+    match_postings_[r] = KeyPostings::Of(rows, &PullInfo::match_keys);
+    text_postings_[r] = KeyPostings::Of(rows, &PullInfo::text_tokens);
+    window_rows_[r] = WindowRows::Of(rows);
   }
-  return index;
 }
 
 RunIndex::KeyPostings RunIndex::KeyPostings::Of(const std::vector<Timed>& rows,

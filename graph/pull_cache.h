@@ -260,6 +260,12 @@ class RunIndex {
   const std::vector<Ref>& issues() const { return issue_refs_; }
 
  private:
+  // Build's steps (pull_cache.cc): the issues with their comments, operate logs, platform links
+  // and the mentions of covered targets; then, from the PRs (read and featured by the
+  // caller), the PR map, the merge- and close-time rows in order and their postings.
+  Status LoadIssues(const Store& store, const RepoRef* repo);
+  void IndexPulls(std::vector<std::shared_ptr<PullInfo>> infos);
+
   static void Between(const std::map<std::string, std::vector<Timed>>& index, const RepoRef& repo,
                       UnixSeconds from, UnixSeconds to, TimedRefs* out);
 
