@@ -71,7 +71,8 @@ nlohmann::json SkippedJson(const std::vector<ingest::SkippedEndpoint>& skipped) 
   return out;
 }
 
-void RunSync(Context& ctx, const SyncArgs& a) {
+// The sync options the flags ask for; CLI::ValidationError names a bad flag.
+ingest::SyncOptions SyncOptionsFrom(const Context& ctx, const SyncArgs& a) {
   ingest::SyncOptions o;
   o.token_source = EnvironmentValue;  // GITCODE_TOKEN, ...: sent, never printed
   if (ctx.env.http_backoff_ms) o.backoff_ms = *ctx.env.http_backoff_ms;
@@ -117,21 +118,79 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   for (const std::string& n : skipped) endpoints.erase(n);
   o.endpoints = endpoints;
   if (endpoints.empty()) o.endpoints = {"none"};  // list endpoints only
+  return o;
+}
 
-  // Targets: repositories and organisations.
-  std::vector<RepoRef> repos;
-  std::vector<std::pair<Platform, std::string>> orgs;
+// Splits the targets into repositories and organisations (platform, name);
+// CLI::ValidationError for one that is neither.
+void ParseTargets(const SyncArgs& a, std::vector<RepoRef>* repos,
+                  std::vector<std::pair<Platform, std::string>>* orgs) {
   for (const std::string& t : a.targets) {
     RepoRef r;
     std::string org;
     Status s = ingest::ParseSyncTarget(t, &r, &org);
     if (!s.ok()) throw CLI::ValidationError("REPO", s.message());
     if (org.empty()) {
-      repos.push_back(r);
+      repos->push_back(r);
     } else {
-      orgs.emplace_back(r.platform, org);
+      orgs->emplace_back(r.platform, org);
     }
   }
+}
+
+// Prints the outcome (JSON or text, warnings for skipped endpoints) and sets
+// the exit status: complete, partial (kExitPartial) or failed.
+void ReportSync(Context& ctx, const SyncArgs& a, const nlohmann::json& per_repo,
+                const ingest::SyncCounts& total, const RefreshStats& refreshed, double secs,
+                const Status& failure, size_t failed) {
+  // complete, partial (some data stored, some missing) or failed (nothing synced).
+  const bool partial = (failed > 0 && total.repos > 0) || (failure.ok() && !total.skipped.empty());
+  const char* outcome = partial ? "partial" : failure.ok() ? "complete" : "failed";
+  if (a.json_out) {
+    nlohmann::json doc{{"repos", per_repo},
+                       {"totals", CountsJson(total)},
+                       {"seconds", secs},
+                       {"relinked", refreshed.link.issues},
+                       {"ok", failure.ok() && total.skipped.empty()},
+                       {"outcome", outcome},
+                       {"db", ctx.db_dir}};
+    if (!total.skipped.empty()) doc["skipped_endpoints"] = SkippedJson(total.skipped);
+    if (!a.record.empty()) doc["record"] = a.record;
+    *ctx.out << doc.dump() << "\n";
+  } else if (total.repos > 0) {
+    *ctx.out << "synced " << total.repos << " repositories: " << total.issues << " issues, "
+             << total.pulls << " pull requests (" << total.detailed
+             << " new or changed, details fetched), " << total.comments << " comments, "
+             << total.commits << " commits, " << total.files << " files, " << total.operate_logs
+             << " operate-log events, " << total.platform_links << " platform links; "
+             << total.requests << " requests, " << total.retries << " retries, "
+             << total.rate_limit_waits << " rate-limit waits, " << total.changed
+             << " records new or changed, in " << Duration(secs) << "\n";
+    if (!a.no_link)
+      *ctx.out << "relinked " << refreshed.link.issues << " issues (" << refreshed.link.fixes
+               << " fix links)\n";
+    if (!total.skipped.empty())
+      *ctx.out << "partial: " << total.skipped.size()
+               << " detail endpoints skipped (recorded in the store; the next sync asks again)\n";
+  }
+  for (const auto& e : total.skipped)
+    *ctx.err << "fixgraph: warning: skipped " << e.endpoint << " of " << e.item << ": " << e.reason
+             << "\n";
+  if (!failure.ok()) {
+    ctx.Fail(failed > 1
+                 ? failure.WithContext(std::to_string(failed) + " repositories failed; first")
+                 : failure);
+  }
+  if (partial) ctx.exit_code = kExitPartial;
+}
+
+void RunSync(Context& ctx, const SyncArgs& a) {
+  ingest::SyncOptions o = SyncOptionsFrom(ctx, a);
+
+  // Targets: repositories and organisations.
+  std::vector<RepoRef> repos;
+  std::vector<std::pair<Platform, std::string>> orgs;
+  ParseTargets(a, &repos, &orgs);
 
   // Pending work an earlier run left is finished with this run's, after the writes.
   auto store = ctx.OpenForWrite(/*finish_pending=*/false);
@@ -200,45 +259,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
     if (!s.ok() && failure.ok()) failure = s;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // complete, partial (some data stored, some missing) or failed (nothing synced).
-  const bool partial = (failed > 0 && total.repos > 0) || (failure.ok() && !total.skipped.empty());
-  const char* outcome = partial ? "partial" : failure.ok() ? "complete" : "failed";
-  if (a.json_out) {
-    nlohmann::json doc{{"repos", per_repo},
-                       {"totals", CountsJson(total)},
-                       {"seconds", secs},
-                       {"relinked", refreshed.link.issues},
-                       {"ok", failure.ok() && total.skipped.empty()},
-                       {"outcome", outcome},
-                       {"db", ctx.db_dir}};
-    if (!total.skipped.empty()) doc["skipped_endpoints"] = SkippedJson(total.skipped);
-    if (!a.record.empty()) doc["record"] = a.record;
-    *ctx.out << doc.dump() << "\n";
-  } else if (total.repos > 0) {
-    *ctx.out << "synced " << total.repos << " repositories: " << total.issues << " issues, "
-             << total.pulls << " pull requests (" << total.detailed
-             << " new or changed, details fetched), " << total.comments << " comments, "
-             << total.commits << " commits, " << total.files << " files, " << total.operate_logs
-             << " operate-log events, " << total.platform_links << " platform links; "
-             << total.requests << " requests, " << total.retries << " retries, "
-             << total.rate_limit_waits << " rate-limit waits, " << total.changed
-             << " records new or changed, in " << Duration(secs) << "\n";
-    if (!a.no_link)
-      *ctx.out << "relinked " << refreshed.link.issues << " issues (" << refreshed.link.fixes
-               << " fix links)\n";
-    if (!total.skipped.empty())
-      *ctx.out << "partial: " << total.skipped.size()
-               << " detail endpoints skipped (recorded in the store; the next sync asks again)\n";
-  }
-  for (const auto& e : total.skipped)
-    *ctx.err << "fixgraph: warning: skipped " << e.endpoint << " of " << e.item << ": " << e.reason
-             << "\n";
-  if (!failure.ok()) {
-    ctx.Fail(failed > 1
-                 ? failure.WithContext(std::to_string(failed) + " repositories failed; first")
-                 : failure);
-  }
-  if (partial) ctx.exit_code = kExitPartial;
+  ReportSync(ctx, a, per_repo, total, refreshed, secs, failure, failed);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "fixgraph/ingest/dump.h"
 
 #include "fixgraph/engine/parallel.h"
+#include "fixgraph/ingest/json_array_file.h"
 #include "fixgraph/ingest/json_reader.h"
 #include "fixgraph/ingest/mapper.h"
 

@@ -1,6 +1,7 @@
 #include "fixgraph/ingest/sync.h"
 
 #include "dump_writer.h"
+#include "sync_fetch.h"
 
 #include "fixgraph/engine/mentions.h"
 #include "fixgraph/engine/parallel.h"
@@ -26,320 +27,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kCursorPrefix = "sync_cursor";
 constexpr const char* kSkippedPrefix = "sync_skipped";
-constexpr int kMaxPages = 100000;
-
-// ---- Platform facts (reference/api.md).
-struct PlatformApi {
-  Platform platform;
-  std::string default_base;
-  std::string token_env;
-  double default_rpm;     // client-side limit by default
-  bool pulls_since;       // the PR list takes `since`
-  bool operate_logs;      // issue and PR operate logs exist
-  bool issue_pull_links;  // issues/N/pull_requests
-  bool pull_issue_links;  // pulls/N/issues
-  bool related_branches;  // issues/N/related_branches
-};
-
-PlatformApi ApiFor(Platform p) {
-  switch (p) {
-    case Platform::kGitCode:
-      return {p,   "https://api.gitcode.com/api/v5", "GITCODE_TOKEN", 50, true, true, true, true,
-              true};
-    case Platform::kGitee:
-      return {p, "https://gitee.com/api/v5", "GITEE_TOKEN", 0, false, true, false, true, false};
-    default:
-      return {p, "https://api.github.com", "GITHUB_TOKEN", 0, false, false, false, false, false};
-  }
-}
-
-std::string ErrorMessageOf(const std::string& body) {
-  json j = json::parse(body, nullptr, false);
-  if (!j.is_object()) return "";
-  for (const char* k : {"message", "error_message", "error"}) {
-    auto it = j.find(k);
-    if (it != j.end() && it->is_string() && !it->get<std::string>().empty())
-      return it->get<std::string>();
-  }
-  return "";
-}
-
-// Spaces requests evenly: at most `rpm` per minute across threads.
-class Limiter {
- public:
-  explicit Limiter(double rpm)
-      : interval_(rpm > 0 ? std::chrono::duration<double>(60.0 / rpm)
-                          : std::chrono::duration<double>(0)) {}
-  // Returns true when it had to wait.
-  bool Acquire() {
-    if (interval_.count() <= 0) return false;
-    Clock::time_point at;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Clock::time_point now = Clock::now();
-      at = std::max(now, next_);
-      next_ = at + std::chrono::duration_cast<Clock::duration>(interval_);
-    }
-    if (at <= Clock::now()) return false;
-    std::this_thread::sleep_until(at);
-    return true;
-  }
-
- private:
-  std::chrono::duration<double> interval_;
-  std::mutex mu_;
-  Clock::time_point next_{};
-};
-
-struct Fetched {
-  json body;
-  HttpResponse response;  // headers (body moved out)
-};
-
-// Requests with auth, limits, retries and redaction.
-class Fetcher {
- public:
-  Fetcher(Platform platform, const SyncOptions& options, SyncCounts* counts)
-      : api_(ApiFor(platform)),
-        options_(options),
-        counts_(counts),
-        limiter_(options.requests_per_minute < 0 ? api_.default_rpm : options.requests_per_minute),
-        rng_(std::random_device{}()) {
-    base_ = options.api_base.empty() ? api_.default_base : options.api_base;
-    while (!base_.empty() && base_.back() == '/') base_.pop_back();
-    if (options.token_source) token_ = options.token_source(api_.token_env);
-    backoff_ms_ = options.backoff_ms;
-    if (options.client) {
-      client_ = options.client;
-    } else {
-      HttpClientOptions ho;
-      ho.timeout_ms = options.timeout_ms;
-      ho.connect_timeout_ms = options.connect_timeout_ms;
-      owned_ = NewCurlHttpClient(ho);
-      client_ = owned_.get();
-    }
-  }
-
-  const PlatformApi& api() const { return api_; }
-  std::int64_t requests() const { return requests_; }
-  std::int64_t waits() const { return waits_; }
-
-  // Removes the token from any text that leaves this class.
-  std::string Shown(const std::string& path_query) const { return Scrub(base_ + path_query); }
-
-  std::string Scrub(std::string s) const {
-    s = RedactUrl(s);
-    if (token_.size() >= 4) {
-      for (size_t p; (p = s.find(token_)) != std::string::npos;)
-        s.replace(p, token_.size(), "REDACTED");
-    }
-    return s;
-  }
-
-  // GET base + path_query; the body must be JSON. `not_found` explains a
-  // 404 (default: the repository is missing or hidden).
-  StatusOr<Fetched> Get(const std::string& path_query, const std::string& not_found = "") {
-    HttpRequest req;
-    req.url = base_ + path_query;
-    std::string shown = Scrub(req.url);
-    if (!token_.empty()) {
-      if (api_.platform == Platform::kGitCode) {
-        req.headers.emplace_back("PRIVATE-TOKEN", token_);
-      } else if (api_.platform == Platform::kGitee) {
-        req.url += (req.url.find('?') == std::string::npos ? "?" : "&") +
-                   std::string("access_token=") + UrlEncode(token_);
-      } else {
-        req.headers.emplace_back("Authorization", "Bearer " + token_);
-      }
-    }
-    Status last;
-    const int attempts = std::max(1, options_.max_attempts);
-    for (int attempt = 0; attempt < attempts; ++attempt) {
-      if (limiter_.Acquire()) ++waits_;
-      ++requests_;
-      StatusOr<HttpResponse> r = client_->Get(req);
-      long wait_ms = -1;  // from the server
-      bool rate_limited = false;
-      if (!r.ok() && r.status().code() == Status::Code::kFailedPrecondition) {
-        // Not transient (a redirect to another host refused): no retry.
-        return Status::FailedPrecondition(Scrub(r.status().message()));
-      } else if (!r.ok()) {
-        std::string m = Scrub(r.status().message());
-        // Nothing listens there, or the name does not resolve: retrying
-        // will not help, and every later request would fail the same way.
-        if (m.find("Connection refused") != std::string::npos ||
-            m.find("Couldn't connect to server") != std::string::npos ||
-            m.find("resolve host") != std::string::npos ||
-            m.find("Could not resolve") != std::string::npos ||
-            m.find("resolve proxy") != std::string::npos)
-          return Status::IOError(m +
-                                 ": cannot reach the server (connection refused or unknown "
-                                 "host); check --api-base and the network");
-        last = Status::Unavailable(m);
-      } else {
-        HttpResponse& resp = *r;
-        const int code = resp.status;
-        std::string msg = Scrub(ErrorMessageOf(resp.body));
-        std::string what = "GET " + shown + ": HTTP " + std::to_string(code) +
-                           (msg.empty() ? "" : " (" + msg + ")");
-        if (code >= 200 && code < 300) {
-          // Bounded: a hostile body (100,000 levels deep, 1e400) is an error,
-          // not a stack overflow in the code that walks the value.
-          json j;
-          Status parsed = ParseJsonLimited(resp.body, &j);
-          if (parsed.ok()) {
-            Fetched f;
-            f.body = std::move(j);
-            resp.body.clear();
-            f.response = std::move(resp);
-            return f;
-          }
-          bool html = resp.body.find("<html") != std::string::npos ||
-                      resp.body.find("<!DOCTYPE") != std::string::npos ||
-                      resp.Header("content-type").find("html") != std::string::npos;
-          last = Status::Corruption(
-              "GET " + shown + ": " +
-              (html ? "got an HTML page instead of JSON"
-                    : "response body is not valid JSON (" + parsed.message() + ")") +
-              " (" + std::to_string(resp.body.size()) + " bytes)");
-        } else if (code == 401) {
-          return Status::FailedPrecondition(what + ": check that $" + api_.token_env +
-                                            " holds a valid, unexpired token for " +
-                                            PlatformName(api_.platform));
-        } else if (code == 404) {
-          if (!not_found.empty()) return Status::NotFound(what + ": " + not_found);
-          return Status::NotFound(what +
-                                  ": check the owner and repository names, that it exists on " +
-                                  PlatformName(api_.platform) + ", and that $" + api_.token_env +
-                                  " can see it (private repositories need a token)");
-        } else if (code == 403 && !IsRateLimit(resp, msg)) {
-          return Status::FailedPrecondition(what + ": access denied; check the permissions of $" +
-                                            api_.token_env);
-        } else if (code == 429 || code == 403 || code == 418 || code >= 500) {
-          rate_limited = code == 429 || code == 403;
-          last = Status::Unavailable(what +
-                                     (code == 418 ? " (rejected by the platform's firewall)" : ""));
-          wait_ms = ServerWaitMs(resp);
-        } else {
-          return Status::InvalidArgument(what);
-        }
-      }
-      if (attempt + 1 == attempts) break;
-      long delay = Backoff(attempt);
-      if (wait_ms >= 0) {
-        if (wait_ms > static_cast<long>(options_.max_wait_s) * 1000)
-          return last.WithContext("the server asks to wait " + std::to_string(wait_ms / 1000) +
-                                  " s, more than the allowed " +
-                                  std::to_string(options_.max_wait_s) + " s");
-        delay = std::max(delay, wait_ms);
-      }
-      if (rate_limited) ++waits_;
-      ++retries_;
-      std::this_thread::sleep_for(std::chrono::milliseconds(delay));
-    }
-    return last.WithContext("gave up after " + std::to_string(attempts) + " attempts");
-  }
-
-  // Every page of a detail list, concatenated. `object_ok`: a single object
-  // (as some docs show issues/N/pull_requests) is taken as a list of one.
-  StatusOr<json> GetAll(const std::string& path, const std::string& query, bool paged,
-                        const std::string& not_found = "", bool object_ok = false) {
-    json all = json::array();
-    if (!paged) {
-      FG_ASSIGN_OR_RETURN(Fetched f, Get(path + (query.empty() ? "" : "?" + query), not_found));
-      if (object_ok && f.body.is_object()) return json::array({std::move(f.body)});
-      if (!f.body.is_array())
-        return Status::Corruption("GET " + Scrub(base_ + path) + ": expected a JSON array");
-      return std::move(f.body);
-    }
-    json previous;
-    for (int page = 1; page <= kMaxPages; ++page) {
-      std::string pq = path + "?" + (query.empty() ? "" : query + "&") +
-                       "page=" + std::to_string(page) + "&per_page=100";
-      FG_ASSIGN_OR_RETURN(Fetched f, Get(pq, not_found));
-      if (object_ok && f.body.is_object()) f.body = json::array({std::move(f.body)});
-      if (!f.body.is_array())
-        return Status::Corruption("GET " + Scrub(base_ + pq) + ": expected a JSON array");
-      if (page > 1 && f.body == previous) break;  // the server ignores `page`
-      size_t n = f.body.size();
-      for (auto& e : f.body) all.push_back(e);
-      if (!HasNextPage(f.response, page, n, 100)) break;
-      previous = std::move(f.body);
-    }
-    return all;
-  }
-
-  static bool HasNextPage(const HttpResponse& r, int page, size_t got, int per_page) {
-    std::string link = r.Header("link");
-    if (!link.empty()) return link.find("rel=\"next\"") != std::string::npos;
-    if (got < static_cast<size_t>(per_page)) return false;
-    std::string tp = r.Header("total_page");
-    if (!tp.empty()) {
-      char* end = nullptr;
-      long total = std::strtol(tp.c_str(), &end, 10);
-      if (end != tp.c_str() && page >= total) return false;
-    }
-    return true;
-  }
-
-  std::int64_t retries() const { return retries_; }
-
- private:
-  static bool IsRateLimit(const HttpResponse& r, const std::string& msg) {
-    if (r.Header("x-ratelimit-remaining") == "0") return true;
-    if (!r.Header("retry-after").empty()) return true;
-    std::string m = msg;
-    std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return std::tolower(c); });
-    return m.find("rate limit") != std::string::npos || m.find("too many") != std::string::npos ||
-           m.find("exceed") != std::string::npos;
-  }
-
-  static long ServerWaitMs(const HttpResponse& r) {
-    std::string ra = r.Header("retry-after");
-    if (!ra.empty()) {
-      char* end = nullptr;
-      double secs = std::strtod(ra.c_str(), &end);
-      if (end != ra.c_str() && *end == '\0') return static_cast<long>(secs * 1000);
-      struct tm tm {};
-      if (strptime(ra.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) != nullptr) {
-        long at = static_cast<long>(timegm(&tm));
-        return std::max(0L, (at - static_cast<long>(std::time(nullptr))) * 1000);
-      }
-    }
-    std::string reset = r.Header("x-ratelimit-reset");
-    if (!reset.empty() && r.Header("x-ratelimit-remaining") == "0") {
-      long at = std::atol(reset.c_str());
-      long now = static_cast<long>(std::time(nullptr));
-      // Epoch seconds, or (some servers) seconds from now.
-      if (at > 1000000000L) return std::max(0L, (at - now) * 1000);
-      return at * 1000;
-    }
-    return -1;
-  }
-
-  long Backoff(int attempt) {
-    double full = std::min<double>(
-        options_.max_backoff_ms, static_cast<double>(backoff_ms_) * (1L << std::min(attempt, 20)));
-    std::lock_guard<std::mutex> lock(rng_mu_);
-    std::uniform_real_distribution<double> jitter(0.5, 1.0);
-    return static_cast<long>(full * jitter(rng_));
-  }
-
-  PlatformApi api_;
-  const SyncOptions& options_;
-  SyncCounts* counts_;
-  Limiter limiter_;
-  std::mt19937 rng_;
-  std::mutex rng_mu_;
-  std::string base_;
-  std::string token_;
-  int backoff_ms_ = 1000;
-  HttpClient* client_ = nullptr;
-  std::unique_ptr<HttpClient> owned_;
-  std::atomic<std::int64_t> requests_{0};
-  std::atomic<std::int64_t> retries_{0};
-  std::atomic<std::int64_t> waits_{0};
-};
 
 std::string SinceParam(UnixSeconds t) {
   std::string s = FormatUtc(t);  // ...Z
@@ -360,6 +47,23 @@ std::optional<UnixSeconds> OptFrom(const json& j, const char* k) {
   auto it = j.find(k);
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
   return it->get<UnixSeconds>();
+}
+
+// The cursor to store after a page: `next_page` 0 when the run is complete
+// (its newest updated_at becomes `since`), else the page to resume at.
+json NextCursor(const ListCursor& c, const std::optional<UnixSeconds>& run_since,
+                const std::optional<UnixSeconds>& max, int next_page) {
+  json nc = json::object();
+  if (next_page == 0) {
+    nc["since"] = OptJson(max);
+    nc["page"] = 0;
+  } else {
+    nc["since"] = OptJson(c.since);
+    nc["page"] = next_page;
+    nc["run_since"] = OptJson(run_since);
+    nc["max"] = OptJson(max);
+  }
+  return nc;
 }
 
 struct DetailTask {
@@ -596,80 +300,15 @@ class RepoSync {
 
       // Map the page; find the items that are new or changed.
       std::vector<ChangedItem> changed;
-      for (json& j : f.body) {
-        if (issues && mapper_->IsPullInIssueList(j)) {
-          if (record_) record_->AddListItem(list, "pr:" + j.value("url", std::string()), j);
-          continue;
-        }
-        ChangedItem item;
-        OptTime updated;
-        std::string raw = j.dump();
-        if (issues) {
-          Issue v;
-          FG_RETURN_IF_ERROR(mapper_->MapIssue(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
-          item.ref = v.ref();
-          updated = v.updated_at;
-          if (desc_mode && updated && *updated < *run_since) {
-            stop = true;
-            break;
-          }
-          FG_RETURN_IF_ERROR(batch_->PutIssue(v, raw));
-          ++counts_->issues;
-          item.closed = v.state == IssueState::kClosed;
-          item.needs_close_time =
-              item.closed && !v.closed_at && repo_.platform != Platform::kGitHub;
-        } else {
-          PullRequest v;
-          FG_RETURN_IF_ERROR(mapper_->MapPull(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
-          item.ref = v.ref();
-          updated = v.updated_at;
-          if (desc_mode && updated && *updated < *run_since) {
-            stop = true;
-            break;
-          }
-          FG_RETURN_IF_ERROR(batch_->PutPull(v, raw));
-          ++counts_->pulls;
-          item.closed = v.state != PullState::kOpen;
-          item.merged = v.merged();
-          for (const Mention& m : FindMentions(v.title + "\n" + v.body, repo_))
-            if (m.target.kind == RefKind::kIssue) item.names_issue = true;
-        }
-        for (const char* key : {"comments", "notes"}) {
-          auto it = j.find(key);
-          if (it != j.end() && it->is_number_integer()) item.comments = it->get<std::int64_t>();
-        }
-        if (updated && (!max || *updated > *max)) max = updated;
-        ++progress_.items;
-        if (record_) record_->AddListItem(list, item.ref.number, j);
-        auto stored = store_->GetRaw(item.ref);
-        bool is_new_or_changed = !stored.ok() || *stored != raw;
-        if (is_new_or_changed && seen_.insert(item.ref.ToString() + "\n" + raw).second) {
-          item.raw = std::move(raw);
-          changed.push_back(std::move(item));
-        }
-      }
+      FG_RETURN_IF_ERROR(
+          MapListPage(list, q, desc_mode, run_since, &f.body, &max, &changed, &stop));
       FG_RETURN_IF_ERROR(FetchDetails(issues, changed));
 
       bool last =
           stop || got == 0 || !Fetcher::HasNextPage(f.response, page, got, options_.per_page);
       if (shifted) unstable_ = true;
       bool again = last && unstable_ && pass < 2;
-      json nc = json::object();
-      if (again) {
-        nc["since"] = OptJson(c.since);
-        nc["page"] = 1;
-        nc["run_since"] = OptJson(run_since);
-        nc["max"] = OptJson(max);
-      } else if (last) {
-        nc["since"] = OptJson(max);
-        nc["page"] = 0;
-      } else {
-        nc["since"] = OptJson(c.since);
-        nc["page"] = page + 1;
-        nc["run_since"] = OptJson(run_since);
-        nc["max"] = OptJson(max);
-      }
-      cj = nc;
+      cj = NextCursor(c, run_since, max, again ? 1 : last ? 0 : page + 1);
       FG_RETURN_IF_ERROR(batch_->PutMeta(SyncCursorKey(repo_), cursor_.dump()));
       FG_RETURN_IF_ERROR(CommitBatch());
       progress_.page = page;
@@ -682,6 +321,69 @@ class RepoSync {
         continue;
       }
       if (last) break;
+    }
+    return Status::OK();
+  }
+
+  // Maps one page of a list (each item stored through batch_, counted and
+  // recorded); the items new or changed against the store go to *changed. In
+  // desc_mode the first item updated before run_since ends the list (*stop).
+  // `q` names the request in errors.
+  Status MapListPage(const std::string& list, const std::string& q, bool desc_mode,
+                     const std::optional<UnixSeconds>& run_since, json* page,
+                     std::optional<UnixSeconds>* max, std::vector<ChangedItem>* changed,
+                     bool* stop) {
+    const bool issues = list == "issues";
+    for (json& j : *page) {
+      if (issues && mapper_->IsPullInIssueList(j)) {
+        if (record_) record_->AddListItem(list, "pr:" + j.value("url", std::string()), j);
+        continue;
+      }
+      ChangedItem item;
+      OptTime updated;
+      std::string raw = j.dump();
+      if (issues) {
+        Issue v;
+        FG_RETURN_IF_ERROR(mapper_->MapIssue(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
+        item.ref = v.ref();
+        updated = v.updated_at;
+        if (desc_mode && updated && *updated < *run_since) {
+          *stop = true;
+          break;
+        }
+        FG_RETURN_IF_ERROR(batch_->PutIssue(v, raw));
+        ++counts_->issues;
+        item.closed = v.state == IssueState::kClosed;
+        item.needs_close_time = item.closed && !v.closed_at && repo_.platform != Platform::kGitHub;
+      } else {
+        PullRequest v;
+        FG_RETURN_IF_ERROR(mapper_->MapPull(j, repo_, &v).WithContext("GET " + fetch_.Scrub(q)));
+        item.ref = v.ref();
+        updated = v.updated_at;
+        if (desc_mode && updated && *updated < *run_since) {
+          *stop = true;
+          break;
+        }
+        FG_RETURN_IF_ERROR(batch_->PutPull(v, raw));
+        ++counts_->pulls;
+        item.closed = v.state != PullState::kOpen;
+        item.merged = v.merged();
+        for (const Mention& m : FindMentions(v.title + "\n" + v.body, repo_))
+          if (m.target.kind == RefKind::kIssue) item.names_issue = true;
+      }
+      for (const char* key : {"comments", "notes"}) {
+        auto it = j.find(key);
+        if (it != j.end() && it->is_number_integer()) item.comments = it->get<std::int64_t>();
+      }
+      if (updated && (!*max || *updated > **max)) *max = updated;
+      ++progress_.items;
+      if (record_) record_->AddListItem(list, item.ref.number, j);
+      auto stored = store_->GetRaw(item.ref);
+      bool is_new_or_changed = !stored.ok() || *stored != raw;
+      if (is_new_or_changed && seen_.insert(item.ref.ToString() + "\n" + raw).second) {
+        item.raw = std::move(raw);
+        changed->push_back(std::move(item));
+      }
     }
     return Status::OK();
   }

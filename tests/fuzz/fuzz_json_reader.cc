@@ -2,6 +2,7 @@
 // against nlohmann::json: both accept or reject the same texts, and an
 // accepted text reads and re-serialises the same. Also ParseJsonLimited (the
 // bound parser for API bodies) and JsonArrayFile on a file of the input.
+#include "fixgraph/ingest/json_array_file.h"
 #include "fixgraph/ingest/json_reader.h"
 
 #include <unistd.h>

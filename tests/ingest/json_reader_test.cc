@@ -2,6 +2,8 @@
 
 #include "testutil/testutil.h"
 
+#include "fixgraph/ingest/json_array_file.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
