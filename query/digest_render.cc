@@ -562,6 +562,74 @@ std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string
   return out;
 }
 
+namespace {
+
+// The Markdown disclosure section: link and issue counts by tier, evidence
+// kinds, resolutions, timeline traps, traceless fixes, the excluded issues and
+// the candidate counts (`included` cases of d.considered).
+void WriteMdDisclosure(const Digest& d, Lang lang, size_t included, std::ostream& o) {
+  DisclosureCounts k = CountDisclosure(d);
+  o << "## " << W(lang).disclosure << "\n\n";
+  auto counts = [&](const std::map<std::string, std::int64_t>& m) {
+    std::vector<std::string> v;
+    for (const auto& [name, n] : m) v.push_back("`" + name + "` " + std::to_string(n));
+    return v.empty() ? std::string(Zh(lang) ? "无" : "none") : Join(v, Zh(lang) ? "，" : ", ");
+  };
+  std::int64_t links = 0;
+  for (const auto& [t, n] : k.links_by_tier) links += n;
+  if (Zh(lang)) {
+    o << "- 关联分层：共 " << links << " 条修复关联，按层级 " << counts(k.links_by_tier)
+      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D "
+         "推断，仅展示不作结论）。\n";
+    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier)
+      << "（none = 无 PR，以评论答复/验证为准）。\n";
+    o << "- 证据种类（每条关联的每项证据计一次）：" << counts(k.links_by_evidence) << "。\n";
+    o << "- 解决方式：" << counts(k.resolutions) << "。\n";
+  } else {
+    o << "- Links by tier: " << links << " fix links; " << counts(k.links_by_tier)
+      << " (A machine-verified: closed within seconds of the merge with no competitor, or an "
+         "explicit link the close time corroborates; B explicit; C implicit; D inferred, shown "
+         "but not trusted).\n";
+    o << "- Issues by their strongest link: " << counts(k.issues_by_tier)
+      << " (none = no PR; the answer or verification stands).\n";
+    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence)
+      << ".\n";
+    o << "- Resolutions: " << counts(k.resolutions) << ".\n";
+  }
+  o << (Zh(lang) ? "- 时序陷阱：" : "- Timeline traps:");
+  if (k.traps.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  for (const auto& [flag, ids] : k.traps)
+    o << "  - " << TrapWord(flag, lang) << (Zh(lang) ? " " : ": ") << ids.size()
+      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
+  o << (Zh(lang) ? "- 修复不留痕（按形态）：" : "- Traceless fixes by kind:");
+  if (k.traceless.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  for (const auto& [kind, ids] : k.traceless)
+    o << "  - " << TrapWord(kind, lang) << (Zh(lang) ? " " : ": ") << ids.size()
+      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
+  o << (Zh(lang) ? "- 诚实弃收：" : "- Excluded:");
+  if (d.excluded.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* s) {
+    const DigestExcluded& e = d.excluded[i];
+    *s += "  - " + IssueLabel(d, e.issue) + (Zh(lang) ? "（" : " (") + ReasonWord(e.reason, lang) +
+          (Zh(lang) ? "）" : ") ") + dt::Truncate(e.title, 40);
+    std::string detail = ExcludedDetail(d, e, lang);
+    if (!detail.empty()) *s += (Zh(lang) ? "：" : ": ") + detail;
+    *s += "\n";
+  });
+  if (Zh(lang)) {
+    o << "- 候选统计：考察 " << d.considered << " 条，收录 " << included << " 条，弃收 "
+      << d.excluded.size() << " 条（" << counts(k.excluded_by_reason) << "）。\n";
+  } else {
+    o << "- Candidates: " << d.considered << " considered, " << included << " included, "
+      << d.excluded.size() << " excluded (" << counts(k.excluded_by_reason) << ").\n";
+  }
+}
+
+}  // namespace
+
 std::string RenderMarkdown(const Digest& d, Lang lang) {
   const Words& w = W(lang);
   std::ostringstream o;
@@ -644,65 +712,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     }
     o << "\n";
   }
-  // Disclosure.
-  DisclosureCounts k = CountDisclosure(d);
-  o << "## " << w.disclosure << "\n\n";
-  auto counts = [&](const std::map<std::string, std::int64_t>& m) {
-    std::vector<std::string> v;
-    for (const auto& [name, n] : m) v.push_back("`" + name + "` " + std::to_string(n));
-    return v.empty() ? std::string(Zh(lang) ? "无" : "none") : Join(v, Zh(lang) ? "，" : ", ");
-  };
-  std::int64_t links = 0;
-  for (const auto& [t, n] : k.links_by_tier) links += n;
-  if (Zh(lang)) {
-    o << "- 关联分层：共 " << links << " 条修复关联，按层级 " << counts(k.links_by_tier)
-      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D "
-         "推断，仅展示不作结论）。\n";
-    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier)
-      << "（none = 无 PR，以评论答复/验证为准）。\n";
-    o << "- 证据种类（每条关联的每项证据计一次）：" << counts(k.links_by_evidence) << "。\n";
-    o << "- 解决方式：" << counts(k.resolutions) << "。\n";
-  } else {
-    o << "- Links by tier: " << links << " fix links; " << counts(k.links_by_tier)
-      << " (A machine-verified: closed within seconds of the merge with no competitor, or an "
-         "explicit link the close time corroborates; B explicit; C implicit; D inferred, shown "
-         "but not trusted).\n";
-    o << "- Issues by their strongest link: " << counts(k.issues_by_tier)
-      << " (none = no PR; the answer or verification stands).\n";
-    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence)
-      << ".\n";
-    o << "- Resolutions: " << counts(k.resolutions) << ".\n";
-  }
-  o << (Zh(lang) ? "- 时序陷阱：" : "- Timeline traps:");
-  if (k.traps.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  for (const auto& [flag, ids] : k.traps)
-    o << "  - " << TrapWord(flag, lang) << (Zh(lang) ? " " : ": ") << ids.size()
-      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
-  o << (Zh(lang) ? "- 修复不留痕（按形态）：" : "- Traceless fixes by kind:");
-  if (k.traceless.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  for (const auto& [kind, ids] : k.traceless)
-    o << "  - " << TrapWord(kind, lang) << (Zh(lang) ? " " : ": ") << ids.size()
-      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
-  o << (Zh(lang) ? "- 诚实弃收：" : "- Excluded:");
-  if (d.excluded.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* s) {
-    const DigestExcluded& e = d.excluded[i];
-    *s += "  - " + IssueLabel(d, e.issue) + (Zh(lang) ? "（" : " (") + ReasonWord(e.reason, lang) +
-          (Zh(lang) ? "）" : ") ") + dt::Truncate(e.title, 40);
-    std::string detail = ExcludedDetail(d, e, lang);
-    if (!detail.empty()) *s += (Zh(lang) ? "：" : ": ") + detail;
-    *s += "\n";
-  });
-  if (Zh(lang)) {
-    o << "- 候选统计：考察 " << d.considered << " 条，收录 " << cases.size() << " 条，弃收 "
-      << d.excluded.size() << " 条（" << counts(k.excluded_by_reason) << "）。\n";
-  } else {
-    o << "- Candidates: " << d.considered << " considered, " << cases.size() << " included, "
-      << d.excluded.size() << " excluded (" << counts(k.excluded_by_reason) << ").\n";
-  }
+  WriteMdDisclosure(d, lang, cases.size(), o);
   return o.str();
 }
 
