@@ -286,6 +286,58 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
   return o.str();
 }
 
+namespace {
+
+// The HTML disclosure section up to the excluded issues' table rows (the
+// caller closes the table): fix links and issues by tier, evidence kinds,
+// timeline traps and traceless fixes.
+void WriteHtmlDisclosure(const Digest& d, Lang lang, std::ostream& o) {
+  DisclosureCounts k = CountDisclosure(d);
+  o << "<h2 id=\"disclosure\">" << (Zh(lang) ? "考据与口径披露" : "Evidence and disclosure")
+    << "</h2>\n";
+  o << "<table class=\"tiers\"><tr><th>" << (Zh(lang) ? "层级" : "Tier") << "</th><th>"
+    << (Zh(lang) ? "修复关联数" : "Fix links") << "</th><th>"
+    << (Zh(lang) ? "issue 数（按最强证据）" : "Issues (strongest link)") << "</th></tr>\n";
+  for (const std::string t : {"A", "B", "C", "D", "none"}) {
+    auto a = k.links_by_tier.find(t);
+    auto b = k.issues_by_tier.find(t);
+    o << "<tr><td>" << Badge(t == "none" ? "" : t, lang) << "</td><td>"
+      << (a == k.links_by_tier.end() ? 0 : a->second) << "</td><td>"
+      << (b == k.issues_by_tier.end() ? 0 : b->second) << "</td></tr>\n";
+  }
+  o << "</table>\n<table class=\"evidence\"><tr><th>" << (Zh(lang) ? "证据种类" : "Evidence kind")
+    << "</th><th>" << (Zh(lang) ? "次数" : "Count") << "</th></tr>\n";
+  for (const auto& [kind, n] : k.links_by_evidence)
+    o << "<tr><td><span class=\"badge ev\" data-kind=\"" << dt::Html(kind) << "\" title=\""
+      << dt::Html(kind) << "\">" << dt::Html(EvidenceWord(kind, lang)) << "</span></td><td>" << n
+      << "</td></tr>\n";
+  o << "</table>\n<ul class=\"traps\">\n";
+  for (const auto& [flag, ids] : k.traps) {
+    std::string list;
+    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
+    o << "<li>" << dt::Html(TrapWord(flag, lang)) << ": " << ids.size() << " — " << dt::Html(list)
+      << "</li>\n";
+  }
+  for (const auto& [kind, ids] : k.traceless) {
+    std::string list;
+    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
+    o << "<li>" << dt::Html(TrapWord(kind, lang)) << ": " << ids.size() << " — " << dt::Html(list)
+      << "</li>\n";
+  }
+  o << "</ul>\n<table class=\"excluded\"><tr><th>" << (Zh(lang) ? "弃收" : "Excluded")
+    << "</th><th>" << (Zh(lang) ? "原因" : "Reason") << "</th><th>"
+    << (Zh(lang) ? "说明" : "Detail") << "</th></tr>\n";
+  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* out) {
+    const DigestExcluded& e = d.excluded[i];
+    *out += "<tr><td>" + dt::Html(IssueLabel(d, e.issue)) + " " +
+            dt::Html(dt::Truncate(e.title, 40)) + "</td><td>" +
+            dt::Html(ReasonWord(e.reason, lang)) + "</td><td>" +
+            dt::Html(ExcludedDetail(d, e, lang)) + "</td></tr>\n";
+  });
+}
+
+}  // namespace
+
 std::string RenderHtml(const Digest& d, Lang lang) {
   std::vector<const DigestCase*> cases = d.Cases();
   std::ostringstream o;
@@ -390,48 +442,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
     }
     o << "</table>\n";
   }
-  DisclosureCounts k = CountDisclosure(d);
-  o << "<h2 id=\"disclosure\">" << (Zh(lang) ? "考据与口径披露" : "Evidence and disclosure")
-    << "</h2>\n";
-  o << "<table class=\"tiers\"><tr><th>" << (Zh(lang) ? "层级" : "Tier") << "</th><th>"
-    << (Zh(lang) ? "修复关联数" : "Fix links") << "</th><th>"
-    << (Zh(lang) ? "issue 数（按最强证据）" : "Issues (strongest link)") << "</th></tr>\n";
-  for (const std::string t : {"A", "B", "C", "D", "none"}) {
-    auto a = k.links_by_tier.find(t);
-    auto b = k.issues_by_tier.find(t);
-    o << "<tr><td>" << Badge(t == "none" ? "" : t, lang) << "</td><td>"
-      << (a == k.links_by_tier.end() ? 0 : a->second) << "</td><td>"
-      << (b == k.issues_by_tier.end() ? 0 : b->second) << "</td></tr>\n";
-  }
-  o << "</table>\n<table class=\"evidence\"><tr><th>" << (Zh(lang) ? "证据种类" : "Evidence kind")
-    << "</th><th>" << (Zh(lang) ? "次数" : "Count") << "</th></tr>\n";
-  for (const auto& [kind, n] : k.links_by_evidence)
-    o << "<tr><td><span class=\"badge ev\" data-kind=\"" << dt::Html(kind) << "\" title=\""
-      << dt::Html(kind) << "\">" << dt::Html(EvidenceWord(kind, lang)) << "</span></td><td>" << n
-      << "</td></tr>\n";
-  o << "</table>\n<ul class=\"traps\">\n";
-  for (const auto& [flag, ids] : k.traps) {
-    std::string list;
-    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
-    o << "<li>" << dt::Html(TrapWord(flag, lang)) << ": " << ids.size() << " — " << dt::Html(list)
-      << "</li>\n";
-  }
-  for (const auto& [kind, ids] : k.traceless) {
-    std::string list;
-    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + IssueLabel(d, id);
-    o << "<li>" << dt::Html(TrapWord(kind, lang)) << ": " << ids.size() << " — " << dt::Html(list)
-      << "</li>\n";
-  }
-  o << "</ul>\n<table class=\"excluded\"><tr><th>" << (Zh(lang) ? "弃收" : "Excluded")
-    << "</th><th>" << (Zh(lang) ? "原因" : "Reason") << "</th><th>"
-    << (Zh(lang) ? "说明" : "Detail") << "</th></tr>\n";
-  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* out) {
-    const DigestExcluded& e = d.excluded[i];
-    *out += "<tr><td>" + dt::Html(IssueLabel(d, e.issue)) + " " +
-            dt::Html(dt::Truncate(e.title, 40)) + "</td><td>" +
-            dt::Html(ReasonWord(e.reason, lang)) + "</td><td>" +
-            dt::Html(ExcludedDetail(d, e, lang)) + "</td></tr>\n";
-  });
+  WriteHtmlDisclosure(d, lang, o);
   o << "</table>\n<p id=\"candidates\">" << (Zh(lang) ? "候选统计：考察 " : "Candidates: ")
     << d.considered << (Zh(lang) ? " 条，收录 " : " considered, ") << cases.size()
     << (Zh(lang) ? " 条，弃收 " : " included, ") << d.excluded.size()

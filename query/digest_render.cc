@@ -1,4 +1,4 @@
-// Digest renderers: the case summary sentence, Markdown and JSON (digest.h).
+// Digest renderers: the case summary sentence and Markdown (digest.h); JSON is in digest_json.cc.
 #include "digest_render.h"
 
 #include "digest_text.h"
@@ -19,7 +19,6 @@ namespace fixgraph::query {
 namespace {
 
 namespace dt = digest_text;
-using nlohmann::json;
 
 bool Zh(Lang l) { return l == Lang::kZh; }
 
@@ -563,6 +562,74 @@ std::string RenderInOrder(size_t n, const std::function<void(size_t, std::string
   return out;
 }
 
+namespace {
+
+// The Markdown disclosure section: link and issue counts by tier, evidence
+// kinds, resolutions, timeline traps, traceless fixes, the excluded issues and
+// the candidate counts (`included` cases of d.considered).
+void WriteMdDisclosure(const Digest& d, Lang lang, size_t included, std::ostream& o) {
+  DisclosureCounts k = CountDisclosure(d);
+  o << "## " << W(lang).disclosure << "\n\n";
+  auto counts = [&](const std::map<std::string, std::int64_t>& m) {
+    std::vector<std::string> v;
+    for (const auto& [name, n] : m) v.push_back("`" + name + "` " + std::to_string(n));
+    return v.empty() ? std::string(Zh(lang) ? "无" : "none") : Join(v, Zh(lang) ? "，" : ", ");
+  };
+  std::int64_t links = 0;
+  for (const auto& [t, n] : k.links_by_tier) links += n;
+  if (Zh(lang)) {
+    o << "- 关联分层：共 " << links << " 条修复关联，按层级 " << counts(k.links_by_tier)
+      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D "
+         "推断，仅展示不作结论）。\n";
+    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier)
+      << "（none = 无 PR，以评论答复/验证为准）。\n";
+    o << "- 证据种类（每条关联的每项证据计一次）：" << counts(k.links_by_evidence) << "。\n";
+    o << "- 解决方式：" << counts(k.resolutions) << "。\n";
+  } else {
+    o << "- Links by tier: " << links << " fix links; " << counts(k.links_by_tier)
+      << " (A machine-verified: closed within seconds of the merge with no competitor, or an "
+         "explicit link the close time corroborates; B explicit; C implicit; D inferred, shown "
+         "but not trusted).\n";
+    o << "- Issues by their strongest link: " << counts(k.issues_by_tier)
+      << " (none = no PR; the answer or verification stands).\n";
+    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence)
+      << ".\n";
+    o << "- Resolutions: " << counts(k.resolutions) << ".\n";
+  }
+  o << (Zh(lang) ? "- 时序陷阱：" : "- Timeline traps:");
+  if (k.traps.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  for (const auto& [flag, ids] : k.traps)
+    o << "  - " << TrapWord(flag, lang) << (Zh(lang) ? " " : ": ") << ids.size()
+      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
+  o << (Zh(lang) ? "- 修复不留痕（按形态）：" : "- Traceless fixes by kind:");
+  if (k.traceless.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  for (const auto& [kind, ids] : k.traceless)
+    o << "  - " << TrapWord(kind, lang) << (Zh(lang) ? " " : ": ") << ids.size()
+      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
+  o << (Zh(lang) ? "- 诚实弃收：" : "- Excluded:");
+  if (d.excluded.empty()) o << (Zh(lang) ? "无" : " none");
+  o << "\n";
+  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* s) {
+    const DigestExcluded& e = d.excluded[i];
+    *s += "  - " + IssueLabel(d, e.issue) + (Zh(lang) ? "（" : " (") + ReasonWord(e.reason, lang) +
+          (Zh(lang) ? "）" : ") ") + dt::Truncate(e.title, 40);
+    std::string detail = ExcludedDetail(d, e, lang);
+    if (!detail.empty()) *s += (Zh(lang) ? "：" : ": ") + detail;
+    *s += "\n";
+  });
+  if (Zh(lang)) {
+    o << "- 候选统计：考察 " << d.considered << " 条，收录 " << included << " 条，弃收 "
+      << d.excluded.size() << " 条（" << counts(k.excluded_by_reason) << "）。\n";
+  } else {
+    o << "- Candidates: " << d.considered << " considered, " << included << " included, "
+      << d.excluded.size() << " excluded (" << counts(k.excluded_by_reason) << ").\n";
+  }
+}
+
+}  // namespace
+
 std::string RenderMarkdown(const Digest& d, Lang lang) {
   const Words& w = W(lang);
   std::ostringstream o;
@@ -645,249 +712,8 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
     }
     o << "\n";
   }
-  // Disclosure.
-  DisclosureCounts k = CountDisclosure(d);
-  o << "## " << w.disclosure << "\n\n";
-  auto counts = [&](const std::map<std::string, std::int64_t>& m) {
-    std::vector<std::string> v;
-    for (const auto& [name, n] : m) v.push_back("`" + name + "` " + std::to_string(n));
-    return v.empty() ? std::string(Zh(lang) ? "无" : "none") : Join(v, Zh(lang) ? "，" : ", ");
-  };
-  std::int64_t links = 0;
-  for (const auto& [t, n] : k.links_by_tier) links += n;
-  if (Zh(lang)) {
-    o << "- 关联分层：共 " << links << " 条修复关联，按层级 " << counts(k.links_by_tier)
-      << "（A 铁证 = 合入与关闭秒级一致且无竞争，或显式关联经关闭时间印证；B 显式；C 隐式；D "
-         "推断，仅展示不作结论）。\n";
-    o << "- 按 issue 的最强证据：" << counts(k.issues_by_tier)
-      << "（none = 无 PR，以评论答复/验证为准）。\n";
-    o << "- 证据种类（每条关联的每项证据计一次）：" << counts(k.links_by_evidence) << "。\n";
-    o << "- 解决方式：" << counts(k.resolutions) << "。\n";
-  } else {
-    o << "- Links by tier: " << links << " fix links; " << counts(k.links_by_tier)
-      << " (A machine-verified: closed within seconds of the merge with no competitor, or an "
-         "explicit link the close time corroborates; B explicit; C implicit; D inferred, shown "
-         "but not trusted).\n";
-    o << "- Issues by their strongest link: " << counts(k.issues_by_tier)
-      << " (none = no PR; the answer or verification stands).\n";
-    o << "- Evidence kinds (each piece of evidence on each link): " << counts(k.links_by_evidence)
-      << ".\n";
-    o << "- Resolutions: " << counts(k.resolutions) << ".\n";
-  }
-  o << (Zh(lang) ? "- 时序陷阱：" : "- Timeline traps:");
-  if (k.traps.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  for (const auto& [flag, ids] : k.traps)
-    o << "  - " << TrapWord(flag, lang) << (Zh(lang) ? " " : ": ") << ids.size()
-      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
-  o << (Zh(lang) ? "- 修复不留痕（按形态）：" : "- Traceless fixes by kind:");
-  if (k.traceless.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  for (const auto& [kind, ids] : k.traceless)
-    o << "  - " << TrapWord(kind, lang) << (Zh(lang) ? " " : ": ") << ids.size()
-      << (Zh(lang) ? " 条：" : " - ") << RefList(d, ids, Zh(lang) ? "、" : ", ") << "\n";
-  o << (Zh(lang) ? "- 诚实弃收：" : "- Excluded:");
-  if (d.excluded.empty()) o << (Zh(lang) ? "无" : " none");
-  o << "\n";
-  o << RenderInOrder(d.excluded.size(), [&](size_t i, std::string* s) {
-    const DigestExcluded& e = d.excluded[i];
-    *s += "  - " + IssueLabel(d, e.issue) + (Zh(lang) ? "（" : " (") + ReasonWord(e.reason, lang) +
-          (Zh(lang) ? "）" : ") ") + dt::Truncate(e.title, 40);
-    std::string detail = ExcludedDetail(d, e, lang);
-    if (!detail.empty()) *s += (Zh(lang) ? "：" : ": ") + detail;
-    *s += "\n";
-  });
-  if (Zh(lang)) {
-    o << "- 候选统计：考察 " << d.considered << " 条，收录 " << cases.size() << " 条，弃收 "
-      << d.excluded.size() << " 条（" << counts(k.excluded_by_reason) << "）。\n";
-  } else {
-    o << "- Candidates: " << d.considered << " considered, " << cases.size() << " included, "
-      << d.excluded.size() << " excluded (" << counts(k.excluded_by_reason) << ").\n";
-  }
+  WriteMdDisclosure(d, lang, cases.size(), o);
   return o.str();
-}
-
-namespace {
-
-// One repository's entry of the "repos" array.
-json CaseJson(const Digest& d, const DigestRepo& r, const DigestCase& c) {
-  json cj = graph::ToJson(c.links);
-  for (const char* list : {"fixes", "suggested"}) {
-    for (json& f : cj[list]) {
-      const std::string pr = f["pr"].get<std::string>();
-      f["short"] = dt::ShortPr(pr, r.repo);
-      auto url = c.pr_urls.find(pr);
-      f["url"] = url == c.pr_urls.end() ? std::string() : url->second;
-    }
-  }
-  cj["number"] = c.number;
-  cj["title"] = c.title;
-  cj["url"] = c.url;
-  cj["problem"] = c.problem;
-  cj["tier"] = c.tier;
-  cj["fix_note"] = c.note_pr.empty()
-                       ? json(nullptr)
-                       : json{{"pr", c.note_pr}, {"cause", c.cause}, {"change", c.change}};
-  cj["summary"] = {{"zh", CaseSummary(d, c, Lang::kZh)}, {"en", CaseSummary(d, c, Lang::kEn)}};
-  return cj;
-}
-
-// One repository's entry of the "repos" array; its cases too when with_cases.
-json RepoJson(const Digest& d, const DigestRepo& r, bool with_cases) {
-  json cases = json::array();
-  if (with_cases)
-    for (const DigestCase& c : r.cases) cases.push_back(CaseJson(d, r, c));
-  return {{"repo", r.repo.ToString()},
-          {"name", r.name},
-          {"role", r.role},
-          {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
-          {"url", r.url},
-          {"cases", std::move(cases)}};
-}
-
-// Appends `text` with `spaces` more spaces at the start of each of its lines.
-void AppendIndented(std::string_view text, size_t spaces, std::string* out) {
-  const std::string pad(spaces, ' ');
-  *out += pad;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string_view::npos; start = nl + 1) {
-    out->append(text, start, nl + 1 - start);
-    *out += pad;
-  }
-  out->append(text, start);
-}
-
-// `doc`, printed by dump(2), with the empty array of member `key` at depth
-// `indent` filled with `items`: the elements' text, already indented to the
-// element depth and joined by ",\n", as dump(2) prints a non-empty array.
-StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, size_t indent,
-                                const std::string& items) {
-  const std::string slot = "\n" + std::string(indent, ' ') + "\"" + key + "\": []";
-  size_t at = doc.find(slot);
-  if (at == std::string::npos) return Status::Internal("digest JSON: no \"" + key + "\" array");
-  if (items.empty()) return doc;
-  std::string out;
-  out.reserve(doc.size() + items.size() + indent + 8);
-  out.append(doc, 0, at + slot.size() - 1);  // up to and without the ']'
-  out += "\n";
-  out += items;
-  out += "\n" + std::string(indent, ' ') + "]";
-  out.append(doc, at + slot.size(), std::string::npos);
-  return out;
-}
-
-// RepoJson(d, r, true).dump(2), one case tree at a time.
-StatusOr<std::string> RepoJsonText(const Digest& d, const DigestRepo& r) {
-  std::string cases;
-  for (size_t i = 0; i < r.cases.size(); ++i) {
-    if (i > 0) cases += ",\n";
-    AppendIndented(CaseJson(d, r, r.cases[i]).dump(2), 4, &cases);
-  }
-  return FillArray(RepoJson(d, r, /*with_cases=*/false).dump(2), "cases", 2, cases);
-}
-
-// The document; "repos" holds the repositories' entries when with_repos,
-// else an empty array.
-json DigestJson(const Digest& d, bool with_repos) {
-  json j;
-  j["version"] = 1;
-  json sel;
-  json repos = json::array();
-  for (const RepoRef& r : d.options.repos) repos.push_back(r.ToString());
-  sel["repos"] = repos;
-  sel["org"] = d.options.org;
-  sel["since"] = d.options.since ? FormatUtc(*d.options.since) : "";
-  sel["until"] = d.options.until ? FormatUtc(*d.options.until) : "";
-  sel["min_tier"] = d.options.rules.min_tier;
-  sel["as_of"] = d.as_of;
-  j["selection"] = sel;
-  json overview = json::array();
-  json rj = json::array();
-  for (const DigestRepo& r : d.repos) {
-    overview.push_back(
-        {{"repo", r.repo.ToString()},
-         {"name", r.name},
-         {"role", r.role},
-         {"role_text", {{"zh", RepoRole(r, Lang::kZh)}, {"en", RepoRole(r, Lang::kEn)}}},
-         {"included", r.cases.size()}});
-    if (with_repos) rj.push_back(RepoJson(d, r, /*with_cases=*/true));
-  }
-  j["overview"] = overview;
-  j["repos"] = rj;
-  json themes = json::array();
-  for (const DigestTheme& t : d.themes)
-    themes.push_back({{"id", t.id},
-                      {"terms", t.terms},
-                      {"repos", t.repos},
-                      {"issues", t.issues},
-                      {"via", t.via}});
-  j["themes"] = themes;
-  json trouble = json::array();
-  for (const DigestTroubleRow& r : d.troubleshooting)
-    trouble.push_back(
-        {{"symptom", r.symptom}, {"action", r.action}, {"source", r.source}, {"cases", r.cases}});
-  j["troubleshooting"] = trouble;
-  DisclosureCounts k = CountDisclosure(d);
-  json disc;
-  disc["links_by_tier"] = k.links_by_tier;
-  disc["links_by_evidence"] = k.links_by_evidence;
-  disc["issues_by_tier"] = k.issues_by_tier;
-  disc["resolutions"] = k.resolutions;
-  disc["traps"] = k.traps;
-  disc["traceless"] = k.traceless;
-  json ex = json::array();
-  json likely = json::array();
-  for (const DigestExcluded& e : d.excluded) {
-    ex.push_back(
-        {{"issue", e.issue}, {"title", e.title}, {"reason", e.reason}, {"detail", e.detail}});
-    if (e.suggested.empty()) continue;
-    json fixes = json::array();
-    for (const graph::FixLink& f : e.suggested) fixes.push_back(graph::ToJson(f));
-    likely.push_back({{"issue", e.issue}, {"title", e.title}, {"suggested", std::move(fixes)}});
-  }
-  j["likely_fixes"] = likely;
-  disc["excluded"] = ex;
-  disc["candidates"] = {{"considered", d.considered},
-                        {"included", static_cast<std::int64_t>(d.Cases().size())},
-                        {"excluded", static_cast<std::int64_t>(d.excluded.size())},
-                        {"by_reason", k.excluded_by_reason}};
-  j["disclosure"] = disc;
-  return j;
-}
-
-}  // namespace
-
-json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
-
-StatusOr<std::string> RenderJson(const Digest& d) {
-  // ToJson(d).dump(2) without holding the whole tree: the document without
-  // the repositories' entries, then each entry printed one case tree at a
-  // time, the repositories side by side, and filled in.
-  try {
-    std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
-    std::vector<Status> errors(d.repos.size());
-    std::string entries = RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
-      StatusOr<std::string> text = std::string();
-      try {
-        text = RepoJsonText(d, d.repos[i]);
-      } catch (const json::exception& e) {
-        text = Status::Internal(std::string("digest JSON: ") + e.what());
-      }
-      if (!text.ok()) {
-        errors[i] = text.status().WithContext(d.repos[i].repo.ToString());
-        return;
-      }
-      if (i > 0) *out += ",\n";
-      AppendIndented(*text, 4, out);
-    });
-    for (const Status& e : errors) FG_RETURN_IF_ERROR(e);
-    FG_ASSIGN_OR_RETURN(std::string out, FillArray(doc, "repos", 2, entries));
-    entries = std::string();
-    out += "\n";
-    return out;
-  } catch (const json::exception& e) {
-    return Status::Internal(std::string("digest JSON: ") + e.what());
-  }
 }
 
 }  // namespace fixgraph::query

@@ -372,6 +372,39 @@ std::string Utf8Truncate(std::string_view s, size_t max_bytes) {
   return std::string(Utf8Prefix(s, max_bytes)) + "...";
 }
 
+namespace {
+
+// Adds to *names the products listed under "### Supported Devices" (or any
+// product heading of level 3 or deeper) in one H2 section's body, up to the
+// next heading; headings inside code fences do not count.
+void CollectSubheadingProducts(std::string_view body, std::vector<std::string>* names) {
+  std::string fence2;
+  size_t pos = 0;
+  while (pos < body.size()) {
+    size_t nl = body.find('\n', pos);
+    if (nl == std::string_view::npos) nl = body.size();
+    std::string_view line = body.substr(pos, nl - pos);
+    pos = nl + 1;
+    bool in_fence = !fence2.empty();
+    if (IsFence(line, &fence2) || in_fence) continue;
+    std::string_view ht;
+    if (HeadingLevel(line, &ht) >= 3 && IsProductHeading(CleanHeading(ht))) {
+      size_t end = pos;
+      while (end < body.size()) {
+        size_t e2 = body.find('\n', end);
+        if (e2 == std::string_view::npos) e2 = body.size();
+        std::string_view l2 = body.substr(end, e2 - end);
+        std::string_view ht2;
+        if (HeadingLevel(l2, &ht2) > 0) break;
+        end = e2 + 1;
+      }
+      CollectProducts(body.substr(pos, std::min(end, body.size()) - pos), names);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<DocNode> ParseMarkdown(std::string_view rel_path, std::string_view text) {
   // Normalise: BOM, CRLF.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -435,30 +468,7 @@ std::vector<DocNode> ParseMarkdown(std::string_view rel_path, std::string_view t
   for (const Sec& s : secs) {
     if (IsProductHeading(s.heading)) CollectProducts(s.body, &product_names);
     // "### Supported Devices" below an H2.
-    std::string fence2;
-    size_t pos = 0;
-    std::string_view body = s.body;
-    while (pos < body.size()) {
-      size_t nl = body.find('\n', pos);
-      if (nl == std::string_view::npos) nl = body.size();
-      std::string_view line = body.substr(pos, nl - pos);
-      pos = nl + 1;
-      bool in_fence = !fence2.empty();
-      if (IsFence(line, &fence2) || in_fence) continue;
-      std::string_view ht;
-      if (HeadingLevel(line, &ht) >= 3 && IsProductHeading(CleanHeading(ht))) {
-        size_t end = pos;
-        while (end < body.size()) {
-          size_t e2 = body.find('\n', end);
-          if (e2 == std::string_view::npos) e2 = body.size();
-          std::string_view l2 = body.substr(end, e2 - end);
-          std::string_view ht2;
-          if (HeadingLevel(l2, &ht2) > 0) break;
-          end = e2 + 1;
-        }
-        CollectProducts(body.substr(pos, std::min(end, body.size()) - pos), &product_names);
-      }
-    }
+    CollectSubheadingProducts(s.body, &product_names);
   }
   std::vector<std::string> products;
   for (const std::string& n : product_names) {
