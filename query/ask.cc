@@ -381,9 +381,6 @@ class XapianSearcher final : public Searcher {
     }
   };
 
-  // The prior table of `db`'s revision: the one the last handle loaded when
-  // it is of the same database and revision, else read now. One table serves
-  // every handle on a revision (a handle keeps its own until it reloads).
   // (Re)opens the handle's database: the index directory, or the shards of a
   // stub (those that are up).
   Status OpenHandle(Handle& h, const std::vector<size_t>& skip = {}) {
@@ -398,6 +395,9 @@ class XapianSearcher final : public Searcher {
     return Status::OK();
   }
 
+  // The prior table of `db`'s revision: the one the last handle loaded when
+  // it is of the same database and revision, else read now. One table serves
+  // every handle on a revision (a handle keeps its own until it reloads).
   StatusOr<std::shared_ptr<const PriorTable>> SharedPriors(const Xapian::Database& db,
                                                            bool sharded) {
     if (sharded) {
