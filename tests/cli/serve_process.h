@@ -6,6 +6,7 @@
 #include "testutil/testutil.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -21,6 +22,21 @@
 #include <vector>
 
 namespace fixgraph::testing {
+
+// A dump holding some repositories of data/demo ("gitcode/Ascend/FlashGen"),
+// copied under dir/name.
+inline std::string PartialDemo(const TempDir& dir, const std::string& name,
+                               const std::vector<std::string>& repos) {
+  std::string root = dir / name;
+  for (const std::string& r : repos) {
+    std::string dst = root + "/" + r;
+    EXPECT_EQ(
+        RunCommand("mkdir -p " + dst + " && cp -r " + SourceDir() + "/data/demo/" + r + "/. " + dst,
+                   nullptr),
+        0);
+  }
+  return root;
+}
 
 // fork + exec of `args` (argv[0] is the binary) with extra environment
 // variables; stdin/stdout from the given fds (-1: /dev/null), stderr to a file.

@@ -27,6 +27,7 @@ namespace {
 
 using fixgraph::testing::BinaryPath;
 using fixgraph::testing::ImportDemo;
+using fixgraph::testing::PartialDemo;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::RunFixgraph;
 using fixgraph::testing::ServeProcess;
@@ -40,20 +41,6 @@ std::string Cli(const std::string& db, const std::string& args) {
   int rc = RunFixgraph(db, args, &out, &err);
   EXPECT_EQ(rc, 0) << args << ": " << err;
   return out;
-}
-
-// A dump holding some repositories of data/demo ("gitcode/Ascend/FlashGen").
-std::string PartialDemo(const TempDir& dir, const std::string& name,
-                        const std::vector<std::string>& repos) {
-  std::string root = dir / name;
-  for (const std::string& r : repos) {
-    std::string dst = root + "/" + r;
-    EXPECT_EQ(
-        RunCommand("mkdir -p " + dst + " && cp -r " + SourceDir() + "/data/demo/" + r + "/. " + dst,
-                   nullptr),
-        0);
-  }
-  return root;
 }
 
 // The message of a JSON error answer ("" when the body is not one).

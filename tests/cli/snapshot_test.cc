@@ -24,6 +24,7 @@ namespace fixgraph {
 namespace {
 
 namespace fs = std::filesystem;
+using fixgraph::testing::PartialDemo;
 using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::RunFixgraph;
@@ -52,17 +53,8 @@ int CliRc(const std::string& db, const std::string& args, std::string* out, std:
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
-std::string FirstDump(const TempDir& dir) {
-  std::string root = dir / "first";
-  for (const std::string& r : kFirstRepos) {
-    std::string dst = root + "/" + r;
-    EXPECT_EQ(
-        RunCommand("mkdir -p " + dst + " && cp -r " + SourceDir() + "/data/demo/" + r + "/. " + dst,
-                   nullptr),
-        0);
-  }
-  return root;
-}
+// The first dump of the tests: kFirstRepos of data/demo.
+std::string FirstDump(const TempDir& dir) { return PartialDemo(dir, "first", kFirstRepos); }
 
 // Folder entries whose name starts with `prefix`.
 std::vector<std::string> EntriesStartingWith(const std::string& dir, const std::string& prefix) {
