@@ -371,11 +371,14 @@ std::vector<std::string> BackendSource::ReleaseUnused() {
                                [](const std::shared_ptr<Backend>& b) { return b.use_count() > 1; });
     std::move(keep, retired_.end(), std::back_inserter(unused));
     retired_.erase(keep, retired_.end());
+    closing_ += unused.size();
   }
   std::vector<std::string> closed;
   for (auto& b : unused) {
     closed.push_back(b->db_dir());
     b.reset();  // closes its store and ask index, outside mu_
+    std::lock_guard<std::mutex> lock(mu_);
+    --closing_;
   }
   return closed;
 }
@@ -392,7 +395,7 @@ std::int64_t BackendSource::swaps() const {
 
 size_t BackendSource::open() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return 1 + retired_.size();
+  return 1 + retired_.size() + closing_;
 }
 
 }  // namespace fixgraph::cli

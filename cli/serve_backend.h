@@ -124,7 +124,8 @@ class BackendSource {
   // The folder served (the snapshot's real path, or the --db directory).
   std::string serving() const;
   std::int64_t swaps() const;
-  // Backends open: the current one and the replaced ones still in use.
+  // Backends open: the current one, the replaced ones still in use and those
+  // ReleaseUnused() is closing (counted until their files are closed).
   size_t open() const;
 
  private:
@@ -140,6 +141,7 @@ class BackendSource {
   std::shared_ptr<Backend> current_;
   std::string serving_;
   std::vector<std::shared_ptr<Backend>> retired_;
+  size_t closing_ = 0;  // taken out of retired_, not yet closed
   std::int64_t swaps_ = 0;
 };
 

@@ -82,15 +82,19 @@ mkdocs() {  # DIR NODES TAG
 mkdocs "$WORK/docsA" 40 first
 mkdocs "$WORK/docsB" 80 second
 
-PORT=$((20000 + RANDOM % 20000))
+# The fake API picks a free port itself (port 0) and names it on stderr, so
+# it never collides with another test's loopback server.
+PORT=
 start_fake() {
-  "$FAKE" --dump "$WORK/dumpB" --listen 127.0.0.1:$PORT 2>"$WORK/fake.log" &
+  "$FAKE" --dump "$WORK/dumpB" --listen 127.0.0.1:0 2>"$WORK/fake.log" &
   FAKE_PID=$!
-  for _ in $(seq 50); do
-    curl -s -o /dev/null "http://127.0.0.1:$PORT/" 2>/dev/null && return 0
+  for _ in $(seq 100); do
+    PORT=$(sed -n 's|.* at http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$WORK/fake.log" | head -1)
+    [ -n "$PORT" ] && return 0
     sleep 0.1
   done
-  return 0
+  report "the fake API did not start: $(cat "$WORK/fake.log")"
+  return 1
 }
 SYNC_REPOS=$(cd "$WORK/dumpB" && for p in */*/*; do [ -d "$p" ] && echo "${p%%/*}:${p#*/}"; done | tr '\n' ' ')
 
@@ -185,7 +189,7 @@ run_scenario() {  # NAME
 }
 
 for s in $ONLY; do
-  [ "$s" = sync ] && start_fake
+  if [ "$s" = sync ] && ! start_fake; then fail=1; continue; fi
   run_scenario "$s"
 done
 [ "${CRASH_KEEP:-0}" = 1 ] && echo "work folder: $WORK"

@@ -564,10 +564,15 @@ StatusOr<int> FakeApi::Start(const std::string& host, int port) {
   return port;
 }
 
-Status FakeApi::Listen(const std::string& host, int port) {
-  if (!impl_->server.bind_to_port(host, port))
+Status FakeApi::Listen(const std::string& host, int port, const std::function<void(int)>& bound) {
+  if (port == 0) {
+    port = impl_->server.bind_to_any_port(host);
+    if (port < 0) return Status::IOError("cannot listen on " + host + " (any port)");
+  } else if (!impl_->server.bind_to_port(host, port)) {
     return Status::IOError("cannot listen on " + host + ":" + std::to_string(port));
+  }
   impl_->port = port;
+  if (bound) bound(port);
   impl_->server.listen_after_bind();
   return Status::OK();
 }

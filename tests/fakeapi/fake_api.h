@@ -28,6 +28,7 @@
 
 #include "fixgraph/engine/status.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -95,8 +96,9 @@ class FakeApi {
   // Listens on host:port (0 = any free port) in a background thread.
   // Returns the port.
   StatusOr<int> Start(const std::string& host = "127.0.0.1", int port = 0);
-  // Serves on the calling thread until Stop (for the binary).
-  Status Listen(const std::string& host, int port);
+  // Serves on the calling thread until Stop (for the binary). Port 0 picks a
+  // free port; `bound` (when set) is called with the port once it listens.
+  Status Listen(const std::string& host, int port, const std::function<void(int)>& bound = {});
   void Stop();
 
   // "http://127.0.0.1:PORT/api/v5".

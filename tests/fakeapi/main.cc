@@ -1,7 +1,8 @@
 // fixgraph_fake_api: serve a recorded dump as a GitCode/Gitee/GitHub API on
 // loopback, so `fixgraph sync --api-base` can be tried without a network.
 //
-//   fixgraph_fake_api --dump DIR [--listen 127.0.0.1:8900] [--fault KIND[:COUNT[:MATCH]]]...
+//   fixgraph_fake_api --dump DIR [--listen 127.0.0.1:8900 (port 0: any free one)] [--fault
+//   KIND[:COUNT[:MATCH]]]...
 //                     [--require-token-env VAR]
 #include "fake_api.h"
 
@@ -80,9 +81,11 @@ int main(int argc, char** argv) {
     }
     api.RequireToken(t);
   }
-  std::cerr << "fixgraph_fake_api: serving " << dump << " at http://" << host << ":" << port
-            << "/api/v5\n";
-  fixgraph::Status s = api.Listen(host, port);
+  // Port 0 picks a free port; the line below says which (scripts read it).
+  fixgraph::Status s = api.Listen(host, port, [&](int bound) {
+    std::cerr << "fixgraph_fake_api: serving " << dump << " at http://" << host << ":" << bound
+              << "/api/v5" << std::endl;
+  });
   if (!s.ok()) {
     std::cerr << "fixgraph_fake_api: " << s.message() << "\n";
     return 1;
