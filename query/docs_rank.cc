@@ -1,0 +1,258 @@
+#include "docs_rank.h"
+
+#include "docs_layout.h"
+#include "docs_node.h"
+#include "lexicon.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+namespace fixgraph::query::docs {
+namespace {
+
+constexpr size_t kSnippetBytes = 320;
+constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
+constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
+
+}  // namespace
+
+std::vector<QueryGroup> GroupQuery(std::string_view text) {
+  std::vector<QueryGroup> groups;
+  std::map<std::uint32_t, size_t> by_pos;
+  std::set<std::string> seen_whole;
+  for (const Term& t : Analyze(text)) {
+    auto it = by_pos.find(t.pos);
+    if (it == by_pos.end()) {
+      if (!seen_whole.insert(t.text).second) {
+        by_pos[t.pos] = SIZE_MAX;  // a repeated term: counted once
+        continue;
+      }
+      by_pos[t.pos] = groups.size();
+      groups.push_back(QueryGroup{{t.text}, t.kind});
+    } else if (it->second != SIZE_MAX) {
+      auto& g = groups[it->second].terms;
+      if (std::find(g.begin(), g.end(), t.text) == g.end()) g.push_back(t.text);
+    }
+  }
+  return groups;
+}
+
+bool IsQuantity(const std::string& t) {
+  size_t i = 0;
+  while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.')) ++i;
+  if (i == 0) return false;
+  static const char* const kUnits[] = {"ms",   "s", "us",  "ns",  "b",   "kb",  "mb",
+                                       "gb",   "k", "m",   "g",   "x",   "fps", "kbps",
+                                       "mbps", "w", "mhz", "ghz", "min", "h",   "d"};
+  std::string unit = t.substr(i);
+  for (const char* u : kUnits)
+    if (unit == u) return true;
+  return false;
+}
+
+std::string MakeSnippet(const std::string& text, const std::map<std::string, double>& weight) {
+  std::vector<std::string_view> lines;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    if (nl > pos) lines.emplace_back(text.data() + pos, nl - pos);
+    pos = nl + 1;
+  }
+  // A line holding none of the terms' first bytes (ASCII lower-cased; stems
+  // keep the first letters of their word) cannot match: it is not analysed.
+  std::vector<std::string> probes;
+  for (const auto& [term, w] : weight)
+    probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
+  std::string lower;
+  size_t best = 0;
+  double best_w = 0;
+  for (size_t i = 0; i < lines.size() && i < 400; ++i) {
+    lower.assign(lines[i]);
+    for (char& c : lower)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    bool maybe = false;
+    for (const std::string& pr : probes)
+      if (lower.find(pr) != std::string::npos) {
+        maybe = true;
+        break;
+      }
+    if (!maybe) continue;
+    std::set<std::string> got;
+    double w = 0;
+    for (const Term& t : Analyze(lines[i])) {
+      auto it = weight.find(t.text);
+      if (it != weight.end() && got.insert(t.text).second) w += it->second;
+    }
+    if (w > best_w + 1e-9) {
+      best_w = w;
+      best = i;
+    }
+  }
+  std::string out;
+  for (size_t i = best; i < lines.size() && out.size() < kSnippetBytes; ++i) {
+    std::string_view l = lines[i];
+    size_t b = l.find_first_not_of(" \t");
+    if (b == std::string_view::npos) continue;
+    l.remove_prefix(b);
+    if (l.substr(0, 3) == "```" || l.find_first_not_of("|-: ") == std::string_view::npos) continue;
+    if (!out.empty()) out.push_back(' ');
+    out.append(l);
+  }
+  return Utf8Truncate(out, kSnippetBytes);
+}
+
+Tuning ReadTuning(std::string_view spec) {
+  Tuning t;
+  std::string_view v(spec);
+  std::map<std::string, double*> fields = {{"index_penalty", &t.index_penalty},
+                                           {"tutorial_penalty", &t.tutorial_penalty},
+                                           {"enable_definer", &t.enable_definer},
+                                           {"enable_tutorial", &t.enable_tutorial},
+                                           {"support_section", &t.support_section},
+                                           {"support_products", &t.support_products},
+                                           {"symptom_trouble", &t.symptom_trouble},
+                                           {"bm25_share", &t.bm25_share},
+                                           {"synonym_credit", &t.synonym_credit},
+                                           {"assoc_credit", &t.assoc_credit},
+                                           {"feedback_weight", &t.feedback_weight},
+                                           {"feedback_docs", &t.feedback_docs},
+                                           {"feedback_terms", &t.feedback_terms},
+                                           {"candidates", &t.candidates},
+                                           {"title_share", &t.title_share},
+                                           {"function_section", &t.function_section},
+                                           {"length_penalty", &t.length_penalty},
+                                           {"page_share", &t.page_share},
+                                           {"feedback_df", &t.feedback_df},
+                                           {"seam_ratio", &t.seam_ratio},
+                                           {"title_named", &t.title_named},
+                                           {"prefix_credit", &t.prefix_credit},
+                                           {"title_query", &t.title_query},
+                                           {"title_alt", &t.title_alt},
+                                           {"title_df", &t.title_df},
+                                           {"scope_bonus", &t.scope_bonus},
+                                           {"word_idf_cap", &t.word_idf_cap},
+                                           {"setting_env", &t.setting_env},
+                                           {"meaning_function", &t.meaning_function}};
+  while (!v.empty()) {
+    size_t comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    size_t eq = item.find('=');
+    if (eq != std::string_view::npos) {
+      auto it = fields.find(std::string(item.substr(0, eq)));
+      if (it != fields.end()) *it->second = std::atof(std::string(item.substr(eq + 1)).c_str());
+    }
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return t;
+}
+
+std::string PageScope(const std::string& page) {
+  size_t a = page.find('/');
+  if (a == std::string::npos) return {};
+  size_t b = page.find('/', a + 1);
+  if (b == std::string::npos) return {};
+  return page.substr(a + 1, b - a - 1);
+}
+
+double TitleNamed(const std::string& words, const std::set<std::string>& have,
+                  const std::map<std::string, double>& alt_credit) {
+  double n = 0, got = 0;
+  for (size_t pos = 0; pos < words.size();) {
+    size_t sp = words.find(' ', pos);
+    if (sp == std::string::npos) sp = words.size();
+    std::string w = words.substr(pos, sp - pos);
+    pos = sp + 1;
+    if (w.empty()) continue;
+    n += 1;
+    if (have.count(w) > 0) {
+      got += 1;
+    } else if (auto it = alt_credit.find(w); it != alt_credit.end()) {
+      got += it->second;
+    }
+  }
+  return n > 0 ? got / n : 0.0;
+}
+
+bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
+                  const std::vector<std::vector<double>>& term_idf) {
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].kind == TermKind::kCjk || term_idf[g].empty() || term_idf[g][0] < 0) continue;
+    if (groups[g].kind == TermKind::kWord) continue;  // plain words: "model", "deploy"
+    if (holds.count(Prefixed('T', groups[g].terms[0])) > 0) return true;
+  }
+  return false;
+}
+
+std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
+                                 const std::vector<std::vector<double>>& term_idf,
+                                 const Tuning& tune, const Associations& assoc,
+                                 const std::function<bool(const std::string&)>& in_index) {
+  std::vector<AltSet> out;
+  // Sequence of whole terms, each with its group.
+  std::vector<Term> terms = Analyze(text);
+  Lexicon::Seq seq;
+  std::vector<size_t> seq_group;
+  std::map<std::string, size_t> group_of;
+  for (size_t g = 0; g < groups.size(); ++g) group_of.emplace(groups[g].terms[0], g);
+  for (const Term& t : terms) {
+    if (t.kind == TermKind::kPart) continue;
+    seq.push_back(t.text);
+    auto it = group_of.find(t.text);
+    seq_group.push_back(it == group_of.end() ? SIZE_MAX : it->second);
+  }
+  const Lexicon& lex = Lexicon::ForDocs();
+  for (const Lexicon::Match& m :
+       tune.synonym_credit > 0 ? lex.FindSynonyms(seq) : std::vector<Lexicon::Match>{}) {
+    AltSet a;
+    a.credit = tune.synonym_credit;
+    for (size_t i = m.start; i < m.start + m.length; ++i)
+      if (seq_group[i] != SIZE_MAX) a.groups.push_back(seq_group[i]);
+    if (a.groups.empty()) continue;
+    const auto& members = lex.Group(m.group);
+    for (const Lexicon::Seq& member : members) {
+      if (std::equal(member.begin(), member.end(),
+                     seq.begin() + static_cast<std::ptrdiff_t>(m.start),
+                     seq.begin() + static_cast<std::ptrdiff_t>(m.start + m.length)))
+        continue;
+      a.members.push_back(member);
+    }
+    if (!a.members.empty()) out.push_back(std::move(a));
+  }
+  // Learned associations of single terms the corpus knows.
+  for (size_t g = 0; g < groups.size() && tune.assoc_credit > 0; ++g) {
+    if (term_idf[g].empty()) continue;
+    auto it = assoc.find(groups[g].terms[0]);
+    if (it == assoc.end()) continue;
+    AltSet a;
+    a.credit = tune.assoc_credit;
+    a.groups.push_back(g);
+    for (const std::string& t : it->second) a.members.push_back({t});
+    out.push_back(std::move(a));
+  }
+  // Abbreviations: an English word of the question whose stem begins with
+  // a shorter term of the index ("increment" -> "incr" of
+  // npu_incre_flash_attention, "configur" -> "config", "paramet" ->
+  // "param"): identifiers shorten the words prose spells out.
+  for (size_t g = 0; g < groups.size() && tune.prefix_credit > 0; ++g) {
+    if (groups[g].kind != TermKind::kWord) continue;
+    const std::string& w = groups[g].terms[0];
+    if (w.size() < kPrefixMinWord) continue;
+    bool ascii = true;
+    for (char c : w)
+      if (!(c >= 'a' && c <= 'z')) ascii = false;
+    if (!ascii) continue;
+    AltSet a;
+    a.credit = tune.prefix_credit;
+    a.groups.push_back(g);
+    for (size_t k = w.size() - 1; k >= kPrefixMinAbbrev; --k) {
+      std::string pre = w.substr(0, k);
+      if (in_index(pre)) a.members.push_back({pre});
+    }
+    if (!a.members.empty()) out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace fixgraph::query::docs

@@ -1,0 +1,118 @@
+// The parts of the doc ranking that need no index (docs_local.cc has the
+// search itself): the question's term groups, the ranking constants
+// (Tuning, docs/kg.md), snippets and the small page tests of the rank key.
+// Private to query/.
+#pragma once
+
+#include "analyzer.h"
+#include "docs_assoc.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fixgraph::query::docs {
+
+// A question term and, for an identifier, its parts: one group per
+// position of the analysed question.
+struct QueryGroup {
+  std::vector<std::string> terms;  // terms[0] is the whole (identifier/word/bigram)
+  TermKind kind = TermKind::kWord;
+};
+
+// The question's term groups, a repeated whole term counted once.
+std::vector<QueryGroup> GroupQuery(std::string_view text);
+
+// "16ms", "4k", "200mb": a number with a unit is question detail rather than
+// a name (a bare number may be an error code and is not one of these).
+bool IsQuantity(const std::string& t);
+
+// The best lines of `text` for the query (by matched `weight`), up to
+// about 320 bytes: the hit's snippet.
+std::string MakeSnippet(const std::string& text, const std::map<std::string, double>& weight);
+
+// Alternatives for a run of query groups: the other members of a lexicon
+// synonym group, or terms learned to go with a query term (docs_assoc.h). A
+// node holding every term of one member matches the groups at `credit`.
+struct AltSet {
+  std::vector<size_t> groups;
+  std::vector<std::vector<std::string>> members;
+  double credit = 0;
+};
+
+// Ranking adjustments (issue 22), added to the calibrated score; a page that
+// defines an identifier the question names goes first whatever its score.
+struct Tuning {
+  double index_penalty = 0.08;     // menus, lists and index pages
+  double tutorial_penalty = 0.03;  // a tutorial the question does not name
+  double enable_definer = 0.05;    // "how do I enable": the page defining a switch
+  double enable_tutorial = 0.03;
+  double support_section = 0.04;   // "does X support Y": X's constraints section
+  double support_products = 0.01;  // ...and a page that lists products
+  double symptom_trouble = 0.05;   // an error: troubleshooting pages
+  double bm25_share = 0.06;        // BM25 (relative to the best) in the rank key
+  double synonym_credit = 0.8;
+  double assoc_credit = docs::kAssociationCredit;
+  double feedback_weight = 0.3;  // expansion terms from the top documents
+  double feedback_docs = 4;
+  double feedback_terms = 0;  // 0: no feedback pass (dev: no gain for 2 ms; docs/kg.md)
+  double candidates = 60;
+  double title_share = 0.15;       // title/heading coverage in the rank key
+  double function_section = 0.01;  // a page's description section
+  double length_penalty = 0.06;    // per e-fold of length above the average
+  double page_share = 0.3;         // page-level coverage beyond the section's
+  double feedback_df = 0.1;    // the feedback pass searches terms in at most this share of nodes
+  double seam_ratio = 10;      // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
+  double prefix_credit = 0.5;  // an abbreviation of a question word (Alternatives)
+  double title_named = 0.08;   // share of the page title's terms the question holds
+  double title_query = 0.3;    // weight of the title field in the candidate match
+  double scope_bonus = 0.2;    // a page of the sub-corpus the question names ("vllm-ascend")
+  double title_df =
+      0.05;  // title terms in more than this share of the nodes are not searched there (0 = all)
+  double title_alt =
+      0.8;  // alternatives credited at least this much join the title match (0 = none)
+  double word_idf_cap = 0.65;      // plain words weigh at most this share of the maximum IDF
+  double setting_env = 0.1;        // "is there a switch / 开关": environment-variable pages
+  double meaning_function = 0.04;  // "what does X do": X's description section
+};
+
+// matched IDF / max IDF for full evidence
+constexpr double kEvidenceShare = 0.6;
+// A page defining a name the question holds goes first; its score gains
+// this much (not a floor: a question holding names the corpus does not know
+// stays below a hit).
+constexpr double kNamedBonus = 0.08;
+
+// The alternatives of the question's terms (AltSet): the doc lexicon's
+// synonyms (Lexicon::ForDocs) at tune.synonym_credit, the learned
+// associations of single terms at tune.assoc_credit, and abbreviations (an
+// English word of 6+ letters whose stem begins with a term of 4+ letters
+// `in_index` knows) at tune.prefix_credit; a credit of 0 turns a kind off.
+std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
+                                 const std::vector<std::vector<double>>& term_idf,
+                                 const Tuning& tune, const Associations& assoc,
+                                 const std::function<bool(const std::string&)>& in_index);
+
+// The ranking constants; `spec` ("name=value,...", the field names above;
+// LocalDocOptions::tune, which the cli takes from $FIXGRAPH_KG_TUNE)
+// overrides them for tuning experiments (docs/kg.md).
+Tuning ReadTuning(std::string_view spec);
+
+// The sub-corpus of a page id `<tree>/<dir>/.../<file>`: `<dir>`, when
+// the page lies below it (a file directly in the tree has none).
+std::string PageScope(const std::string& page);
+
+// The share of a page title's terms (`words`, space-separated) the
+// question holds, a synonym or association counting at its credit.
+double TitleNamed(const std::string& words, const std::set<std::string>& have,
+                  const std::map<std::string, double>& alt_credit);
+
+// True when some distinctive question term is in the node's title or
+// heading (the question names the page).
+bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
+                  const std::vector<std::vector<double>>& term_idf);
+
+}  // namespace fixgraph::query::docs
