@@ -249,7 +249,7 @@ void RunIndexAsk(Context& ctx, bool fresh, bool json_out) {
   });
   if (!counted.ok()) return ctx.Fail(counted);
   auto t0 = std::chrono::steady_clock::now();
-  Status s = query::RebuildIssueIndex(**store, ctx.db_dir, CliIndexOptions());
+  Status s = query::RebuildIssueIndex(**store, ctx.db_dir, CliIndexOptions(ctx.env));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!s.ok()) return ctx.Fail(s);
   if (json_out) {

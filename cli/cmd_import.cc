@@ -92,7 +92,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   // Relink (and reindex) only the issues the new data can affect.
   RefreshStats refreshed;
   if (link) {
-    Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
+    Status s = FinishPendingWork(ctx, store->get(), &refreshed);
     if (!s.ok()) return ctx.Fail(s);
   }
   const graph::LinkStats& link_stats = refreshed.link;

@@ -87,7 +87,7 @@ void RunLink(Context& ctx, const std::string& repo_text, bool json_out, bool no_
   auto store = ctx.OpenForWrite(/*finish_pending=*/has_repo);
   if (!store.ok()) return ctx.Fail(store.status());
   if (!RepoKnown(ctx, **store, has_repo ? &repo : nullptr)) return;
-  graph::LinkerOptions options = CliLinkerOptions();
+  graph::LinkerOptions options = CliLinkerOptions(ctx.env);
   options.suggest = !no_suggest;
   graph::LinkStats stats;
   Status s = LinkRun(ctx, store->get(), has_repo ? &repo : nullptr, options, &stats);

@@ -255,7 +255,7 @@ void RunSync(Context& ctx, const SyncArgs& a) {
   // Relink what was written, even when a later repository failed.
   RefreshStats refreshed;
   if (!a.no_link) {
-    Status s = RefreshAfterWrite(ctx, store->get(), total.touched, &refreshed);
+    Status s = FinishPendingWork(ctx, store->get(), &refreshed);
     if (!s.ok() && failure.ok()) failure = s;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -3,6 +3,7 @@
 #include "fixgraph/engine/store.h"
 #include "fixgraph/engine/time.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace fixgraph::cli {
@@ -20,6 +21,13 @@ Environment ReadEnvironment(std::ostream* debug) {
   env.crash_count = !EnvironmentValue("FIXGRAPH_CRASH_COUNT").empty();
   if (std::string b = EnvironmentValue("FIXGRAPH_HTTP_BACKOFF_MS"); !b.empty())
     env.http_backoff_ms = std::atoi(b.c_str());
+  if (std::string t = EnvironmentValue("FIXGRAPH_LINK_THREADS"); !t.empty())
+    env.link_threads = static_cast<unsigned>(std::strtoul(t.c_str(), nullptr, 10));
+  if (std::string b = EnvironmentValue("FIXGRAPH_LINK_BATCH"); !b.empty())
+    env.link_batch = std::strtoul(b.c_str(), nullptr, 10);
+  if (std::string t = EnvironmentValue("FIXGRAPH_INDEX_THREADS"); !t.empty())
+    env.index_threads =
+        static_cast<unsigned>(std::min<unsigned long>(std::strtoul(t.c_str(), nullptr, 10), 8));
   env.docs.mode = EnvironmentValue("FIXGRAPH_KG_MODE");
   env.docs.url = EnvironmentValue("FIXGRAPH_KG_URL");
   env.docs.api_key = EnvironmentValue("FIXGRAPH_KG_API_KEY");

@@ -17,6 +17,9 @@ struct Environment {
   long crash_at = 0;         // $FIXGRAPH_CRASH_AT (crash tests; engine/store.h SetCrashPoints)
   bool crash_count = false;  // $FIXGRAPH_CRASH_COUNT set and not empty
   std::optional<int> http_backoff_ms;  // $FIXGRAPH_HTTP_BACKOFF_MS when set and not empty
+  unsigned link_threads = 0;           // $FIXGRAPH_LINK_THREADS (0: the machine's)
+  std::optional<size_t> link_batch;    // $FIXGRAPH_LINK_BATCH when set and not empty
+  unsigned index_threads = 0;          // $FIXGRAPH_INDEX_THREADS (0: the machine's)
   // $FIXGRAPH_KG_MODE, _URL, _API_KEY, _TIMEOUT, _TUNE; local.debug is the
   // given stream when $FIXGRAPH_KG_DEBUG is set (to anything).
   query::DocSourceConfig docs;
