@@ -196,10 +196,10 @@ class LocalDocSource : public DocSource {
     FindNamesAndAlternatives(text, &plan);
     if (plan.qterms.empty() && plan.alt_terms.empty() && plan.named_terms.empty()) return hits;
     Xapian::MSet mset = FindCandidates(plan, limit);
-    Facts facts = ReadFacts(plan, mset);
+    const double avg_len = std::max(1.0, db_.get_avlength());
+    Facts facts = ReadFacts(plan, mset, avg_len);
     NameScopes(plan, &facts);
     std::vector<Cand> cands;
-    const double avg_len = std::max(1.0, db_.get_avlength());
     const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
     size_t cand_rank = 0;
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank)
@@ -439,9 +439,9 @@ class LocalDocSource : public DocSource {
   // each candidate holds, read from the posting lists (one skip_to per term
   // and candidate, in docid order) rather than by walking every candidate's
   // whole term list; and its values and length, read the same way.
-  Facts ReadFacts(const Plan& p, const Xapian::MSet& mset) {
+  // `avg_len`: the index's mean length, a candidate's length when it has none.
+  Facts ReadFacts(const Plan& p, const Xapian::MSet& mset, double avg_len) {
     const std::vector<QueryGroup>& groups = p.groups;
-    const double avg_len = std::max(1.0, db_.get_avlength());
     // Every term a candidate is tested for, sorted.
     std::vector<std::string> needed;
     for (size_t g = 0; g < groups.size(); ++g) {
