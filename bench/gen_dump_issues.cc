@@ -148,7 +148,7 @@ void RepoWriter::BuildIssueBody(const IssuePlan& p, TextRng& rng, std::string& o
 
 // The comment that explains the outcome, if any, and when it was written.
 bool RepoWriter::OutcomeComment(const IssuePlan& p, TextRng& rng, CommentSpec& spec) const {
-  const uint32_t maintainer = static_cast<uint32_t>(rng.Below(kMaintainers));
+  const auto maintainer = static_cast<uint32_t>(rng.Below(kMaintainers));
   spec = {p.closed, maintainer, CommentKind::kAnswer, p.zh};
   const bool fix_merged =
       p.fate.fix_pr != kNone && planner_.Timing(p.fate.fix_pr).finished <= kSnapshot;

@@ -52,6 +52,7 @@ inline constexpr std::string_view kErrorCodes[] = {
 inline constexpr std::string_view kErrorMessages[] = {
     "call {api} failed, detail:{code}: Inner Error!",
     "NPU out of memory. Tried to allocate {gb}.00 GiB (NPU 0; 60.96 GiB total capacity)",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one message, split at the column limit
     "The error from device(chipId:0, dieId:0), serial number is {n}, there is an aivec error "
     "exception",
     "HCCL function error: HcclAllReduce(...), error code is 7",

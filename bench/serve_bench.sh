@@ -9,8 +9,13 @@
 #   healthz  GET /healthz                         (baseline: the HTTP stack, no data access)
 #   show     GET /api/v1/show?ref=<issue>         (one store read + links)
 #   ask      GET /api/v1/ask?q=<symptom>&limit=5  (Xapian search + hits)
-# Each endpoint cycles through 500 different requests (issue refs; symptom queries made of
-# three words of real issue titles). Prints requests/s, p50/p99 latency, non-2xx responses,
+#   askmix   the same endpoint over the query mix an agent sends (issue 25): 30% three words
+#            of a real title, 20% short generic symptoms (a fixed list of 24 in English and
+#            Chinese: "EZ9999", "HCCL timeout 910B", "显存不足", "out of memory rank", ...),
+#            20% an error code or identifier from an issue body, 15% a pasted log line
+#            (an error line of a body's log), 15% the Chinese words of a title
+# Each endpoint cycles through its requests (500 issue refs; 480 title-word queries; the
+# mix's 600, in a fixed shuffled order). Prints requests/s, p50/p99 latency, non-2xx responses,
 # socket errors, the server's RSS before and after each run, and the server's CPU time
 # (user + system) per request over the measured run: on a shared machine that figure is
 # steadier than requests/s; 2 cores give at most 2000 / cpu_ms requests per second. Set
@@ -22,7 +27,7 @@ ISSUES=${ISSUES:-100000}
 CONNS=${CONNS:-8}
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-30s}
-ENDPOINTS=${ENDPOINTS:-"healthz show ask"}
+ENDPOINTS=${ENDPOINTS:-"healthz show ask askmix"}
 FG=$(realpath "$BUILD_DIR/cli/fixgraph")
 GEN=$(realpath "$BUILD_DIR/bench/fixgraph_gen_dump")
 command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
@@ -55,18 +60,48 @@ with open(sys.argv[3], "w") as f:
     f.write(" ".join(refs[:120]))
 ' "$WORK/show.txt" "" "$WORK/refs.txt"
 : > "$WORK/ask.txt"
+: > "$WORK/issues.jsonl"
 for ref in $(tr ' ' '\n' < "$WORK/refs.txt" | head -120); do
   "$FG" --db "$DB" show --json "$ref" | python3 -c '
-import json, sys, random, urllib.parse
+import json, sys
 d = json.load(sys.stdin)
-words = [w for w in d["issue"]["title"].replace(",", " ").split() if len(w) > 2]
-rnd = random.Random(d["issue"]["ref"])
-for _ in range(4):
-    if not words: break
-    q = " ".join(rnd.sample(words, min(3, len(words))))
-    print("/api/v1/ask?limit=5&q=" + urllib.parse.quote(q))
-' >> "$WORK/ask.txt"
+print(json.dumps({"ref": d["issue"]["ref"], "title": d["issue"]["title"], "body": d["issue"]["body"] or ""}))
+' >> "$WORK/issues.jsonl"
 done
+python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" <<'PY'
+import json, random, re, sys, urllib.parse
+issues = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+def url(q): return "/api/v1/ask?limit=5&q=" + urllib.parse.quote(q)
+title_words = []
+for d in issues:
+    words = [w for w in d["title"].replace(",", " ").split() if len(w) > 2]
+    rnd = random.Random(d["ref"])
+    for _ in range(4):
+        if not words: break
+        title_words.append(" ".join(rnd.sample(words, min(3, len(words)))))
+with open(sys.argv[2], "w", encoding="utf-8") as f:
+    for q in title_words: f.write(url(q) + "\n")
+# The mix: what agents send besides title words.
+generic = ["EZ9999", "HCCL timeout 910B", "显存不足", "out of memory rank", "segmentation fault",
+           "精度不一致", "编译失败", "import torch_npu failed", "aclnn error", "训练卡住",
+           "loss is nan", "device not found", "npu-smi 看不到卡", "core dump", "性能下降",
+           "HCCL 超时", "shape mismatch", "内存泄漏", "install CANN failed", "算子不支持",
+           "timeout", "报错", "error", "Atlas 800T A2"]
+code = re.compile(r"\b(?:E[A-Z0-9]\d{4}|-?\d{6,}|[a-z]+[A-Z]\w{5,})\b")
+codes, logs, chinese = [], [], []
+for d in issues:
+    codes += code.findall(d["body"])
+    logs += [l.strip() for l in d["body"].splitlines()
+             if re.search(r"error|Error|ERROR|failed|报错|失败", l) and 20 <= len(l.strip()) <= 300]
+    zh = " ".join(re.findall(r"[\u4e00-\u9fff]+", d["title"]))
+    if zh: chinese.append(zh)
+rnd = random.Random(11)
+def take(pool, n): return [rnd.choice(pool) for _ in range(n)] if pool else []
+mix = take(title_words, 180) + take(generic, 120) + take(codes, 120) + take(logs, 90) + take(chinese, 90)
+rnd.shuffle(mix)
+with open(sys.argv[3], "w", encoding="utf-8") as f:
+    for q in mix: f.write(url(q) + "\n")
+PY
 for i in $(seq 1 10); do echo "/healthz"; done > "$WORK/healthz.txt"
 
 cat > "$WORK/paths.lua" <<'LUA'

@@ -69,8 +69,8 @@ Scan ScanArgs(CLI::App& app, const std::vector<std::string>& args) {
   scan.command = &app;
   std::vector<CLI::App*> chain{&app};
   auto find = [&chain](const std::string& name) -> CLI::Option* {
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-      if (CLI::Option* o = (*it)->get_option_no_throw(name); o != nullptr) return o;
+    for (size_t k = chain.size(); k-- > 0;)  // innermost command first
+      if (CLI::Option* o = chain[k]->get_option_no_throw(name); o != nullptr) return o;
     return nullptr;
   };
   for (size_t i = 1; i < args.size(); ++i) {

@@ -205,7 +205,7 @@ void RunEvalAsk(Context& ctx, const std::string& path, bool json_out, size_t lim
   json set = json::parse(in, nullptr, false);
   if (set.is_discarded() || !set.is_array())
     return ctx.Fail(
-        Status::InvalidArgument(path + ": expected a JSON array of {\"q\", \"expect\"}"));
+        Status::InvalidArgument(path + R"(: expected a JSON array of {"q", "expect"})"));
   auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
@@ -294,7 +294,7 @@ void AddAskCommand(CLI::App& app, Context& ctx) {
   auto limit = std::make_shared<size_t>(10);
   auto* eval = app.add_subcommand("eval-ask", "measure ask against a query set (Recall@1/5, MRR)");
   eval->group("");  // hidden: a development tool
-  eval->add_option("--queries", *path, "JSON array of {\"q\", \"expect\": [ISSUE...]}")->required();
+  eval->add_option("--queries", *path, R"(JSON array of {"q", "expect": [ISSUE...]})")->required();
   eval->add_flag("--json", *json_out, "print JSON");
   eval->add_option("--limit", *limit, "hits per query (default 10)")->check(WholeNumber(1, 100));
   auto eval_floor = std::make_shared<double>(query::kDefaultMinScore);

@@ -88,7 +88,8 @@ void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misse
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
     auto r = rank(q);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-    cpu_ms.push_back((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+    cpu_ms.push_back(static_cast<double>(b.tv_sec - a.tv_sec) * 1e3 +
+                     static_cast<double>(b.tv_nsec - a.tv_nsec) / 1e6);
     return r;
   };
   auto report = query::EvaluateDocQuestions(*questions, timed);
@@ -172,7 +173,7 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto imp_json = std::make_shared<bool>(false);
   imp->add_option("PATH", *paths, "Markdown tree or file, or JSONL node file")->required();
   imp->add_flag("--json", *imp_json,
-                "print JSON: {\"files\", \"nodes\", \"replaced\", \"index\", \"seconds\"}");
+                R"(print JSON: {"files", "nodes", "replaced", "index", "seconds"})");
   imp->callback([&ctx, paths, imp_json] { RunDocsImport(ctx, *paths, *imp_json); });
 
   auto* search = docs->add_subcommand("search", "search the configured doc sources");
@@ -180,7 +181,7 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto json_out = std::make_shared<bool>(false);
   auto limit = std::make_shared<int>(5);
   search->add_option("TEXT", *text, "question, error line or name")->required();
-  search->add_flag("--json", *json_out, "print JSON: {\"query\", \"docs\": [...]}");
+  search->add_flag("--json", *json_out, R"(print JSON: {"query", "docs": [...]})");
   search->add_option("--limit", *limit, "at most N nodes (default 5)")->check(WholeNumber(1, 200));
   search->callback([&ctx, text, json_out, limit] { RunDocsSearch(ctx, *text, *json_out, *limit); });
 

@@ -106,7 +106,7 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
     nlohmann::json doc{{"dumps", report},
                        {"totals", ingest::ToJson(total)},
                        {"seconds", secs},
-                       {"peak_rss_mb", ru.ru_maxrss / 1024.0},
+                       {"peak_rss_mb", static_cast<double>(ru.ru_maxrss) / 1024.0},
                        {"relinked", link_stats.issues},
                        {"db", ctx.db_dir}};
     *ctx.out << doc.dump() << "\n";

@@ -316,8 +316,7 @@ void AddLinkCommands(CLI::App& app, Context& ctx) {
     cmd->add_option("--repo", *repo, "only this repository's issues (gitcode:OWNER/REPO)")
         ->check(RepoSyntax());
     cmd->add_flag("--dot", *dot, "print Graphviz DOT");
-    cmd->add_flag("--json", *json_out,
-                  "print JSON: {\"nodes\", \"edges\", \"clusters\": [[ID...]]}");
+    cmd->add_flag("--json", *json_out, R"(print JSON: {"nodes", "edges", "clusters": [[ID...]]})");
     cmd->callback([&ctx, repo, dot, json_out] { RunGraph(ctx, *repo, *dot, *json_out); });
   }
   {

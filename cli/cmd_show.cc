@@ -11,9 +11,8 @@
 
 #include "fixgraph/engine/item_view.h"
 
-#include <time.h>
-
 #include <cstdlib>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -38,7 +37,7 @@ struct Zone {
 
   int OffsetAt(UnixSeconds t) const {
     if (!local) return offset;
-    time_t tt = static_cast<time_t>(t);
+    auto tt = static_cast<time_t>(t);
     struct tm tm {};
     if (localtime_r(&tt, &tm) == nullptr) return 0;
     return static_cast<int>(tm.tm_gmtoff / 60);
@@ -289,7 +288,7 @@ void PrintRepo(std::ostream& out, const json& view) {
 // "times in +08:00 (FIXGRAPH_TZ)".
 std::string ZoneLine(const Zone& z) {
   if (z.local) {
-    UnixSeconds now = static_cast<UnixSeconds>(::time(nullptr));
+    auto now = static_cast<UnixSeconds>(::time(nullptr));
     return "times in the local zone (now " + OffsetText(z.OffsetAt(now)) + "; --tz local)";
   }
   return "times in " + OffsetText(z.offset) + " (" + z.why +

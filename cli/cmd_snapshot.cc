@@ -19,13 +19,11 @@
 #include "commands.h"
 #include "refresh.h"
 
+#include "fixgraph/engine/files.h"
 #include "fixgraph/ingest/dump.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -41,16 +39,6 @@ namespace fs = std::filesystem;
 constexpr const char* kIndexDirs[] = {"index-issues", "index-docs"};
 // Attempts at copying one Xapian folder while commits keep changing it.
 constexpr int kCopyAttempts = 5;
-
-Status SyncPath(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::IOError("opening " + path + ": " + std::strerror(errno));
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return Status::IOError("syncing " + path + ": " + std::strerror(err));
-  return Status::OK();
-}
 
 // The bytes of a Xapian folder's version file; NotFound when it has none.
 StatusOr<std::string> VersionFile(const std::string& dir) {
@@ -133,12 +121,12 @@ Status WriteSnapshot(const Context& ctx, const std::string& tmp, Written* writte
     return Status::FailedPrecondition("the store still records pending work (" +
                                       PendingWarning(pending) + ")");
   FG_RETURN_IF_ERROR((*store)->WriteCheckpoint(tmp + "/store"));
-  written->parts.push_back("store");
+  written->parts.emplace_back("store");
   for (const char* name : kIndexDirs) {
     std::string from = ctx.db_dir + "/" + name;
     if (!fs::exists(from, ec)) continue;
     FG_RETURN_IF_ERROR(CopyXapianDir(from, tmp + "/" + name));
-    written->parts.push_back(name);
+    written->parts.emplace_back(name);
   }
   return SyncPath(tmp);
   // The store closes here, after the copies: no writer got in between.

@@ -29,9 +29,9 @@ void RunStats(Context& ctx, bool json_out) {
   *ctx.out << line;
   auto print = [&](const std::string& name, const RepoStats& s) {
     std::snprintf(line, sizeof line, "%-45s %6lld %6lld  %6lld %6lld %6lld  %8lld %7lld %6lld\n",
-                  name.c_str(), static_cast<long long>(s.issues_open + s.issues_closed),
+                  name.c_str(), static_cast<long long>(s.issues_open) + s.issues_closed,
                   static_cast<long long>(s.issues_closed),
-                  static_cast<long long>(s.pulls_merged + s.pulls_open + s.pulls_closed),
+                  static_cast<long long>(s.pulls_merged) + s.pulls_open + s.pulls_closed,
                   static_cast<long long>(s.pulls_merged), static_cast<long long>(s.pulls_open),
                   static_cast<long long>(s.comments), static_cast<long long>(s.commits),
                   static_cast<long long>(s.files));

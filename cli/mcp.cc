@@ -37,7 +37,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kProtocolVersion = "2025-06-18";
-constexpr size_t kMaxLineBytes = 4 * 1024 * 1024;
+constexpr size_t kMaxLineBytes = size_t{4} * 1024 * 1024;
 constexpr size_t kMaxListLinks = kMaxLinksPage;
 constexpr int kNotInitialized = -32002;  // implementation-defined server error (JSON-RPC)
 

@@ -42,7 +42,7 @@ size_t Columns(const std::string& s) {
 std::string FitColumns(const std::string& s, size_t cols) {
   size_t used = 0, i = 0;
   while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
+    auto c = static_cast<unsigned char>(s[i]);
     size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
     size_t w = c >= 0xE0 && c < 0xF0 ? 2 : 1;
     if (used + w > cols) break;

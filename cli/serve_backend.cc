@@ -83,7 +83,7 @@ std::string DescribeJsonError(const std::string& text, size_t byte) {
   size_t from = byte > 24 ? byte - 24 : 0;
   std::string shown = from > 0 ? "..." : "";
   for (size_t i = from; i < byte; ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
+    auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c < 0x7f) {
       shown += static_cast<char>(c);
     } else {

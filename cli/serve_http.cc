@@ -29,7 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 // The poller waits for a body it can hold cheaply; a longer one is read by
 // the worker (under the same deadline).
-constexpr size_t kMaxPolledBody = 64 * 1024;
+constexpr size_t kMaxPolledBody = size_t{64} * 1024;
 // Requests answered in a row by one worker from one connection's pipeline
 // before the connection goes back to the queue.
 constexpr int kMaxInARow = 16;
@@ -115,7 +115,7 @@ bool WaitFor(int fd, short events, Clock::time_point deadline) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() < 0) return false;
     pollfd p{fd, events, 0};
-    int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000 * 1000)));
+    int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1'000'000)));
     if (n > 0) return true;
     if (n < 0 && errno != EINTR) return false;
   }

@@ -38,13 +38,13 @@
 namespace fixgraph::cli {
 
 struct ConnectionLimits {
-  size_t threads = 16;                  // workers, each answering one request at a time
-  size_t max_connections = 1024;        // connections waiting for (the rest of) a request
-  size_t max_queue = 1024;              // whole requests waiting for a worker
-  int timeout_s = 10;                   // to receive a whole request; to send a whole answer
-  int keep_alive_s = 5;                 // idle seconds between two requests of a connection
-  size_t keep_alive_max = 1000;         // requests answered on one connection
-  size_t max_header_bytes = 64 * 1024;  // request line and headers (431 beyond)
+  size_t threads = 16;            // workers, each answering one request at a time
+  size_t max_connections = 1024;  // connections waiting for (the rest of) a request
+  size_t max_queue = 1024;        // whole requests waiting for a worker
+  int timeout_s = 10;             // to receive a whole request; to send a whole answer
+  int keep_alive_s = 5;           // idle seconds between two requests of a connection
+  size_t keep_alive_max = 1000;   // requests answered on one connection
+  size_t max_header_bytes = size_t{64} * 1024;  // request line and headers (431 beyond)
 };
 
 constexpr int kListenBacklog = 1024;

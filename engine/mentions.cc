@@ -180,7 +180,7 @@ bool PullWordBefore(std::string_view text, size_t pos) {
 size_t UrlEnd(std::string_view text, size_t start) {
   size_t i = start;
   while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
+    auto c = static_cast<unsigned char>(text[i]);
     if (c <= ' ' || c >= 0x80 || c == ')' || c == ']' || c == '>' || c == '<' || c == '"' ||
         c == '\'' || c == '`' || c == '|')
       break;
@@ -197,7 +197,7 @@ bool CrossRepoBefore(std::string_view text, size_t end, RepoRef* repo, size_t* s
   size_t i = end;
   int slashes = 0;
   while (i > 0) {
-    unsigned char c = static_cast<unsigned char>(text[i - 1]);
+    auto c = static_cast<unsigned char>(text[i - 1]);
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
       --i;
     } else if (c == '/' && slashes == 0) {
@@ -209,7 +209,7 @@ bool CrossRepoBefore(std::string_view text, size_t end, RepoRef* repo, size_t* s
   }
   if (slashes != 1 || i == end) return false;
   if (i > 0) {
-    unsigned char p = static_cast<unsigned char>(text[i - 1]);
+    auto p = static_cast<unsigned char>(text[i - 1]);
     if (p == '/' || p == ':' || IsWordByte(p)) return false;  // part of a URL or path
   }
   std::string_view full = text.substr(i, end - i);
@@ -261,7 +261,7 @@ std::string MaskCode(std::string_view text) {
     while (p < eol && p - pos < 3 && s[p] == ' ') ++p;
     if (eol - p >= 3 && (s.compare(p, 3, "```") == 0 || s.compare(p, 3, "~~~") == 0)) {
       std::string fence = s.substr(p, 3);
-      size_t close = s.find("\n", eol);
+      size_t close = s.find('\n', eol);
       size_t search = eol;
       size_t block_end = s.size();
       while (close != std::string::npos && search < s.size()) {

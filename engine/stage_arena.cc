@@ -18,8 +18,10 @@ StageArena::Block StageArena::Block::Map(std::size_t size) {
   }
   b.base = m;
   b.length = length;
-  auto at = (reinterpret_cast<std::uintptr_t>(m) + kHugePage - 1) & ~(kHugePage - 1);
-  b.data = reinterpret_cast<char*>(at);
+  // The first huge-page boundary in the mapping (length leaves room for the skip).
+  const std::size_t skip =
+      (kHugePage - reinterpret_cast<std::uintptr_t>(m) % kHugePage) % kHugePage;
+  b.data = static_cast<char*>(m) + skip;
   ::madvise(b.data, size, MADV_HUGEPAGE);  // a hint: failure only costs speed
   return b;
 }

@@ -31,7 +31,7 @@ class StageArena {
     for (Block& b : blocks_) b.Release();
   }
   std::string_view Copy(std::string_view s) {
-    if (s.empty()) return std::string_view("", 0);  // never a null pointer
+    if (s.empty()) return std::string_view("");  // never a null pointer
     char* p;
     if (s.size() > kBlock / 4) {  // large: a block of its own, freed by Reset
       large_.push_back(std::make_unique_for_overwrite<char[]>(s.size()));

@@ -33,7 +33,7 @@ template <typename T, typename Scanner>
 Status ForEachChild(const Scanner& scan, const std::string& prefix,
                     std::optional<ParentKind> parents, const std::function<bool(T&)>& fn) {
   Status inner;
-  char want = parents ? ParentTag(*parents) : 0;
+  char want = parents ? ParentTag(*parents) : '\0';
   Status s = scan(prefix, [&](std::string_view key, std::string_view value) {
     if (want) {
       // tag \0 repo \0 kind \0 ...

@@ -38,7 +38,7 @@ struct Civil {
 Civil CivilFromDays(std::int64_t z) {
   z += 719468;
   const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const auto doe = static_cast<unsigned>(z - era * 146097);
   const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
   const std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
   const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
@@ -83,8 +83,8 @@ Status BadTimestamp(std::string_view text, const char* why) {
 std::int64_t DaysFromCivil(int year, int month, int day) {
   const std::int64_t y = static_cast<std::int64_t>(year) - (month <= 2);
   const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned mp = static_cast<unsigned>(month > 2 ? month - 3 : month + 9);
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const auto mp = static_cast<unsigned>(month > 2 ? month - 3 : month + 9);
   const unsigned doy = (153 * mp + 2) / 5 + static_cast<unsigned>(day) - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
@@ -134,7 +134,8 @@ StatusOr<std::optional<UnixSeconds>> ParseTimestamp(std::string_view text,
   }
   if (h > 23 || mi > 59 || sec > 60) return BadTimestamp(text, "time of day out of range");
   if (sec == 60) sec = 59;  // a leap second folds onto the last second
-  UnixSeconds t = DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+  UnixSeconds t = DaysFromCivil(y, mo, d) * 86400 + static_cast<UnixSeconds>(h) * 3600 +
+                  static_cast<UnixSeconds>(mi) * 60 + sec;
   return std::optional<UnixSeconds>(t - static_cast<UnixSeconds>(offset) * 60);
 }
 

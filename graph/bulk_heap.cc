@@ -13,7 +13,8 @@ namespace fixgraph::graph {
 namespace {
 
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-constexpr std::size_t kDefaultPad = 128 * 1024;  // glibc's M_TOP_PAD and M_MMAP_THRESHOLD defaults
+constexpr std::size_t kDefaultPad =
+    std::size_t{128} * 1024;  // glibc's M_TOP_PAD and M_MMAP_THRESHOLD defaults
 constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;
 
 std::uintptr_t Break() { return reinterpret_cast<std::uintptr_t>(::sbrk(0)); }
@@ -79,6 +80,7 @@ void BulkHeap::Update() {
   std::uintptr_t end = Break() & ~(kHugePage - 1);
   if (end <= advised_end_) return;
   // A hint: failure (no THP in this kernel) only costs speed.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): an sbrk address kept as an integer, to madvise
   ::madvise(reinterpret_cast<void*>(advised_end_), end - advised_end_, MADV_HUGEPAGE);
   advised_end_ = end;
 }

@@ -159,12 +159,6 @@ Status Linker::CollectCloseAtMerge() {
   return Status::OK();
 }
 
-namespace {
-
-// The rows of a window examined, as indexes into the rows (merge times
-// `times`, ascending): all of them, or the `max` merged nearest `close`,
-// nearest first (ties: the earlier row first, as a stable sort by distance
-// gives), taking whole runs of one second at a time (then cut to `max`).
 void NearestRows(std::span<const UnixSeconds> times, UnixSeconds close, size_t max,
                  std::vector<std::uint32_t>* merged) {
   merged->clear();
@@ -195,8 +189,6 @@ void NearestRows(std::span<const UnixSeconds> times, UnixSeconds close, size_t m
   }
   if (merged->size() > max) merged->resize(max);
 }
-
-}  // namespace
 
 // Which identifiers of the issue each examined row's PR may touch (shares one
 // of the identifier's keys with): what text::Intersects tells per row and

@@ -154,13 +154,13 @@ EvalReport Evaluate(const std::vector<LabeledIssue>& labels,
         ++r.flag_tp;
       } else {
         ++r.flag_fn;
-        d.missing_flags.push_back(FlagName(f));
+        d.missing_flags.emplace_back(FlagName(f));
       }
     }
     for (Flag f : got_flags) {
       if (want.count(f)) continue;
       ++r.flag_fp;
-      d.extra_flags.push_back(FlagName(f));
+      d.extra_flags.emplace_back(FlagName(f));
     }
     bool differs = d.not_linked || d.expected_resolution != d.actual_resolution ||
                    !d.missing_fixes.empty() || !d.extra_fixes.empty() ||

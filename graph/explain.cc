@@ -108,7 +108,7 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
                              [](const FixLink& f) { return f.tier <= Tier::kC; });
   bool likely = !links.suggested.empty() || !links.fixes.empty();
   if (!trusted && links.resolution != Resolution::kOpen)
-    out.push_back(likely ? "no verified fixing change found" : "no fixing change found");
+    out.emplace_back(likely ? "no verified fixing change found" : "no fixing change found");
   for (const FixLink& f : links.fixes)
     if (f.tier <= Tier::kC) out.push_back(ExplainFix(links, f));
   for (const FixLink& f : links.fixes)

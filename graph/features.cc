@@ -343,7 +343,7 @@ StatusOr<IssueContext> LoadIssueContext(PullCache* cache, const Ref& ref) {
   return c;
 }
 
-void TokenWeights::Count(std::vector<std::uint64_t> tokens) {
+void TokenWeights::Count(const std::vector<std::uint64_t>& tokens) {
   counts_.Reserve(tokens.size());
   for (std::uint64_t t : tokens) ++counts_.Slot(t);
 }
@@ -505,8 +505,8 @@ TextVerdict TextVerdictOf(const IssueContext& issue, const PullInfo& pr, size_t 
     // tokens in the issue text. in / n grows with `in` (n fixed), so the walk
     // stops once `in` reaches the least count that passes, or once the
     // tokens left cannot bring it there.
-    const double n = static_cast<double>(pr_text.size());
-    size_t need = static_cast<size_t>(kDescribed * n);
+    const auto n = static_cast<double>(pr_text.size());
+    auto need = static_cast<size_t>(kDescribed * n);
     while (need > 0 && static_cast<double>(need - 1) / n >= kDescribed) --need;
     while (static_cast<double>(need) / n < kDescribed) ++need;
     size_t in = 0, left = pr_text.size();
@@ -591,7 +591,7 @@ PatchMatch ScorePatch(const IssueContext& issue, const PullInfo& pr,
   if (issue.title_tokens.size() >= 3 &&
       text::Coverage(issue.title_tokens, pr.patch_tokens) >= 0.5) {
     m.score += 0.5;
-    m.matched.push_back("the patch uses the issue title's words");
+    m.matched.emplace_back("the patch uses the issue title's words");
   }
   return m;
 }

@@ -125,7 +125,7 @@ class TokenWeights {
  public:
   // Counts `tokens` (one entry per title using the token): each distinct
   // token weighs 1 / its count. Replaces earlier weights.
-  void Count(std::vector<std::uint64_t> tokens);
+  void Count(const std::vector<std::uint64_t>& tokens);
   // The token's weight; 1 for tokens not counted.
   double Of(std::uint64_t token) const {
     std::uint32_t n = counts_.Of(token);

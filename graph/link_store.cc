@@ -116,16 +116,16 @@ Status LinkAndStore(Store* store, const std::vector<Ref>& issues, const LinkerOp
                     BulkHeap* heap = nullptr) {
   auto mark = Clock::now();
   unsigned threads = LinkThreads(options);
-  std::vector<std::unique_ptr<PullCache>> caches;
+  std::vector<std::unique_ptr<LinkWorker>> workers;
   for (unsigned t = 0; t < threads; ++t)
-    caches.push_back(std::make_unique<PullCache>(*store, kCacheCapacity, run));
+    workers.push_back(std::make_unique<LinkWorker>(*store, kCacheCapacity, run));
   size_t block = std::max<size_t>(1, options.batch_issues);
   std::int64_t done = 0;
   for (size_t start = 0; start < issues.size(); start += block) {
     size_t end = std::min(issues.size(), start + block);
     std::vector<std::optional<StatusOr<IssueLinks>>> results(end - start);
     ParallelFor(end - start, threads, [&](size_t k, size_t worker) {
-      results[k].emplace(LinkIssueWith(*store, issues[start + k], options, caches[worker].get()));
+      results[k].emplace(workers[worker]->Link(issues[start + k], options));
     });
     stats->compute_seconds += SecondsSince(&mark);
     auto batch = store->NewBatch();
@@ -418,13 +418,9 @@ StatusOr<std::vector<Ref>> AffectedIssues(const Store& store, const std::vector<
   for (const Ref& r : issues) {
     if (r.kind != RefKind::kIssue) continue;
     auto is = store.GetIssue(r);
-    if (is.ok()) {
-      out.push_back(r);
-    } else if (!is.status().IsNotFound()) {
-      return is.status();
-    } else if (std::find(touched.begin(), touched.end(), r) != touched.end()) {
-      out.push_back(r);  // a touched issue that is gone: its record is deleted
-    }
+    if (!is.ok() && !is.status().IsNotFound()) return is.status();
+    // A touched issue that is gone is kept too: its record is deleted.
+    if (is.ok() || std::find(touched.begin(), touched.end(), r) != touched.end()) out.push_back(r);
   }
   return out;
 }

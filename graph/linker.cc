@@ -51,7 +51,6 @@ double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, i
     case EvidenceKind::kCloseAtMerge:
       return (std::llabs(e.delta_s.value_or(99)) <= strong_s && close_competitors <= 1) ? 0.9 : 0.6;
     case EvidenceKind::kClosingKeyword:
-      return 0.8;
     case EvidenceKind::kPlatformLink:
       return 0.8;
     case EvidenceKind::kExplicitUrl:
@@ -59,7 +58,6 @@ double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, i
     case EvidenceKind::kExplicitRef:
       return 0.55;
     case EvidenceKind::kBranchName:
-      return 0.6;
     case EvidenceKind::kCommentRef:
       return 0.6;
     case EvidenceKind::kTitleMatch:
@@ -145,10 +143,9 @@ void Linker::Score() {
     if (!c.info) {
       if (!expl) continue;
       c.tier = Tier::kB;
-    } else if (timing && expl) {
-      c.tier = Tier::kA;
-    } else if (timing && std::llabs(c.close_delta.value_or(99)) <= options_->strong_close_s &&
-               close_competitors_ <= 1) {
+    } else if ((timing && expl) ||
+               (timing && std::llabs(c.close_delta.value_or(99)) <= options_->strong_close_s &&
+                close_competitors_ <= 1)) {
       c.tier = Tier::kA;
     } else if (expl) {
       c.tier = Tier::kB;
@@ -219,7 +216,7 @@ Status Linker::AddBackport(const Ref& ref, const Candidate& fix) {
   std::vector<std::string> same;
   for (const std::string& f : c->info->files)
     if (std::find(fix.info->files.begin(), fix.info->files.end(), f) != fix.info->files.end())
-      same.push_back(std::string(text::Basename(f)));
+      same.emplace_back(text::Basename(f));
   if (!c->Has(EvidenceKind::kPatchOverlap) && (c->patch.score >= kPatchWeak || !same.empty())) {
     std::string detail =
         Short(ref) + " re-applies " + Short(fix.ref) + " to " + c->info->pr.base_ref;
@@ -548,24 +545,25 @@ bool Linker::ParticipantChange() {
   return false;
 }
 
-StatusOr<IssueLinks> LinkIssueWith(const Store& store, const Ref& issue,
-                                   const LinkerOptions& options, PullCache* cache) {
+LinkWorker::LinkWorker(const Store& store, size_t cache_capacity, const RunIndex* run)
+    : store_(&store), cache_(store, cache_capacity, run) {}
+
+LinkWorker::~LinkWorker() = default;
+
+StatusOr<IssueLinks> LinkWorker::Link(const Ref& issue, const LinkerOptions& options) {
   if (issue.kind != RefKind::kIssue)
     return Status::InvalidArgument("not an issue reference: " + issue.ToString());
-  // One Linker per thread, reused from issue to issue for the memory of its
-  // scratch vectors and issue context (Link starts each issue afresh).
-  thread_local std::unique_ptr<Linker> linker;
-  if (!linker) {
-    linker = std::make_unique<Linker>(store, options, cache);
+  if (!linker_) {
+    linker_ = std::make_unique<Linker>(*store_, options, &cache_);
   } else {
-    linker->Rebind(store, options, cache);
+    linker_->Rebind(*store_, options, &cache_);  // the options may differ from the last call's
   }
-  return linker->Link(issue);
+  return linker_->Link(issue);
 }
 
 StatusOr<IssueLinks> LinkIssue(const Store& store, const Ref& issue, const LinkerOptions& options) {
-  PullCache cache(store, 4096);
-  return LinkIssueWith(store, issue, options, &cache);
+  LinkWorker worker(store, 4096);
+  return worker.Link(issue, options);
 }
 
 }  // namespace fixgraph::graph

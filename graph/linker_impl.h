@@ -3,7 +3,7 @@
 //
 // Thread safety: a Linker links one issue at a time on one thread; several
 // Linkers may read one Store concurrently, each with its own PullCache.
-// A Linker may link many issues in turn (LinkIssueWith keeps one per thread):
+// A Linker may link many issues in turn (a LinkWorker keeps one per worker):
 // each Link starts from empty per-issue state, and the scratch vectors keep
 // their capacity from one issue to the next.
 #pragma once
@@ -14,10 +14,12 @@
 
 #include "fixgraph/graph/linker.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,14 @@ std::string When(const OptTime& t);
 const char* SourcePhrase(MentionSource s);
 // `s` on one line, cut to about `max_bytes` at a character boundary.
 std::string Excerpt(std::string_view s, size_t max_bytes);
+// The rows of a window the linker examines (collect.cc), as indexes into the
+// rows (merge times `times`, ascending): all of them in order when there are
+// at most `max`; else the `max` merged nearest `close`, nearest first. A run
+// of rows merged in one second is taken whole, from its first row (so rows
+// equally near keep their order), the nearer side first and the earlier side
+// on a tie; the list is cut to `max` at the end.
+void NearestRows(std::span<const UnixSeconds> times, UnixSeconds close, size_t max,
+                 std::vector<std::uint32_t>* merged);
 // The weight of one piece of evidence in the candidate's confidence.
 double Weight(const Candidate& c, const Evidence& e, size_t close_competitors, int strong_s);
 // `v` moved into the confidence band of tier `t`.

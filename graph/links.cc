@@ -3,6 +3,7 @@
 #include "fixgraph/engine/model_json.h"
 
 #include <array>
+#include <cmath>
 
 namespace fixgraph::graph {
 namespace {
@@ -154,7 +155,7 @@ json ToJson(const FixLink& v) {
   json ev = json::array();
   for (const Evidence& e : v.evidence) ev.push_back(ToJson(e));
   // Rounded so that equal inputs print equal bytes.
-  double conf = static_cast<double>(static_cast<std::int64_t>(v.confidence * 100 + 0.5)) / 100;
+  double conf = static_cast<double>(std::llround(v.confidence * 100)) / 100;
   return json{{"pr", v.pr},
               {"tier", TierName(v.tier)},
               {"confidence", conf},

@@ -38,7 +38,7 @@ void SetFileFeatures(const std::vector<FileChange>& files, PullInfo* info) {
     idents.Add(f.patch, /*path_variants=*/false);
     patches.push_back(f.patch);
   }
-  patches.push_back(std::string_view());
+  patches.emplace_back();
   std::span<const std::string_view> sorted = idents.Sorted();
   info->patch_idents = SortedStrings(sorted);
   info->patch_ident_hashes.reserve(sorted.size());

@@ -177,41 +177,39 @@ RankExample ExampleOf(const Ref& issue, const RankPool& pool,
   return e;
 }
 
-}  // namespace
+// The text side of a pool: the issue's words by slot, their idf over the
+// pool's PRs, each row's BM25 score, the best of them, and the idf mass of
+// the issue's title words.
+struct PoolText {
+  text::TokenTable<std::uint32_t> slot_of;  // word -> its index in ctx.text_tokens + 1
+  std::vector<double> idf;                  // by word index
+  std::vector<double> bm25;                 // by row
+  double best = 0;
+  double title_mass = 0;
+};
 
-bool SharedNumbering(const RepoRef& repo) { return repo.platform == Platform::kGitHub; }
-
-Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options,
-                     RankPool* out) {
-  out->entries.clear();
-  out->pool_size = 0;
+// Scores every row of the window by BM25 against the issue's words. Rows from
+// the run index are scored from its postings (rows by text token): only the
+// rows holding a word of the issue are touched. Rows read from the store
+// (`from_store`) are walked in full. Both give the same scores. False when
+// no row holds a PR (nothing to rank).
+bool ScoreText(const IssueContext& ctx, PullCache* cache, bool from_store,
+               std::span<const RunIndex::Timed> rows, PoolText* out) {
   const Issue& is = ctx.issue;
-  const bool closed = is.state == IssueState::kClosed && is.closed_at.has_value();
-  UnixSeconds from = is.created_at ? *is.created_at - options.allowance_s : kEarliest;
-  UnixSeconds to = closed ? *is.closed_at + options.allowance_s : kLatest;
-  if (to < from) return Status::OK();
-  std::vector<RunIndex::Timed> storage;
-  std::span<const RunIndex::Timed> rows;
-  FG_RETURN_IF_ERROR(cache->MergedRows(is.repo, from, to, &storage, &rows));
-  if (rows.size() > options.max_pool) rows = rows.last(options.max_pool);
-  out->pool_size = rows.size();
-  if (rows.empty()) return Status::OK();
-
   // The issue's words, by slot; document frequencies over the pool.
   const text::TokenSet& q = ctx.text_tokens;
-  text::TokenTable<std::uint32_t> slot_of;
+  text::TokenTable<std::uint32_t>& slot_of = out->slot_of;
   slot_of.Reserve(q.size());
   for (size_t i = 0; i < q.size(); ++i) slot_of.Slot(q[i]) = static_cast<std::uint32_t>(i + 1);
   std::vector<std::uint32_t> df(q.size(), 0);
-  std::vector<double> bm25(rows.size(), 0);
-  std::vector<double> idf(q.size());
-  double best = 0;
-  // Rows from the run index are scored from its postings (rows by text
-  // token): only the rows holding a word of the issue are touched. Rows read
-  // from the store are walked in full. Both give the same scores.
+  std::vector<double>& bm25 = out->bm25;
+  bm25.assign(rows.size(), 0);
+  std::vector<double>& idf = out->idf;
+  idf.assign(q.size(), 0);
+  double& best = out->best;
   const RunIndex::KeyPostings* postings = cache->TextPostings(is.repo);
   const RunIndex::WindowRows* wrows = cache->WindowRowsOf(is.repo);
-  const bool indexed = postings && wrows && storage.empty();
+  const bool indexed = postings && wrows && !from_store;
   size_t docs = 0;
   double total_len = 0;
   auto len_of = [&](size_t r) -> double {
@@ -223,8 +221,8 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
     ++docs;
     total_len += len_of(r);
   }
-  if (docs == 0) return Status::OK();
-  const double n_docs = static_cast<double>(docs);
+  if (docs == 0) return false;
+  const auto n_docs = static_cast<double>(docs);
   const double avg_len = std::max(1.0, total_len / n_docs);
   auto norm_of = [&](size_t r) {
     return (kK1 + 1) / (1 + kK1 * (1 - kB + kB * len_of(r) / avg_len));
@@ -269,57 +267,103 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
       best = std::max(best, bm25[r]);
     }
   }
-
-  const bool numbered = SharedNumbering(is.repo) && IsDecimal(is.number) && is.number.size() < 12;
-  const std::int64_t issue_number = numbered ? std::stoll(is.number) : 0;
-  // The shortlist: best by text, and the last merged before the close.
-  std::vector<std::uint32_t> pick;
-  {
-    std::vector<std::uint32_t> by_text;
-    for (size_t r = 0; r < rows.size(); ++r)
-      if (rows[r].info) by_text.push_back(static_cast<std::uint32_t>(r));
-    size_t k = std::min(options.shortlist_text, by_text.size());
-    std::partial_sort(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k),
-                      by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
-                        return bm25[a] != bm25[b] ? bm25[a] > bm25[b] : a > b;
-                      });
-    pick.assign(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k));
-    size_t taken = 0;
-    for (size_t r = rows.size(); r-- > 0 && taken < options.shortlist_time;) {
-      if (!rows[r].info) continue;
-      if (closed && rows[r].t > *is.closed_at) continue;
-      pick.push_back(static_cast<std::uint32_t>(r));
-      ++taken;
-    }
-    // Where issues and PRs share one counter, the PRs opened next after the
-    // issue (the lowest numbers above it).
-    if (numbered) {
-      std::vector<std::pair<std::int64_t, std::uint32_t>> next;
-      for (size_t r = 0; r < rows.size(); ++r)
-        if (rows[r].info && rows[r].info->pr.number > issue_number)
-          next.push_back({rows[r].info->pr.number - issue_number, static_cast<std::uint32_t>(r)});
-      size_t k2 = std::min(options.shortlist_number, next.size());
-      std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(k2), next.end());
-      for (size_t i = 0; i < k2; ++i) pick.push_back(next[i].second);
-    }
-    std::sort(pick.begin(), pick.end());
-    pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
+  // Title words' idf mass.
+  for (std::uint64_t t : ctx.title_tokens) {
+    std::uint32_t s = slot_of.Of(t);
+    if (s) out->title_mass += idf[s - 1];
   }
+  return true;
+}
 
-  // Identifier matches of the shortlist, and per identifier how many
-  // shortlisted PRs touch it (an identifier many touch tells little).
-  std::vector<std::vector<IdMatch>> matches(pick.size());
-  std::vector<int> id_df(ctx.identifiers.size(), 0);
+// Where the issue stands for the features: closed with a close time, and its
+// number where issues and PRs share one counter (`numbered`).
+struct IssueFacts {
+  bool closed = false;
+  bool numbered = false;
+  std::int64_t number = 0;
+};
+
+// The shortlist, as row indexes in pool order: best by text, the last merged
+// before the close, and where issues and PRs share one counter, the PRs
+// opened next after the issue (the lowest numbers above it).
+std::vector<std::uint32_t> Shortlist(const IssueContext& ctx, const IssueFacts& facts,
+                                     const RankPoolOptions& options,
+                                     std::span<const RunIndex::Timed> rows,
+                                     const std::vector<double>& bm25) {
+  const Issue& is = ctx.issue;
+  std::vector<std::uint32_t> pick;
+  std::vector<std::uint32_t> by_text;
+  for (size_t r = 0; r < rows.size(); ++r)
+    if (rows[r].info) by_text.push_back(static_cast<std::uint32_t>(r));
+  size_t k = std::min(options.shortlist_text, by_text.size());
+  std::partial_sort(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k),
+                    by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
+                      return bm25[a] != bm25[b] ? bm25[a] > bm25[b] : a > b;
+                    });
+  pick.assign(by_text.begin(), by_text.begin() + static_cast<std::ptrdiff_t>(k));
+  size_t taken = 0;
+  for (size_t r = rows.size(); r-- > 0 && taken < options.shortlist_time;) {
+    if (!rows[r].info) continue;
+    if (facts.closed && rows[r].t > *is.closed_at) continue;
+    pick.push_back(static_cast<std::uint32_t>(r));
+    ++taken;
+  }
+  if (facts.numbered) {
+    std::vector<std::pair<std::int64_t, std::uint32_t>> next;
+    for (size_t r = 0; r < rows.size(); ++r)
+      if (rows[r].info && rows[r].info->pr.number > facts.number)
+        next.emplace_back(rows[r].info->pr.number - facts.number, static_cast<std::uint32_t>(r));
+    size_t k2 = std::min(options.shortlist_number, next.size());
+    std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(k2), next.end());
+    for (size_t i = 0; i < k2; ++i) pick.push_back(next[i].second);
+  }
+  std::sort(pick.begin(), pick.end());
+  pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
+  return pick;
+}
+
+// What the shortlisted PRs share with the issue besides text, each with how
+// many of the shortlist share it (a thing many share tells little). Indexed
+// by shortlist position.
+struct ShortlistEvidence {
+  // Identifier matches, and per identifier of the issue how many PRs touch it.
+  std::vector<std::vector<IdMatch>> matches;
+  std::vector<int> id_df;
+  // The hashes of the issue's identifier tails each PR title names, and per
+  // tail (sorted by hash) how many titles name it.
+  std::vector<std::vector<std::uint64_t>> title_ids;
+  std::vector<std::pair<std::uint64_t, int>> title_id_df;
+  // The issue's labels, the bits of those each PR shares, and per label how
+  // many share it.
+  std::vector<IssueLabel> labels;
+  std::vector<std::uint32_t> label_bits;
+  std::vector<int> label_df;
+  // The versions the issue's title and description name.
+  std::vector<std::string> versions;
+};
+
+// Identifier matches of the shortlist (loads each PR's files).
+Status MatchShortlistIdentifiers(const IssueContext& ctx, PullCache* cache,
+                                 std::span<const RunIndex::Timed> rows,
+                                 const std::vector<std::uint32_t>& pick, ShortlistEvidence* ev) {
+  std::vector<std::vector<IdMatch>>& matches = ev->matches;
+  matches.assign(pick.size(), {});
+  std::vector<int>& id_df = ev->id_df;
+  id_df.assign(ctx.identifiers.size(), 0);
   for (size_t k = 0; k < pick.size(); ++k) {
     PullInfo* info = rows[pick[k]].info.get();
     FG_RETURN_IF_ERROR(cache->LoadFiles(info));
     matches[k] = MatchIdentifiers(ctx, *info);
     for (const IdMatch& m : matches[k]) ++id_df[m.id];
   }
+  return Status::OK();
+}
 
-  // The code identifiers the issue names (by their last segments) that the
-  // shortlisted PR titles name, and per identifier how many of those titles
-  // name it.
+// The code identifiers the issue names (by their last segments) that the
+// shortlisted PR titles name, and per identifier how many of those titles
+// name it.
+void MatchTitleIdentifiers(const IssueContext& ctx, std::span<const RunIndex::Timed> rows,
+                           const std::vector<std::uint32_t>& pick, ShortlistEvidence* ev) {
   std::vector<std::uint64_t> issue_tails;
   issue_tails.reserve(ctx.identifiers.size());
   for (const std::string& id : ctx.identifiers) {
@@ -328,37 +372,44 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
   }
   std::sort(issue_tails.begin(), issue_tails.end());
   issue_tails.erase(std::unique(issue_tails.begin(), issue_tails.end()), issue_tails.end());
-  std::vector<std::vector<std::uint64_t>> title_ids(pick.size());
-  std::vector<std::pair<std::uint64_t, int>> title_id_df;  // sorted by hash at the end
-  if (!issue_tails.empty()) {
-    for (size_t k = 0; k < pick.size(); ++k) {
-      for (const std::string& y : rows[pick[k]].info->title_identifiers) {
-        std::string_view t = LastSegment(y);
-        if (!DistinctiveTail(t)) continue;
-        std::uint64_t h = text::Hash(t);
-        if (std::binary_search(issue_tails.begin(), issue_tails.end(), h))
-          title_ids[k].push_back(h);
-      }
-      std::sort(title_ids[k].begin(), title_ids[k].end());
-      title_ids[k].erase(std::unique(title_ids[k].begin(), title_ids[k].end()), title_ids[k].end());
-      for (std::uint64_t h : title_ids[k]) title_id_df.push_back({h, 1});
+  std::vector<std::vector<std::uint64_t>>& title_ids = ev->title_ids;
+  title_ids.assign(pick.size(), {});
+  std::vector<std::pair<std::uint64_t, int>>& title_id_df = ev->title_id_df;
+  title_id_df.clear();
+  if (issue_tails.empty()) return;
+  for (size_t k = 0; k < pick.size(); ++k) {
+    for (const std::string& y : rows[pick[k]].info->title_identifiers) {
+      std::string_view t = LastSegment(y);
+      if (!DistinctiveTail(t)) continue;
+      std::uint64_t h = text::Hash(t);
+      if (std::binary_search(issue_tails.begin(), issue_tails.end(), h)) title_ids[k].push_back(h);
     }
-    std::sort(title_id_df.begin(), title_id_df.end());
-    size_t w = 0;
-    for (size_t i = 0; i < title_id_df.size(); ++i) {
-      if (w > 0 && title_id_df[w - 1].first == title_id_df[i].first) {
-        ++title_id_df[w - 1].second;
-      } else {
-        title_id_df[w++] = title_id_df[i];
-      }
-    }
-    title_id_df.resize(w);
+    std::sort(title_ids[k].begin(), title_ids[k].end());
+    title_ids[k].erase(std::unique(title_ids[k].begin(), title_ids[k].end()), title_ids[k].end());
+    for (std::uint64_t h : title_ids[k]) title_id_df.emplace_back(h, 1);
   }
+  std::sort(title_id_df.begin(), title_id_df.end());
+  size_t w = 0;
+  for (size_t i = 0; i < title_id_df.size(); ++i) {
+    if (w > 0 && title_id_df[w - 1].first == title_id_df[i].first) {
+      ++title_id_df[w - 1].second;
+    } else {
+      title_id_df[w++] = title_id_df[i];
+    }
+  }
+  title_id_df.resize(w);
+}
 
-  // The labels each shortlisted PR shares, and per label how many share it.
-  const std::vector<IssueLabel> labels = IssueLabelsOf(ctx);
-  std::vector<std::uint32_t> label_bits(pick.size(), 0);
-  std::vector<int> label_df(labels.size(), 0);
+// The labels each shortlisted PR shares, and per label how many share it;
+// the versions the issue names.
+void MatchLabelsAndVersions(const IssueContext& ctx, std::span<const RunIndex::Timed> rows,
+                            const std::vector<std::uint32_t>& pick, ShortlistEvidence* ev) {
+  ev->labels = IssueLabelsOf(ctx);
+  const std::vector<IssueLabel>& labels = ev->labels;
+  std::vector<std::uint32_t>& label_bits = ev->label_bits;
+  label_bits.assign(pick.size(), 0);
+  std::vector<int>& label_df = ev->label_df;
+  label_df.assign(labels.size(), 0);
   for (size_t k = 0; k < pick.size() && !labels.empty(); ++k) {
     for (size_t l = 0; l < labels.size(); ++l) {
       if (!SharesLabel(labels[l], *rows[pick[k]].info)) continue;
@@ -366,85 +417,117 @@ Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOp
       ++label_df[l];
     }
   }
-  // The versions the issue's title and description name.
-  std::vector<std::string> versions = VersionsIn(is.title);
+  const Issue& is = ctx.issue;
+  std::vector<std::string>& versions = ev->versions;
+  versions = VersionsIn(is.title);
   for (std::string& v : VersionsIn(is.body))
     if (std::find(versions.begin(), versions.end(), v) == versions.end())
       versions.push_back(std::move(v));
+}
 
-  // Title words' idf mass.
-  double title_mass = 0;
-  for (std::uint64_t t : ctx.title_tokens) {
-    std::uint32_t s = slot_of.Of(t);
-    if (s) title_mass += idf[s - 1];
+// The pool entry of the `k`-th shortlisted PR (`row`) with its feature vector.
+PoolEntry EntryOf(const IssueContext& ctx, const IssueFacts& facts, const RankPoolOptions& options,
+                  const PoolText& scored, const ShortlistEvidence& ev, const RunIndex::Timed& row,
+                  std::uint32_t r, size_t k) {
+  const Issue& is = ctx.issue;
+  const bool time_known = facts.closed && !options.mask_times;
+  PoolEntry e;
+  e.info = row.info;
+  const PullInfo& pr = *row.info;
+  e.bm25 = scored.bm25[r];
+  FeatureVector& x = e.x;
+  auto at = [&](RankFeature f) -> double& { return x[static_cast<size_t>(f)]; };
+  at(RankFeature::kText) = scored.best > 0 ? e.bm25 / scored.best : 0;
+  at(RankFeature::kTextLog) = std::log1p(e.bm25);
+  if (scored.title_mass > 0) {
+    double shared = 0;
+    for (std::uint64_t t : pr.title_tokens) {
+      if (!(ctx.marks.Of(t) & IssueContext::kTitleMark)) continue;
+      std::uint32_t s = scored.slot_of.Of(t);
+      if (s) shared += scored.idf[s - 1];
+    }
+    at(RankFeature::kTitle) = std::min(1.0, shared / scored.title_mass);
   }
-  const bool time_known = closed && !options.mask_times;
+  at(RankFeature::kTitleDice) = text::Dice(ctx.title_tokens, pr.title_tokens);
+  e.patch = ScorePatch(ctx, pr, ev.matches[k], ev.id_df);
+  at(RankFeature::kPatch) = std::log1p(e.patch.score);
+  if (time_known) {
+    e.lag_known = true;
+    e.lag_s = static_cast<double>(*is.closed_at - row.t);
+    double hours = e.lag_s / 3600;
+    if (hours >= 0) {
+      at(RankFeature::kLagLog) = std::log1p(hours);
+      at(RankFeature::kLagDay) = hours <= 24 ? 1 : 0;
+      at(RankFeature::kLagWeek) = hours <= 24 * 7 ? 1 : 0;
+    } else {
+      at(RankFeature::kAfterClose) = 1;
+    }
+  } else {
+    at(RankFeature::kNoClose) = 1;
+  }
+  if (!options.mask_times && is.created_at && row.t < *is.created_at)
+    at(RankFeature::kBeforeIssue) = 1;
+  if (facts.numbered) {
+    std::int64_t gap = pr.pr.number - facts.number;
+    if (gap > 0) {
+      at(RankFeature::kNumAfter) = 1;
+      at(RankFeature::kNumGap) = std::log1p(static_cast<double>(gap)) / 5;
+    } else if (gap < 0) {
+      at(RankFeature::kNumBefore) = std::log1p(static_cast<double>(-gap)) / 5;
+    }
+  }
+  for (std::uint64_t h : ev.title_ids[k]) {
+    auto it = std::lower_bound(ev.title_id_df.begin(), ev.title_id_df.end(), std::make_pair(h, 0));
+    at(RankFeature::kIdentTitle) = std::max(at(RankFeature::kIdentTitle), 1.0 / it->second);
+  }
+  for (size_t l = 0; l < ev.labels.size(); ++l) {
+    if (!(ev.label_bits[k] >> l & 1)) continue;
+    double w = 1.0 / ev.label_df[l];
+    if (w > at(RankFeature::kLabel)) {
+      at(RankFeature::kLabel) = w;
+      e.label = ev.labels[l].keys.label;
+    }
+  }
+  e.version = VersionOf(ctx, ev.versions, pr);
+  at(RankFeature::kVersion) = e.version.empty() ? 0 : 1;
+  at(RankFeature::kPeople) = PeopleOf(ctx, pr.pr);
+  return e;
+}
+
+}  // namespace
+
+bool SharedNumbering(const RepoRef& repo) { return repo.platform == Platform::kGitHub; }
+
+Status BuildRankPool(const IssueContext& ctx, PullCache* cache, const RankPoolOptions& options,
+                     RankPool* out) {
+  out->entries.clear();
+  out->pool_size = 0;
+  const Issue& is = ctx.issue;
+  IssueFacts facts;
+  facts.closed = is.state == IssueState::kClosed && is.closed_at.has_value();
+  UnixSeconds from = is.created_at ? *is.created_at - options.allowance_s : kEarliest;
+  UnixSeconds to = facts.closed ? *is.closed_at + options.allowance_s : kLatest;
+  if (to < from) return Status::OK();
+  std::vector<RunIndex::Timed> storage;
+  std::span<const RunIndex::Timed> rows;
+  FG_RETURN_IF_ERROR(cache->MergedRows(is.repo, from, to, &storage, &rows));
+  if (rows.size() > options.max_pool) rows = rows.last(options.max_pool);
+  out->pool_size = rows.size();
+  if (rows.empty()) return Status::OK();
+
+  PoolText scored;
+  if (!ScoreText(ctx, cache, !storage.empty(), rows, &scored)) return Status::OK();
+  facts.numbered = SharedNumbering(is.repo) && IsDecimal(is.number) && is.number.size() < 12;
+  facts.number = facts.numbered ? std::stoll(is.number) : 0;
+  const std::vector<std::uint32_t> pick = Shortlist(ctx, facts, options, rows, scored.bm25);
+  ShortlistEvidence ev;
+  FG_RETURN_IF_ERROR(MatchShortlistIdentifiers(ctx, cache, rows, pick, &ev));
+  MatchTitleIdentifiers(ctx, rows, pick, &ev);
+  MatchLabelsAndVersions(ctx, rows, pick, &ev);
 
   out->entries.reserve(pick.size());
-  for (size_t k = 0; k < pick.size(); ++k) {
-    const RunIndex::Timed& row = rows[pick[k]];
-    PoolEntry e;
-    e.info = row.info;
-    const PullInfo& pr = *row.info;
-    e.bm25 = bm25[pick[k]];
-    FeatureVector& x = e.x;
-    auto at = [&](RankFeature f) -> double& { return x[static_cast<size_t>(f)]; };
-    at(RankFeature::kText) = best > 0 ? e.bm25 / best : 0;
-    at(RankFeature::kTextLog) = std::log1p(e.bm25);
-    if (title_mass > 0) {
-      double shared = 0;
-      for (std::uint64_t t : pr.title_tokens) {
-        if (!(ctx.marks.Of(t) & IssueContext::kTitleMark)) continue;
-        std::uint32_t s = slot_of.Of(t);
-        if (s) shared += idf[s - 1];
-      }
-      at(RankFeature::kTitle) = std::min(1.0, shared / title_mass);
-    }
-    at(RankFeature::kTitleDice) = text::Dice(ctx.title_tokens, pr.title_tokens);
-    e.patch = ScorePatch(ctx, pr, matches[k], id_df);
-    at(RankFeature::kPatch) = std::log1p(e.patch.score);
-    if (time_known) {
-      e.lag_known = true;
-      e.lag_s = static_cast<double>(*is.closed_at - row.t);
-      double hours = e.lag_s / 3600;
-      if (hours >= 0) {
-        at(RankFeature::kLagLog) = std::log1p(hours);
-        at(RankFeature::kLagDay) = hours <= 24 ? 1 : 0;
-        at(RankFeature::kLagWeek) = hours <= 24 * 7 ? 1 : 0;
-      } else {
-        at(RankFeature::kAfterClose) = 1;
-      }
-    } else {
-      at(RankFeature::kNoClose) = 1;
-    }
-    if (!options.mask_times && is.created_at && row.t < *is.created_at)
-      at(RankFeature::kBeforeIssue) = 1;
-    if (numbered) {
-      std::int64_t gap = pr.pr.number - issue_number;
-      if (gap > 0) {
-        at(RankFeature::kNumAfter) = 1;
-        at(RankFeature::kNumGap) = std::log1p(static_cast<double>(gap)) / 5;
-      } else if (gap < 0) {
-        at(RankFeature::kNumBefore) = std::log1p(static_cast<double>(-gap)) / 5;
-      }
-    }
-    for (std::uint64_t h : title_ids[k]) {
-      auto it = std::lower_bound(title_id_df.begin(), title_id_df.end(), std::make_pair(h, 0));
-      at(RankFeature::kIdentTitle) = std::max(at(RankFeature::kIdentTitle), 1.0 / it->second);
-    }
-    for (size_t l = 0; l < labels.size(); ++l) {
-      if (!(label_bits[k] >> l & 1)) continue;
-      double w = 1.0 / label_df[l];
-      if (w > at(RankFeature::kLabel)) {
-        at(RankFeature::kLabel) = w;
-        e.label = labels[l].keys.label;
-      }
-    }
-    e.version = VersionOf(ctx, versions, pr);
-    at(RankFeature::kVersion) = e.version.empty() ? 0 : 1;
-    at(RankFeature::kPeople) = PeopleOf(ctx, pr.pr);
-    out->entries.push_back(std::move(e));
-  }
+  for (size_t k = 0; k < pick.size(); ++k)
+    out->entries.push_back(EntryOf(ctx, facts, options, scored, ev, rows[pick[k]], pick[k], k));
   return Status::OK();
 }
 

@@ -201,7 +201,7 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     r = Resolution::kOpen;
   } else if (facts.duplicate_of || facts.duplicate_label) {
     r = Resolution::kDuplicate;
-  } else if (explicit_here) {
+  } else if (explicit_here) {  // NOLINT(bugprone-branch-clone): ranked rungs
     r = Resolution::kFixed;
   } else if (elsewhere) {
     r = Resolution::kFixedElsewhere;

@@ -15,7 +15,7 @@ namespace {
 std::string_view Trim(std::string_view s) {
   auto junk = [](std::string_view v, bool front) {
     if (v.empty()) return size_t{0};
-    unsigned char c = static_cast<unsigned char>(front ? v.front() : v.back());
+    auto c = static_cast<unsigned char>(front ? v.front() : v.back());
     if (std::isspace(c) || c == ':' || c == ',' || c == '*' || c == '(' || c == ')')
       return size_t{1};
     // Full-width ： ， （ ） and 、 are three bytes.

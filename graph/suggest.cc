@@ -127,7 +127,7 @@ std::vector<RankExample> Pruned(std::span<const RankExample> examples,
     p.labelled = e.labelled;
     by_score.clear();
     for (size_t j = 0; j < e.pool.size(); ++j)
-      by_score.push_back({-options.prior.Score(e.pool[j]), j});
+      by_score.emplace_back(-options.prior.Score(e.pool[j]), j);
     std::sort(by_score.begin(), by_score.end());
     std::vector<bool> keep(e.pool.size(), false);
     for (size_t r = 0; r < by_score.size() && r < options.top_k; ++r)
@@ -145,6 +145,138 @@ std::vector<RankExample> Pruned(std::span<const RankExample> examples,
 
 }  // namespace
 
+namespace {
+
+// The parameters the fit moves: the weights, then "none".
+constexpr size_t kThetaSize = kRankFeatures + 1;
+using Theta = std::array<double, kThetaSize>;
+using Hessian = std::array<Theta, kThetaSize>;
+
+Theta ThetaOf(const RankModel& r) {
+  Theta t{};
+  for (size_t k = 0; k < kRankFeatures; ++k) t[k] = r.weights[k];
+  t[kRankFeatures] = r.none;
+  return t;
+}
+
+// The fit's objective: the mean negative log-likelihood of each example's
+// target (its fixes, or "none" when it has none) plus the L2 pull of the free
+// parameters towards the prior's. The Hessian of an example is the
+// covariance of its options' feature vectors under the model's
+// probabilities (exact for one target option; for several targets the PSD
+// part).
+class RankObjective {
+ public:
+  RankObjective(std::span<const RankExample> examples, const Theta& prior,
+                const std::array<bool, kThetaSize>& free, double l2)
+      : examples_(examples),
+        prior_(prior),
+        free_(free),
+        n_(static_cast<double>(examples.size())),
+        l2_(l2) {}
+
+  // The objective at `t`; with `grad` and `hess`, also its derivatives.
+  double Evaluate(const Theta& t, Theta* grad, Hessian* hess) {
+    RankModel at;
+    for (size_t k = 0; k < kRankFeatures; ++k) at.weights[k] = t[k];
+    at.none = t[kRankFeatures];
+    double loss = 0;
+    if (grad) *grad = {};
+    if (hess) *hess = {};
+    for (const RankExample& e : examples_) {
+      scores_.resize(e.pool.size());
+      for (size_t j = 0; j < e.pool.size(); ++j) scores_[j] = at.Score(e.pool[j]);
+      Softmax(scores_, at.none, &p_);
+      double p_fix = 0;
+      bool has_fix = false;
+      for (size_t j = 0; j < e.pool.size(); ++j)
+        if (e.fix[j]) {
+          p_fix += p_[j];
+          has_fix = true;
+        }
+      double p_target = has_fix ? p_fix : p_.back();
+      loss -= std::log(std::max(p_target, 1e-300));
+      if (!grad) continue;
+      Theta mu{};
+      for (size_t j = 0; j < e.pool.size(); ++j) {
+        const double pj = p_[j];
+        const double q = has_fix && e.fix[j] ? (p_fix > 0 ? pj / p_fix : 0) : 0;
+        const double g = pj - q;
+        const FeatureVector& x = e.pool[j];
+        for (size_t k = 0; k < kRankFeatures; ++k) {
+          if (x[k] == 0) continue;
+          (*grad)[k] += g * x[k];
+          mu[k] += pj * x[k];
+          for (size_t l = k; l < kRankFeatures; ++l) (*hess)[k][l] += pj * x[k] * x[l];
+        }
+      }
+      (*grad)[kRankFeatures] += p_.back() - (has_fix ? 0.0 : 1.0);
+      mu[kRankFeatures] = p_.back();
+      (*hess)[kRankFeatures][kRankFeatures] += p_.back();
+      for (size_t k = 0; k < kThetaSize; ++k)
+        for (size_t l = k; l < kThetaSize; ++l) (*hess)[k][l] -= mu[k] * mu[l];
+    }
+    double reg = 0;
+    for (size_t k = 0; k < kThetaSize; ++k)
+      if (free_[k]) reg += (t[k] - prior_[k]) * (t[k] - prior_[k]);
+    double obj = loss / n_ + 0.5 * l2_ * reg;
+    if (grad) {
+      for (size_t k = 0; k < kThetaSize; ++k)
+        (*grad)[k] = (*grad)[k] / n_ + l2_ * (t[k] - prior_[k]);
+      for (size_t k = 0; k < kThetaSize; ++k)
+        for (size_t l = k; l < kThetaSize; ++l) {
+          (*hess)[k][l] = (*hess)[k][l] / n_ + (k == l ? l2_ : 0);
+          (*hess)[l][k] = (*hess)[k][l];
+        }
+    }
+    return obj;
+  }
+
+ private:
+  std::span<const RankExample> examples_;
+  const Theta prior_;
+  const std::array<bool, kThetaSize> free_;
+  const double n_;
+  const double l2_;
+  std::vector<double> scores_, p_;  // scratch
+};
+
+// Solves hess[idx][idx] * step = grad[idx] by Cholesky (the L2 term keeps
+// the matrix positive definite); `a` is scratch of idx.size() squared.
+// False when the matrix is not positive definite after all.
+bool SolveNewtonStep(const Hessian& hess, const Theta& grad, const std::vector<size_t>& idx,
+                     std::vector<double>* a_out, std::vector<double>* step_out) {
+  std::vector<double>& a = *a_out;
+  std::vector<double>& step = *step_out;
+  const size_t f = idx.size();
+  for (size_t r = 0; r < f; ++r)
+    for (size_t c = 0; c < f; ++c) a[r * f + c] = hess[idx[r]][idx[c]];
+  for (size_t c = 0; c < f; ++c) {
+    double d = a[c * f + c];
+    for (size_t k = 0; k < c; ++k) d -= a[c * f + k] * a[c * f + k];
+    if (!(d > 0)) return false;
+    a[c * f + c] = std::sqrt(d);
+    for (size_t r = c + 1; r < f; ++r) {
+      double v = a[r * f + c];
+      for (size_t k = 0; k < c; ++k) v -= a[r * f + k] * a[c * f + k];
+      a[r * f + c] = v / a[c * f + c];
+    }
+  }
+  for (size_t r = 0; r < f; ++r) {
+    double v = grad[idx[r]];
+    for (size_t k = 0; k < r; ++k) v -= a[r * f + k] * step[k];
+    step[r] = v / a[r * f + r];
+  }
+  for (size_t r = f; r-- > 0;) {
+    double v = step[r];
+    for (size_t k = r + 1; k < f; ++k) v -= a[k * f + r] * step[k];
+    step[r] = v / a[r * f + r];
+  }
+  return true;
+}
+
+}  // namespace
+
 RankModel FitRankModel(std::span<const RankExample> all_examples, const RankFitOptions& options) {
   std::vector<RankExample> pruned;
   std::span<const RankExample> examples = all_examples;
@@ -158,127 +290,30 @@ RankModel FitRankModel(std::span<const RankExample> all_examples, const RankFitO
   for (const RankExample& e : examples)
     if (std::find(e.fix.begin(), e.fix.end(), true) != e.fix.end()) ++m.pairs;
   if (examples.empty()) return m;
-  // Newton's method on the mean negative log-likelihood plus the L2 pull:
-  // theta = (weights, none); the Hessian of an example is the covariance of
-  // its options' feature vectors under the model's probabilities (exact for
-  // one target option; for several targets the PSD part). Each step is
-  // halved until the objective does not rise.
-  constexpr size_t D = kRankFeatures + 1;
-  const double n = static_cast<double>(examples.size());
+  // Newton's method on the objective (RankObjective): theta = (weights,
+  // none). Each step is halved until the objective does not rise.
   const double l2 = std::max(options.l2, 1e-9);
-  std::array<bool, D> free{};
+  std::array<bool, kThetaSize> free{};
   std::vector<size_t> idx;  // the free parameters
-  for (size_t k = 0; k < D; ++k) {
+  for (size_t k = 0; k < kThetaSize; ++k) {
     free[k] = !(k < kRankFeatures && options.freeze_time && IsTimeFeature(k));
     if (free[k]) idx.push_back(k);
   }
-  auto theta_of = [](const RankModel& r) {
-    std::array<double, D> t{};
-    for (size_t k = 0; k < kRankFeatures; ++k) t[k] = r.weights[k];
-    t[kRankFeatures] = r.none;
-    return t;
-  };
-  const std::array<double, D> prior = theta_of(options.prior);
-  std::array<double, D> theta = theta_of(m);
-  std::vector<double> scores, p;
-  // The objective at `t`; with `grad`/`hess`, also its derivatives.
-  auto evaluate = [&](const std::array<double, D>& t, std::array<double, D>* grad,
-                      std::array<std::array<double, D>, D>* hess) {
-    RankModel at;
-    for (size_t k = 0; k < kRankFeatures; ++k) at.weights[k] = t[k];
-    at.none = t[kRankFeatures];
-    double loss = 0;
-    if (grad) *grad = {};
-    if (hess) *hess = {};
-    for (const RankExample& e : examples) {
-      scores.resize(e.pool.size());
-      for (size_t j = 0; j < e.pool.size(); ++j) scores[j] = at.Score(e.pool[j]);
-      Softmax(scores, at.none, &p);
-      double p_fix = 0;
-      bool has_fix = false;
-      for (size_t j = 0; j < e.pool.size(); ++j)
-        if (e.fix[j]) {
-          p_fix += p[j];
-          has_fix = true;
-        }
-      double p_target = has_fix ? p_fix : p.back();
-      loss -= std::log(std::max(p_target, 1e-300));
-      if (!grad) continue;
-      std::array<double, D> mu{};
-      for (size_t j = 0; j < e.pool.size(); ++j) {
-        const double pj = p[j];
-        const double q = has_fix && e.fix[j] ? (p_fix > 0 ? pj / p_fix : 0) : 0;
-        const double g = pj - q;
-        const FeatureVector& x = e.pool[j];
-        for (size_t k = 0; k < kRankFeatures; ++k) {
-          if (x[k] == 0) continue;
-          (*grad)[k] += g * x[k];
-          mu[k] += pj * x[k];
-          for (size_t l = k; l < kRankFeatures; ++l) (*hess)[k][l] += pj * x[k] * x[l];
-        }
-      }
-      (*grad)[kRankFeatures] += p.back() - (has_fix ? 0.0 : 1.0);
-      mu[kRankFeatures] = p.back();
-      (*hess)[kRankFeatures][kRankFeatures] += p.back();
-      for (size_t k = 0; k < D; ++k)
-        for (size_t l = k; l < D; ++l) (*hess)[k][l] -= mu[k] * mu[l];
-    }
-    double reg = 0;
-    for (size_t k = 0; k < D; ++k)
-      if (free[k]) reg += (t[k] - prior[k]) * (t[k] - prior[k]);
-    double obj = loss / n + 0.5 * l2 * reg;
-    if (grad) {
-      for (size_t k = 0; k < D; ++k) (*grad)[k] = (*grad)[k] / n + l2 * (t[k] - prior[k]);
-      for (size_t k = 0; k < D; ++k)
-        for (size_t l = k; l < D; ++l) {
-          (*hess)[k][l] = (*hess)[k][l] / n + (k == l ? l2 : 0);
-          (*hess)[l][k] = (*hess)[k][l];
-        }
-    }
-    return obj;
-  };
-  std::array<double, D> grad{};
-  std::array<std::array<double, D>, D> hess{};
+  RankObjective objective(examples, ThetaOf(options.prior), free, l2);
+  Theta theta = ThetaOf(m);
+  Theta grad{};
+  Hessian hess{};
   const size_t f = idx.size();
   std::vector<double> a(f * f), step(f);
   for (int it = 0; it < options.iterations; ++it) {
-    const double obj = evaluate(theta, &grad, &hess);
-    // Solve hess[idx][idx] * step = grad[idx] by Cholesky (the L2 term
-    // keeps the matrix positive definite).
-    for (size_t r = 0; r < f; ++r)
-      for (size_t c = 0; c < f; ++c) a[r * f + c] = hess[idx[r]][idx[c]];
-    bool ok = true;
-    for (size_t c = 0; c < f && ok; ++c) {
-      double d = a[c * f + c];
-      for (size_t k = 0; k < c; ++k) d -= a[c * f + k] * a[c * f + k];
-      if (!(d > 0)) {
-        ok = false;
-        break;
-      }
-      a[c * f + c] = std::sqrt(d);
-      for (size_t r = c + 1; r < f; ++r) {
-        double v = a[r * f + c];
-        for (size_t k = 0; k < c; ++k) v -= a[r * f + k] * a[c * f + k];
-        a[r * f + c] = v / a[c * f + c];
-      }
-    }
-    if (!ok) break;
-    for (size_t r = 0; r < f; ++r) {
-      double v = grad[idx[r]];
-      for (size_t k = 0; k < r; ++k) v -= a[r * f + k] * step[k];
-      step[r] = v / a[r * f + r];
-    }
-    for (size_t r = f; r-- > 0;) {
-      double v = step[r];
-      for (size_t k = r + 1; k < f; ++k) v -= a[k * f + r] * step[k];
-      step[r] = v / a[r * f + r];
-    }
+    const double obj = objective.Evaluate(theta, &grad, &hess);
+    if (!SolveNewtonStep(hess, grad, idx, &a, &step)) break;
     double t = 1, biggest = 0;
-    std::array<double, D> next = theta;
+    Theta next = theta;
     for (; t > 1e-4; t /= 2) {
       next = theta;
       for (size_t r = 0; r < f; ++r) next[idx[r]] -= t * step[r];
-      if (evaluate(next, nullptr, nullptr) <= obj) break;
+      if (objective.Evaluate(next, nullptr, nullptr) <= obj) break;
     }
     if (t <= 1e-4) break;
     for (size_t r = 0; r < f; ++r) biggest = std::max(biggest, std::abs(t * step[r]));

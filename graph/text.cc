@@ -87,7 +87,7 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
     const __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, upper_bias), upper_limit);
     const __m128i punct = _mm_cmplt_epi8(_mm_add_epi8(v, punct_bias), punct_limit);
     const __m128i under = _mm_cmpeq_epi8(v, underscore);
-    const unsigned mask =
+    const auto mask =
         static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(upper, punct), under)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
@@ -101,7 +101,7 @@ size_t NextMarked(const char* d, size_t i, size_t n) {
 size_t NextNonAscii(const char* d, size_t i, size_t n) {
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16) {
-    const unsigned mask = static_cast<unsigned>(
+    const auto mask = static_cast<unsigned>(
         _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
@@ -117,16 +117,16 @@ size_t NextNonAscii(const char* d, size_t i, size_t n) {
 bool FiveSameSequences(const char* d) {
 #if defined(__SSE2__)
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d));
-  const unsigned lead = static_cast<unsigned>(_mm_movemask_epi8(
+  const auto lead = static_cast<unsigned>(_mm_movemask_epi8(
       _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(0x80 - 0xE1))),
                      _mm_set1_epi8(static_cast<char>(-128 + 14)))));
-  const unsigned cont =
+  const auto cont =
       static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))));  // 80..BF
   constexpr unsigned kLeads = 0x1249, kConts = 0x6DB6;  // bytes 0, 3, 6, 9, 12; the others below 15
   if ((lead & kLeads) != kLeads || (cont & kConts) != kConts) return false;
-  const unsigned e3 = static_cast<unsigned>(
+  const auto e3 = static_cast<unsigned>(
       _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xE3)))));
-  const unsigned x80 = static_cast<unsigned>(
+  const auto x80 = static_cast<unsigned>(
       _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0x80)))));
   return (e3 & (x80 >> 1) & (x80 >> 2) & kLeads) == 0;
 #else
@@ -142,7 +142,7 @@ size_t NextLead(const char* d, size_t i, size_t n) {
   const __m128i top = _mm_set1_epi8(static_cast<char>(0xC0));
   for (; i + 16 <= n; i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-    const unsigned mask =
+    const auto mask =
         static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top), top)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }

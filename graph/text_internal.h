@@ -14,7 +14,7 @@ namespace fixgraph::graph::text {
 // Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
 // themselves (one byte).
 inline char32_t Next(std::string_view s, size_t* i) {
-  unsigned char c = static_cast<unsigned char>(s[*i]);
+  auto c = static_cast<unsigned char>(s[*i]);
   int n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
   if (*i + n > s.size()) n = 1;
   char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);

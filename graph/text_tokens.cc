@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -104,7 +105,7 @@ void ClassifyBlock(const unsigned char* p, ByteBlock* b) {
   const __m128i underscore = _mm_set1_epi8('_');
   std::uint64_t word = 0, alpha = 0, high = 0;
   for (int k = 0; k < 4; ++k) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + std::ptrdiff_t{16} * k));
     const __m128i a =
         _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), alpha_bias), alpha_limit);
     const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(v, digit_bias), digit_limit);
@@ -314,7 +315,7 @@ class TokenBuilder {
 // *i past it. Clears *whole when the code point is cut short by the end of s.
 inline char32_t NextFolded(std::string_view s, size_t* i, bool* whole) {
   const size_t n = s.size();
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const unsigned char b = p[*i];
   char32_t cp;
   if ((b >> 4) == 0xE && *i + 3 <= n) {
@@ -339,7 +340,7 @@ inline char32_t NextFolded(std::string_view s, size_t* i, bool* whole) {
 // too near the end): text following `s` would then have been decoded into it.
 bool AppendTokens(std::string_view s, TokenSet* out) {
   const size_t n = s.size();
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const BlockScan scan(ClassifyText(p, n), n);
   TokenBuilder token(out);
   size_t i = 0;

@@ -29,6 +29,6 @@ class BaseMapper : public Mapper {
 };
 
 // Longest patch text kept in a mapped FileChange (the raw payload keeps all).
-inline constexpr size_t kMaxPatchBytes = 64 * 1024;
+inline constexpr size_t kMaxPatchBytes = size_t{64} * 1024;
 
 }  // namespace fixgraph::ingest

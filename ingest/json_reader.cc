@@ -63,7 +63,7 @@ class JsonParser {
 
  private:
   static std::string Shown(char c) {
-    unsigned char u = static_cast<unsigned char>(c);
+    auto u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
     char buf[16];
     std::snprintf(buf, sizeof buf, "byte 0x%02x", u);
@@ -210,12 +210,12 @@ class JsonParser {
         p_ += 8;
       }
       while (p_ < n_) {
-        unsigned char c = static_cast<unsigned char>(s_[p_]);
+        auto c = static_cast<unsigned char>(s_[p_]);
         if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
         ++p_;
       }
       if (p_ >= n_) return Fail(n_, "unexpected end of input in a string");
-      unsigned char c = static_cast<unsigned char>(s_[p_]);
+      auto c = static_cast<unsigned char>(s_[p_]);
       if (c == '"') break;
       if (c < 0x20) return Fail(p_, "invalid string: control character must be escaped");
       if (c == '\\') {
@@ -265,9 +265,9 @@ class JsonParser {
       // (most CJK text): checked without the general table below.
       std::size_t q = p_;
       while (q + 3 <= n_) {
-        unsigned char lead = static_cast<unsigned char>(s_[q]);
-        unsigned char d1 = static_cast<unsigned char>(s_[q + 1]);
-        unsigned char d2 = static_cast<unsigned char>(s_[q + 2]);
+        auto lead = static_cast<unsigned char>(s_[q]);
+        auto d1 = static_cast<unsigned char>(s_[q + 1]);
+        auto d2 = static_cast<unsigned char>(s_[q + 2]);
         if (!((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) ||
             (d1 & 0xC0) != 0x80 || (d2 & 0xC0) != 0x80)
           break;
@@ -300,7 +300,7 @@ class JsonParser {
       ++p_;
       for (std::size_t k = 0; k < need; ++k, ++p_) {
         if (p_ >= n_) return Fail(n_, "unexpected end of input in a string");
-        unsigned char d = static_cast<unsigned char>(s_[p_]);
+        auto d = static_cast<unsigned char>(s_[p_]);
         unsigned char l = k == 0 ? lo : 0x80, h = k == 0 ? hi : 0xBF;
         if (d < l || d > h) return Fail(p_, "invalid string: ill-formed UTF-8 byte");
       }
@@ -330,7 +330,7 @@ class JsonParser {
       if (p_ >= n_) return Fail(n_, "unexpected end of input; expected a member name");
       if (s_[p_] != '"')
         return Fail(p_, "unexpected " + Shown(s_[p_]) + "; expected a string member name");
-      std::uint32_t key = static_cast<std::uint32_t>(doc_->toks_.size());
+      auto key = static_cast<std::uint32_t>(doc_->toks_.size());
       if (!String(/*key=*/true)) return false;
       if (doc_->sorted_) {
         // dump() writes members in byte order of their names, each name once.

@@ -682,7 +682,7 @@ std::string SyncSkippedKey(const RepoRef& repo) {
 }
 
 Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org) {
-  std::string t = text;
+  const std::string& t = text;
   if (t.rfind("org:", 0) == 0) {
     if (org == nullptr)
       return Status::InvalidArgument("\"" + text + "\": an organisation is not allowed here");

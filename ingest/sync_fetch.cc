@@ -241,8 +241,9 @@ long Fetcher::ServerWaitMs(const HttpResponse& r) {
 }
 
 long Fetcher::Backoff(int attempt) {
-  double full = std::min<double>(options_.max_backoff_ms,
-                                 static_cast<double>(backoff_ms_) * (1L << std::min(attempt, 20)));
+  double full = std::min<double>(
+      options_.max_backoff_ms,
+      static_cast<double>(backoff_ms_) * static_cast<double>(1L << std::min(attempt, 20)));
   std::lock_guard<std::mutex> lock(rng_mu_);
   std::uniform_real_distribution<double> jitter(0.5, 1.0);
   return static_cast<long>(full * jitter(rng_));

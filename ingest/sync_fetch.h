@@ -84,7 +84,7 @@ class Limiter {
   Clock::time_point next_{};
 };
 
-struct Fetched {
+struct Fetched {  // NOLINT(bugprone-exception-escape): json's destructor may allocate
   nlohmann::json body;
   HttpResponse response;  // headers (body moved out)
 };

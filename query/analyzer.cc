@@ -21,7 +21,7 @@ std::string Sanitize(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(text.size());
+  auto left = static_cast<utf8proc_ssize_t>(text.size());
   while (left > 0) {
     utf8proc_int32_t cp = 0;
     utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
@@ -398,11 +398,8 @@ void AnalyzeWith(std::string_view text, TermSink* sink, Scratch& s) {
     if (neg) tok.push_back(cps[j++]);
     while (j < n) {
       char32_t d = cps[j];
-      if (IsWordChar(d)) {
-        tok.push_back(d);
-        ++j;
-      } else if ((d == '.' || d == '-') && j + 1 < n && IsWordChar(cps[j + 1]) &&
-                 cps[j + 1] != '_' && !tok.empty()) {
+      if (IsWordChar(d) || ((d == '.' || d == '-') && j + 1 < n && IsWordChar(cps[j + 1]) &&
+                            cps[j + 1] != '_' && !tok.empty())) {
         tok.push_back(d);
         ++j;
       } else {

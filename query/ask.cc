@@ -2,6 +2,7 @@
 #include "fixgraph/query/ask.h"
 
 #include "analyzer.h"
+#include "ask_priors.h"
 #include "ask_query.h"
 #include "index_shards.h"
 #include "issue_index.h"
@@ -20,7 +21,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <set>
 
 namespace fixgraph::query {
 namespace {
@@ -31,7 +31,6 @@ constexpr size_t kPoolSize = 4;
 constexpr size_t kMinCandidates = 40;
 constexpr size_t kMaxQueryEcho = 2000;
 constexpr size_t kDocLimit = 3;
-constexpr double kDefaultPrior = 0.2;  // a document written without a prior slot
 // An identifier part held by more than this share of the issues is not
 // searched (ask_query.h, CommonPart), in an index of at least
 // kCommonPartMinIssues issues (in a smaller one a share says little: one
@@ -114,176 +113,6 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
   }
   return hit;
 }
-
-// The prior slot of every document by docid, read in one pass over the value
-// stream (a value read per document is a B-tree lookup and a block read).
-// Priors take a few distinct values (ResolutionPrior): for each but the
-// lowest, the docids holding at least that prior, so a search for the next
-// well-resolved issue is a binary search, not a scan. More than kMaxLevels
-// distinct values (not written by this build): no lists, a scan.
-struct PriorTable {
-  static constexpr size_t kMaxLevels = 32;
-  std::vector<float> prior;   // by docid; kDefaultPrior for a docid without the slot
-  std::vector<float> levels;  // the distinct priors, ascending (empty: too many)
-  std::vector<std::vector<Xapian::docid>> at_least;  // [i]: docids with prior >= levels[i] (i >= 1)
-  float max = 0;
-  // The dead documents (issue_index.h, kDeadKey) by docid: true for a dead
-  // one; empty when there are none (a rebuilt index).
-  std::vector<bool> dead;
-  Xapian::doccount dead_count = 0;
-
-  bool Dead(Xapian::docid did) const { return did < dead.size() && dead[did]; }
-  // The live documents of `db` (its document count includes the dead ones).
-  Xapian::doccount Live(const Xapian::Database& db) const {
-    const Xapian::doccount all = db.get_doccount();
-    return all > dead_count ? all - dead_count : 0;
-  }
-
-  // False when the dead set cannot be read.
-  bool LoadDead(const Xapian::Database& db) {
-    std::vector<std::uint32_t> dids;
-    dead.clear();
-    dead_count = 0;
-    if (!DecodeDocids(db.get_metadata(kDeadKey), &dids)) return false;
-    if (dids.empty()) return true;
-    dead.assign(std::max<size_t>(dids.back(), prior.size()) + 1, false);
-    for (std::uint32_t d : dids) dead[d] = true;
-    dead_count = static_cast<Xapian::doccount>(dids.size());
-    return true;
-  }
-
-  // The priors of a sharded index (issue_index.h, kPriorsKey): no level
-  // lists (PriorSource does not run on remote shards). False when unreadable.
-  bool LoadShared(const Xapian::Database& db) {
-    std::vector<std::string> slots;
-    if (!DecodePriors(db.get_metadata(kPriorsKey), &slots)) return false;
-    prior.assign(std::max<size_t>(slots.size(), 1), static_cast<float>(kDefaultPrior));
-    levels.clear();
-    at_least.clear();
-    max = 0;
-    for (size_t d = 1; d < slots.size(); ++d) {
-      if (!slots[d].empty()) prior[d] = static_cast<float>(Xapian::sortable_unserialise(slots[d]));
-      max = std::max(max, prior[d]);
-    }
-    return true;
-  }
-
-  void Load(const Xapian::Database& db) {
-    prior.assign(static_cast<size_t>(db.get_lastdocid()) + 1, static_cast<float>(kDefaultPrior));
-    for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
-      if (it.get_docid() < prior.size())
-        prior[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
-    levels.clear();
-    at_least.clear();
-    max = 0;
-    std::set<float> distinct;
-    for (size_t d = 1; d < prior.size(); ++d) {
-      max = std::max(max, prior[d]);
-      if (distinct.size() <= kMaxLevels) distinct.insert(prior[d]);
-    }
-    if (distinct.size() > kMaxLevels) return;
-    levels.assign(distinct.begin(), distinct.end());
-    at_least.resize(levels.size());
-    for (size_t d = 1; d < prior.size(); ++d) {
-      const size_t top = static_cast<size_t>(
-          std::upper_bound(levels.begin(), levels.end(), prior[d]) - levels.begin());
-      for (size_t i = 1; i < top; ++i) at_least[i].push_back(static_cast<Xapian::docid>(d));
-    }
-  }
-};
-
-// The resolution prior of every issue as a Xapian weight, read from the
-// searcher's PriorTable. Equal priors are told apart by a tie-break far below
-// any difference of priors (kTieBreak, smaller for later docids), which keeps
-// Xapian's own order among them (docid ascending) and makes every weight
-// distinct: once the matcher holds its `wanted` matches, skip_to/next jump
-// over every issue whose weight is below the worst of them, so an AND over
-// title terms and this source visits only issues that could still enter the
-// top. Valid for one search over the database the table was read from (no
-// clone(): the query is never shared).
-class PriorSource final : public Xapian::PostingSource {
- public:
-  explicit PriorSource(const PriorTable& table) : table_(table), size_(table.prior.size()) {}
-
-  void init(const Xapian::Database& db) override {
-    (void)db;
-    did_ = 0;
-    step_ = kTieBreak / static_cast<double>(std::max<size_t>(size_, 1));
-    set_maxweight(static_cast<double>(table_.max) + kTieBreak);
-  }
-  Xapian::doccount get_termfreq_min() const override { return 0; }
-  // Every document: the AND is driven by its title terms, this source only
-  // skips ahead of them.
-  Xapian::doccount get_termfreq_est() const override { return Count(); }
-  Xapian::doccount get_termfreq_max() const override { return Count(); }
-  double get_weight() const override { return Weight(did_); }
-  Xapian::docid get_docid() const override { return static_cast<Xapian::docid>(did_); }
-  bool at_end() const override { return did_ >= size_; }
-  void next(double min_wt) override { Advance(did_ + 1, min_wt); }
-  void skip_to(Xapian::docid did, double min_wt) override {
-    if (did > did_) Advance(did, min_wt);
-  }
-  std::string get_description() const override { return "fixgraph::PriorSource"; }
-
- private:
-  static constexpr double kTieBreak = 1e-9;
-
-  Xapian::doccount Count() const {
-    return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1);
-  }
-  double Weight(size_t did) const {
-    return static_cast<double>(table_.prior[did]) + kTieBreak - step_ * static_cast<double>(did);
-  }
-  // To the first docid >= `from` whose weight reaches `min_wt` (or the end).
-  void Advance(size_t from, double min_wt) {
-    did_ = std::max<size_t>(from, 1);
-    const std::vector<float>& levels = table_.levels;
-    if (levels.empty()) {  // no level lists: scan
-      while (did_ < size_ && Weight(did_) < min_wt) ++did_;
-      return;
-    }
-    // A prior below levels[lvl] cannot reach min_wt, even with the largest tie-break.
-    size_t lvl = static_cast<size_t>(
-        std::lower_bound(levels.begin(), levels.end(), min_wt - kTieBreak,
-                         [](float level, double v) { return static_cast<double>(level) < v; }) -
-        levels.begin());
-    while (did_ < size_ && lvl < levels.size()) {
-      if (lvl > 0) {
-        const std::vector<Xapian::docid>& list = table_.at_least[lvl];
-        auto it = std::lower_bound(list.begin(), list.end(), static_cast<Xapian::docid>(did_));
-        if (it == list.end()) break;
-        did_ = *it;
-      }
-      if (Weight(did_) >= min_wt) return;
-      // Its prior falls short by the tie-break, and so does every later
-      // docid with the same prior: only higher priors remain.
-      lvl = std::max(lvl, static_cast<size_t>(
-                              std::upper_bound(levels.begin(), levels.end(), table_.prior[did_]) -
-                              levels.begin()));
-      ++did_;
-    }
-    did_ = size_;
-  }
-
-  const PriorTable& table_;
-  const size_t size_;
-  size_t did_ = 0;
-  double step_ = 0;
-};
-
-// Keeps the live documents of a candidate pass (issue_index.h: a dead
-// document's terms stay in the posting lists until the next rebuild). Used
-// only when the index has dead documents.
-class LiveDecider final : public Xapian::MatchDecider {
- public:
-  explicit LiveDecider(const PriorTable& table) : table_(table) {}
-  bool operator()(const Xapian::Document& doc) const override {
-    return !table_.Dead(doc.get_docid());
-  }
-
- private:
-  const PriorTable& table_;
-};
 
 class XapianSearcher final : public Searcher {
  public:
@@ -636,6 +465,7 @@ class XapianSearcher final : public Searcher {
     std::sort(rarity.begin(), rarity.end(),
               [](const auto& a, const auto& b) { return a.second < b.second; });
     std::vector<Xapian::Query> units;
+    units.reserve(rarity.size());
     for (const auto& r : rarity) units.push_back(elite.get_subquery(r.second));
     return Xapian::Query(Xapian::Query::OP_OR, units.begin(), units.end());
   }
@@ -651,166 +481,6 @@ class XapianSearcher final : public Searcher {
 };
 
 }  // namespace
-
-namespace {
-
-// The hit's trusted fixes (tiers A-C), or with `suggested` its inferred
-// ones (tier D: likely, not verified). The index keeps both in one list.
-json FixesJson(const AskHit& h, bool suggested = false) {
-  json all = json::array();
-  if (h.fixes.empty() && !h.fixes_json.empty()) {
-    all = json::parse(h.fixes_json, nullptr, false);
-    if (!all.is_array()) all = json::array();
-  } else {
-    for (const graph::FixLink& f : h.fixes) all.push_back(graph::ToJson(f));
-  }
-  json out = json::array();
-  for (json& f : all) {
-    bool d = f.is_object() && f.value("tier", "") == "D";
-    if (d == suggested) out.push_back(std::move(f));
-  }
-  return out;
-}
-
-json FlagsJson(const AskHit& h) {
-  json flags = json::array();
-  for (graph::Flag f : h.flags) flags.push_back(graph::FlagName(f));
-  return flags;
-}
-
-// The single ranking: [{"kind": "issue"|"doc", "index", "score", "band"}].
-json RankedJson(const AskResult& r) {
-  json out = json::array();
-  for (const RankedRef& e : r.ranked)
-    out.push_back({{"band", e.band},
-                   {"index", e.index},
-                   {"kind", e.doc ? "doc" : "issue"},
-                   {"score", e.score}});
-  return out;
-}
-
-void AppendJson(std::string* out, const json& v) {
-  *out += v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-}  // namespace
-
-void ApplyNoiseFloor(AskResult* r, double min_score) {
-  r->min_score = std::max(0.0, min_score);
-  const size_t before = r->hits.size() + r->docs.size();
-  std::erase_if(r->hits, [&](const AskHit& h) { return h.score < r->min_score; });
-  std::erase_if(r->docs, [&](const DocHit& d) { return d.score < r->min_score; });
-  r->dropped += before - r->hits.size() - r->docs.size();
-  r->fallback = r->fallback && !r->docs.empty();
-}
-
-void MergeRanking(AskResult* r) {
-  r->ranked.clear();
-  size_t i = 0, d = 0;
-  while (i < r->hits.size() || d < r->docs.size()) {
-    bool take_doc =
-        i >= r->hits.size() || (d < r->docs.size() && r->docs[d].score > r->hits[i].score);
-    RankedRef e;
-    e.doc = take_doc;
-    e.index = take_doc ? d++ : i++;
-    e.score = take_doc ? r->docs[e.index].score : r->hits[e.index].score;
-    e.band = DocBand(e.score);
-    r->ranked.push_back(e);
-  }
-  r->docs_first = !r->ranked.empty() && r->ranked.front().doc;
-}
-
-json ToJson(const AskResult& r) {
-  json hits = json::array();
-  for (const AskHit& h : r.hits) {
-    hits.push_back({{"issue", h.issue.ToString()},
-                    {"title", h.title},
-                    {"score", h.score},
-                    {"resolution", graph::ResolutionName(h.resolution)},
-                    {"answer", h.answer},
-                    {"answer_source", h.answer_source},
-                    {"band", DocBand(h.score)},
-                    {"fixes", FixesJson(h)},
-                    {"suggested", FixesJson(h, true)},
-                    {"url", h.url},
-                    {"state", h.state},
-                    {"flags", FlagsJson(h)}});
-  }
-  json docs = json::array();
-  for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
-  json out = {{"query", r.query},           {"hits", std::move(hits)},  {"docs", std::move(docs)},
-              {"fallback", r.fallback},     {"searched", r.searched},   {"ranked", RankedJson(r)},
-              {"docs_first", r.docs_first}, {"min_score", r.min_score}, {"dropped", r.dropped}};
-  if (!r.missing_shards.empty()) {
-    out["degraded"] = true;
-    out["missing_shards"] = r.missing_shards;
-  }
-  return out;
-}
-
-std::string ToJsonText(const AskResult& r) {
-  // Keys in the order dump() prints them (sorted), values dumped one by one.
-  std::string out = "{";
-  if (!r.missing_shards.empty()) out += "\"degraded\":true,";
-  out += "\"docs\":";
-  json docs = json::array();
-  for (const DocHit& d : r.docs) docs.push_back(ToJson(d));
-  AppendJson(&out, docs);
-  out += ",\"docs_first\":";
-  out += r.docs_first ? "true" : "false";
-  out += ",\"dropped\":";
-  AppendJson(&out, r.dropped);
-  out += ",\"fallback\":";
-  out += r.fallback ? "true" : "false";
-  out += ",\"hits\":[";
-  for (size_t i = 0; i < r.hits.size(); ++i) {
-    const AskHit& h = r.hits[i];
-    if (i > 0) out += ',';
-    out += "{\"answer\":";
-    AppendJson(&out, h.answer);
-    out += ",\"answer_source\":";
-    AppendJson(&out, h.answer_source);
-    out += ",\"band\":";
-    AppendJson(&out, DocBand(h.score));
-    out += ",\"fixes\":";
-    if (h.fixes.empty() &&
-        (h.fixes_json.empty() || h.fixes_json.find("\"tier\":\"D\"") == std::string::npos))
-      out += h.fixes_json.empty() ? "[]" : h.fixes_json;  // no suggestion in it: copied as it is
-    else
-      AppendJson(&out, FixesJson(h));
-    out += ",\"flags\":";
-    AppendJson(&out, FlagsJson(h));
-    out += ",\"issue\":";
-    AppendJson(&out, h.issue.ToString());
-    out += ",\"resolution\":";
-    AppendJson(&out, graph::ResolutionName(h.resolution));
-    out += ",\"score\":";
-    AppendJson(&out, h.score);
-    out += ",\"state\":";
-    AppendJson(&out, h.state);
-    out += ",\"suggested\":";
-    AppendJson(&out, FixesJson(h, true));
-    out += ",\"title\":";
-    AppendJson(&out, h.title);
-    out += ",\"url\":";
-    AppendJson(&out, h.url);
-    out += '}';
-  }
-  out += "],\"min_score\":";
-  AppendJson(&out, r.min_score);
-  if (!r.missing_shards.empty()) {
-    out += ",\"missing_shards\":";
-    AppendJson(&out, json(r.missing_shards));
-  }
-  out += ",\"query\":";
-  AppendJson(&out, r.query);
-  out += ",\"ranked\":";
-  AppendJson(&out, RankedJson(r));
-  out += ",\"searched\":";
-  AppendJson(&out, r.searched);
-  out += '}';
-  return out;
-}
 
 StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
                                                    const DocSourceConfig& docs_config) {

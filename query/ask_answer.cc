@@ -12,7 +12,7 @@ namespace fixgraph::query {
 namespace {
 
 // Longest body read (a resolving comment is rarely longer; a pasted log is).
-constexpr size_t kMaxBodyBytes = 16 * 1024;
+constexpr size_t kMaxBodyBytes = size_t{16} * 1024;
 // Longest fenced code block kept inside a passage (lines).
 constexpr size_t kMaxCodeLines = 8;
 
@@ -121,7 +121,7 @@ bool TemplateLine(std::string_view t) {
   size_t letters = 0;
   bool ref = false;
   for (size_t i = 0; i < rest.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(rest[i]);
+    auto c = static_cast<unsigned char>(rest[i]);
     if (c == '#' || c == '!') ref = true;
     if (StartsWith(rest.substr(i), "http")) {
       ref = true;
@@ -344,8 +344,7 @@ std::vector<std::string> FitParagraph(const Block& b, size_t budget) {
       if (at != std::string_view::npos && (cut == std::string_view::npos || at + end.size() > cut))
         cut = at + end.size();
     }
-    if (cut != std::string_view::npos && cut > 0)
-      out.push_back(std::string(TrimView(room.substr(0, cut))));
+    if (cut != std::string_view::npos && cut > 0) out.emplace_back(TrimView(room.substr(0, cut)));
     break;
   }
   return out;

@@ -4,12 +4,11 @@
 #include "fixgraph/engine/utf8.h"
 #include "fixgraph/query/ask.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <numeric>
 #include <set>
@@ -50,7 +49,7 @@ double Percentile(const std::vector<double>& sorted, double p) {
 
 StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions& options) {
   if (!set.is_array())
-    return Status::InvalidArgument("expected a JSON array of {\"q\", \"expect\"}");
+    return Status::InvalidArgument(R"(expected a JSON array of {"q", "expect"})");
   // The score of each expected hit found, and of each other hit listed:
   // where a noise floor would cut (docs/evaluation.md, "Noise floor").
   std::vector<double> expected_scores, other_scores;
@@ -64,7 +63,7 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
     if (!item.is_object() || !item.contains("q") || !item["q"].is_string() ||
         !item.contains("expect") || !item["expect"].is_array())
       return Status::InvalidArgument("entry " + std::to_string(i) +
-                                     " needs \"q\" (string) and \"expect\" (array)");
+                                     R"( needs "q" (string) and "expect" (array))");
     std::string q = item["q"];
     std::set<std::string> expect;
     for (const json& e : item["expect"])

@@ -362,7 +362,7 @@ void BuildTroubleshooting(const DigestRules& rules, Digest* d) {
     if (int p = priority_of(*cases[i]); p >= 0) ranked.emplace_back(p, i);
   std::sort(ranked.begin(), ranked.end());
   std::vector<Row> rows;
-  const size_t max_rows = static_cast<size_t>(rules.troubleshooting_max);
+  const auto max_rows = static_cast<size_t>(rules.troubleshooting_max);
   for (const auto& [priority, i] : ranked) {
     if (rows.size() >= max_rows) break;
     const DigestCase* c = cases[i];
@@ -483,6 +483,7 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     if (it != candidates.end()) it->second.links = &l;
   }
   std::vector<Candidate*> ordered;
+  ordered.reserve(candidates.size());
   for (auto& [num, c] : candidates) ordered.push_back(&c);
   std::sort(ordered.begin(), ordered.end(), [](const Candidate* a, const Candidate* b) {
     return NumberLess(a->issue.number, b->issue.number);
@@ -602,7 +603,7 @@ StatusOr<DigestRules> ParseDigestRules(const std::string& json_text, const std::
       r.include_resolutions = StringList(v, k, where, &st);
       for (const std::string& name : r.include_resolutions)
         if (st.ok() && !graph::ParseResolution(name).ok())
-          st = Status::InvalidArgument(where + ": \"include_resolutions\": unknown resolution \"" +
+          st = Status::InvalidArgument(where + R"(: "include_resolutions": unknown resolution ")" +
                                        name + "\"");
     } else if (k == "include_duplicates_with_fixes") {
       if (!v.is_boolean()) {

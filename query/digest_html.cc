@@ -41,18 +41,18 @@ std::string EvidenceBadges(const DigestCase& c, Lang lang) {
   std::string out;
   std::vector<std::string> kinds;
   for (const graph::FixLink& f : c.links.fixes)
-    for (const graph::Evidence& e : f.evidence) kinds.push_back(graph::EvidenceKindName(e.kind));
+    for (const graph::Evidence& e : f.evidence) kinds.emplace_back(graph::EvidenceKindName(e.kind));
   for (const graph::Evidence& e : c.links.evidence)
-    kinds.push_back(graph::EvidenceKindName(e.kind));
+    kinds.emplace_back(graph::EvidenceKindName(e.kind));
   std::sort(kinds.begin(), kinds.end());
   kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
   // The label in the page's language; the internal name in data-kind and the tooltip.
   for (const std::string& k : kinds)
-    out += "<span class=\"badge ev\" data-kind=\"" + dt::Html(k) + "\" title=\"" + dt::Html(k) +
+    out += R"(<span class="badge ev" data-kind=")" + dt::Html(k) + "\" title=\"" + dt::Html(k) +
            "\">" + dt::Html(EvidenceWord(k, lang)) + "</span>";
   for (graph::Flag f : c.links.flags) {
     std::string name = graph::FlagName(f);
-    out += "<span class=\"badge flag\" data-flag=\"" + dt::Html(name) + "\" title=\"" +
+    out += R"(<span class="badge flag" data-flag=")" + dt::Html(name) + "\" title=\"" +
            dt::Html(name) + "\">" + dt::Html(FlagWord(name, lang)) + "</span>";
   }
   return out;
@@ -66,7 +66,7 @@ std::string LinkPrs(const std::string& html, const DigestCase& c) {
   for (auto& m : mentions) m.first = dt::Html(m.first);
   return dt::LinkMentions(html, std::move(mentions), '<', '>', /*first_only=*/false,
                           [](const std::string& text, const std::string& url) {
-                            return "<a class=\"pr\" href=\"" + dt::Html(url) + "\">" + text +
+                            return R"(<a class="pr" href=")" + dt::Html(url) + "\">" + text +
                                    "</a>";
                           });
 }
@@ -76,7 +76,7 @@ std::string IssueLink(const Digest& d, const std::string& id) {
   const DigestCase* c = d.Find(id);
   std::string label = dt::Html(IssueLabel(d, id));
   if (c == nullptr || c->url.empty()) return label;
-  return "<a class=\"case\" href=\"" + dt::Html(c->url) + "\">" + label + "</a>";
+  return R"(<a class="case" href=")" + dt::Html(c->url) + "\">" + label + "</a>";
 }
 
 // Inline code spans of the Markdown-ish text become <code>.
@@ -138,14 +138,15 @@ std::vector<Tick> Ticks(std::int64_t lo, std::int64_t hi) {
       std::string label = std::to_string(c.y) + "-" + two(c.m) + "-" + two(c.d);
       if (step < kDay)
         label = two(c.m) + "-" + two(c.d) + " " +
-                two(static_cast<int>(((t + off * 60) % kDay + kDay) % kDay / kHour)) + ":00";
+                two(static_cast<int>(((t + std::int64_t{off} * 60) % kDay + kDay) % kDay / kHour)) +
+                ":00";
       out.push_back({t, label});
     }
     return out;
   }
   // Month steps: first days of months.
   for (int months : {1, 2, 3, 6, 12, 24, 60}) {
-    if (span / (months * 30 * kDay) > 8) continue;
+    if (span / (std::int64_t{months} * 30 * kDay) > 8) continue;
     Civil c = CivilOf(lo, off);
     int y = c.y, m = c.m;
     // The first month start at or after lo, on a multiple of the step.
@@ -199,44 +200,43 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
     }
   if (hi - lo < 3600) hi = lo + 3600;  // a table of one instant still has an axis
   const double scale = static_cast<double>(bar_w) / static_cast<double>(hi - lo);
-  auto x = [&](std::int64_t t) { return label_w + (t - lo) * scale; };
+  auto x = [&](std::int64_t t) { return label_w + static_cast<double>(t - lo) * scale; };
   auto num = [](double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.1f", v);
     return std::string(b);
   };
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" data-repo=\""
+  o << R"(<svg xmlns="http://www.w3.org/2000/svg" class="timeline" data-repo=")"
     << dt::Html(r.repo.ToString()) << "\" data-lo=\"" << lo << "\" data-hi=\"" << hi
     << "\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " "
-    << height << "\" role=\"img\">";
+    << height << R"(" role="img">)";
   o << "<title>"
     << (Zh(lang)
             ? "时间线：issue 创建 → PR 合入 → issue 关闭（本表共用一条时间轴）"
             : "Timeline: issue created → PR merged → issue closed (one date axis for the table)")
     << "</title>";
   // Legend.
-  o << "<circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#0969da\"/><text x=\"20\" y=\"14\">"
+  o << R"(<circle cx="10" cy="10" r="5" fill="#0969da"/><text x="20" y="14">)"
     << (Zh(lang) ? "issue 创建" : "issue created") << "</text>";
-  o << "<rect x=\"115\" y=\"5\" width=\"10\" height=\"10\" fill=\"#1a7f37\"/><text x=\"130\" "
-       "y=\"14\">"
+  o << R"(<rect x="115" y="5" width="10" height="10" fill="#1a7f37"/><text x="130" y="14">)"
     << (Zh(lang) ? "PR 合入" : "PR merged") << "</text>";
-  o << "<circle cx=\"215\" cy=\"10\" r=\"5\" fill=\"#cf222e\"/><text x=\"225\" y=\"14\">"
+  o << R"(<circle cx="215" cy="10" r="5" fill="#cf222e"/><text x="225" y="14">)"
     << (Zh(lang) ? "issue 关闭" : "issue closed") << "</text>";
-  o << "<text x=\"320\" y=\"14\">"
+  o << R"(<text x="320" y="14">)"
     << (Zh(lang) ? "（各行共用下方日期轴，长度可直接比较）"
                  : "(rows share the date axis: lengths compare)")
     << "</text>";
   // The axis: a line and date ticks with grid lines through the rows.
   const int axis_y = top - 8;
-  o << "<g class=\"axis\"><line x1=\"" << label_w << "\" y1=\"" << axis_y << "\" x2=\""
-    << label_w + bar_w << "\" y2=\"" << axis_y << "\" stroke=\"#57606a\"/>";
+  o << R"(<g class="axis"><line x1=")" << label_w << "\" y1=\"" << axis_y << "\" x2=\""
+    << label_w + bar_w << "\" y2=\"" << axis_y << R"(" stroke="#57606a"/>)";
   for (const Tick& t : Ticks(lo, hi)) {
     std::string tx = num(x(t.t));
-    o << "<g class=\"tick\" data-t=\"" << t.t << "\"><line x1=\"" << tx << "\" y1=\"" << axis_y - 4
+    o << R"(<g class="tick" data-t=")" << t.t << "\"><line x1=\"" << tx << "\" y1=\"" << axis_y - 4
       << "\" x2=\"" << tx << "\" y2=\"" << height - 4
-      << "\" stroke=\"#d8dee4\" stroke-dasharray=\"2,3\"/><text x=\"" << tx << "\" y=\""
-      << axis_y - 7 << "\" text-anchor=\"middle\">" << dt::Html(t.label) << "</text></g>";
+      << R"(" stroke="#d8dee4" stroke-dasharray="2,3"/><text x=")" << tx << "\" y=\"" << axis_y - 7
+      << R"(" text-anchor="middle">)" << dt::Html(t.label) << "</text></g>";
   }
   o << "</g>";
   for (size_t i = 0; i < r.cases.size(); ++i) {
@@ -246,36 +246,36 @@ std::string RenderTimelineSvg(const Digest& d, const DigestRepo& r, Lang lang) {
     std::vector<std::int64_t> all = events(l);
     std::int64_t rlo = all.empty() ? 0 : *std::min_element(all.begin(), all.end());
     std::int64_t rhi = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
-    o << "<g class=\"row\" data-issue=\"" << dt::Html(l.issue.ToString()) << "\" data-span-s=\""
+    o << R"(<g class="row" data-issue=")" << dt::Html(l.issue.ToString()) << "\" data-span-s=\""
       << rhi - rlo << "\">";
-    o << "<a href=\"" << dt::Html(c.url) << "\"><text x=\"4\" y=\"" << y + 14 << "\">"
+    o << "<a href=\"" << dt::Html(c.url) << R"("><text x="4" y=")" << y + 14 << "\">"
       << dt::Html(IssueLabel(d, l.issue.ToString())) << "</text></a>";
     o << "<line x1=\"" << label_w << "\" y1=\"" << y + 10 << "\" x2=\"" << label_w + bar_w
-      << "\" y2=\"" << y + 10 << "\" stroke=\"#eaeef2\"/>";
+      << "\" y2=\"" << y + 10 << R"(" stroke="#eaeef2"/>)";
     if (!all.empty()) {
       // The span bar: from the first event to the last, on the shared scale
       // (at least 2 px so that a span of minutes stays visible).
       double x0 = x(rlo), w = std::max(2.0, x(rhi) - x(rlo));
-      o << "<rect class=\"span\" x=\"" << num(x0) << "\" y=\"" << y + 6 << "\" width=\"" << num(w)
-        << "\" height=\"8\" rx=\"2\" fill=\"#afb8c1\"/>";
+      o << R"(<rect class="span" x=")" << num(x0) << "\" y=\"" << y + 6 << "\" width=\"" << num(w)
+        << R"(" height="8" rx="2" fill="#afb8c1"/>)";
       for (const graph::FixLink& f : l.fixes) {
         if (!f.merged_at) continue;
         std::string pr = dt::ShortPr(f.pr, l.issue.repo);
         auto url = c.pr_urls.find(f.pr);
         bool link = url != c.pr_urls.end() && !url->second.empty();
         if (link) o << "<a href=\"" << dt::Html(url->second) << "\">";
-        o << "<rect class=\"merged\" x=\"" << num(x(*f.merged_at) - 5) << "\" y=\"" << y + 5
-          << "\" width=\"10\" height=\"10\" fill=\"#1a7f37\"><title>" << dt::Html(pr) << " "
+        o << R"(<rect class="merged" x=")" << num(x(*f.merged_at) - 5) << "\" y=\"" << y + 5
+          << R"(" width="10" height="10" fill="#1a7f37"><title>)" << dt::Html(pr) << " "
           << dt::Html(dt::DateTime(f.merged_at)) << "</title></rect>";
         if (link) o << "</a>";
       }
       if (l.created_at)
-        o << "<circle class=\"created\" cx=\"" << num(x(*l.created_at)) << "\" cy=\"" << y + 10
-          << "\" r=\"5\" fill=\"#0969da\"><title>" << dt::Html(dt::DateTime(l.created_at))
+        o << R"(<circle class="created" cx=")" << num(x(*l.created_at)) << "\" cy=\"" << y + 10
+          << R"(" r="5" fill="#0969da"><title>)" << dt::Html(dt::DateTime(l.created_at))
           << "</title></circle>";
       if (l.closed_at)
-        o << "<circle class=\"closed\" cx=\"" << num(x(*l.closed_at)) << "\" cy=\"" << y + 10
-          << "\" r=\"5\" fill=\"#cf222e\" fill-opacity=\"0.8\"><title>"
+        o << R"(<circle class="closed" cx=")" << num(x(*l.closed_at)) << "\" cy=\"" << y + 10
+          << R"(" r="5" fill="#cf222e" fill-opacity="0.8"><title>)"
           << dt::Html(dt::DateTime(l.closed_at)) << "</title></circle>";
       o << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 14 << "\">"
         << dt::Html(dt::Date(OptTime(rlo))) << " +" << SpanText(rhi - rlo, lang) << "</text>";
@@ -308,7 +308,7 @@ void WriteHtmlDisclosure(const Digest& d, Lang lang, std::ostream& o) {
   o << "</table>\n<table class=\"evidence\"><tr><th>" << (Zh(lang) ? "证据种类" : "Evidence kind")
     << "</th><th>" << (Zh(lang) ? "次数" : "Count") << "</th></tr>\n";
   for (const auto& [kind, n] : k.links_by_evidence)
-    o << "<tr><td><span class=\"badge ev\" data-kind=\"" << dt::Html(kind) << "\" title=\""
+    o << R"(<tr><td><span class="badge ev" data-kind=")" << dt::Html(kind) << "\" title=\""
       << dt::Html(kind) << "\">" << dt::Html(EvidenceWord(kind, lang)) << "</span></td><td>" << n
       << "</td></tr>\n";
   o << "</table>\n<ul class=\"traps\">\n";
@@ -344,7 +344,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
   std::string title = Zh(lang) ? "开源仓 Issue 分析解答精选（截至 " + d.as_of + "）"
                                : "Resolved issues digest (as of " + d.as_of + ")";
   o << "<!DOCTYPE html>\n<html lang=\"" << (Zh(lang) ? "zh" : "en")
-    << "\"><head><meta charset=\"utf-8\">"
+    << R"("><head><meta charset="utf-8">)"
     << "<title>" << dt::Html(title) << "</title><style>" << kCss << "</style></head><body>\n";
   o << "<h1>" << dt::Html(title) << "</h1>\n";
   o << "<p id=\"summary\">"
@@ -377,7 +377,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
          << (Zh(lang) ? "证据" : "Evidence") << "</th></tr>\n";
     for (const DigestCase& c : r.cases)
       part << "<tr data-issue=\"" << dt::Html(c.links.issue.ToString())
-           << "\"><td class=\"num\"><a href=\"" << dt::Html(c.url) << "\">#" << dt::Html(c.number)
+           << R"("><td class="num"><a href=")" << dt::Html(c.url) << "\">#" << dt::Html(c.number)
            << "</a></td><td>" << HtmlText(c.problem) << "</td><td>"
            << LinkPrs(HtmlText(CaseSummary(d, c, lang)), c) << "</td><td>" << Badge(c.tier, lang)
            << EvidenceBadges(c, lang) << "</td></tr>\n";
@@ -434,7 +434,7 @@ std::string RenderHtml(const Digest& d, Lang lang) {
         if (url.empty() || sp == std::string::npos) {
           o << "<br>" << dt::Html(lines[k]);
         } else {
-          o << "<br><a class=\"pr\" href=\"" << dt::Html(url) << "\">"
+          o << R"(<br><a class="pr" href=")" << dt::Html(url) << "\">"
             << dt::Html(lines[k].substr(0, sp)) << "</a>" << dt::Html(lines[k].substr(sp));
         }
       }

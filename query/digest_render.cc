@@ -278,7 +278,7 @@ std::string CaseSummary(const Digest& d, const DigestCase& c, Lang lang) {
   }
   for (const graph::Evidence& e : l.evidence) parts.push_back(EvidenceText(e, l, lang));
   if (l.fixes.empty() && (l.resolution == graph::Resolution::kAnswered))
-    parts.push_back(Zh(lang) ? "无代码改动" : "no code change");
+    parts.emplace_back(Zh(lang) ? "无代码改动" : "no code change");
   for (graph::Flag f : l.flags) {
     std::string t = FlagText(f, l, lang);
     if (!t.empty()) parts.push_back(t);
@@ -341,6 +341,7 @@ const Words& W(Lang lang) {
 
 std::string RefList(const Digest& d, const std::vector<std::string>& refs, const std::string& sep) {
   std::vector<std::string> v;
+  v.reserve(refs.size());
   for (const std::string& r : refs) v.push_back(IssueLabel(d, r));
   return Join(v, sep);
 }
@@ -572,6 +573,7 @@ void WriteMdDisclosure(const Digest& d, Lang lang, size_t included, std::ostream
   o << "## " << W(lang).disclosure << "\n\n";
   auto counts = [&](const std::map<std::string, std::int64_t>& m) {
     std::vector<std::string> v;
+    v.reserve(m.size());
     for (const auto& [name, n] : m) v.push_back("`" + name + "` " + std::to_string(n));
     return v.empty() ? std::string(Zh(lang) ? "无" : "none") : Join(v, Zh(lang) ? "，" : ", ");
   };
@@ -675,7 +677,7 @@ std::string RenderMarkdown(const Digest& d, Lang lang) {
   if (!d.themes.empty()) {
     o << "## " << w.themes << "\n\n";
     // One entry per heading and per bullet, so a large theme is split too.
-    constexpr size_t kHeading = static_cast<size_t>(-1);
+    constexpr auto kHeading = static_cast<size_t>(-1);
     std::vector<std::pair<size_t, size_t>> entries;  // (theme, issue or kHeading)
     for (size_t k = 0; k < d.themes.size(); ++k) {
       entries.emplace_back(k, kHeading);

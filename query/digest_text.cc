@@ -330,7 +330,7 @@ std::string Substance(const std::string& line, bool* item) {
     bool refs_only = true;
     bool any_ref = false;
     for (size_t i = 0; i < rest.size();) {
-      unsigned char c = static_cast<unsigned char>(rest[i]);
+      auto c = static_cast<unsigned char>(rest[i]);
       if (c == '#' || c == '!') {
         size_t j = i + 1;
         while (j < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[j])))) ++j;
@@ -688,18 +688,16 @@ std::vector<std::string> SalientTerms(std::string_view text) {
         ++i;
       continue;
     }
-    unsigned char c = static_cast<unsigned char>(text[i]);
+    auto c = static_cast<unsigned char>(text[i]);
     if (!ident(c)) {
       ++i;
       continue;
     }
     size_t start = i;
     while (i < text.size()) {
-      unsigned char d = static_cast<unsigned char>(text[i]);
-      if (ident(d)) {
-        ++i;
-      } else if ((d == '-' || d == '.') && i + 1 < text.size() &&
-                 ident(static_cast<unsigned char>(text[i + 1]))) {
+      auto d = static_cast<unsigned char>(text[i]);
+      if (ident(d) || ((d == '-' || d == '.') && i + 1 < text.size() &&
+                       ident(static_cast<unsigned char>(text[i + 1])))) {
         ++i;
       } else {
         break;
@@ -713,7 +711,7 @@ std::vector<std::string> SalientTerms(std::string_view text) {
     int upper = 0;
     size_t letters = 0;
     for (size_t k = 0; k < tok.size(); ++k) {
-      unsigned char t = static_cast<unsigned char>(tok[k]);
+      auto t = static_cast<unsigned char>(tok[k]);
       if (t == '_') under = true;
       if (digit_c(t)) digit = true;
       if (lower_c(t)) {

@@ -74,8 +74,9 @@ void BuildThemes(const DigestRules& rules, const std::vector<RepoThemeInput>& in
   std::unordered_map<std::string, std::vector<size_t>> postings;
   for (size_t i = 0; i < n; ++i)
     for (const std::string& t : case_terms[i]) postings[t].push_back(i);
-  const size_t max_df = std::max<size_t>(static_cast<size_t>(rules.term_min_issues),
-                                         static_cast<size_t>(rules.term_max_share * n));
+  const size_t max_df =
+      std::max<size_t>(static_cast<size_t>(rules.term_min_issues),
+                       static_cast<size_t>(rules.term_max_share * static_cast<double>(n)));
   std::vector<std::pair<size_t, std::string>> useful;  // (df, term)
   for (const auto& [t, p] : postings)
     if (p.size() >= static_cast<size_t>(rules.term_min_issues) && p.size() <= max_df)

@@ -61,7 +61,7 @@ Associations LearnAssociations(const Xapian::Database& db) {
   std::vector<std::vector<std::pair<double, uint32_t>>> best(names.size());
   for (const auto& [key, c] : together) {
     if (c < kAssocMinTogether) continue;
-    uint32_t a = static_cast<uint32_t>(key >> 32), b = static_cast<uint32_t>(key & 0xffffffffu);
+    auto a = static_cast<uint32_t>(key >> 32), b = static_cast<uint32_t>(key & 0xffffffffu);
     double cos = c / std::sqrt(double(nodes_of[a]) * nodes_of[b]);
     if (cos < kAssocMinCosine) continue;
     best[a].emplace_back(cos, b);

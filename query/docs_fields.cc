@@ -83,7 +83,7 @@ std::string TitleIdentifier(std::string_view title) {
   }
   if (!marker) return "";
   for (char c : v) {
-    unsigned char u = static_cast<unsigned char>(c);
+    auto u = static_cast<unsigned char>(c);
     if (u >= 0x80) return "";  // CJK title: prose
     if (!std::isalnum(u) && c != '_' && c != '.' && c != ':' && c != '-' && c != '(' && c != ')')
       return "";
@@ -113,7 +113,7 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
       path.find("/tutorials/") != std::string::npos || path.find("tutorial") != std::string::npos;
   // A page under a "_"-folder (templates, partials) or a change log lists
   // rather than explains.
-  bool listing = path.find("/_") != std::string::npos || path.rfind("_", 0) == 0 ||
+  bool listing = path.find("/_") != std::string::npos || path.rfind('_', 0) == 0 ||
                  stem.find("release_note") != std::string::npos ||
                  stem.find("changelog") != std::string::npos;
   if (listing || stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
@@ -123,7 +123,7 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   } else if (has_trouble || path.find("troubleshoot") != std::string::npos || stem == "faq" ||
              stem == "faqs" || stem.find("_faq") != std::string::npos) {
     kind = kPageTrouble;
-  } else if (tutorial_path && !has_prototype) {
+  } else if (tutorial_path && !has_prototype) {  // NOLINT(bugprone-branch-clone): ranked rungs
     // A model tutorial is titled by its model ("Qwen3-235B-A22B"), an
     // identifier, but it uses switches rather than defining them.
     kind = kPageTutorial;
@@ -206,7 +206,7 @@ std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
     run.clear();
   };
   auto first_char_len = [](const std::string& s) -> size_t {
-    unsigned char c = static_cast<unsigned char>(s[0]);
+    auto c = static_cast<unsigned char>(s[0]);
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
   };
   for (const Term& t : terms) {

@@ -576,7 +576,7 @@ StatusOr<std::vector<DocNode>> ParseJsonl(std::string_view file_label, std::stri
           if (lt == "training" || lt == "inference")
             tags.push_back(lt);
           else
-            tags.push_back(std::string(Trim(name)));
+            tags.emplace_back(Trim(name));
         }
         for (std::string& t : tags) n.products.push_back(std::move(t));
       }

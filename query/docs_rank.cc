@@ -62,6 +62,7 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
   // A line holding none of the terms' first bytes (ASCII lower-cased; stems
   // keep the first letters of their word) cannot match: it is not analysed.
   std::vector<std::string> probes;
+  probes.reserve(weight.size());
   for (const auto& [term, w] : weight)
     probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
   std::string lower;

@@ -67,7 +67,7 @@ StatusOr<std::vector<ShardLine>> ReadStub(const std::string& path) {
       s.path = p.is_absolute() ? p.string() : (base / p).string();
       s.name = kind + " " + arg;
     } else {
-      return bad("expected \"remote HOST:PORT\", \"auto PATH\" or \"glass PATH\"");
+      return bad(R"(expected "remote HOST:PORT", "auto PATH" or "glass PATH")");
     }
     s.name = "shard " + std::to_string(out.size()) + " (" + s.name + ")";
     out.push_back(std::move(s));

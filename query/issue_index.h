@@ -58,9 +58,10 @@ namespace fixgraph::query {
 // answer is the resolving passage (ask_answer.h); "4": no termlist table, dead documents in
 // kDeadKey (above), and the hit's display fields in value slot kHitSlot (EncodeHitFields), not as
 // JSON in the document data (nor its "prior": kPriorSlot holds it); "3": no prior tier terms ("2"
-// had "P0".."P3", which no query read since the prior became a weight, ask.cc PriorSource), and no
-// CJK bigram across a Chinese function word (analyzer.h); "2": title terms also under kTitlePrefix.
-// An index of another schema is rebuilt by UpdateIssueIndex and refused by Searcher::Open.
+// had "P0".."P3", which no query read since the prior became a weight, ask_priors.h PriorSource),
+// and no CJK bigram across a Chinese function word (analyzer.h); "2": title terms also under
+// kTitlePrefix. An index of another schema is rebuilt by UpdateIssueIndex and refused by
+// Searcher::Open.
 inline constexpr const char* kIssueIndexSchema = "5";
 inline constexpr const char* kDeadKey = "fixgraph:dead";
 inline constexpr double kDeadShare = 0.1;

@@ -17,7 +17,7 @@ namespace {
 using fixgraph::testing::ChromiumPath;
 using fixgraph::testing::ImportDemo;
 using fixgraph::testing::ReadFile;
-using fixgraph::testing::RunCommand;
+using fixgraph::testing::RunChromium;
 using fixgraph::testing::ServeProcess;
 using fixgraph::testing::TempDir;
 
@@ -43,12 +43,13 @@ class BrowserDemo : public ::testing::Test {
   // The DOM after the page's scripts ran (virtual time lets fetches finish).
   std::string Dom(const std::string& query, const std::string& screenshot = "") {
     TempDir profile;
-    std::string cmd = ChromiumPath() + " --headless=new --no-sandbox --disable-gpu --no-first-run" +
-                      " --user-data-dir=" + profile.path() + " --virtual-time-budget=8000 ";
-    cmd += screenshot.empty() ? "--dump-dom" : "--window-size=1200,1400 --screenshot=" + screenshot;
-    cmd += " '" + server_->url() + "/" + query + "'";
+    std::string args =
+        "--no-first-run --user-data-dir=" + profile.path() + " --virtual-time-budget=8000 ";
+    args +=
+        screenshot.empty() ? "--dump-dom" : "--window-size=1200,1400 --screenshot=" + screenshot;
+    args += " '" + server_->url() + "/" + query + "'";
     std::string out, err;
-    int rc = RunCommand(cmd, &out, &err);
+    int rc = RunChromium(args, &out, &err);
     EXPECT_EQ(rc, 0) << err;
     return out;
   }

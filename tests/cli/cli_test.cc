@@ -1,6 +1,7 @@
 // The command line, driven in-process through cli::Run.
 #include "fixgraph/cli/cli.h"
 
+#include "cli_run.h"
 #include "testutil/testutil.h"
 
 #include "fixgraph/engine/version.h"
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace fixgraph::cli {
 namespace {
@@ -18,17 +18,8 @@ using fixgraph::testing::TempDir;
 using fixgraph::testing::WriteFile;
 using nlohmann::json;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "fixgraph");
-  std::ostringstream out, err;
-  int code = Run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = testing::CliResult;
+using testing::RunCli;
 
 void WriteSmallDump(const std::string& dump) {
   std::string root = dump + "/gitcode/Ascend/demo";

@@ -2,6 +2,7 @@
 // unknown flag, a bad flag value, a missing argument), 1 for a failure (an
 // unknown --repo among them, named with what the store holds), 3 for a
 // partial sync (sync_cli_test.cc); and --json on every command that prints.
+#include "cli_run.h"
 #include "testutil/testutil.h"
 
 #include "fixgraph/cli/cli.h"
@@ -18,10 +19,7 @@ using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
 using nlohmann::json;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = testing::CliResult;
 
 class ExitCodes : public ::testing::Test {
  protected:
@@ -36,10 +34,7 @@ class ExitCodes : public ::testing::Test {
 
   // fixgraph --db <demo store> ARGS...
   static Result Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {"fixgraph", "--db", db_->path()});
-    std::ostringstream out, err;
-    int code = fixgraph::cli::Run(args, out, err);
-    return {code, out.str(), err.str()};
+    return testing::RunCliOn(db_->path(), std::move(args));
   }
 
   // Expects a usage error (exit 2) whose message holds `says`, and nothing on stdout.

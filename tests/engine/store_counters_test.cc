@@ -368,7 +368,9 @@ TEST(CountersCrash, CountersAndRecordsAgreeAfterAKillAnywhereInAnImport) {
   for (bool reimport : {false, true}) {
     SCOPED_TRACE(reimport ? "re-import" : "first import");
     const std::string base = tmp / (reimport ? "base-re" : "base-first");
-    if (reimport) ASSERT_EQ(ImportCrashingAt(base, demo, 0, nullptr), 0);
+    if (reimport) {
+      ASSERT_EQ(ImportCrashingAt(base, demo, 0, nullptr), 0);
+    }
     const std::string dump = reimport ? changed : demo;
     // How many crash points one uninterrupted run passes.
     long total = 0;

@@ -1,6 +1,6 @@
-// A Linker and an IssueContext reused from issue to issue (LinkIssueWith
-// keeps one Linker per thread): the same answers as fresh ones, and the
-// context's strings and lists keep their memory.
+// A Linker and an IssueContext reused from issue to issue (a LinkWorker
+// keeps one Linker for all the issues it links): the same answers as fresh
+// ones, and the context's strings and lists keep their memory.
 #include "../../graph/features.h"
 #include "../../graph/linker_internal.h"
 #include "graph_fixture.h"
@@ -119,7 +119,7 @@ TEST_F(ReuseTest, AReusedContextEqualsAFreshOneAndKeepsItsMemory) {
   ExpectSameContext(*fresh1, reused);
 }
 
-TEST_F(ReuseTest, LinkIssueWithAnswersAsAFreshLinkerInAnyOrder) {
+TEST_F(ReuseTest, LinkWorkerAnswersAsAFreshLinkerInAnyOrder) {
   Build();
   std::map<std::string, std::string> fresh;
   for (const char* n : {"1", "2", "3"}) {
@@ -129,15 +129,15 @@ TEST_F(ReuseTest, LinkIssueWithAnswersAsAFreshLinkerInAnyOrder) {
   }
   // Issue 1 has a fix, 2 is a duplicate, 3 a platform link and a wontfix
   // label: state left over from one issue would show in the next.
-  PullCache cache(*store_, 64);
+  LinkWorker worker(*store_, 64);
   for (const char* n : {"1", "2", "3", "1", "3", "2", "2", "1"}) {
-    auto l = LinkIssueWith(*store_, IssueRef(n), options_, &cache);
+    auto l = worker.Link(IssueRef(n), options_);
     ASSERT_TRUE(l.ok()) << n;
     EXPECT_EQ(ToJson(*l).dump(), fresh[n]) << n;
   }
-  auto missing = LinkIssueWith(*store_, IssueRef("99"), options_, &cache);
+  auto missing = worker.Link(IssueRef("99"), options_);
   EXPECT_TRUE(missing.status().IsNotFound());
-  auto again = LinkIssueWith(*store_, IssueRef("1"), options_, &cache);
+  auto again = worker.Link(IssueRef("1"), options_);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(ToJson(*again).dump(), fresh["1"]);
 }

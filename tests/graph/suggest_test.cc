@@ -69,9 +69,11 @@ TEST(RankModel, FreezeTimeKeepsThePriorsTimeWeights) {
   RankFitOptions o;
   o.freeze_time = true;
   RankModel m = FitRankModel(ex, o);
-  for (size_t i = 0; i < kRankFeatures; ++i)
-    if (IsTimeFeature(i))
+  for (size_t i = 0; i < kRankFeatures; ++i) {
+    if (IsTimeFeature(i)) {
       EXPECT_EQ(m.weights[i], BuiltinRankModel().weights[i]) << RankFeatureName(i);
+    }
+  }
 }
 
 TEST(RankModel, DistractorsTeachTheNoneOption) {

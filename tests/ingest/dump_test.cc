@@ -672,7 +672,9 @@ TEST(Dump, ProgressCountsTheItemFoldersOfANewRepository) {
     EXPECT_EQ(seen[i].records_total, 0);  // not known before the end
     EXPECT_EQ(seen[i].items_total, folders);
     EXPECT_LE(seen[i].items_done, seen[i].items_total);
-    if (i > 0) EXPECT_GE(seen[i].items_done, seen[i - 1].items_done);
+    if (i > 0) {
+      EXPECT_GE(seen[i].items_done, seen[i - 1].items_done);
+    }
     midway |= seen[i].items_done > 0 && seen[i].items_done < folders;
   }
   EXPECT_TRUE(midway);

@@ -645,7 +645,9 @@ TEST(Sync, RealShapesGiveTheSameLinksThroughSyncAndImport) {
     EXPECT_TRUE(c.skipped.empty());
     // With every endpoint: the same link records; by default: the same
     // links, found by fewer endpoints.
-    if (all) EXPECT_EQ(Links(*synced), Links(*imported));
+    if (all) {
+      EXPECT_EQ(Links(*synced), Links(*imported));
+    }
     EXPECT_EQ(Pairs(*synced), want) << "all_details " << all;
     // The recorded dump imports to the same links.
     auto replayed = OpenStore(dir / (all ? "replay-all" : "replay-some"));

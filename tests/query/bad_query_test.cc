@@ -1,4 +1,5 @@
-// Bad queries get a clear message or an empty result, never a crash.
+// Bad queries get a clear message or an empty result, never a crash. (The
+// command line's messages and exit codes: tests/cli/ask_cli_test.cc.)
 #include "ask_fixture.h"
 
 namespace fixgraph::query::testing {
@@ -86,35 +87,6 @@ TEST_F(BadQueryTest, LimitIsClamped) {
   o.limit = 1000000;
   r = searcher_->Ask("EZ9999", o);
   ASSERT_TRUE(r.ok());
-}
-
-TEST(BadQueryCliTest, CommandLineMessagesAndExitCodes) {
-  using fixgraph::testing::BinaryPath;
-  using fixgraph::testing::RunCommand;
-  fixgraph::testing::TempDir db;
-  std::string out, err;
-  // No index yet.
-  int rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask foo", &out, &err);
-  EXPECT_EQ(rc, 1);
-  EXPECT_NE(err.find("fixgraph: error: no issue index"), std::string::npos) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " import " +
-                      fixgraph::testing::SourceDir() + "/data/demo",
-                  &out, &err);
-  ASSERT_EQ(rc, 0) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask '!!! ... ---'", &out, &err);
-  EXPECT_EQ(rc, 1);
-  EXPECT_NE(err.find("fixgraph: error: nothing to search"), std::string::npos) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask EZ9999 --repo nonsense", &out, &err);
-  EXPECT_EQ(rc, 2);  // a bad flag value is a usage error
-  EXPECT_NE(err.find("--repo"), std::string::npos) << err;
-  rc = RunCommand(BinaryPath() + " --db " + db.path() + " ask 'AND AND \"unbalanced' --json", &out,
-                  &err);
-  EXPECT_TRUE(rc == 0 || rc == 1) << err;
-  rc = RunCommand(
-      "printf 'abc \\377\\376 EZ9999' | " + BinaryPath() + " --db " + db.path() + " ask - --json",
-      &out, &err);
-  EXPECT_EQ(rc, 0) << err;
-  EXPECT_NE(out.find("\"hits\""), std::string::npos);
 }
 
 }  // namespace

@@ -1,8 +1,15 @@
 // The HTML digest in headless Chromium: the page renders as one self-contained
 // file with the case tables, evidence badges and the SVG timeline; a
-// screenshot is taken. Skipped when chromium is not installed (CI installs
-// it). FIXGRAPH_DIGEST_SCREENSHOT=PATH keeps a copy of the screenshot.
+// screenshot is taken. The page is the demo store's digest rendered
+// in-process (query::RenderHtml, the bytes `fixgraph digest --format html`
+// writes). Skipped when chromium is not installed (CI installs it).
+// FIXGRAPH_DIGEST_SCREENSHOT=PATH keeps a copy of the screenshot.
+#include "testutil/demo_store.h"
 #include "testutil/testutil.h"
+
+#include "fixgraph/engine/store.h"
+#include "fixgraph/engine/time.h"
+#include "fixgraph/query/digest.h"
 
 #include <gtest/gtest.h>
 
@@ -15,11 +22,9 @@
 namespace fixgraph {
 namespace {
 
-using fixgraph::testing::BinaryPath;
 using fixgraph::testing::ChromiumPath;
 using fixgraph::testing::ReadFile;
-using fixgraph::testing::RunCommand;
-using fixgraph::testing::SourceDir;
+using fixgraph::testing::RunChromium;
 using fixgraph::testing::TempDir;
 using fixgraph::testing::WriteFile;
 using nlohmann::json;
@@ -30,17 +35,32 @@ size_t Count(const std::string& hay, const std::string& needle) {
   return n;
 }
 
+// The demo store's digest with the default rules, as `fixgraph digest`
+// builds it at the default display offset (+08:00): the Chinese HTML page
+// written to `html`, and the JSON document (--format json) returned.
+json WriteDemoDigest(const std::string& html) {
+  SetDisplayOffsetMinutes(8 * 60);
+  auto db = fixgraph::testing::DemoDb();
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  if (!db.ok()) return json();
+  StoreOptions read_only;
+  read_only.read_only = true;
+  auto store = Store::Open(*db + "/store", read_only);
+  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  if (!store.ok()) return json();
+  auto d = query::BuildDigest(**store, query::DigestOptions());
+  EXPECT_TRUE(d.ok()) << d.status().ToString();
+  if (!d.ok()) return json();
+  WriteFile(html, query::RenderHtml(*d, query::Lang::kZh));
+  return query::ToJson(*d);
+}
+
 TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
-  std::string chromium = ChromiumPath();
-  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
+  if (ChromiumPath().empty()) GTEST_SKIP() << "chromium is not installed";
   TempDir dir;
-  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
-  std::string out, err;
-  ASSERT_EQ(RunCommand(fg + "import " + SourceDir() + "/data/demo", &out, &err), 0) << err;
   std::string html = dir / "digest.html";
-  ASSERT_EQ(RunCommand(fg + "digest --format html -o " + html, &out, &err), 0) << err;
-  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
-  json j = json::parse(out);
+  json j = WriteDemoDigest(html);
+  ASSERT_TRUE(j.is_object());
   size_t cases = 0;
   for (const json& r : j["repos"]) cases += r["cases"].size();
   ASSERT_GT(cases, 0u);
@@ -51,15 +71,9 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   EXPECT_EQ(page.find("<link"), std::string::npos);
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
 
-  std::string flags =
-      " --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=" + dir.path() +
-      "/profile ";
-  std::string dom;
-  ASSERT_EQ(
-      RunCommand("timeout 120 " + chromium + flags + "--dump-dom file://" + html + " 2>/dev/null",
-                 &dom, &err),
-      0)
-      << err;
+  std::string flags = "--hide-scrollbars --user-data-dir=" + dir.path() + "/profile ";
+  std::string dom, err;
+  ASSERT_EQ(RunChromium(flags + "--dump-dom file://" + html, &dom, &err), 0) << err;
   ASSERT_FALSE(dom.empty());
   // The browser parsed the tables: one row per case, one per repository.
   EXPECT_EQ(Count(dom, "<tr data-issue="), cases);
@@ -76,10 +90,11 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
   EXPECT_GE(Count(dom, "class=\"merged\""), 20u);
 
   std::string png = dir / "digest.png";
-  ASSERT_EQ(RunCommand("timeout 120 " + chromium + flags + "--window-size=1200,2000 --screenshot=" +
-                           png + " file://" + html + " >/dev/null 2>&1",
-                       &out, &err),
-            0);
+  std::string out;
+  ASSERT_EQ(RunChromium(flags + "--window-size=1200,2000 --screenshot=" + png + " file://" + html,
+                        &out, &err),
+            0)
+      << err;
   ASSERT_TRUE(std::filesystem::exists(png));
   std::string shot = ReadFile(png);
   ASSERT_GT(shot.size(), 20000u);  // a rendered page, not a blank one
@@ -92,7 +107,7 @@ TEST(DigestBrowser, RendersTablesBadgesAndTimeline) {
 // What the browser laid out, measured by a script added to a copy of the
 // page (the page itself has none): per timeline its ticks and per row the
 // span bar's rendered width; the chips' labels and names; the links.
-json Measure(const std::string& chromium, const std::string& page_path, TempDir& dir) {
+json Measure(const std::string& page_path, TempDir& dir) {
   std::string page = ReadFile(page_path);
   const std::string script = R"(<script>
 const out = {timelines: [], chips: [], flags: [], prLinks: [], caseLinks: []};
@@ -121,11 +136,9 @@ document.body.append(pre);
   std::string probe = dir / "probe.html";
   WriteFile(probe, page);
   std::string dom, err;
-  EXPECT_EQ(RunCommand(
-                "timeout 120 " + chromium +
-                    " --headless=new --no-sandbox --disable-gpu --user-data-dir=" + dir.path() +
-                    "/profile2 --window-size=1300,1000 --dump-dom file://" + probe + " 2>/dev/null",
-                &dom, &err),
+  EXPECT_EQ(RunChromium("--user-data-dir=" + dir.path() +
+                            "/profile2 --window-size=1300,1000 --dump-dom file://" + probe,
+                        &dom, &err),
             0)
       << err;
   // (std::regex recurses per character: too deep for a page this long.)
@@ -149,17 +162,12 @@ document.body.append(pre);
 // numbers and troubleshooting cases are links; the Chinese page's chips are
 // in Chinese with the internal name kept in data-kind.
 TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
-  std::string chromium = ChromiumPath();
-  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
+  if (ChromiumPath().empty()) GTEST_SKIP() << "chromium is not installed";
   TempDir dir;
-  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
-  std::string out, err;
-  ASSERT_EQ(RunCommand(fg + "import " + SourceDir() + "/data/demo", &out, &err), 0) << err;
   std::string html = dir / "digest.html";
-  ASSERT_EQ(RunCommand(fg + "digest --format html -o " + html, &out, &err), 0) << err;
-  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
-  json digest = json::parse(out);
-  json m = Measure(chromium, html, dir);
+  json digest = WriteDemoDigest(html);
+  ASSERT_TRUE(digest.is_object());
+  json m = Measure(html, dir);
   ASSERT_TRUE(m.is_object());
 
   // One timeline per repository table, each with date ticks.

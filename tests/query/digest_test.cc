@@ -1,10 +1,13 @@
-// fixgraph digest: selection, facts, rendering, determinism and the golden
-// files for data/demo (tests/golden/digest/). FIXGRAPH_UPDATE_GOLDEN=1
-// rewrites the golden files instead of comparing.
+// The digest (query/digest.h), in-process: selection, facts, rendering,
+// determinism and the golden files for data/demo (tests/golden/digest/: the
+// bytes `fixgraph digest` prints, which renders with the same functions).
+// FIXGRAPH_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
+// The command's flags, -o and --config: tests/cli/digest_cli_test.cc.
 #include "fixgraph/query/digest.h"
 
 #include "../../query/digest_render.h"
 #include "../../query/digest_text.h"
+#include "testutil/demo_store.h"
 #include "testutil/testutil.h"
 
 #include "fixgraph/engine/store.h"
@@ -19,36 +22,27 @@
 namespace fixgraph {
 namespace {
 
-using fixgraph::testing::BinaryPath;
 using fixgraph::testing::ReadFile;
-using fixgraph::testing::RunCommand;
 using fixgraph::testing::SourceDir;
 using fixgraph::testing::TempDir;
 using fixgraph::testing::WriteFile;
 using nlohmann::json;
 namespace dt = query::digest_text;
 
-// One imported demo store per test process.
+// The demo store of the test process (testutil/demo_store.h), read only.
 class DigestDemo : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    SetDisplayOffsetMinutes(8 * 60);  // in-process renders; the binary gets FIXGRAPH_TZ
-    db_ = new TempDir();
-    std::string out, err;
-    int rc = RunCommand(Fixgraph("import " + SourceDir() + "/data/demo"), &out, &err);
-    ASSERT_EQ(rc, 0) << err;
+    SetDisplayOffsetMinutes(8 * 60);  // the CLI's default display offset (+08:00)
+    auto db = fixgraph::testing::DemoDb();
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = *db;
   }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-  static std::string Fixgraph(const std::string& args) {
-    return "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + db_->path() + " " + args;
-  }
+  void SetUp() override { ASSERT_FALSE(db_.empty()); }
   static std::unique_ptr<Store> OpenStore() {
     StoreOptions o;
     o.read_only = true;
-    auto s = Store::Open(db_->path() + "/store", o);
+    auto s = Store::Open(db_ + "/store", o);
     EXPECT_TRUE(s.ok()) << s.status().message();
     return s.ok() ? std::move(*s) : nullptr;
   }
@@ -58,9 +52,19 @@ class DigestDemo : public ::testing::Test {
     EXPECT_TRUE(d.ok()) << d.status().message();
     return d.ok() ? std::move(*d) : query::Digest();
   }
-  static TempDir* db_;
+  // `fixgraph digest [--format F] [--lang L]`: the whole store, the default
+  // rules, rendered as the command renders (cli/documents.cc DigestText).
+  static std::string Render(const std::string& format, query::Lang lang = query::Lang::kZh) {
+    query::Digest d = Build(query::DigestOptions());
+    if (format == "md") return query::RenderMarkdown(d, lang);
+    if (format == "html") return query::RenderHtml(d, lang);
+    auto text = query::RenderJson(d);
+    EXPECT_TRUE(text.ok()) << text.status().ToString();
+    return text.ok() ? *text : std::string();
+  }
+  static std::string db_;
 };
-TempDir* DigestDemo::db_ = nullptr;
+std::string DigestDemo::db_;
 
 void CheckGolden(const std::string& name, const std::string& actual) {
   std::string path = SourceDir() + "/tests/golden/digest/" + name;
@@ -84,20 +88,16 @@ void CheckGolden(const std::string& name, const std::string& actual) {
 }
 
 TEST_F(DigestDemo, GoldenMarkdownJsonAndEnglish) {
-  std::string md, js, en, err;
-  ASSERT_EQ(RunCommand(Fixgraph("digest"), &md, &err), 0) << err;
-  ASSERT_EQ(RunCommand(Fixgraph("digest --format json"), &js, &err), 0) << err;
-  ASSERT_EQ(RunCommand(Fixgraph("digest --lang en"), &en, &err), 0) << err;
-  CheckGolden("demo.md", md);
-  CheckGolden("demo.json", js);
-  CheckGolden("demo.en.md", en);
+  CheckGolden("demo.md", Render("md"));
+  CheckGolden("demo.json", Render("json"));
+  CheckGolden("demo.en.md", Render("md", query::Lang::kEn));
 }
 
+// Two digests of the same store (each built from its own opening of it)
+// render to the same bytes.
 TEST_F(DigestDemo, SameStoreSameBytes) {
-  std::string a, b, err;
   for (const char* fmt : {"md", "json", "html"}) {
-    ASSERT_EQ(RunCommand(Fixgraph(std::string("digest --format ") + fmt), &a, &err), 0) << err;
-    ASSERT_EQ(RunCommand(Fixgraph(std::string("digest --format ") + fmt), &b, &err), 0) << err;
+    std::string a = Render(fmt), b = Render(fmt);
     EXPECT_EQ(a, b) << fmt;
     EXPECT_GT(a.size(), 1000u) << fmt;
   }
@@ -310,39 +310,25 @@ TEST_F(DigestDemo, SelectionFiltersAndMinTier) {
   EXPECT_FALSE(query::BuildDigest(*store, missing).ok());
 }
 
-TEST_F(DigestDemo, CliWritesFileAndRejectsBadInput) {
-  TempDir out_dir;
-  std::string out, err;
-  std::string file = out_dir / "d.md";
-  ASSERT_EQ(RunCommand(Fixgraph("digest --repo gitcode:Ascend/FlashGen -o " + file), &out, &err), 0)
-      << err;
-  std::string md = ReadFile(file);
-  EXPECT_NE(md.find("Ascend/FlashGen"), std::string::npos);
-  EXPECT_EQ(md.find("Ascend/MindSpeed-Ops"), std::string::npos);
-  EXPECT_FALSE(std::filesystem::exists(file + ".tmp"));
-
-  // Bad flag values are usage errors (exit 2, docs/cli.md "Exit status").
-  EXPECT_EQ(RunCommand(Fixgraph("digest --lang fr"), &out, &err), 2);
-  EXPECT_NE(err.find("fixgraph: usage error:"), std::string::npos);
-  EXPECT_NE(err.find("fr"), std::string::npos);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --format pdf"), &out, &err), 2);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --min-tier E"), &out, &err), 2);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --since yesterday"), &out, &err), 2);
-  EXPECT_NE(err.find("--since"), std::string::npos);
-  EXPECT_EQ(RunCommand(Fixgraph("digest --repo gitcode:nobody/nothing"), &out, &err), 1);
-  std::string bad = out_dir / "bad.json";
-  WriteFile(bad, "{\"min_tier\": \"Z\"}");
-  EXPECT_EQ(RunCommand(Fixgraph("digest --config " + bad), &out, &err), 1);
-  EXPECT_NE(err.find("min_tier"), std::string::npos);
-  // A config that only keeps fixed issues.
-  std::string only_fixed = out_dir / "fixed.json";
-  WriteFile(only_fixed, "{\"include_resolutions\": [\"fixed\"]}");
-  ASSERT_EQ(RunCommand(Fixgraph("digest --format json --config " + only_fixed), &out, &err), 0)
-      << err;
-  json j = json::parse(out);
+// A rules file that only keeps fixed issues (what `digest --config` reads):
+// the digest then holds fixed issues and the duplicates whose chain found
+// the fix, and nothing else.
+TEST_F(DigestDemo, RulesThatOnlyKeepFixedIssues) {
+  auto rules = query::ParseDigestRules("{\"include_resolutions\": [\"fixed\"]}", "fixed.json");
+  ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+  query::DigestOptions o;
+  o.rules = *rules;
+  query::Digest d = Build(o);
+  json j = query::ToJson(d);
+  size_t cases = 0;
   for (const json& r : j["repos"])
-    for (const json& c : r["cases"])
+    for (const json& c : r["cases"]) {
+      ++cases;
       EXPECT_TRUE(c["resolution"] == "fixed" || c["resolution"] == "duplicate") << c["issue"];
+    }
+  EXPECT_GT(cases, 0u);
+  // The default rules keep more than that.
+  EXPECT_LT(d.Cases().size(), Build(query::DigestOptions()).Cases().size());
 }
 
 TEST(DigestRules, ShippedFileEqualsCompiledDefaults) {
@@ -526,12 +512,21 @@ TEST(DigestRole, FallsBackToPathsLabelsOrName) {
             R"([{"filename": "engine/runtime/zero/stage3.py", "status": "modified"}])");
   WriteFile(root + "/pulls/11/files.json",
             R"([{"filename": "engine/runtime/zero/offload.py", "status": "modified"}])");
-  std::string out, err;
-  std::string fg = "FIXGRAPH_TZ=+08:00 " + BinaryPath() + " --db " + dir.path() + "/db ";
-  ASSERT_EQ(RunCommand(fg + "import " + dir.path() + "/dump", &out, &err), 0) << err;
-  ASSERT_EQ(RunCommand(fg + "digest --format json", &out, &err), 0) << err;
-  json j = json::parse(out);
-  ASSERT_EQ(j["repos"].size(), 1u) << out;
+  SetDisplayOffsetMinutes(8 * 60);  // the CLI's default display offset (+08:00)
+  Status imported = fixgraph::testing::ImportAndRefresh(dir / "db", dir / "dump");
+  ASSERT_TRUE(imported.ok()) << imported.ToString();
+  query::Digest d;
+  {
+    StoreOptions read_only;
+    read_only.read_only = true;
+    auto store = Store::Open(dir / "db/store", read_only);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    auto built = query::BuildDigest(**store, query::DigestOptions());
+    ASSERT_TRUE(built.ok()) << built.status().ToString();
+    d = std::move(*built);
+  }
+  json j = query::ToJson(d);
+  ASSERT_EQ(j["repos"].size(), 1u) << j.dump();
   const json& r = j["repos"][0];
   EXPECT_EQ(r["role"], "");
   EXPECT_EQ(r["role_text"]["zh"],
@@ -553,7 +548,7 @@ TEST(DigestRole, FallsBackToPathsLabelsOrName) {
             "https://github.com/acme/engine/pull/11");  // built from the reference
   EXPECT_TRUE(c2["fix_note"].is_null());                // "Fixes #2" says nothing
   // The Markdown overview's role column is never empty.
-  ASSERT_EQ(RunCommand(fg + "digest", &out, &err), 0) << err;
+  std::string out = query::RenderMarkdown(d, query::Lang::kZh);
   EXPECT_NE(out.find("| acme/engine | （仓库未填描述）修复多涉及 `engine/runtime`"),
             std::string::npos)
       << out;

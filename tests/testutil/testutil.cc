@@ -67,10 +67,26 @@ int ImportDemo(const std::string& db, std::string* err) {
   return RunFixgraph(db, "import " + SourceDir() + "/data/demo", &out, err);
 }
 
+std::string PastedDecoderLog() {
+  std::string log;
+  for (int i = 0; i < 300; ++i)
+    log += "[INFO] 2026-03-01 10:00:" + std::to_string(10 + i % 50) + ".000 [worker] step " +
+           std::to_string(i) + " video frame decoded, queue depth 3\n";
+  log += "[ERROR] 2026-03-01 10:01:00.000 [dvpp] vdec create channel failed ret=-1610252272\n";
+  for (int i = 0; i < 50; ++i) log += "[INFO] shutting down stream " + std::to_string(i) + "\n";
+  return log;
+}
+
 std::string ChromiumPath() {
   for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
     if (access(p, X_OK) == 0) return p;
   return "";
+}
+
+int RunChromium(const std::string& args, std::string* out, std::string* err) {
+  return RunCommand(
+      "timeout 120 " + ChromiumPath() + " --headless=new --no-sandbox --disable-gpu " + args, out,
+      err);
 }
 
 }  // namespace fixgraph::testing

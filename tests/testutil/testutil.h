@@ -41,8 +41,16 @@ int RunFixgraph(const std::string& db, const std::string& args, std::string* out
 // with stderr in `err`.
 int ImportDemo(const std::string& db, std::string* err);
 
+// A log as a user pastes it into `ask`: 350 INFO lines of a video decoder
+// around one ERROR line that holds the code -1610252272 of the demo's issue
+// gitcode:Ascend/mindsdk-referenceapps#332.
+std::string PastedDecoderLog();
+
 // The headless browser of the browser tests, or "" when none is installed
 // (those tests then skip; CI installs Debian's chromium).
 std::string ChromiumPath();
+// Runs that browser headless, as `chromium --headless=new --no-sandbox
+// --disable-gpu ARGS` stopped after 120 s; like RunCommand.
+int RunChromium(const std::string& args, std::string* out, std::string* err = nullptr);
 
 }  // namespace fixgraph::testing

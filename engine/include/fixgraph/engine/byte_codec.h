@@ -94,7 +94,7 @@ class ByteReader {
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (p_ == end_) return Bad();
-      std::uint8_t b = static_cast<std::uint8_t>(*p_++);
+      auto b = static_cast<std::uint8_t>(*p_++);
       if (shift == 63 && b > 1) return Bad();  // bits past the 64th: overlong
       v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if ((b & 0x80) == 0) return v;

@@ -15,6 +15,7 @@
 
 #include "fixgraph/engine/status.h"
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,8 +46,8 @@ struct RepoRef {
 
   friend bool operator==(const RepoRef&, const RepoRef&) = default;
   friend auto operator<=>(const RepoRef& a, const RepoRef& b) {
-    if (auto c = a.platform <=> b.platform; c != 0) return c;
-    if (auto c = a.owner <=> b.owner; c != 0) return c;
+    if (auto c = a.platform <=> b.platform; std::is_neq(c)) return c;
+    if (auto c = a.owner <=> b.owner; std::is_neq(c)) return c;
     return a.name <=> b.name;
   }
 };
@@ -75,8 +76,8 @@ struct Ref {
 
   friend bool operator==(const Ref&, const Ref&) = default;
   friend auto operator<=>(const Ref& a, const Ref& b) {
-    if (auto c = a.kind <=> b.kind; c != 0) return c;
-    if (auto c = a.repo <=> b.repo; c != 0) return c;
+    if (auto c = a.kind <=> b.kind; std::is_neq(c)) return c;
+    if (auto c = a.repo <=> b.repo; std::is_neq(c)) return c;
     return a.number <=> b.number;
   }
 };

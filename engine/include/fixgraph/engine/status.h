@@ -123,6 +123,9 @@ class [[nodiscard]] StatusOr {
 #define FG_CONCAT_INNER_(a, b) a##b
 #define FG_CONCAT_(a, b) FG_CONCAT_INNER_(a, b)
 
+// NOLINTBEGIN(bugprone-macro-parentheses): `var`, `tmp` and `lhs` name or declare a variable
+// (`auto x`), which parentheses would break; every `expr` is parenthesized.
+
 // Returns from the enclosing function if `expr` (a Status) is not OK.
 #define FG_RETURN_IF_ERROR(expr) FG_RETURN_IF_ERROR_IMPL_(FG_CONCAT_(fg_status_, __COUNTER__), expr)
 #define FG_RETURN_IF_ERROR_IMPL_(var, expr) \
@@ -138,3 +141,4 @@ class [[nodiscard]] StatusOr {
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -90,7 +90,7 @@ struct AskHit {
 // A best hit scoring below this counts as "no issue fits well".
 inline constexpr double kWeakHitScore = 0.45;
 // Longest query accepted (bytes); longer text gets InvalidArgument.
-inline constexpr size_t kMaxQueryBytes = 16 * 1024 * 1024;
+inline constexpr size_t kMaxQueryBytes = size_t{16} * 1024 * 1024;
 
 // One entry of the single ranking of issue and doc hits.
 struct RankedRef {

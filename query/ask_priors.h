@@ -1,0 +1,116 @@
+// The resolution priors of ask's searcher (ask.cc), private to query/: the
+// prior of every issue read once per index revision (PriorTable), the Xapian
+// weight made of it that lets a title search skip the issues whose prior
+// cannot reach the top (PriorSource), and the decider that leaves out dead
+// documents (LiveDecider). A table is read-only once loaded: searches on
+// several threads share one; a PriorSource or LiveDecider serves one search.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fixgraph::query {
+
+// The prior of a document written without a prior slot.
+inline constexpr double kDefaultPrior = 0.2;
+
+// The prior slot of every document by docid, read in one pass over the value
+// stream (a value read per document is a B-tree lookup and a block read).
+// Priors take a few distinct values (ResolutionPrior): for each but the
+// lowest, the docids holding at least that prior, so a search for the next
+// well-resolved issue is a binary search, not a scan. More than kMaxLevels
+// distinct values (not written by this build): no lists, a scan.
+struct PriorTable {
+  static constexpr size_t kMaxLevels = 32;
+  std::vector<float> prior;   // by docid; kDefaultPrior for a docid without the slot
+  std::vector<float> levels;  // the distinct priors, ascending (empty: too many)
+  std::vector<std::vector<Xapian::docid>> at_least;  // [i]: docids with prior >= levels[i] (i >= 1)
+  float max = 0;
+  // The dead documents (issue_index.h, kDeadKey) by docid: true for a dead
+  // one; empty when there are none (a rebuilt index).
+  std::vector<bool> dead;
+  Xapian::doccount dead_count = 0;
+
+  bool Dead(Xapian::docid did) const { return did < dead.size() && dead[did]; }
+  // The live documents of `db` (its document count includes the dead ones).
+  Xapian::doccount Live(const Xapian::Database& db) const {
+    const Xapian::doccount all = db.get_doccount();
+    return all > dead_count ? all - dead_count : 0;
+  }
+
+  // False when the dead set cannot be read.
+  bool LoadDead(const Xapian::Database& db);
+
+  // The priors of a sharded index (issue_index.h, kPriorsKey): no level
+  // lists (PriorSource does not run on remote shards). False when unreadable.
+  bool LoadShared(const Xapian::Database& db);
+
+  // The priors of a single index, from its value stream, with the level lists.
+  void Load(const Xapian::Database& db);
+};
+
+// The resolution prior of every issue as a Xapian weight, read from the
+// searcher's PriorTable. Equal priors are told apart by a tie-break far below
+// any difference of priors (kTieBreak, smaller for later docids), which keeps
+// Xapian's own order among them (docid ascending) and makes every weight
+// distinct: once the matcher holds its `wanted` matches, skip_to/next jump
+// over every issue whose weight is below the worst of them, so an AND over
+// title terms and this source visits only issues that could still enter the
+// top. Valid for one search over the database the table was read from (no
+// clone(): the query is never shared).
+class PriorSource final : public Xapian::PostingSource {
+ public:
+  explicit PriorSource(const PriorTable& table) : table_(table), size_(table.prior.size()) {}
+
+  void init(const Xapian::Database& db) override;
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  // Every document: the AND is driven by its title terms, this source only
+  // skips ahead of them.
+  Xapian::doccount get_termfreq_est() const override { return Count(); }
+  Xapian::doccount get_termfreq_max() const override { return Count(); }
+  double get_weight() const override { return Weight(did_); }
+  Xapian::docid get_docid() const override { return static_cast<Xapian::docid>(did_); }
+  bool at_end() const override { return did_ >= size_; }
+  void next(double min_wt) override { Advance(did_ + 1, min_wt); }
+  void skip_to(Xapian::docid did, double min_wt) override {
+    if (did > did_) Advance(did, min_wt);
+  }
+  std::string get_description() const override { return "fixgraph::PriorSource"; }
+
+ private:
+  static constexpr double kTieBreak = 1e-9;
+
+  Xapian::doccount Count() const {
+    return size_ == 0 ? 0 : static_cast<Xapian::doccount>(size_ - 1);
+  }
+  double Weight(size_t did) const {
+    return static_cast<double>(table_.prior[did]) + kTieBreak - step_ * static_cast<double>(did);
+  }
+  // To the first docid >= `from` whose weight reaches `min_wt` (or the end).
+  void Advance(size_t from, double min_wt);
+
+  const PriorTable& table_;
+  const size_t size_;
+  size_t did_ = 0;
+  double step_ = 0;
+};
+
+// Keeps the live documents of a candidate pass (issue_index.h: a dead
+// document's terms stay in the posting lists until the next rebuild). Used
+// only when the index has dead documents.
+class LiveDecider final : public Xapian::MatchDecider {
+ public:
+  explicit LiveDecider(const PriorTable& table) : table_(table) {}
+  bool operator()(const Xapian::Document& doc) const override {
+    return !table_.Dead(doc.get_docid());
+  }
+
+ private:
+  const PriorTable& table_;
+};
+
+}  // namespace fixgraph::query
