@@ -32,7 +32,7 @@ void TruncateCodePoints(std::string& s, size_t max);
 inline void AppendInt(std::string& out, int64_t v) {
   char buf[24];
   const auto result = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, result.ptr);
+  out.append(buf, static_cast<size_t>(result.ptr - buf));
 }
 std::string IntString(int64_t v);
 // The low 4 * digits bits of v as lowercase hex digits.

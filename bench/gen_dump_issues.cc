@@ -111,7 +111,9 @@ void RepoWriter::AppendLog(std::string& out, const Sections& s, size_t target, c
     ++lines;
   }
   for (int64_t frame = 0; lines < kMaxTraceLines && length < target; ++lines, ++frame) {
-    add_line("#" + IntString(frame), kBacktraceFrame);
+    std::string label(1, '#');
+    AppendInt(label, frame);
+    add_line(label, kBacktraceFrame);
   }
   out += "```";
 }

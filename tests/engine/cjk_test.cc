@@ -16,7 +16,9 @@ TEST(Cjk, ScriptsNest) {
   EXPECT_FALSE(IsCjkScript(U'a'));
   EXPECT_FALSE(IsCjkScript(U'，'));  // full-width punctuation is not a word
   for (char32_t c = 0; c < 0x30000; ++c)
-    if (IsCjkIdeographBmp(c)) ASSERT_TRUE(IsCjkScript(c)) << static_cast<unsigned>(c);
+    if (IsCjkIdeographBmp(c)) {
+      ASSERT_TRUE(IsCjkScript(c)) << static_cast<unsigned>(c);
+    }
 }
 
 TEST(Cjk, FunctionCharactersAreIdeographsAndTheLinkerDropsMore) {
@@ -25,7 +27,9 @@ TEST(Cjk, FunctionCharactersAreIdeographsAndTheLinkerDropsMore) {
       ASSERT_TRUE(IsCjkIdeographBmp(c)) << static_cast<unsigned>(c);
       ASSERT_TRUE(IsCjkLinkStopChar(c)) << static_cast<unsigned>(c);
     }
-    if (IsCjkLinkStopChar(c)) ASSERT_TRUE(IsCjkIdeographBmp(c)) << static_cast<unsigned>(c);
+    if (IsCjkLinkStopChar(c)) {
+      ASSERT_TRUE(IsCjkIdeographBmp(c)) << static_cast<unsigned>(c);
+    }
   }
   EXPECT_TRUE(IsCjkFunctionChar(U'的'));
   EXPECT_FALSE(IsCjkFunctionChar(U'在'));  // 存在: searched

@@ -7,6 +7,8 @@
 #include <array>
 #include <cctype>
 #include <random>
+#include <utility>
+#include <vector>
 
 namespace fixgraph::graph::text {
 namespace {
@@ -281,34 +283,35 @@ TEST(Text, ClauseAt) {
   EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "问题由 !11 引入");
 }
 
-// ClauseAt as it was written first: every delimiter compared at every byte.
+// ClauseAt restated: every delimiter compared at every byte, all spans
+// found first.
 Clause ClauseAtSlowly(std::string_view s, size_t offset) {
   static constexpr std::array<std::string_view, 9> kDelims = {
       "\n", "\xE3\x80\x82", "\xEF\xBC\x9B", ";", "\xEF\xBC\x81", "\xEF\xBC\x9F", "!", "?", "\r"};
-  Clause c{0, s.size()};
-  offset = std::min(offset, s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t len = 0;
-    for (std::string_view d : kDelims) {
-      if (s.compare(i, d.size(), d) != 0) continue;
-      if ((d == "!" || d == "?") && i + 1 < s.size() &&
-          std::isalnum(static_cast<unsigned char>(s[i + 1])))
-        continue;
-      len = d.size();
-      break;
-    }
-    if (len == 0) {
+  // First every delimiter's span, left to right, then the spans around offset.
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (size_t i = 0; i < s.size();) {
+    auto is_delim = [&](std::string_view d) {
+      return s.substr(i).starts_with(d) && !((d == "!" || d == "?") && i + 1 < s.size() &&
+                                             std::isalnum(static_cast<unsigned char>(s[i + 1])));
+    };
+    auto d = std::find_if(kDelims.begin(), kDelims.end(), is_delim);
+    if (d == kDelims.end()) {
       ++i;
       continue;
     }
-    if (i + len <= offset) {
-      c.begin = i + len;
-    } else if (i >= offset) {
-      c.end = i;
+    spans.emplace_back(i, i + d->size());
+    i += d->size();
+  }
+  offset = std::min(offset, s.size());
+  Clause c{0, s.size()};
+  for (const auto& [start, stop] : spans)
+    if (stop <= offset) c.begin = stop;
+  for (const auto& [start, stop] : spans) {
+    if (start >= offset) {
+      c.end = start;
       break;
     }
-    i += len;
   }
   return c;
 }

@@ -1,8 +1,10 @@
-// The tokenisers as they were before the one-pass rewrite (h/linkrun), kept
-// verbatim as the reference the new ones must match: Tokens and Identifiers
-// of random texts, of texts cut at random bytes (invalid UTF-8) and of the
-// demo dump's texts must be equal, and TokensOfLines must give the tokens of
-// the joined text.
+// The tokenisers as they were before the one-pass rewrite (h/linkrun), kept as
+// the reference the new ones must match: Tokens and Identifiers of random
+// texts, of texts cut at random bytes (invalid UTF-8) and of the demo dump's
+// texts must be equal, and TokensOfLines must give the tokens of the joined
+// text. The helpers the rewrite kept unchanged (character classes, URL
+// blanking) are restated here in another form, so that the reference does
+// not share their code.
 #include "../../graph/text.h"
 #include "testutil/testutil.h"
 
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -41,22 +44,12 @@ char32_t Next(std::string_view s, size_t* i) {
 bool IsCjk(char32_t cp) { return IsCjkIdeographBmp(cp); }
 bool IsStopChar(char32_t cp) { return IsCjkLinkStopChar(cp); }
 
-// Hash (FNV-1a, as Hash) of the UTF-8 bytes of `n` CJK code points, each
-// three bytes long (every IsCjk code point is in U+0800..U+FFFF), without
-// building the string.
+// Hash of the UTF-8 bytes of `n` CJK code points: encoded, then hashed as any
+// text (the tokeniser hashes them without building the string).
 std::uint64_t HashCjk(const char32_t* cps, size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto add = [&h](unsigned byte) {
-    h ^= byte;
-    h *= 1099511628211ull;
-  };
-  for (size_t k = 0; k < n; ++k) {
-    char32_t cp = cps[k];
-    add(0xE0 | (cp >> 12));
-    add(0x80 | ((cp >> 6) & 0x3F));
-    add(0x80 | (cp & 0x3F));
-  }
-  return h;
+  std::string utf8;
+  for (size_t k = 0; k < n; ++k) AppendUtf8(&utf8, cps[k]);
+  return Hash(utf8);
 }
 
 bool IsStopWord(std::string_view w) {
@@ -69,22 +62,17 @@ bool IsStopWord(std::string_view w) {
   return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
 }
 
+// The character classes, restated with <cctype> (the program runs in the "C"
+// locale) rather than copied from text_internal.h.
 bool AllAscii(std::string_view s) {
-  unsigned char any = 0;
-  for (char c : s) any |= static_cast<unsigned char>(c);
-  return any < 0x80;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
-
-// ASCII character classes, as <cctype> gives them in the "C" locale.
-constexpr bool AsciiLower(char32_t c) { return c >= 'a' && c <= 'z'; }
-constexpr bool AsciiUpper(char32_t c) { return c >= 'A' && c <= 'Z'; }
-constexpr bool AsciiAlnum(char32_t c) {
-  return (c >= '0' && c <= '9') || AsciiLower(c) || AsciiUpper(c);
-}
-
-// std::tolower in the "C" locale, inline.
-constexpr char AsciiToLower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+bool AsciiLower(char32_t c) { return c < 0x80 && std::islower(static_cast<int>(c)) != 0; }
+bool AsciiUpper(char32_t c) { return c < 0x80 && std::isupper(static_cast<int>(c)) != 0; }
+bool AsciiAlnum(char32_t c) { return c < 0x80 && std::isalnum(static_cast<int>(c)) != 0; }
+char AsciiToLower(char c) {
+  return static_cast<unsigned char>(c) < 0x80 ? static_cast<char>(std::tolower(c)) : c;
 }
 
 bool IsIdentChar(char c) {
@@ -93,17 +81,15 @@ bool IsIdentChar(char c) {
 }
 
 bool HasLetter(std::string_view s) {
-  return std::any_of(s.begin(), s.end(),
-                     [](unsigned char c) { return AsciiLower(c) || AsciiUpper(c); });
+  return std::any_of(s.begin(), s.end(), [](char c) { return AsciiLower(c) || AsciiUpper(c); });
 }
 
+// Empty, or a digit first, or v/r and a digit ("v2.1", "r1").
 bool LooksLikeVersion(std::string_view s) {
-  if (s.empty()) return true;
-  if (std::isdigit(static_cast<unsigned char>(s[0]))) return true;
-  if ((s[0] == 'v' || s[0] == 'V' || s[0] == 'r' || s[0] == 'R') && s.size() > 1 &&
-      std::isdigit(static_cast<unsigned char>(s[1])))
-    return true;
-  return false;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (s.empty() || digit(s.front())) return true;
+  return s.size() > 1 && std::string_view("vVrR").find(s.front()) != std::string_view::npos &&
+         digit(s[1]);
 }
 
 bool HasFileExtension(std::string_view s) {
@@ -132,34 +118,47 @@ bool IsCamel(std::string_view s) {
   return false;
 }
 
-// Blanks out http(s) URLs so their paths are not read as file paths.
+// Blanks out http(s) URLs so their paths are not read as file paths: a URL
+// runs from "http://" or "https://" to the first space, non-ASCII byte, ')' or
+// ']'. Restated position by position (the tokeniser searches for "http").
 std::string WithoutUrls(std::string out) {
-  size_t pos = 0;
-  while ((pos = out.find("http", pos)) != std::string::npos) {
-    if (out.compare(pos, 7, "http://") != 0 && out.compare(pos, 8, "https://") != 0) {
-      pos += 4;
+  auto url_at = [&out](size_t i) {
+    std::string_view rest = std::string_view(out).substr(i);
+    return rest.starts_with("http://") || rest.starts_with("https://");
+  };
+  auto ends_url = [](char c) {
+    return static_cast<unsigned char>(c) >= 0x80 || std::isspace(static_cast<unsigned char>(c)) ||
+           c == ')' || c == ']';
+  };
+  size_t i = 0;
+  while (i < out.size()) {
+    if (!url_at(i)) {
+      ++i;
       continue;
     }
-    size_t end = pos;
-    while (end < out.size() && !std::isspace(static_cast<unsigned char>(out[end])) &&
-           static_cast<unsigned char>(out[end]) < 0x80 && out[end] != ')' && out[end] != ']')
-      ++end;
-    std::fill(out.begin() + static_cast<std::ptrdiff_t>(pos),
-              out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
-    pos = end;
+    for (; i < out.size() && !ends_url(out[i]); ++i) out[i] = ' ';
   }
   return out;
 }
 
+// True if a '/'-separated segment of `tok` has 4 characters or more and a letter.
+bool HasPathSegment(std::string_view tok) {
+  std::istringstream in{std::string(tok)};
+  std::string seg;
+  while (std::getline(in, seg, '/'))
+    if (seg.size() >= 4 && HasLetter(seg)) return true;
+  return false;
+}
+
 std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = AsciiToLower(c);
+  std::string out;
+  std::transform(s.begin(), s.end(), std::back_inserter(out), AsciiToLower);
   return out;
 }
 
 std::string FoldWidth(std::string_view s) {
-  if (AllAscii(s)) return std::string(s);  // nothing to fold
   std::string out;
+  if (AllAscii(s)) return out.assign(s);  // nothing to fold
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
@@ -261,22 +260,10 @@ std::vector<std::string> Identifiers(std::string_view input, bool path_variants)
     bool hyphen = tok.find('-') != std::string_view::npos && tok.size() >= 8;
     bool camel = IsCamel(tok);
     if (!(underscore || slash || file || dotted || hyphen || camel)) continue;
-    if (slash && !file && !underscore) {
-      // "A2/A3", "CPU/GPU": short alternatives, not a path.
-      bool real = false;
-      for (size_t a = 0, b; a <= tok.size(); a = b + 1) {
-        b = tok.find('/', a);
-        if (b == std::string_view::npos) b = tok.size();
-        std::string_view seg = tok.substr(a, b - a);
-        if (seg.size() >= 4 && HasLetter(seg)) real = true;
-      }
-      if (!real) continue;
-    }
-    if (dotted && !underscore && !camel && !slash) {
-      // "e.g", "torch.cuda": keep only module paths with an identifier part.
-      size_t parts = static_cast<size_t>(std::count(tok.begin(), tok.end(), '.')) + 1;
-      if (parts < 2 || tok.size() < 8) continue;
-    }
+    // "A2/A3", "CPU/GPU": short alternatives, not a path; "e.g", "torch.cuda":
+    // only module paths of 8 characters or more with an identifier part.
+    if (slash && !file && !underscore && !HasPathSegment(tok)) continue;
+    if (dotted && !underscore && !camel && !slash && tok.size() < 8) continue;
     std::string id = Lower(tok);
     out.push_back(id);
     if (dotted && !slash && path_variants) {
