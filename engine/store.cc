@@ -321,6 +321,25 @@ Status Store::Flush() {
   return s;
 }
 
+// Deleting pending entries leaves a tombstone per entry in the meta family,
+// and every later ListPending (run by each command that opens the store)
+// steps over all of them until a compaction drops them. A first import and
+// link of a million issues and PRs leaves two million, which no later write
+// to the small meta family would compact: `stats` spent 0.45 of its 0.5 s
+// there. So after a clear of at least this many entries the pending range is
+// compacted (seconds at that size; nothing below it).
+constexpr size_t kCompactPendingAfter = 1000;
+
+Status Store::CompactPendingAfter(size_t deleted) {
+  if (deleted < kCompactPendingAfter) return Status::OK();
+  std::string begin(keys::kPendingPrefix);
+  const std::string end = store_internal::PrefixEnd(begin);
+  rocksdb::Slice b(begin), e(end);
+  rocksdb::CompactRangeOptions co;
+  co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+  return FromRocks(impl_->db->CompactRange(co, impl_->meta, &b, &e), "compacting pending work");
+}
+
 Status Store::ClearPending(const PendingWork& done) {
   if (done.empty()) return Status::OK();
   std::unique_ptr<Batch> batch = NewBatch();
@@ -331,7 +350,8 @@ Status Store::ClearPending(const PendingWork& done) {
     b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingReindex, r.ToString()), {});
   for (const std::string& r : done.link_runs)
     b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingLinkRun, r), {});
-  return Write(batch.get(), Durability::kLogged);
+  FG_RETURN_IF_ERROR(Write(batch.get(), Durability::kLogged));
+  return CompactPendingAfter(done.relink.size() + done.reindex.size() + done.link_runs.size());
 }
 
 Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered) {
@@ -341,7 +361,8 @@ Status Store::BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered)
           keys::PendingKey(keys::kPendingLinkRun, repo ? repo->ToString() : "*"), {});
   for (const Ref& r : covered)
     b.Stage(impl_->meta, true, keys::PendingKey(keys::kPendingRelink, r.ToString()), {});
-  return Write(batch.get(), Durability::kLogged);
+  FG_RETURN_IF_ERROR(Write(batch.get(), Durability::kLogged));
+  return CompactPendingAfter(covered.size());
 }
 
 namespace {

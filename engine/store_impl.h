@@ -59,6 +59,15 @@ std::string DerivedKey(const std::string& kind, const Ref& item);
 // The items prefix of one repository's records with `tag`, or of all of them.
 std::string TagPrefix(char tag, const RepoRef* repo);
 
+// The least key greater than every key starting with `prefix` ("" when there
+// is none: an empty prefix or one of 0xFF bytes only).
+inline std::string PrefixEnd(std::string_view prefix) {
+  std::string end(prefix);
+  while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xFF) end.pop_back();
+  if (!end.empty()) end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+  return end;
+}
+
 // How a scan reads its blocks: point reads (a few records of one item) go
 // through the block cache; bulk scans (ForEach*) bypass it.
 enum class ScanMode { kPoint, kBulk };
@@ -113,6 +122,11 @@ struct Store::Impl {
               ScanMode mode = ScanMode::kPoint) const {
     rocksdb::ReadOptions ro;
     if (mode == ScanMode::kBulk) ro.fill_cache = false;
+    // The iterator stops at the end of the prefix rather than at the next
+    // live key after it (which may lie behind many deleted ones).
+    const std::string upper = store_internal::PrefixEnd(prefix);
+    const rocksdb::Slice upper_slice(upper);
+    if (!upper.empty()) ro.iterate_upper_bound = &upper_slice;
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
       if (!fn(it->key().ToStringView(), it->value().ToStringView())) break;

@@ -236,10 +236,13 @@ class Store {
 
   // ---- Pending derived work (PendingWork above).
   Status ListPending(PendingWork* out) const;
-  // Removes the given entries in one logged write.
+  // Removes the given entries in one logged write. After a large removal
+  // (a thousand entries or more) the pending key range is compacted, so that
+  // later ListPending calls do not step over the deleted entries.
   Status ClearPending(const PendingWork& done);
   // Records a whole link run (of `repo`, of all repositories when null) as
-  // begun, and drops `relink` entries it covers, in one logged write.
+  // begun, and drops `relink` entries it covers, in one logged write
+  // (compacted as ClearPending's).
   Status BeginLinkRun(const RepoRef* repo, const std::vector<Ref>& covered);
 
   // ---- Bulk scans (one sequential pass instead of a read per item; the
@@ -287,6 +290,9 @@ class Store {
   std::uint64_t BlockCacheBytes() const;
 
  private:
+  // Compacts the pending key range when `deleted` entries were just removed
+  // from it and they are many (store.cc, kCompactPendingAfter).
+  Status CompactPendingAfter(size_t deleted);
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
