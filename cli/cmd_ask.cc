@@ -174,7 +174,8 @@ void RunAsk(Context& ctx, const AskArgs& args) {
     auto ref = ParseRef(*repo);
     if (Status s = RequireRepository(**store, ref->repo); !s.ok()) return ctx.Fail(s);
   }
-  auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs);
+  // One question per process: no prior table to read (query::SearcherUse).
+  auto searcher = query::Searcher::Open(ctx.db_dir, ctx.env.docs, query::SearcherUse::kOneQuestion);
   if (!searcher.ok()) return ctx.Fail(searcher.status());
   query::AskOptions options;
   options.limit = args.limit;

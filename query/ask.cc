@@ -116,12 +116,13 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
 
 class XapianSearcher final : public Searcher {
  public:
-  XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs)
-      : db_dir_(std::move(db_dir)), docs_(std::move(docs)) {}
+  XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs, SearcherUse use)
+      : db_dir_(std::move(db_dir)), docs_(std::move(docs)), use_(use) {}
 
   Status OpenPool() {
     try {
-      for (size_t i = 0; i < kPoolSize; ++i) {
+      const size_t handles = use_ == SearcherUse::kOneQuestion ? 1 : kPoolSize;
+      for (size_t i = 0; i < handles; ++i) {
         auto h = std::make_unique<Handle>();
         // The shards the first handle found down are not waited for again.
         FG_RETURN_IF_ERROR(OpenHandle(*h, i == 0 ? std::vector<size_t>() : pool_[0]->down));
@@ -205,8 +206,10 @@ class XapianSearcher final : public Searcher {
 
     double Prior(Xapian::docid did) {
       if (did < priors->prior.size()) return priors->prior[did];
-      std::string slot = db.get_document(did).get_value(kPriorSlot);  // not expected: read it
-      return slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot);
+      // No table (SearcherUse::kOneQuestion), or a docid past it: read it,
+      // as the table holds it (a float).
+      std::string slot = db.get_document(did).get_value(kPriorSlot);
+      return static_cast<float>(slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot));
     }
   };
 
@@ -239,6 +242,15 @@ class XapianSearcher final : public Searcher {
                                   ", " + kDeadKey +
                                   ") cannot be read: split the index again with `fixgraph index "
                                   "split`");
+      return std::shared_ptr<const PriorTable>(std::move(table));
+    }
+    if (use_ == SearcherUse::kOneQuestion) {
+      // No per-issue table (SearcherUse): the dead documents only.
+      auto table = std::make_shared<PriorTable>();
+      if (!table->LoadDead(db))
+        return Status::Corruption("issue index " + IssueIndexDir(db_dir_) +
+                                  ": unreadable dead document set (" + kDeadKey +
+                                  "): rebuild it with `fixgraph index-ask`");
       return std::shared_ptr<const PriorTable>(std::move(table));
     }
     const std::string uuid = db.get_uuid();
@@ -360,14 +372,16 @@ class XapianSearcher final : public Searcher {
     enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     if (built.units > 1) {
       PriorSource best(*h.priors);
-      // Over shards Xapian's own source of the prior slot: the same weights
-      // without the tie-break, and Xapian orders equal weights by docid too
-      // (the shards keep the single index's docids). It only cannot skip.
+      // Over shards, or without a prior table (SearcherUse::kOneQuestion),
+      // Xapian's own source of the prior slot: the same weights without the
+      // tie-break, and Xapian orders equal weights by docid too (the shards
+      // keep the single index's docids). It only cannot skip.
       Xapian::ValueWeightPostingSource slot(kPriorSlot);
+      const bool by_slot = h.sharded || h.priors->prior.empty();
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
       enquire.set_query(
           filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted,
-                                 h.sharded ? Xapian::Query(&slot) : Xapian::Query(&best))));
+                                 by_slot ? Xapian::Query(&slot) : Xapian::Query(&best))));
       Xapian::MSet mset =
           enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
       for (auto it = mset.begin(); it != mset.end(); ++it)
@@ -472,6 +486,7 @@ class XapianSearcher final : public Searcher {
 
   std::string db_dir_;
   std::unique_ptr<DocSource> docs_;
+  SearcherUse use_;
   std::vector<std::unique_ptr<Handle>> pool_;
   std::mutex priors_mu_;  // guards the three below
   std::shared_ptr<const PriorTable> priors_;
@@ -483,7 +498,8 @@ class XapianSearcher final : public Searcher {
 }  // namespace
 
 StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
-                                                   const DocSourceConfig& docs_config) {
+                                                   const DocSourceConfig& docs_config,
+                                                   SearcherUse use) {
   std::error_code ec;
   if (!IsStubFile(IssueIndexDir(db_dir)) &&
       !std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
@@ -492,7 +508,7 @@ StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
   std::unique_ptr<DocSource> docs;
   auto opened = OpenDocSources(db_dir, docs_config);
   if (opened.ok()) docs = std::move(*opened);  // no doc source: ask still answers from issues
-  auto s = std::make_unique<XapianSearcher>(db_dir, std::move(docs));
+  auto s = std::make_unique<XapianSearcher>(db_dir, std::move(docs), use);
   FG_RETURN_IF_ERROR(s->OpenPool());
   // Build the lexicon and the stemmer now, not in the first query.
   (void)BuildQuery("warm up error 报错 aclnnTest");

@@ -10,6 +10,8 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace fixgraph::query {
 namespace {
@@ -43,6 +45,36 @@ TEST(AskEvalTest, DevQuerySetMeetsThresholds) {
   // expected hit (docs/evaluation.md, "Noise floor").
   EXPECT_EQ(r["min_score"].get<double>(), 0.10);
   EXPECT_GE(r["expected_score_min"].get<double>(), 1.5 * r["min_score"].get<double>()) << out;
+}
+
+// A searcher opened for one question (the CLI's: no prior table, the title
+// pass weighted by Xapian's value source) answers every dev query, and short
+// generic ones, byte for byte as the serving searcher does.
+TEST(AskEvalTest, OneQuestionSearcherAnswersAsTheServingOne) {
+  auto db = fixgraph::testing::DemoDb();
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  auto serving = Searcher::Open(*db);
+  auto one = Searcher::Open(*db, {}, SearcherUse::kOneQuestion);
+  ASSERT_TRUE(serving.ok() && one.ok());
+  nlohmann::json set = nlohmann::json::parse(
+      fixgraph::testing::ReadFile(fixgraph::testing::SourceDir() + "/tests/data/queries.json"));
+  std::vector<std::string> questions = {"error", "报错", "timeout", "EZ9999", "npu", "HCCL 超时"};
+  for (const auto& q : set) questions.push_back(q["q"].get<std::string>());
+  size_t answered = 0;
+  for (const std::string& q : questions) {
+    for (size_t limit : {1, 5, 10}) {
+      AskOptions options;
+      options.limit = limit;
+      options.with_docs = false;
+      auto a = (*serving)->Ask(q, options);
+      auto b = (*one)->Ask(q, options);
+      ASSERT_EQ(a.ok(), b.ok()) << q;
+      if (!a.ok()) continue;
+      EXPECT_TRUE(ToJsonText(*a) == ToJsonText(*b)) << q << " limit " << limit;
+      answered += a->hits.empty() ? 0 : 1;
+    }
+  }
+  EXPECT_GE(answered, 3 * set.size());
 }
 
 // EvaluateAsk itself, over a searcher that answers from a table.
