@@ -100,7 +100,7 @@ class RepoSync {
         repo_(repo),
         options_(options),
         counts_(counts),
-        fetch_(repo.platform, options, counts),
+        fetch_(repo.platform, options),
         mapper_(NewMapper(repo.platform, MapperOptions{options.naive_utc_offset_minutes})),
         batch_(store->NewBatch()),
         start_(Clock::now()) {
@@ -716,8 +716,7 @@ Status ParseSyncTarget(const std::string& text, RepoRef* repo, std::string* org)
 
 StatusOr<std::vector<RepoRef>> ListOrgRepositories(Platform platform, const std::string& org,
                                                    const SyncOptions& options, SyncCounts* counts) {
-  SyncCounts local;
-  Fetcher fetch(platform, options, counts ? counts : &local);
+  Fetcher fetch(platform, options);
   auto all = fetch.GetAll("/orgs/" + org + "/repos", "type=all", true);
   if (counts) {
     counts->requests += fetch.requests();

@@ -36,10 +36,9 @@ std::string ErrorMessageOf(const std::string& body) {
   return "";
 }
 
-Fetcher::Fetcher(Platform platform, const SyncOptions& options, SyncCounts* counts)
+Fetcher::Fetcher(Platform platform, const SyncOptions& options)
     : api_(ApiFor(platform)),
       options_(options),
-      counts_(counts),
       limiter_(options.requests_per_minute < 0 ? api_.default_rpm : options.requests_per_minute),
       rng_(std::random_device{}()) {
   base_ = options.api_base.empty() ? api_.default_base : options.api_base;

@@ -96,7 +96,7 @@ class Fetcher {
 
   // Uses options.client, or a curl client of its own; the token comes from
   // options.token_source($<platform>_TOKEN).
-  Fetcher(Platform platform, const SyncOptions& options, SyncCounts* counts);
+  Fetcher(Platform platform, const SyncOptions& options);
 
   const PlatformApi& api() const { return api_; }
   std::int64_t requests() const { return requests_; }
@@ -128,7 +128,6 @@ class Fetcher {
 
   PlatformApi api_;
   const SyncOptions& options_;
-  SyncCounts* counts_;
   Limiter limiter_;
   std::mt19937 rng_;
   std::mutex rng_mu_;

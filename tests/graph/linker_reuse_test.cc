@@ -153,8 +153,7 @@ TEST_F(GraphTest, RevertsInEveryFormAreNeverFixes) {
                            "【回退】x",
                            "回退 x",
                            "\xEF\xBC\xB2\xEF\xBD\x85vert x" /* Ｒｅvert */,
-                           "[\xEF\xBC\xB2"
-                           "EVERT] x" /* [ＲEVERT] */};
+                           "[\xEF\xBC\xB2\x45VERT] x" /* [ＲEVERT] */};
   std::int64_t n = 40;
   for (const char* title : reverts)
     AddPull(n++, title, "fix #61", "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
