@@ -25,19 +25,8 @@ using nlohmann::json;
 using Result = testing::CliResult;
 using testing::RunCliOn;
 
-class AskCli : public ::testing::Test {
+class AskCli : public testing::DemoStoreCli<AskCli> {
  protected:
-  static void SetUpTestSuite() {
-    db_ = new TempDir();
-    Result r = Run({"import", SourceDir() + "/data/demo"});
-    ASSERT_EQ(r.code, 0) << r.err;
-  }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-  // fixgraph --db <demo store> ARGS...
-  static Result Run(const std::vector<std::string>& args) { return RunCliOn(db_->path(), args); }
   // `ask --json ARGS...`, parsed.
   static json AskJson(std::vector<std::string> args) {
     args.insert(args.begin(), {"ask", "--json"});
@@ -45,9 +34,7 @@ class AskCli : public ::testing::Test {
     EXPECT_EQ(r.code, 0) << r.err;
     return r.code == 0 ? json::parse(r.out) : json::object();
   }
-  static TempDir* db_;
 };
-TempDir* AskCli::db_ = nullptr;
 
 TEST_F(AskCli, PlainTextReadsWell) {
   Result r = Run({"ask", "FocalLoss", "Sync", "stream", "error"});

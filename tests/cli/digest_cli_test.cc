@@ -24,24 +24,7 @@ using nlohmann::json;
 
 using Result = testing::CliResult;
 
-class DigestCli : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    db_ = new TempDir();
-    Result r = Run({"import", SourceDir() + "/data/demo"});
-    ASSERT_EQ(r.code, 0) << r.err;
-  }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-  // fixgraph --db <demo store> ARGS..., in-process.
-  static Result Run(std::vector<std::string> args) {
-    return testing::RunCliOn(db_->path(), std::move(args));
-  }
-  static TempDir* db_;
-};
-TempDir* DigestCli::db_ = nullptr;
+class DigestCli : public testing::DemoStoreCli<DigestCli> {};
 
 TEST_F(DigestCli, WritesFileAndRejectsBadInput) {
   TempDir out_dir;

@@ -16,27 +16,12 @@ namespace fixgraph::cli {
 namespace {
 
 using fixgraph::testing::SourceDir;
-using fixgraph::testing::TempDir;
 using nlohmann::json;
 
 using Result = testing::CliResult;
 
-class ExitCodes : public ::testing::Test {
+class ExitCodes : public testing::DemoStoreCli<ExitCodes, /*kWithDocs=*/true> {
  protected:
-  static void SetUpTestSuite() {
-    db_ = new TempDir();
-    Result r = Run({"import", SourceDir() + "/data/demo"});
-    ASSERT_EQ(r.code, 0) << r.err;
-    r = Run({"docs", "import", SourceDir() + "/data/kg"});
-    ASSERT_EQ(r.code, 0) << r.err;
-  }
-  static void TearDownTestSuite() { delete db_; }
-
-  // fixgraph --db <demo store> ARGS...
-  static Result Run(std::vector<std::string> args) {
-    return testing::RunCliOn(db_->path(), std::move(args));
-  }
-
   // Expects a usage error (exit 2) whose message holds `says`, and nothing on stdout.
   static void ExpectUsage(const std::vector<std::string>& args, const std::string& says) {
     Result r = Run(args);
@@ -47,11 +32,7 @@ class ExitCodes : public ::testing::Test {
     EXPECT_NE(r.err.find(says), std::string::npos) << cmd << r.err;
     EXPECT_EQ(r.out, "") << cmd;
   }
-
-  static TempDir* db_;
 };
-
-TempDir* ExitCodes::db_ = nullptr;
 
 TEST_F(ExitCodes, UnknownFlagIsNamedEvenWhenAnArgumentIsMissing) {
   // CLI11 alone says "TEXT is required" here.
