@@ -38,10 +38,7 @@ mkdir -p "$WORK"
 DB=$WORK/db
 rm -rf "$DB"
 
-GENERIC=("EZ9999" "HCCL timeout 910B" "显存不足" "out of memory rank" "segmentation fault"
-  "精度不一致" "编译失败" "import torch_npu failed" "aclnn error" "训练卡住" "loss is nan"
-  "device not found" "npu-smi 看不到卡" "core dump" "性能下降" "HCCL 超时" "shape mismatch"
-  "内存泄漏" "install CANN failed" "算子不支持" "timeout" "报错" "error" "Atlas 800T A2")
+mapfile -t GENERIC <"$HERE/generic_symptoms.txt"  # the short symptoms of the serve mix
 
 percentile() {  # P: reads numbers, prints the P-th percentile (nearest rank)
   sort -g | awk -v p="$1" '{a[NR]=$1} END {i=int(NR*p/100+0.999); if (i<1) i=1; print a[i]}'

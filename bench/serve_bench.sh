@@ -10,7 +10,7 @@
 #   show     GET /api/v1/show?ref=<issue>         (one store read + links)
 #   ask      GET /api/v1/ask?q=<symptom>&limit=5  (Xapian search + hits)
 #   askmix   the same endpoint over the query mix an agent sends (issue 25): 30% three words
-#            of a real title, 20% short generic symptoms (a fixed list of 24 in English and
+#            of a real title, 20% short generic symptoms (bench/generic_symptoms.txt: 24 in English and
 #            Chinese: "EZ9999", "HCCL timeout 910B", "显存不足", "out of memory rank", ...),
 #            20% an error code or identifier from an issue body, 15% a pasted log line
 #            (an error line of a body's log), 15% the Chinese words of a title
@@ -21,6 +21,7 @@
 # steadier than requests/s; 2 cores give at most 2000 / cpu_ms requests per second. Set
 # DB=DIR to reuse an imported store (skips generation and import).
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD_DIR=${1:-build}
 REPOS=${REPOS:-4}
 ISSUES=${ISSUES:-100000}
@@ -68,7 +69,7 @@ d = json.load(sys.stdin)
 print(json.dumps({"ref": d["issue"]["ref"], "title": d["issue"]["title"], "body": d["issue"]["body"] or ""}))
 ' >> "$WORK/issues.jsonl"
 done
-python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" <<'PY'
+python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" "$HERE/generic_symptoms.txt" <<'PY'
 import json, random, re, sys, urllib.parse
 issues = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 def url(q): return "/api/v1/ask?limit=5&q=" + urllib.parse.quote(q)
@@ -82,11 +83,7 @@ for d in issues:
 with open(sys.argv[2], "w", encoding="utf-8") as f:
     for q in title_words: f.write(url(q) + "\n")
 # The mix: what agents send besides title words.
-generic = ["EZ9999", "HCCL timeout 910B", "显存不足", "out of memory rank", "segmentation fault",
-           "精度不一致", "编译失败", "import torch_npu failed", "aclnn error", "训练卡住",
-           "loss is nan", "device not found", "npu-smi 看不到卡", "core dump", "性能下降",
-           "HCCL 超时", "shape mismatch", "内存泄漏", "install CANN failed", "算子不支持",
-           "timeout", "报错", "error", "Atlas 800T A2"]
+generic = [l.strip() for l in open(sys.argv[4], encoding="utf-8") if l.strip()]
 code = re.compile(r"\b(?:E[A-Z0-9]\d{4}|-?\d{6,}|[a-z]+[A-Z]\w{5,})\b")
 codes, logs, chinese = [], [], []
 for d in issues:
