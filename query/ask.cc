@@ -37,6 +37,14 @@ constexpr size_t kDocLimit = 3;
 // issue of three is a third).
 constexpr double kCommonPartShare = 0.2;
 constexpr Xapian::doccount kCommonPartMinIssues = 1000;
+// In an index of at least kCommonPartMinIssues issues, a query unit whose
+// postings exceed this (or kCommonPartShare of the issues) is common: it no
+// longer brings candidates to the partial-match pass, and alone (a query of
+// one unit of words) it is looked for in titles first (ask_query.h,
+// RareUnits, CommonSingleUnit). A BM25 pass reads about ten million
+// postings a second on the 2-core machine of docs/benchmarks.md: this is about
+// 5 ms.
+constexpr double kLongUnitPostings = 50000;
 // In the partial-match pass, a title unit whose title terms have more postings
 // than this share of the issues adds no title weight (ask_query.h,
 // RareTitleUnits), in an index of at least kCommonPartMinIssues issues.
@@ -334,29 +342,59 @@ class XapianSearcher final : public Searcher {
     }
   }
 
+  struct Candidate {
+    Xapian::docid did;
+    double score;
+  };
+
+  // One search's Xapian passes: the enquire (BM25 set), the repository and
+  // dead-document filters, and the match decider.
+  struct Passes {
+    Xapian::Enquire enquire;
+    std::string repo;        // "" for every repository
+    bool dead_term = false;  // leave out documents carrying kDeadTerm (shards)
+    const Xapian::MatchDecider* decider = nullptr;
+
+    explicit Passes(const Xapian::Database& db) : enquire(db) {
+      enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+    }
+    Xapian::MSet Run(Xapian::Query q, Xapian::doccount n) {
+      if (!repo.empty())
+        q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
+      if (dead_term)
+        q = Xapian::Query(Xapian::Query::OP_AND_NOT, q, Xapian::Query(std::string(kDeadTerm)));
+      enquire.set_query(q);
+      return enquire.get_mset(0, n, 0, nullptr, decider);
+    }
+  };
+
+  // When a query unit is common (ask_query.h): in a large index only.
+  struct Commonness {
+    bool large = false;     // at least kCommonPartMinIssues live issues
+    double unit = 0;        // a unit matching more postings than this is common
+    double title_unit = 0;  // RareTitleUnits' bound
+    TermFreq termfreq;
+  };
+
   StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built,
                                            const std::string& repo, size_t limit,
                                            bool decode_fixes) {
     Xapian::Database& db = h.db;
-    const Xapian::doccount wanted =
-        static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
-    Xapian::Enquire enquire(db);
     LiveDecider live(*h.priors);
+    Passes passes(db);
+    passes.repo = repo;
     // Shards (a match decider does not run on a remote shard): the dead
     // documents carry kDeadTerm and are left out by the query.
     const bool dead = h.priors->dead_count > 0;
-    const Xapian::MatchDecider* decider = dead && !h.sharded ? &live : nullptr;
-    auto filtered = [&](Xapian::Query q) {
-      if (!repo.empty())
-        q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query(RepoTerm(repo)));
-      if (dead && h.sharded)
-        q = Xapian::Query(Xapian::Query::OP_AND_NOT, q, Xapian::Query(std::string(kDeadTerm)));
-      return q;
-    };
-    struct Candidate {
-      Xapian::docid did;
-      double score;
-    };
+    passes.dead_term = dead && h.sharded;
+    passes.decider = dead && !h.sharded ? &live : nullptr;
+    Commonness common;
+    const Xapian::doccount issues = h.priors->Live(db);
+    common.large = issues >= kCommonPartMinIssues;
+    common.unit = std::min(kLongUnitPostings, kCommonPartShare * static_cast<double>(issues));
+    common.title_unit = kCommonTitleShare * static_cast<double>(issues);
+    common.termfreq = [&](const std::string& term) { return db.get_termfreq(term); };
+
     std::vector<Candidate> ranked;
     // Title first: the issues whose title holds every unit of the query are
     // equally relevant (relevance 1), so only their priors order them. One
@@ -368,9 +406,12 @@ class XapianSearcher final : public Searcher {
     // the worst of them (titles repeat: three title words can match thousands
     // of issues, most never visited). At least `limit` of them answer the
     // query. A query of one unit (an error code, an identifier) skips this:
-    // it usually sits in a pasted log in the body, and BM25 ranks it.
-    enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
-    if (built.units > 1) {
+    // it usually sits in a pasted log in the body, and BM25 ranks it; unless
+    // the unit is so common (in a large index) that BM25 would read a large
+    // part of the index only to rank issues by how often they say one word
+    // (CommonSingleUnit).
+    if (built.units > 1 ||
+        (common.large && CommonSingleUnit(built, common.termfreq, common.unit))) {
       PriorSource best(*h.priors);
       // Over shards, or without a prior table (SearcherUse::kOneQuestion),
       // Xapian's own source of the prior slot: the same weights without the
@@ -379,11 +420,10 @@ class XapianSearcher final : public Searcher {
       Xapian::ValueWeightPostingSource slot(kPriorSlot);
       const bool by_slot = h.sharded || h.priors->prior.empty();
       Xapian::Query unweighted(Xapian::Query::OP_SCALE_WEIGHT, built.title, 0.0);
-      enquire.set_query(
-          filtered(Xapian::Query(Xapian::Query::OP_AND, unweighted,
-                                 by_slot ? Xapian::Query(&slot) : Xapian::Query(&best))));
       Xapian::MSet mset =
-          enquire.get_mset(0, static_cast<Xapian::doccount>(limit), 0, nullptr, decider);
+          passes.Run(Xapian::Query(Xapian::Query::OP_AND, unweighted,
+                                   by_slot ? Xapian::Query(&slot) : Xapian::Query(&best)),
+                     static_cast<Xapian::doccount>(limit));
       for (auto it = mset.begin(); it != mset.end(); ++it)
         ranked.push_back({*it, HitScore(1.0, h.Prior(*it))});
     }
@@ -393,35 +433,7 @@ class XapianSearcher final : public Searcher {
       // in every field, may rate them lower), and the others fill the places.
       const std::vector<Candidate> title_matches = std::move(ranked);
       ranked.clear();
-      // Then by BM25 over all fields, the title field adding weight to the
-      // candidates whose title holds some units (AND_MAYBE: it never adds
-      // candidates, and its short posting lists are only read at the
-      // candidates).
-      auto run = [&](const Xapian::Query& units, const Xapian::Query& title) {
-        enquire.set_query(filtered(
-            title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title)));
-        return enquire.get_mset(0, wanted, 0, nullptr, decider);
-      };
-      // Conjunctive first: when at least `limit` issues hold every unit of
-      // the query (identifiers whole), the candidates are among them: an AND
-      // is driven by its rarest unit, an OR walks every posting of every unit
-      // and identifier part. Else the rarest units, OR-ed, rank partial
-      // matches too; there the title weight comes from the units that few
-      // titles hold (in a large index).
-      Xapian::MSet mset;
-      if (!built.all.empty()) mset = run(built.all, built.title_any);
-      if (mset.size() < limit) {
-        const Xapian::doccount issues = h.priors->Live(db);
-        Xapian::Query title = built.title_any;
-        Xapian::Query partial = built.partial;
-        if (h.sharded && partial.get_type() == Xapian::Query::OP_ELITE_SET)
-          partial = EliteOverShards(db, partial);
-        if (issues >= kCommonPartMinIssues)
-          title = RareTitleUnits(
-              built, [&](const std::string& term) { return db.get_termfreq(term); },
-              kCommonTitleShare * static_cast<double>(issues));
-        mset = run(partial, title);
-      }
+      Xapian::MSet mset = BodyCandidates(h, built, limit, common, passes);
       ranked.reserve(mset.size() + title_matches.size());
       std::vector<bool> title_listed(title_matches.size(), false);
       for (auto it = mset.begin(); it != mset.end(); ++it) {
@@ -450,6 +462,46 @@ class XapianSearcher final : public Searcher {
       hits.push_back(std::move(*hit));
     }
     return hits;
+  }
+
+  // The BM25 candidates of SearchOnce, over all fields, the title field
+  // adding weight to the candidates whose title holds some units (AND_MAYBE:
+  // it never adds candidates, and its short posting lists are only read at
+  // the candidates). Conjunctive first: when at least `limit` issues hold
+  // every unit of the query (identifiers whole), the candidates are among
+  // them: an AND is driven by its rarest unit, an OR walks every posting of
+  // every unit and identifier part. Else the rarest units, OR-ed, rank
+  // partial matches too; there (in a large index) the title weight comes from
+  // the units that few titles hold, and the candidates are the issues holding
+  // a unit that is not common, if they are enough (RareUnits).
+  Xapian::MSet BodyCandidates(Handle& h, const BuiltQuery& built, size_t limit,
+                              const Commonness& common, Passes& passes) {
+    const Xapian::doccount wanted =
+        static_cast<Xapian::doccount>(std::max(kMinCandidates, limit * 4));
+    auto run = [&](const Xapian::Query& units, const Xapian::Query& title) {
+      return passes.Run(
+          title.empty() ? units : Xapian::Query(Xapian::Query::OP_AND_MAYBE, units, title), wanted);
+    };
+    Xapian::MSet mset;
+    if (!built.all.empty()) mset = run(built.all, built.title_any);
+    if (mset.size() >= limit) return mset;
+    Xapian::Query title = built.title_any;
+    Xapian::Query rare;
+    if (common.large) {
+      rare = RareUnits(built, common.termfreq, common.unit);
+      title = RareTitleUnits(built, common.termfreq, common.title_unit);
+    }
+    Xapian::Query partial = built.partial;
+    if (h.sharded && partial.get_type() == Xapian::Query::OP_ELITE_SET)
+      partial = EliteOverShards(h.db, partial);
+    if (!rare.empty()) {
+      mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, rare), title);
+      if (mset.size() >= limit) return mset;
+    }
+    // Without common units, or when the rare ones brought too few candidates
+    // (term frequencies only estimate what a unit of several words matches):
+    // every unit brings them.
+    return run(partial, title);
   }
 
   // OP_ELITE_SET picks its units per shard (a unit absent from a shard

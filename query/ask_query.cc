@@ -35,6 +35,41 @@ Xapian::Query MemberQuery(const Lexicon::Seq& member, bool title) {
   return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
 }
 
+// How many units of `n` the partial-match fallback keeps.
+size_t EliteSize(size_t n) { return std::max(kMinFallbackUnits, (n + 1) / 2); }
+
+// The partial-match fallback of `units`: the units most worth matching (the
+// rarest, OP_ELITE_SET), not every posting of every unit.
+Xapian::Query PartialOf(const std::vector<Xapian::Query>& units) {
+  const size_t elite = EliteSize(units.size());
+  if (units.size() <= elite) return Xapian::Query(Xapian::Query::OP_OR, units.begin(), units.end());
+  return Xapian::Query(Xapian::Query::OP_ELITE_SET, units.begin(), units.end(),
+                       static_cast<Xapian::termcount>(elite));
+}
+
+// The postings that matching `q` reads, estimated from term frequencies: an
+// AND (a member of several words) is driven by its rarest part; an OR or a
+// synonym reads every part's.
+double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq) {
+  const size_t n = q.get_num_subqueries();
+  if (n == 0) {
+    double postings = 0;  // a term (or a query without subqueries: none)
+    for (auto it = q.get_unique_terms_begin(); it != q.get_unique_terms_end(); ++it)
+      postings += static_cast<double>(termfreq(*it));
+    return postings;
+  }
+  const bool all = q.get_type() == Xapian::Query::OP_AND;
+  double postings = all ? -1 : 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double p = MatchPostings(q.get_subquery(i), termfreq);
+    if (!all)
+      postings += p;
+    else if (postings < 0 || p < postings)
+      postings = p;
+  }
+  return std::max(postings, 0.0);
+}
+
 }  // namespace
 
 BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
@@ -104,6 +139,7 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
               [](const Unit& a, const Unit& b) { return a.order < b.order; });
   }
   out.units = units.size();
+  for (const Unit& u : units) out.identifiers += u.rank == 0 ? 1 : 0;
   if (units.empty()) return out;
   std::vector<Xapian::Query> qs, wholes, titles;
   qs.reserve(units.size());
@@ -118,12 +154,8 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   out.title = Xapian::Query(Xapian::Query::OP_AND, titles.begin(), titles.end());
   out.title_any = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
   out.title_units = titles;
-  // The partial-match fallback: the units most worth matching (the rarest),
-  // not every posting of every unit.
-  const size_t elite = std::max(kMinFallbackUnits, (qs.size() + 1) / 2);
-  out.partial = qs.size() <= elite ? out.query
-                                   : Xapian::Query(Xapian::Query::OP_ELITE_SET, qs.begin(),
-                                                   qs.end(), static_cast<Xapian::termcount>(elite));
+  out.partial = PartialOf(qs);
+  out.body_units = std::move(qs);
   if (wholes.size() > 1)
     out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
   return out;
@@ -139,6 +171,26 @@ Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, doub
   }
   if (rare.empty()) return Xapian::Query();
   return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
+}
+
+Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
+  // A unit no issue holds brings nothing either: it counts as common.
+  std::vector<Xapian::Query> rare;
+  size_t common = 0;
+  for (const Xapian::Query& unit : q.body_units) {
+    const double postings = MatchPostings(unit, termfreq);
+    if (postings > 0 && postings <= max_postings)
+      rare.push_back(unit);
+    else
+      ++common;
+  }
+  if (rare.empty() || common == 0) return Xapian::Query();
+  return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
+}
+
+bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
+  return q.body_units.size() == 1 && q.identifiers == 0 &&
+         MatchPostings(q.body_units.front(), termfreq) > max_postings;
 }
 
 double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained) {

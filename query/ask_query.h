@@ -36,7 +36,9 @@ struct BuiltQuery {
   Xapian::Query title_any;                 // OR of the same
   Xapian::Query partial;                   // `query`, or the OR of its rarest units (OP_ELITE_SET)
   std::vector<Xapian::Query> title_units;  // each unit (whole) in the title field
+  std::vector<Xapian::Query> body_units;   // each unit as `query` ORs it
   size_t units = 0;
+  size_t identifiers = 0;  // units that are an identifier or code (analyzer.h, kIdentifier)
   bool names_hardware = false;
   bool empty() const { return units == 0; }
 };
@@ -62,6 +64,22 @@ using TermFreq = std::function<unsigned(const std::string& term)>;
 // longest the pass reads: weighing it is checked at every candidate, which
 // cost about as much as the pass itself.
 Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
+
+// The units of q that are not common, OR-ed: those whose postings
+// (estimated from term frequencies) are at most `max_postings` and not nil
+// (a unit no issue holds brings nothing). An empty query when every unit, or
+// none, is common. The searcher's partial-match pass looks first among the
+// issues holding one of them (a boolean filter: the candidates weigh, and
+// Xapian's percentage counts, as without it): an OR, or an elite set, over
+// common units walks their whole posting lists.
+Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
+
+// True for a query of one unit of words (not an identifier or code, which
+// usually sits in a pasted log that BM25 ranks) whose postings exceed
+// `max_postings` ("timeout", "报错"): a BM25 pass over it reads them all, to
+// rank issues by how often they say one common word. The searcher looks for
+// the issues whose title holds it first, as for a query of several units.
+bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
 
 // Relevance in [0, 1] from Xapian's percentage (share of the query matched,
 // scaled by weight).

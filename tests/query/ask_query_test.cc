@@ -63,5 +63,49 @@ TEST(AskQueryTest, TitleUnitsHeldByManyTitlesAddNoPartialWeight) {
   EXPECT_TRUE(RareTitleUnits(q, freq, 5).empty());
 }
 
+TEST(AskQueryTest, RareUnitsFilterThePartialPass) {
+  BuiltQuery q = BuildQuery("alpha bravo charlie");
+  auto freq = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 10;
+    if (term == "bravo") return 900;
+    return 800;
+  };
+  EXPECT_EQ(Terms(RareUnits(q, freq, 500)), (std::set<std::string>{"alpha"}));
+  EXPECT_EQ(Terms(RareUnits(q, freq, 850)), (std::set<std::string>{"alpha", "charli"}));
+  // A unit no issue holds brings no candidate: it counts as common.
+  auto none = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 0;
+    return term == "bravo" ? 10 : 900;
+  };
+  EXPECT_EQ(Terms(RareUnits(q, none, 500)), (std::set<std::string>{"bravo"}));
+  // Long queries too (their partial pass is an elite set).
+  BuiltQuery six = BuildQuery("alpha bravo charlie delta echo foxtrot");
+  ASSERT_EQ(six.partial.get_type(), Xapian::Query::OP_ELITE_SET);
+  EXPECT_EQ(Terms(RareUnits(six, freq, 500)), (std::set<std::string>{"alpha"}));
+  // No unit, or every unit, common: no filter.
+  EXPECT_TRUE(RareUnits(q, freq, 5).empty());
+  EXPECT_TRUE(RareUnits(q, freq, 5000).empty());
+  // A member of several words is estimated by its rarest word.
+  BuiltQuery phrase = BuildQuery("alpha 找不到");
+  auto by_word = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 900;
+    if (term == "not" || term == "不到" || term == "未找" || term == "不存") return 5;
+    return 1000;  // "found", "找不", "找到", "存在": 4 x 1000 in all, yet each member is rare
+  };
+  std::set<std::string> rare = Terms(RareUnits(phrase, by_word, 500));
+  EXPECT_TRUE(rare.count("found") && !rare.count("alpha"))
+      << RareUnits(phrase, by_word, 500).get_description();
+}
+
+TEST(AskQueryTest, OneCommonUnitIsSearchedInTitlesFirst) {
+  auto freq = [](const std::string& term) -> unsigned { return term == "alpha" ? 10 : 900; };
+  EXPECT_TRUE(CommonSingleUnit(BuildQuery("bravo"), freq, 500));
+  EXPECT_FALSE(CommonSingleUnit(BuildQuery("alpha"), freq, 500));
+  EXPECT_FALSE(CommonSingleUnit(BuildQuery("bravo alpha"), freq, 500));  // two units
+  // An identifier or error code is ranked by BM25 however common.
+  EXPECT_FALSE(CommonSingleUnit(BuildQuery("EZ9999"), freq, 500));
+  EXPECT_FALSE(CommonSingleUnit(BuildQuery("aclnnMatmul"), freq, 500));
+}
+
 }  // namespace
 }  // namespace fixgraph::query
