@@ -49,19 +49,26 @@ void RunDigest(Context& ctx, const DigestArgs& a) {
   // Repositories collected (they are the digest's unit of work), then the rendering.
   auto progress = ctx.NewProgress("digest");
   progress->Phase("digest", ProgressState::Counting("repositories"));
-  auto text = DigestText(**store, request, "--", &counts, [&](size_t done, size_t total) {
+  auto on_progress = [&](size_t done, size_t total) {
     progress->Update(ProgressState::Count(
         "repositories", static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
         done == total ? "themes and rendering" : "reading the resolved issues and their fixes"));
-  });
+  };
+  // Written as it is rendered (a JSON digest of a whole large store is
+  // gigabytes): to stdout, or to a temporary file renamed over -o's path
+  // once complete (an error leaves that path as it was).
+  const bool to_stdout = a.output.empty() || a.output == "-";
+  auto write = [&](const query::TextSink& sink) {
+    return WriteDigest(**store, request, "--", &counts, on_progress, sink);
+  };
+  const query::TextSink to_out = [&](std::string_view piece) {
+    ctx.out->write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    return ctx.out->good() ? Status::OK() : Status::IOError("writing the digest to stdout");
+  };
+  Status s = to_stdout ? write(to_out) : WriteOutputFileFrom(a.output, write);
   progress->Finish();
-  if (!text.ok()) return ctx.Fail(text.status());
-  if (a.output.empty() || a.output == "-") {
-    *ctx.out << *text;
-    return;
-  }
-  Status s = WriteOutputFile(a.output, *text);
   if (!s.ok()) return ctx.Fail(s);
+  if (to_stdout) return;
   *ctx.err << "wrote " << a.output << ": " << counts.cases << " issues from " << counts.repos
            << " repositories (" << counts.excluded << " excluded)\n";
 }

@@ -225,9 +225,9 @@ Status RequireRepository(const Store& store, const RepoRef& repo) {
   return Status::NotFound(msg);
 }
 
-StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
-                                 const std::string& what, DigestCounts* counts,
-                                 const std::function<void(size_t, size_t)>& on_progress) {
+Status WriteDigest(const Store& store, const DigestRequest& r, const std::string& what,
+                   DigestCounts* counts, const std::function<void(size_t, size_t)>& on_progress,
+                   const query::TextSink& sink) {
   auto plan = PlanDigest(r, what);
   if (!plan.ok()) return plan.status();
   plan->options.on_progress = on_progress;
@@ -237,9 +237,17 @@ StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
   if (!digest.ok()) return digest.status();
   if (counts != nullptr)
     *counts = {digest->Cases().size(), digest->repos.size(), digest->excluded.size()};
-  if (plan->format == "md") return query::RenderMarkdown(*digest, plan->lang);
-  if (plan->format == "json") return query::RenderJson(*digest);
-  return query::RenderHtml(*digest, plan->lang);
+  if (plan->format == "json") return query::WriteJson(*digest, sink);
+  return sink(plan->format == "md" ? query::RenderMarkdown(*digest, plan->lang)
+                                   : query::RenderHtml(*digest, plan->lang));
+}
+
+StatusOr<std::string> DigestText(const Store& store, const DigestRequest& r,
+                                 const std::string& what, DigestCounts* counts,
+                                 const std::function<void(size_t, size_t)>& on_progress) {
+  std::string out;
+  FG_RETURN_IF_ERROR(WriteDigest(store, r, what, counts, on_progress, query::AppendTo(&out)));
+  return out;
 }
 
 }  // namespace fixgraph::cli

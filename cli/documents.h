@@ -104,5 +104,12 @@ StatusOr<std::string> DigestText(
     const Store& store, const DigestRequest& request, const std::string& what = "",
     DigestCounts* counts = nullptr,
     const std::function<void(size_t done, size_t total)>& on_progress = {});
+// The same digest written to `sink` in pieces (JSON: query::WriteJson, never
+// held whole; Markdown and HTML: one piece). Nothing is written before the
+// digest is built, so an error of the request or the store writes nothing.
+Status WriteDigest(const Store& store, const DigestRequest& request, const std::string& what,
+                   DigestCounts* counts,
+                   const std::function<void(size_t done, size_t total)>& on_progress,
+                   const query::TextSink& sink);
 
 }  // namespace fixgraph::cli

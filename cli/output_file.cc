@@ -27,6 +27,11 @@ Status Errno(const std::string& what) {
 }  // namespace
 
 Status WriteOutputFile(const std::string& path, std::string_view text) {
+  return WriteOutputFileFrom(path, [&](const PieceSink& sink) { return sink(text); });
+}
+
+Status WriteOutputFileFrom(const std::string& path,
+                           const std::function<Status(const PieceSink& sink)>& produce) {
   if (path.empty()) return Status::InvalidArgument("output path is empty");
   struct stat st {};
   bool exists = ::lstat(path.c_str(), &st) == 0;
@@ -55,13 +60,21 @@ Status WriteOutputFile(const std::string& path, std::string_view text) {
     ::unlink(tmp.c_str());
     return s;
   };
-  for (std::size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write " + tmp);
+  Status produced = produce([&](std::string_view text) {
+    for (std::size_t done = 0; done < text.size();) {
+      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Errno("cannot write " + tmp);
+      }
+      done += static_cast<std::size_t>(n);
     }
-    done += static_cast<std::size_t>(n);
+    return Status::OK();
+  });
+  if (!produced.ok()) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return produced;
   }
   if (exists && ::fchmod(fd, st.st_mode & 07777) != 0) return fail("cannot set the mode of " + tmp);
   if (::fsync(fd) != 0) return fail("cannot write " + tmp);

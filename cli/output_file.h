@@ -4,6 +4,7 @@
 
 #include "fixgraph/engine/status.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,11 @@ namespace fixgraph::cli {
 // handles that). An existing file keeps its permission bits; a new one gets
 // 0666 less the umask. Errors: IOError naming the path and the cause.
 Status WriteOutputFile(const std::string& path, std::string_view text);
+// The same for an output written in pieces: `produce` is called once with a
+// sink that writes each piece to the temporary file; its error (or the
+// sink's) leaves `path` as it was.
+using PieceSink = std::function<Status(std::string_view piece)>;
+Status WriteOutputFileFrom(const std::string& path,
+                           const std::function<Status(const PieceSink& sink)>& produce);
 
 }  // namespace fixgraph::cli

@@ -431,6 +431,26 @@ Status ReadLocalPrs(const Store& store, const RepoRef& repo, const std::vector<D
   return Status::OK();
 }
 
+// Keeps in each cluster of `repo` only the members that are its cases or
+// issues of other repositories (which may be cases there), in their order,
+// and only the clusters left with two or more.
+void TrimClusters(const RepoRef& repo, const std::vector<DigestCase>& cases,
+                  std::vector<std::vector<std::string>>* clusters) {
+  std::unordered_set<std::string> ids;
+  ids.reserve(cases.size());
+  for (const DigestCase& c : cases) ids.insert(c.links.issue.ToString());
+  const std::string own = repo.ToString() + "#";
+  size_t kept = 0;
+  for (std::vector<std::string>& cluster : *clusters) {
+    std::vector<std::string> members;
+    for (std::string& id : cluster)
+      if (ids.count(id) || id.rfind(own, 0) != 0) members.push_back(std::move(id));
+    if (members.size() >= 2) (*clusters)[kept++] = std::move(members);
+  }
+  clusters->resize(kept);
+  clusters->shrink_to_fit();
+}
+
 // One repository's part of the digest: candidates in the window, their links,
 // the selection, the link-graph clusters over all of its issues' links, and
 // the salient terms of each included case.
@@ -514,8 +534,10 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     dc.url = c->issue.html_url.empty() ? WebUrl(c->issue.ref()) : c->issue.html_url;
     dc.problem = Problem(c->issue, options.rules.problem_max_chars);
     dc.tier = BestTier(dc.links);
-    dc.body_text = std::string(Utf8Prefix(dt::WithoutCodeBlocks(c->issue.body), 4000));
-    std::string text = dc.title + "\n" + dc.body_text;
+    // The salient terms of the title, the body without code blocks (its first
+    // 4000 bytes) and the fix titles, for themes; the text itself is not kept.
+    std::string text = dc.title + "\n";
+    text += Utf8Prefix(dt::WithoutCodeBlocks(c->issue.body), 4000);
     for (const graph::FixLink& f : dc.links.fixes) text += "\n" + f.title;
     std::vector<std::string> terms;
     for (std::string& t : dt::SalientTerms(text))
@@ -524,6 +546,11 @@ void CollectRepo(const Store& store, const Repository& repo, const DigestOptions
     dr.cases.push_back(std::move(dc));
   }
   if (dr.cases.empty()) return;
+  // Of the clusters, themes read the included cases only (two or more of
+  // them make a theme): drop the repository's other issues now (its clusters
+  // reach every issue it has, and every repository's part is kept until the
+  // digest is assembled).
+  TrimClusters(repo.ref, dr.cases, &part->clusters);
   PrTable table;
   s = ReadLocalPrs(store, repo.ref, dr.cases, &table);
   if (!s.ok()) {

@@ -126,7 +126,12 @@ std::vector<Tick> Ticks(std::int64_t lo, std::int64_t hi) {
   const std::int64_t span = std::max<std::int64_t>(hi - lo, 1);
   constexpr std::int64_t kHour = 3600, kDay = 86400;
   std::vector<Tick> out;
-  auto two = [](int v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+  auto two = [](int v) {
+    // (Built by appends: GCC 12 warns falsely (-Wrestrict) on "0" + std::string.)
+    std::string text = v < 10 ? "0" : "";
+    text += std::to_string(v);
+    return text;
+  };
   // Sub-month steps: multiples of the step from a day start.
   for (std::int64_t step :
        {kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay, 2 * kDay, 7 * kDay, 14 * kDay}) {

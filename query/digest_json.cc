@@ -2,9 +2,12 @@
 #include "digest_render.h"
 #include "digest_text.h"
 
+#include "fixgraph/engine/parallel.h"
 #include "fixgraph/engine/time.h"
 #include "fixgraph/query/digest.h"
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,11 +67,9 @@ void AppendIndented(std::string_view text, size_t spaces, std::string* out) {
   out->append(text, start);
 }
 
-// `doc`, printed by dump(2), with the empty array of member `key` at depth
-// `indent` filled with `items`: the elements' text, already indented to the
-// element depth and joined by ",\n", as dump(2) prints a non-empty array.
-StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, size_t indent,
-                                const std::string& items) {
+// Where the empty array of member `key` at depth `indent` of `doc` (printed
+// by dump(2)) closes: the offset of its ']'.
+StatusOr<size_t> EmptyArrayEnd(const std::string& doc, const std::string& key, size_t indent) {
   // (Built by appends: GCC 12 warns falsely (-Wrestrict) on "\n" + std::string here.)
   std::string slot(1, '\n');
   slot.append(indent, ' ');
@@ -77,27 +78,34 @@ StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, 
   slot += "\": []";
   size_t at = doc.find(slot);
   if (at == std::string::npos) return Status::Internal("digest JSON: no \"" + key + "\" array");
-  if (items.empty()) return doc;
-  std::string out;
-  out.reserve(doc.size() + items.size() + indent + 8);
-  out.append(doc, 0, at + slot.size() - 1);  // up to and without the ']'
-  out += "\n";
-  out += items;
+  return at + slot.size() - 1;
+}
+
+// `doc` with that array filled by `fill`, which appends the elements' text,
+// already indented to the element depth and joined by ",\n", as dump(2)
+// prints a non-empty array; `doc` when `empty`.
+StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, size_t indent,
+                                bool empty, const std::function<void(std::string*)>& fill) {
+  FG_ASSIGN_OR_RETURN(size_t end, EmptyArrayEnd(doc, key, indent));
+  if (empty) return doc;
+  std::string out(doc, 0, end);  // up to and without the ']'
+  out += '\n';
+  fill(&out);
   out += '\n';
   out.append(indent, ' ');
-  out += ']';
-  out.append(doc, at + slot.size(), std::string::npos);
+  out.append(doc, end, std::string::npos);
   return out;
 }
 
 // RepoJson(d, r, true).dump(2), one case tree at a time.
 StatusOr<std::string> RepoJsonText(const Digest& d, const DigestRepo& r) {
-  std::string cases;
-  for (size_t i = 0; i < r.cases.size(); ++i) {
-    if (i > 0) cases += ",\n";
-    AppendIndented(CaseJson(d, r, r.cases[i]).dump(2), 4, &cases);
-  }
-  return FillArray(RepoJson(d, r, /*with_cases=*/false).dump(2), "cases", 2, cases);
+  return FillArray(RepoJson(d, r, /*with_cases=*/false).dump(2), "cases", 2, r.cases.empty(),
+                   [&](std::string* out) {
+                     for (size_t i = 0; i < r.cases.size(); ++i) {
+                       if (i > 0) *out += ",\n";
+                       AppendIndented(CaseJson(d, r, r.cases[i]).dump(2), 4, out);
+                     }
+                   });
 }
 
 // The document; "repos" holds the repositories' entries when with_repos,
@@ -173,35 +181,63 @@ json DigestJson(const Digest& d, bool with_repos) {
 
 json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
 
-StatusOr<std::string> RenderJson(const Digest& d) {
-  // ToJson(d).dump(2) without holding the whole tree: the document without
-  // the repositories' entries, then each entry printed one case tree at a
-  // time, the repositories side by side, and filled in.
+Status WriteJson(const Digest& d, const TextSink& sink) {
   try {
-    std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
-    std::vector<Status> errors(d.repos.size());
-    std::string entries = RenderInOrder(d.repos.size(), [&](size_t i, std::string* out) {
-      StatusOr<std::string> text = std::string();
-      try {
-        text = RepoJsonText(d, d.repos[i]);
-      } catch (const json::exception& e) {
-        text = Status::Internal(std::string("digest JSON: ") + e.what());
+    const std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
+    FG_ASSIGN_OR_RETURN(size_t end, EmptyArrayEnd(doc, "repos", 2));
+    if (d.repos.empty()) {
+      FG_RETURN_IF_ERROR(sink(doc));
+      return sink("\n");
+    }
+    FG_RETURN_IF_ERROR(sink(std::string_view(doc).substr(0, end)));  // without the ']'
+    FG_RETURN_IF_ERROR(sink("\n"));
+    // A few repositories at a time, each on a thread of its own, written in
+    // order: what is held is the texts of one batch.
+    const size_t batch = std::max<size_t>(HardwareThreads(), 1);
+    for (size_t first = 0; first < d.repos.size(); first += batch) {
+      const size_t n = std::min(batch, d.repos.size() - first);
+      std::vector<std::string> texts(n);
+      std::vector<Status> errors(n);
+      ParallelFor(n, n, [&](size_t k, size_t) {
+        const size_t i = first + k;
+        StatusOr<std::string> text = std::string();
+        try {
+          text = RepoJsonText(d, d.repos[i]);
+        } catch (const json::exception& e) {
+          text = Status::Internal(std::string("digest JSON: ") + e.what());
+        }
+        if (!text.ok()) {
+          errors[k] = text.status().WithContext(d.repos[i].repo.ToString());
+          return;
+        }
+        if (i > 0) texts[k] += ",\n";
+        AppendIndented(*text, 4, &texts[k]);
+      });
+      for (size_t k = 0; k < n; ++k) {
+        FG_RETURN_IF_ERROR(errors[k]);
+        FG_RETURN_IF_ERROR(sink(texts[k]));
+        std::string().swap(texts[k]);
       }
-      if (!text.ok()) {
-        errors[i] = text.status().WithContext(d.repos[i].repo.ToString());
-        return;
-      }
-      if (i > 0) *out += ",\n";
-      AppendIndented(*text, 4, out);
-    });
-    for (const Status& e : errors) FG_RETURN_IF_ERROR(e);
-    FG_ASSIGN_OR_RETURN(std::string out, FillArray(doc, "repos", 2, entries));
-    entries = std::string();
-    out += "\n";
-    return out;
+    }
+    FG_RETURN_IF_ERROR(sink("\n  "));
+    FG_RETURN_IF_ERROR(sink(std::string_view(doc).substr(end)));
+    return sink("\n");
   } catch (const json::exception& e) {
     return Status::Internal(std::string("digest JSON: ") + e.what());
   }
+}
+
+TextSink AppendTo(std::string* out) {
+  return [out](std::string_view piece) {
+    out->append(piece);
+    return Status::OK();
+  };
+}
+
+StatusOr<std::string> RenderJson(const Digest& d) {
+  std::string out;
+  FG_RETURN_IF_ERROR(WriteJson(d, AppendTo(&out)));
+  return out;
 }
 
 }  // namespace fixgraph::query

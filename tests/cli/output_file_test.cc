@@ -45,6 +45,26 @@ TEST(OutputFile, WritesNewAndReplacesRegularFilesKeepingTheirMode) {
   EXPECT_NE(s.message().find("no-such-dir"), std::string::npos) << s.message();
 }
 
+TEST(OutputFile, PiecesAreJoinedAndAFailedProducerLeavesTheOldFile) {
+  TempDir dir;
+  std::string path = dir / "out.json";
+  ASSERT_TRUE(WriteOutputFile(path, "old\n").ok());
+  Status s = WriteOutputFileFrom(path, [](const PieceSink& sink) {
+    for (const char* piece : {"{", "\"a\": ", "1", "}\n"}) FG_RETURN_IF_ERROR(sink(piece));
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(ReadFile(path), "{\"a\": 1}\n");
+  // Pieces written, then a failure: the old file stays, no temporary file is left.
+  s = WriteOutputFileFrom(path, [](const PieceSink& sink) {
+    FG_RETURN_IF_ERROR(sink("half"));
+    return Status::Internal("the producer failed midway");
+  });
+  EXPECT_EQ(s.code(), Status::Code::kInternal);
+  EXPECT_EQ(ReadFile(path), "{\"a\": 1}\n");
+  EXPECT_EQ(Names(dir.path()), std::vector<std::string>{"out.json"});
+}
+
 TEST(OutputFile, RefusesFifoSymlinkDirectoryAndDevice) {
   TempDir dir;
   std::string fifo = dir / "fifo";

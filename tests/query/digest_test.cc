@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -146,6 +147,27 @@ TEST_F(DigestDemo, RenderJsonIsTheTreePrintedWithIndent2) {
   none.themes.clear();
   none.troubleshooting.clear();
   EXPECT_EQ(*query::RenderJson(none), query::ToJson(none).dump(2) + "\n");
+  // Written in pieces (one per repository at least), never the whole text at
+  // once: the pieces join into the same bytes.
+  std::string joined;
+  size_t pieces = 0, largest = 0;
+  Status s = query::WriteJson(d, [&](std::string_view piece) {
+    joined.append(piece);
+    ++pieces;
+    largest = std::max(largest, piece.size());
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(joined, *text);
+  EXPECT_GE(pieces, d.repos.size());
+  EXPECT_LT(largest, joined.size() / 2);
+  // A sink's error stops the writing and is returned as it is.
+  size_t calls = 0;
+  s = query::WriteJson(d, [&](std::string_view) {
+    return ++calls == 3 ? Status::IOError("disk full") : Status::OK();
+  });
+  EXPECT_EQ(s.code(), Status::Code::kIOError);
+  EXPECT_EQ(calls, 3u);
 }
 
 TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {

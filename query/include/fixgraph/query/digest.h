@@ -70,6 +70,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -127,9 +128,8 @@ struct DigestCase {
   std::string number;
   std::string title;
   std::string url;
-  std::string problem;    // one line, extracted
-  std::string tier;       // best fix tier, "" when no fix
-  std::string body_text;  // the body without code blocks (first 4000 bytes), for themes
+  std::string problem;  // one line, extracted
+  std::string tier;     // best fix tier, "" when no fix
   // What the fix's own description says (digest_text::ExtractPrNote): the
   // cause and the change, verbatim, and the PR they come from ("" when none).
   std::string note_pr;
@@ -260,8 +260,18 @@ StatusOr<StoreOverview> BuildStoreOverview(const Store& store, const std::string
 nlohmann::json ToJson(const StoreOverview& o);
 // Nodes in the local doc index under db_dir (0 when there is none).
 StatusOr<std::int64_t> LocalDocCount(const std::string& db_dir);
-// ToJson(d).dump(2) plus a newline, byte for byte, built one repository per
-// task (the whole tree is never held). Internal when a text is not UTF-8.
+// Receives the successive pieces of an output; a non-OK status stops it.
+using TextSink = std::function<Status(std::string_view piece)>;
+// ToJson(d).dump(2) plus a newline, byte for byte, written to `sink` in
+// pieces: the document around the repositories, then each repository's entry
+// (built on up to one thread per core, a few at a time, written in order and
+// dropped), so neither the whole tree nor the whole text is ever held (the
+// whole-store digest of a million issues is 2 GB of JSON). Internal when a
+// text is not UTF-8; the sink's error as it is.
+Status WriteJson(const Digest& d, const TextSink& sink);
+// A sink that appends every piece to *out (never fails).
+TextSink AppendTo(std::string* out);
+// WriteJson into one string.
 StatusOr<std::string> RenderJson(const Digest& d);
 
 }  // namespace fixgraph::query
