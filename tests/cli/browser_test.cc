@@ -115,9 +115,7 @@ TEST_F(BrowserDemo, HomeShowsExampleQuestionsAndStoreStats) {
   EXPECT_TRUE(std::regex_search(dom, std::regex("<li data-stat=\"fix_links\"><b>[1-9][0-9]*</b>")));
   EXPECT_NE(dom.find("<li data-stat=\"docs\"><b>"), std::string::npos);
   // Searching the first example finds its issue among the hits.
-  std::string href = found.front().first;
-  for (size_t p = href.find("&amp;"); p != std::string::npos; p = href.find("&amp;"))
-    href.replace(p, 5, "&");
+  const std::string href = std::regex_replace(found.front().first, std::regex("&amp;"), "&");
   std::string hits = Dom(href);
   ASSERT_NE(hits.find("data-ready=\"1\""), std::string::npos);
   EXPECT_NE(hits.find("class=\"card hit\" data-issue=\"" + found.front().second + "\""),
