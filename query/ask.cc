@@ -278,6 +278,23 @@ class XapianSearcher final : public Searcher {
     return priors_;
   }
 
+  // When a query unit or identifier part is common (ask_query.h): in a large
+  // index only. Made once per search, from the handle's live issues.
+  struct Commonness {
+    bool large;         // at least kCommonPartMinIssues live issues
+    double part;        // an identifier part held by more issues than this is left out
+    double unit;        // a unit matching more postings than this is common
+    double title_unit;  // RareTitleUnits' bound
+    TermFreq termfreq;
+
+    Commonness(const Xapian::Database& db, Xapian::doccount issues)
+        : large(issues >= kCommonPartMinIssues),
+          part(kCommonPartShare * static_cast<double>(issues)),
+          unit(std::min(kLongUnitPostings, part)),
+          title_unit(kCommonTitleShare * static_cast<double>(issues)),
+          termfreq([&db](const std::string& term) { return db.get_termfreq(term); }) {}
+  };
+
   // Builds the query of `text` into `built` (with the handle: identifier
   // parts held by more than kCommonPartShare of the issues are left out,
   // ask_query.h, kCommonPartMinIssues) and searches it.
@@ -306,18 +323,17 @@ class XapianSearcher final : public Searcher {
           h.priors_stale = false;
         }
         // The live issues (the document count includes dead documents).
-        const Xapian::doccount issues = h.priors->Live(h.db);
-        const double common = kCommonPartShare * static_cast<double>(issues);
+        const Commonness common(h.db, h.priors->Live(h.db));
         CommonPart is_common;
-        if (issues >= kCommonPartMinIssues)
+        if (common.large)
           is_common = [&](const std::string& part) {
-            return static_cast<double>(h.db.get_termfreq(part)) > common;
+            return static_cast<double>(common.termfreq(part)) > common.part;
           };
         *built = BuildQuery(text, is_common);
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
-        auto hits = SearchOnce(h, *built, repo, limit, decode_fixes);
+        auto hits = SearchOnce(h, *built, repo, limit, decode_fixes, common);
         *missing = h.missing;
         return hits;
       } catch (const Xapian::NetworkError& e) {
@@ -368,17 +384,9 @@ class XapianSearcher final : public Searcher {
     }
   };
 
-  // When a query unit is common (ask_query.h): in a large index only.
-  struct Commonness {
-    bool large = false;     // at least kCommonPartMinIssues live issues
-    double unit = 0;        // a unit matching more postings than this is common
-    double title_unit = 0;  // RareTitleUnits' bound
-    TermFreq termfreq;
-  };
-
   StatusOr<std::vector<AskHit>> SearchOnce(Handle& h, const BuiltQuery& built,
-                                           const std::string& repo, size_t limit,
-                                           bool decode_fixes) {
+                                           const std::string& repo, size_t limit, bool decode_fixes,
+                                           const Commonness& common) {
     Xapian::Database& db = h.db;
     LiveDecider live(*h.priors);
     Passes passes(db);
@@ -388,13 +396,6 @@ class XapianSearcher final : public Searcher {
     const bool dead = h.priors->dead_count > 0;
     passes.dead_term = dead && h.sharded;
     passes.decider = dead && !h.sharded ? &live : nullptr;
-    Commonness common;
-    const Xapian::doccount issues = h.priors->Live(db);
-    common.large = issues >= kCommonPartMinIssues;
-    common.unit = std::min(kLongUnitPostings, kCommonPartShare * static_cast<double>(issues));
-    common.title_unit = kCommonTitleShare * static_cast<double>(issues);
-    common.termfreq = [&](const std::string& term) { return db.get_termfreq(term); };
-
     std::vector<Candidate> ranked;
     // Title first: the issues whose title holds every unit of the query are
     // equally relevant (relevance 1), so only their priors order them. One
