@@ -42,6 +42,29 @@ Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef
   return Status::OK();
 }
 
+// "owner" or "platform:owner" (a GitLab-style owner may have subgroups,
+// "owner/sub"), each segment as a repository path allows: anything else
+// names no owner and is refused rather than matching nothing.
+Status CheckOrgFilter(const std::string& text, const std::string& what) {
+  if (text.empty()) return Status::OK();
+  auto bad = [&] {
+    return Status::InvalidArgument(what + " \"" + text.substr(0, 200) +
+                                   "\": expected an owner such as Ascend or gitcode:Ascend");
+  };
+  std::string_view owner = text;
+  if (size_t colon = owner.find(':'); colon != std::string_view::npos) {
+    if (!ParsePlatform(owner.substr(0, colon)).ok()) return bad();
+    owner.remove_prefix(colon + 1);
+  }
+  if (owner.empty() || owner.back() == '/') return bad();
+  for (size_t start = 0; start <= owner.size();) {
+    size_t slash = std::min(owner.find('/', start), owner.size());
+    if (!IsValidRepoSegment(owner.substr(start, slash - start))) return bad();
+    start = slash + 1;
+  }
+  return Status::OK();
+}
+
 nlohmann::json LinksPageResult::ToJson() const {
   nlohmann::json out{{"issues", issues}, {"next_cursor", nullptr}};
   if (next_cursor) out["next_cursor"] = *next_cursor;
@@ -180,6 +203,7 @@ StatusOr<DigestPlan> PlanDigest(const DigestRequest& r, const std::string& what)
     if (Status s = ParseRepoFilter(text, what + "repo", &repo, &set); !s.ok()) return s;
     if (set) options.repos.push_back(repo);
   }
+  if (Status s = CheckOrgFilter(r.org, what + "org"); !s.ok()) return s;
   options.org = r.org;
   if (Status s = ParseBound(what + "since", r.since, false, &options.since); !s.ok()) return s;
   if (Status s = ParseBound(what + "until", r.until, true, &options.until); !s.ok()) return s;

@@ -34,6 +34,10 @@ StatusOr<nlohmann::json> ShowDocument(const Store& store, const std::string& ref
 // Parses a repository filter ("" = every repository; *set tells which).
 // `what` names the input in the error ("--repo", "repo").
 Status ParseRepoFilter(const std::string& text, const std::string& what, RepoRef* out, bool* set);
+// Checks an owner filter ("" = every owner; "Ascend", "gitcode:Ascend",
+// "group/subgroup"): a known platform and valid path segments, or an
+// InvalidArgument naming `what`.
+Status CheckOrgFilter(const std::string& text, const std::string& what);
 
 // Calls fn with each issue's links document; stops early when fn returns false.
 Status ForEachLinksDocument(const Store& store, const RepoRef* repo,

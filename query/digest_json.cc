@@ -67,6 +67,10 @@ void AppendIndented(std::string_view text, size_t spaces, std::string* out) {
   out->append(text, start);
 }
 
+// dump(2), with any invalid UTF-8 in a string replaced by U+FFFD (as every
+// other JSON writer of fixgraph does) rather than thrown as an error.
+std::string Pretty(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
 // Where the empty array of member `key` at depth `indent` of `doc` (printed
 // by dump(2)) closes: the offset of its ']'.
 StatusOr<size_t> EmptyArrayEnd(const std::string& doc, const std::string& key, size_t indent) {
@@ -99,11 +103,11 @@ StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, 
 
 // RepoJson(d, r, true).dump(2), one case tree at a time.
 StatusOr<std::string> RepoJsonText(const Digest& d, const DigestRepo& r) {
-  return FillArray(RepoJson(d, r, /*with_cases=*/false).dump(2), "cases", 2, r.cases.empty(),
+  return FillArray(Pretty(RepoJson(d, r, /*with_cases=*/false)), "cases", 2, r.cases.empty(),
                    [&](std::string* out) {
                      for (size_t i = 0; i < r.cases.size(); ++i) {
                        if (i > 0) *out += ",\n";
-                       AppendIndented(CaseJson(d, r, r.cases[i]).dump(2), 4, out);
+                       AppendIndented(Pretty(CaseJson(d, r, r.cases[i])), 4, out);
                      }
                    });
 }
@@ -183,7 +187,7 @@ json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
 
 Status WriteJson(const Digest& d, const TextSink& sink) {
   try {
-    const std::string doc = DigestJson(d, /*with_repos=*/false).dump(2);
+    const std::string doc = Pretty(DigestJson(d, /*with_repos=*/false));
     FG_ASSIGN_OR_RETURN(size_t end, EmptyArrayEnd(doc, "repos", 2));
     if (d.repos.empty()) {
       FG_RETURN_IF_ERROR(sink(doc));

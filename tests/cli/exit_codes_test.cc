@@ -81,6 +81,7 @@ TEST_F(ExitCodes, BadFlagValuesAreUsageErrors) {
   ExpectUsage({"digest", "--lang", "fr"}, "--lang: expected zh or en, got \"fr\"");
   ExpectUsage({"digest", "--min-tier", "E"}, "--min-tier: expected A, B, C or D, got \"E\"");
   ExpectUsage({"digest", "--since", "yesterday"}, "--since \"yesterday\"");
+  ExpectUsage({"digest", "--org", "gitcode:"}, "--org \"gitcode:\": expected an owner");
   ExpectUsage({"digest", "--json", "--format", "html"}, "--json");
   ExpectUsage({"sync", "--state", "weird", "gitcode:a/b"},
               "--state: expected all, open or closed, got \"weird\"");

@@ -281,6 +281,16 @@ TEST_F(ServeDemo, DigestIsWhatTheCliWrites) {
   r = client_->Get("/api/v1/digest?repo=gitcode%3ANobody%2FNothing");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
+  // An owner that is no owner (here not even UTF-8) is refused, in every format.
+  for (const char* org : {"%FF", "nowhere%3AAscend", "Ascend%2F", "a%20b"}) {
+    r = client_->Get(std::string("/api/v1/digest?format=json&org=") + org);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << org << ": " << r->body;
+    EXPECT_NE(ErrorMessage(r).find("org"), std::string::npos) << org;
+  }
+  r = client_->Get("/api/v1/digest?format=json&org=gitcode%3AAscend");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
 }
 
 TEST_F(ServeDemo, BadRequestsGetJsonErrorsNamingTheProblem) {

@@ -170,6 +170,19 @@ TEST_F(DigestDemo, RenderJsonIsTheTreePrintedWithIndent2) {
   EXPECT_EQ(calls, 3u);
 }
 
+TEST_F(DigestDemo, InvalidUtf8IsReplacedNotAnError) {
+  query::Digest d = Build(query::DigestOptions());
+  ASSERT_FALSE(d.repos.empty());
+  ASSERT_FALSE(d.repos.front().cases.empty());
+  d.options.org = "bad\xff";                      // the document's head
+  d.repos.front().cases.front().title = "t\xfe";  // a case, written repository by repository
+  auto text = query::RenderJson(d);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_NE(text->find("\"bad\xef\xbf\xbd\""), std::string::npos);
+  EXPECT_NE(text->find("\"t\xef\xbf\xbd\""), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::accept(*text));
+}
+
 TEST_F(DigestDemo, CasesCarryTheLinkerFactsAndTraps) {
   query::Digest d = Build(query::DigestOptions());
   // Every considered issue is either included or excluded, once.
