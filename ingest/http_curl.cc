@@ -1,18 +1,91 @@
 // HttpClient over libcurl: a pool of easy handles (each keeps its connection
 // cache, so sequential requests to one host reuse a connection).
+//
+// libcurl is loaded with dlopen on the first request, not linked: it brings 24
+// of the 45 shared libraries a linked fixgraph maps at start (OpenSSL, GnuTLS's
+// and Kerberos's dependencies, libssh2, nghttp2, ...), a quarter of the start-up
+// of every command, although only `sync` and a remote docs service make
+// requests (docs/benchmarks.md, "A whole ask process").
 #include "fixgraph/engine/version.h"
 #include "fixgraph/ingest/http.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <mutex>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace fixgraph::ingest {
 namespace {
+
+// The libcurl functions fixgraph calls, from the dlopen'ed library. Their
+// types come from <curl/curl.h> (decltype only: nothing links against them).
+struct CurlApi {
+  decltype(&::curl_global_init) global_init = nullptr;
+  decltype(&::curl_easy_init) easy_init = nullptr;
+  decltype(&::curl_easy_setopt) easy_setopt = nullptr;
+  decltype(&::curl_easy_perform) easy_perform = nullptr;
+  decltype(&::curl_easy_getinfo) easy_getinfo = nullptr;
+  decltype(&::curl_easy_cleanup) easy_cleanup = nullptr;
+  decltype(&::curl_easy_strerror) easy_strerror = nullptr;
+  decltype(&::curl_slist_append) slist_append = nullptr;
+  decltype(&::curl_slist_free_all) slist_free_all = nullptr;
+  decltype(&::curl_url) url = nullptr;
+  decltype(&::curl_url_set) url_set = nullptr;
+  decltype(&::curl_url_get) url_get = nullptr;
+  decltype(&::curl_url_cleanup) url_cleanup = nullptr;
+  decltype(&::curl_free) free = nullptr;
+};
+
+// libcurl.so.4 (Debian's libcurl4, which libcurl4-openssl-dev depends on),
+// loaded and initialised once per process and never unloaded; the error, also
+// once, when it cannot be.
+StatusOr<const CurlApi*> LoadCurl() {
+  static const StatusOr<const CurlApi*> loaded = []() -> StatusOr<const CurlApi*> {
+    const char* kLibrary = "libcurl.so.4";
+    void* lib = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      const char* why = dlerror();
+      return Status::Unavailable(std::string("cannot load ") + kLibrary +
+                                 " (libcurl, needed for HTTP requests; on Debian the package "
+                                 "libcurl4): " +
+                                 (why != nullptr ? why : "unknown error"));
+    }
+    static CurlApi api;
+    std::string missing;
+    auto bind = [&](auto* fn, const char* name) {
+      void* sym = dlsym(lib, name);
+      if (sym == nullptr) missing += std::string(missing.empty() ? "" : ", ") + name;
+      *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(sym);
+    };
+    bind(&api.global_init, "curl_global_init");
+    bind(&api.easy_init, "curl_easy_init");
+    bind(&api.easy_setopt, "curl_easy_setopt");
+    bind(&api.easy_perform, "curl_easy_perform");
+    bind(&api.easy_getinfo, "curl_easy_getinfo");
+    bind(&api.easy_cleanup, "curl_easy_cleanup");
+    bind(&api.easy_strerror, "curl_easy_strerror");
+    bind(&api.slist_append, "curl_slist_append");
+    bind(&api.slist_free_all, "curl_slist_free_all");
+    bind(&api.url, "curl_url");
+    bind(&api.url_set, "curl_url_set");
+    bind(&api.url_get, "curl_url_get");
+    bind(&api.url_cleanup, "curl_url_cleanup");
+    bind(&api.free, "curl_free");
+    if (!missing.empty())
+      return Status::Unavailable(std::string(kLibrary) + " lacks " + missing +
+                                 " (libcurl 7.78 or newer is needed)");
+    if (CURLcode rc = api.global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK)
+      return Status::Unavailable(std::string("curl_global_init failed: ") + api.easy_strerror(rc));
+    return &api;
+  }();
+  return loaded;
+}
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -68,20 +141,20 @@ size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
 
 // scheme://host:port of an absolute URL, lower-cased, the port made explicit;
 // "" when curl cannot parse it.
-std::string Origin(const std::string& url) {
-  CURLU* u = curl_url();
+std::string Origin(const CurlApi& curl, const std::string& url) {
+  CURLU* u = curl.url();
   std::string out;
-  if (curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+  if (curl.url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
     char *scheme = nullptr, *host = nullptr, *port = nullptr;
-    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK)
+    if (curl.url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        curl.url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl.url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK)
       out = Lower(scheme) + "://" + Lower(host) + ":" + port;
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
+    curl.free(scheme);
+    curl.free(host);
+    curl.free(port);
   }
-  curl_url_cleanup(u);
+  curl.url_cleanup(u);
   return out;
 }
 
@@ -92,13 +165,11 @@ bool IsRedirect(long status) {
 class CurlClient final : public HttpClient {
  public:
   explicit CurlClient(HttpClientOptions options) : options_(std::move(options)) {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
     if (options_.user_agent.empty())
       options_.user_agent = std::string("fixgraph/") + kVersion + " (issue-fix linker; sync)";
   }
   ~CurlClient() override {
-    for (CURL* h : pool_) curl_easy_cleanup(h);
+    for (CURL* h : pool_) curl_->easy_cleanup(h);  // (a handle means curl_ is set)
   }
 
   // Redirects are followed here, not by curl: curl would send the request's
@@ -107,17 +178,18 @@ class CurlClient final : public HttpClient {
   // request carries no credentials (no extra headers, no token parameter),
   // else it is an error naming the target.
   StatusOr<HttpResponse> Get(const HttpRequest& request) override {
+    FG_ASSIGN_OR_RETURN(const CurlApi* curl, LoadCurl());
     const bool credentials = !request.headers.empty() || RedactUrl(request.url) != request.url;
-    const std::string origin = Origin(request.url);
+    const std::string origin = Origin(*curl, request.url);
     std::string url = request.url;
     for (int hop = 0;; ++hop) {
       std::string location;
-      StatusOr<HttpResponse> r = Perform(request, url, nullptr, &location);
+      StatusOr<HttpResponse> r = Perform(*curl, request, url, nullptr, &location);
       if (!r.ok() || !IsRedirect(r->status) || location.empty()) return r;
       if (hop == options_.max_redirects)
         return Status::Unavailable("GET " + RedactUrl(request.url) + ": more than " +
                                    std::to_string(options_.max_redirects) + " redirects");
-      std::string target_origin = Origin(location);
+      std::string target_origin = Origin(*curl, location);
       if (target_origin.empty() || (target_origin != origin && credentials))
         return Status::FailedPrecondition(
             "GET " + RedactUrl(request.url) + ": HTTP " + std::to_string(r->status) +
@@ -130,66 +202,71 @@ class CurlClient final : public HttpClient {
 
   // A POST is not repeated elsewhere: a redirect is the response.
   StatusOr<HttpResponse> Post(const HttpRequest& request, const std::string& body) override {
+    FG_ASSIGN_OR_RETURN(const CurlApi* curl, LoadCurl());
     std::string location;
-    return Perform(request, request.url, &body, &location);
+    return Perform(*curl, request, request.url, &body, &location);
   }
 
  private:
   // One request to `url` (no redirect followed): a GET, or a POST of
   // *post_body when it is not null; *location is the absolute target of a
   // redirect response, "" otherwise. The caps of options_ hold for both.
-  StatusOr<HttpResponse> Perform(const HttpRequest& request, const std::string& url,
-                                 const std::string* post_body, std::string* location) {
-    CURL* h = Acquire();
+  StatusOr<HttpResponse> Perform(const CurlApi& curl, const HttpRequest& request,
+                                 const std::string& url, const std::string* post_body,
+                                 std::string* location) {
+    CURL* h = Acquire(curl);
+    if (h == nullptr)
+      return Status::Unavailable((post_body != nullptr ? "POST " : "GET ") + RedactUrl(url) +
+                                 ": curl_easy_init failed");
     HttpResponse response;
     Transfer transfer{&response, options_.max_body_bytes, options_.max_header_bytes};
     curl_slist* headers = nullptr;
-    if (Origin(url) == Origin(request.url)) {
+    if (Origin(curl, url) == Origin(curl, request.url)) {
       for (const auto& [name, value] : request.headers)
-        headers = curl_slist_append(headers, (name + ": " + value).c_str());
+        headers = curl.slist_append(headers, (name + ": " + value).c_str());
     }
     bool accept = false;
     for (const auto& header : request.headers) accept = accept || Lower(header.first) == "accept";
-    if (!accept) headers = curl_slist_append(headers, "Accept: application/json");
-    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+    if (!accept) headers = curl.slist_append(headers, "Accept: application/json");
+    curl.easy_setopt(h, CURLOPT_URL, url.c_str());
     if (post_body != nullptr) {
-      curl_easy_setopt(h, CURLOPT_POST, 1L);
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, post_body->data());
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(post_body->size()));
+      curl.easy_setopt(h, CURLOPT_POST, 1L);
+      curl.easy_setopt(h, CURLOPT_POSTFIELDS, post_body->data());
+      curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(post_body->size()));
     } else {
-      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+      curl.easy_setopt(h, CURLOPT_HTTPGET, 1L);
     }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // every encoding curl supports
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+    curl.easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
+    curl.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // every encoding curl supports
+    curl.easy_setopt(h, CURLOPT_TIMEOUT_MS,
                      request.timeout_ms > 0 ? request.timeout_ms : options_.timeout_ms);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+    curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      request.timeout_ms > 0
                          ? std::min(request.timeout_ms, options_.connect_timeout_ms)
                          : options_.connect_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
+    curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE,
                      static_cast<curl_off_t>(options_.max_body_bytes));
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, WriteBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, WriteHeader);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &transfer);
+    curl.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, WriteBody);
+    curl.easy_setopt(h, CURLOPT_WRITEDATA, &transfer);
+    curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, WriteHeader);
+    curl.easy_setopt(h, CURLOPT_HEADERDATA, &transfer);
     char errbuf[CURL_ERROR_SIZE] = {0};
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-    CURLcode rc = curl_easy_perform(h);
+    curl.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+    CURLcode rc = curl.easy_perform(h);
     long status = 0;
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     char* redirect = nullptr;
-    curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect);
+    curl.easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect);
     location->assign(redirect != nullptr ? redirect : "");
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
-    curl_slist_free_all(headers);
+    curl.easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    curl.easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+    curl.easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
+    curl.slist_free_all(headers);
     Release(h);
     const std::string shown = (post_body != nullptr ? "POST " : "GET ") + RedactUrl(url) + ": ";
     if (transfer.body_too_large || rc == CURLE_FILESIZE_EXCEEDED)
@@ -200,7 +277,7 @@ class CurlClient final : public HttpClient {
       return Status::Unavailable(shown + "response headers larger than " +
                                  std::to_string(options_.max_header_bytes) + " bytes; refused");
     if (rc != CURLE_OK) {
-      std::string what = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(rc);
+      std::string what = errbuf[0] != '\0' ? std::string(errbuf) : curl.easy_strerror(rc);
       // Never echo the URL curl may have put in its message: it can hold a token.
       return Status::Unavailable(shown + RedactUrl(what));
     }
@@ -208,16 +285,17 @@ class CurlClient final : public HttpClient {
     return response;
   }
 
-  CURL* Acquire() {
+  CURL* Acquire(const CurlApi& curl) {
     {
       std::lock_guard<std::mutex> lock(mu_);
+      curl_ = &curl;
       if (!pool_.empty()) {
         CURL* h = pool_.back();
         pool_.pop_back();
         return h;
       }
     }
-    return curl_easy_init();
+    return curl.easy_init();
   }
   void Release(CURL* h) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -226,6 +304,7 @@ class CurlClient final : public HttpClient {
 
   HttpClientOptions options_;
   std::mutex mu_;
+  const CurlApi* curl_ = nullptr;  // set by the first request, under mu_
   std::vector<CURL*> pool_;
 };
 

@@ -159,6 +159,27 @@ TEST(SyncCli, FakeApiBinaryStarts) {
       RunCommand(std::string(FIXGRAPH_FAKE_API_BINARY) + " --fault nope --dump x", &out, &err), 2);
 }
 
+// libcurl is dlopen'ed by the first request (ingest/http_curl.cc): a command
+// that makes none does not map it (glibc's loader trace, LD_DEBUG=libs, on
+// stderr), a sync does, and works.
+TEST(SyncCli, LibcurlIsLoadedOnlyByARequest) {
+  TempDir dir;
+  std::string out, err;
+  ASSERT_EQ(RunCommand("LD_DEBUG=libs " + BinaryPath() + " --version", &out, &err), 0) << err;
+  ASSERT_NE(err.find("libc.so.6"), std::string::npos) << "no loader trace: " << err.substr(0, 400);
+  EXPECT_EQ(err.find("libcurl"), std::string::npos);
+  fakeapi::FakeApi api(SourceDir() + "/data/demo");
+  ASSERT_TRUE(api.Start().ok());
+  ASSERT_EQ(RunCommand("LD_DEBUG=libs " +
+                           Fixgraph(dir / "db", "sync gitcode:Ascend/agent-skills --api-base " +
+                                                    api.BaseUrl() + " --rate-limit 0 --json"),
+                       &out, &err),
+            0)
+      << err;
+  EXPECT_NE(err.find("libcurl.so.4"), std::string::npos);
+  EXPECT_TRUE(json::parse(out)["ok"].get<bool>()) << out;
+}
+
 // Issue 23.
 TEST(SyncCli, LeanFirstSyncLinksLikeAFullImport) {
   TempDir dir;
