@@ -79,7 +79,7 @@ StatusOr<const CurlApi*> LoadCurl() {
     bind(&api.free, "curl_free");
     if (!missing.empty())
       return Status::Unavailable(std::string(kLibrary) + " lacks " + missing +
-                                 " (libcurl 7.78 or newer is needed)");
+                                 " (a libcurl older than the one fixgraph was built with)");
     if (CURLcode rc = api.global_init(CURL_GLOBAL_DEFAULT); rc != CURLE_OK)
       return Status::Unavailable(std::string("curl_global_init failed: ") + api.easy_strerror(rc));
     return &api;
