@@ -56,13 +56,7 @@ Status CheckOrgFilter(const std::string& text, const std::string& what) {
     if (!ParsePlatform(owner.substr(0, colon)).ok()) return bad();
     owner.remove_prefix(colon + 1);
   }
-  if (owner.empty() || owner.back() == '/') return bad();
-  for (size_t start = 0; start <= owner.size();) {
-    size_t slash = std::min(owner.find('/', start), owner.size());
-    if (!IsValidRepoSegment(owner.substr(start, slash - start))) return bad();
-    start = slash + 1;
-  }
-  return Status::OK();
+  return IsValidOwner(owner) ? Status::OK() : bad();
 }
 
 nlohmann::json LinksPageResult::ToJson() const {

@@ -34,11 +34,7 @@ bool SplitOwnerName(std::string_view full, RepoRef* repo) {
   size_t slash = full.rfind('/');
   if (slash == std::string_view::npos) return false;
   std::string_view owner = full.substr(0, slash), name = full.substr(slash + 1);
-  for (std::string_view seg : SplitPath(owner))
-    if (!IsValidRepoSegment(seg)) return false;
-  if (owner.empty() || owner.front() == '/' || owner.back() == '/' ||
-      owner.find("//") != std::string_view::npos || !IsValidRepoSegment(name))
-    return false;
+  if (!IsValidOwner(owner) || !IsValidRepoSegment(name)) return false;
   repo->owner = std::string(owner);
   repo->name = std::string(name);
   return true;
@@ -137,6 +133,14 @@ bool IsValidRepoSegment(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) {
     return std::isalnum(c) || c == '-' || c == '_' || c == '.';
   });
+}
+
+bool IsValidOwner(std::string_view s) {
+  if (s.empty() || s.front() == '/' || s.back() == '/' || s.find("//") != std::string_view::npos)
+    return false;
+  for (std::string_view seg : SplitPath(s))
+    if (!IsValidRepoSegment(seg)) return false;
+  return true;
 }
 
 StatusOr<Ref> ParseRef(std::string_view text) {

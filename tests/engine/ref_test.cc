@@ -195,6 +195,10 @@ TEST(RefTest, ValidityHelpers) {
   EXPECT_FALSE(IsValidRepoSegment("a/b"));
   EXPECT_FALSE(IsValidRepoSegment("a b"));
   EXPECT_FALSE(IsValidRepoSegment(std::string(201, 'a')));
+  EXPECT_TRUE(IsValidOwner("Ascend"));
+  EXPECT_TRUE(IsValidOwner("group/sub.group"));
+  for (const char* bad : {"", "/a", "a/", "a//b", "a/../b", "a b", "a/\xff"})
+    EXPECT_FALSE(IsValidOwner(bad)) << bad;
 }
 
 TEST(RefTest, Factories) {

@@ -89,6 +89,9 @@ bool IsDecimal(std::string_view s);
 bool IsValidIssueNumber(std::string_view s);
 // True for a valid owner or repository path segment.
 bool IsValidRepoSegment(std::string_view s);
+// True for a valid owner: one or more valid segments joined by '/' (a
+// GitLab-style group and subgroups, "group/sub").
+bool IsValidOwner(std::string_view s);
 
 // Parses the canonical forms above, or a web URL of an issue, PR or
 // repository on one of the three platforms (see ParseWebUrl).
