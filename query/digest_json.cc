@@ -85,31 +85,37 @@ StatusOr<size_t> EmptyArrayEnd(const std::string& doc, const std::string& key, s
   return at + slot.size() - 1;
 }
 
-// `doc` with that array filled by `fill`, which appends the elements' text,
-// already indented to the element depth and joined by ",\n", as dump(2)
-// prints a non-empty array; `doc` when `empty`.
-StatusOr<std::string> FillArray(const std::string& doc, const std::string& key, size_t indent,
-                                bool empty, const std::function<void(std::string*)>& fill) {
+// Writes `doc` to `sink` with that array filled by `fill`, which writes the
+// elements' text, already indented to the element depth and joined by ",\n",
+// as dump(2) prints a non-empty array; `doc` as it is when `empty`.
+Status WriteFilled(const std::string& doc, const std::string& key, size_t indent, bool empty,
+                   const std::function<Status(const TextSink&)>& fill, const TextSink& sink) {
   FG_ASSIGN_OR_RETURN(size_t end, EmptyArrayEnd(doc, key, indent));
-  if (empty) return doc;
-  std::string out(doc, 0, end);  // up to and without the ']'
-  out += '\n';
-  fill(&out);
-  out += '\n';
-  out.append(indent, ' ');
-  out.append(doc, end, std::string::npos);
-  return out;
+  if (empty) return sink(doc);
+  FG_RETURN_IF_ERROR(sink(std::string_view(doc).substr(0, end)));  // without the ']'
+  FG_RETURN_IF_ERROR(sink("\n"));
+  FG_RETURN_IF_ERROR(fill(sink));
+  std::string close(1, '\n');
+  close.append(indent, ' ');
+  FG_RETURN_IF_ERROR(sink(close));
+  return sink(std::string_view(doc).substr(end));
 }
 
 // RepoJson(d, r, true).dump(2), one case tree at a time.
 StatusOr<std::string> RepoJsonText(const Digest& d, const DigestRepo& r) {
-  return FillArray(Pretty(RepoJson(d, r, /*with_cases=*/false)), "cases", 2, r.cases.empty(),
-                   [&](std::string* out) {
-                     for (size_t i = 0; i < r.cases.size(); ++i) {
-                       if (i > 0) *out += ",\n";
-                       AppendIndented(Pretty(CaseJson(d, r, r.cases[i])), 4, out);
-                     }
-                   });
+  auto cases = [&](const TextSink& sink) -> Status {
+    std::string text;
+    for (size_t i = 0; i < r.cases.size(); ++i) {
+      text.assign(i > 0 ? ",\n" : "");
+      AppendIndented(Pretty(CaseJson(d, r, r.cases[i])), 4, &text);
+      FG_RETURN_IF_ERROR(sink(text));
+    }
+    return Status::OK();
+  };
+  std::string out;
+  FG_RETURN_IF_ERROR(WriteFilled(Pretty(RepoJson(d, r, /*with_cases=*/false)), "cases", 2,
+                                 r.cases.empty(), cases, AppendTo(&out)));
+  return out;
 }
 
 // The document; "repos" holds the repositories' entries when with_repos,
@@ -187,44 +193,39 @@ json ToJson(const Digest& d) { return DigestJson(d, /*with_repos=*/true); }
 
 Status WriteJson(const Digest& d, const TextSink& sink) {
   try {
-    const std::string doc = Pretty(DigestJson(d, /*with_repos=*/false));
-    FG_ASSIGN_OR_RETURN(size_t end, EmptyArrayEnd(doc, "repos", 2));
-    if (d.repos.empty()) {
-      FG_RETURN_IF_ERROR(sink(doc));
-      return sink("\n");
-    }
-    FG_RETURN_IF_ERROR(sink(std::string_view(doc).substr(0, end)));  // without the ']'
-    FG_RETURN_IF_ERROR(sink("\n"));
     // A few repositories at a time, each on a thread of its own, written in
     // order: what is held is the texts of one batch.
-    const size_t batch = std::max<size_t>(HardwareThreads(), 1);
-    for (size_t first = 0; first < d.repos.size(); first += batch) {
-      const size_t n = std::min(batch, d.repos.size() - first);
-      std::vector<std::string> texts(n);
-      std::vector<Status> errors(n);
-      ParallelFor(n, n, [&](size_t k, size_t) {
-        const size_t i = first + k;
-        StatusOr<std::string> text = std::string();
-        try {
-          text = RepoJsonText(d, d.repos[i]);
-        } catch (const json::exception& e) {
-          text = Status::Internal(std::string("digest JSON: ") + e.what());
+    auto repos = [&d](const TextSink& out) -> Status {
+      const size_t batch = std::max<size_t>(HardwareThreads(), 1);
+      for (size_t first = 0; first < d.repos.size(); first += batch) {
+        const size_t n = std::min(batch, d.repos.size() - first);
+        std::vector<std::string> texts(n);
+        std::vector<Status> errors(n);
+        ParallelFor(n, n, [&](size_t k, size_t) {
+          const size_t i = first + k;
+          StatusOr<std::string> text = std::string();
+          try {
+            text = RepoJsonText(d, d.repos[i]);
+          } catch (const json::exception& e) {
+            text = Status::Internal(std::string("digest JSON: ") + e.what());
+          }
+          if (!text.ok()) {
+            errors[k] = text.status().WithContext(d.repos[i].repo.ToString());
+            return;
+          }
+          if (i > 0) texts[k] += ",\n";
+          AppendIndented(*text, 4, &texts[k]);
+        });
+        for (size_t k = 0; k < n; ++k) {
+          FG_RETURN_IF_ERROR(errors[k]);
+          FG_RETURN_IF_ERROR(out(texts[k]));
+          std::string().swap(texts[k]);
         }
-        if (!text.ok()) {
-          errors[k] = text.status().WithContext(d.repos[i].repo.ToString());
-          return;
-        }
-        if (i > 0) texts[k] += ",\n";
-        AppendIndented(*text, 4, &texts[k]);
-      });
-      for (size_t k = 0; k < n; ++k) {
-        FG_RETURN_IF_ERROR(errors[k]);
-        FG_RETURN_IF_ERROR(sink(texts[k]));
-        std::string().swap(texts[k]);
       }
-    }
-    FG_RETURN_IF_ERROR(sink("\n  "));
-    FG_RETURN_IF_ERROR(sink(std::string_view(doc).substr(end)));
+      return Status::OK();
+    };
+    FG_RETURN_IF_ERROR(WriteFilled(Pretty(DigestJson(d, /*with_repos=*/false)), "repos", 2,
+                                   d.repos.empty(), repos, sink));
     return sink("\n");
   } catch (const json::exception& e) {
     return Status::Internal(std::string("digest JSON: ") + e.what());

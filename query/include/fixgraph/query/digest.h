@@ -266,8 +266,8 @@ using TextSink = std::function<Status(std::string_view piece)>;
 // pieces: the document around the repositories, then each repository's entry
 // (built on up to one thread per core, a few at a time, written in order and
 // dropped), so neither the whole tree nor the whole text is ever held (the
-// whole-store digest of a million issues is 2 GB of JSON). Internal when a
-// text is not UTF-8; the sink's error as it is.
+// whole-store digest of a million issues is 2 GB of JSON). Invalid UTF-8 in a
+// text is written as U+FFFD, as everywhere else; the sink's error as it is.
 Status WriteJson(const Digest& d, const TextSink& sink);
 // A sink that appends every piece to *out (never fails).
 TextSink AppendTo(std::string* out);
