@@ -49,6 +49,15 @@ constexpr double kLongUnitPostings = 50000;
 // than this share of the issues adds no title weight (ask_query.h,
 // RareTitleUnits), in an index of at least kCommonPartMinIssues issues.
 constexpr double kCommonTitleShare = 0.05;
+// In the partial-match pass of a large index, the candidates are the issues
+// holding one of the query's rarest units, taken rarest first while their
+// postings together stay within this (ask_query.h, RareUnits). The pass then
+// reads about this many documents whatever the length of the query: a pasted
+// log line of forty units otherwise weighed every issue holding any unit not
+// common (tens of thousands), and ranked them worse (docs/benchmarks.md,
+// "Pasted log lines": on 300 log lines of a 100k store, 34 -> 10 CPU ms a query
+// and Recall@5 0.733 -> 0.820).
+constexpr double kRareFilterPostings = 2000;
 
 std::string RepoTerm(const std::string& repo) {
   std::string t = "R";
@@ -474,7 +483,8 @@ class XapianSearcher final : public Searcher {
   // every unit and identifier part. Else the rarest units, OR-ed, rank
   // partial matches too; there (in a large index) the title weight comes from
   // the units that few titles hold, and the candidates are the issues holding
-  // a unit that is not common, if they are enough (RareUnits).
+  // one of the rarest units (at most kRareFilterPostings postings in all), if
+  // they are enough (RareUnits).
   Xapian::MSet BodyCandidates(Handle& h, const BuiltQuery& built, size_t limit,
                               const Commonness& common, Passes& passes) {
     const Xapian::doccount wanted =
@@ -489,7 +499,7 @@ class XapianSearcher final : public Searcher {
     Xapian::Query title = built.title_any;
     Xapian::Query rare;
     if (common.large) {
-      rare = RareUnits(built, common.termfreq, common.unit);
+      rare = RareUnits(built, common.termfreq, common.unit, kRareFilterPostings);
       title = RareTitleUnits(built, common.termfreq, common.title_unit);
     }
     Xapian::Query partial = built.partial;

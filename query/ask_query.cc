@@ -173,18 +173,29 @@ Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, doub
   return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
 }
 
-Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
-  // A unit no issue holds brings nothing either: it counts as common.
-  std::vector<Xapian::Query> rare;
-  size_t common = 0;
-  for (const Xapian::Query& unit : q.body_units) {
-    const double postings = MatchPostings(unit, termfreq);
-    if (postings > 0 && postings <= max_postings)
-      rare.push_back(unit);
-    else
-      ++common;
+Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
+                        double budget) {
+  // The units by their postings, rarest first.
+  std::vector<std::pair<double, size_t>> by_postings;
+  by_postings.reserve(q.body_units.size());
+  for (size_t i = 0; i < q.body_units.size(); ++i)
+    by_postings.emplace_back(MatchPostings(q.body_units[i], termfreq), i);
+  std::stable_sort(by_postings.begin(), by_postings.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<size_t> taken;
+  double sum = 0;
+  for (const auto& [postings, i] : by_postings) {
+    if (postings <= 0) continue;  // a unit no issue holds brings nothing
+    if (postings > max_postings) break;
+    if (!taken.empty() && sum + postings > budget) break;
+    sum += postings;
+    taken.push_back(i);
   }
-  if (rare.empty() || common == 0) return Xapian::Query();
+  if (taken.empty() || taken.size() == q.body_units.size()) return Xapian::Query();
+  std::sort(taken.begin(), taken.end());  // in the query's order
+  std::vector<Xapian::Query> rare;
+  rare.reserve(taken.size());
+  for (size_t i : taken) rare.push_back(q.body_units[i]);
   return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
 }
 

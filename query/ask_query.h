@@ -65,14 +65,18 @@ using TermFreq = std::function<unsigned(const std::string& term)>;
 // cost about as much as the pass itself.
 Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
 
-// The units of q that are not common, OR-ed: those whose postings
-// (estimated from term frequencies) are at most `max_postings` and not nil
-// (a unit no issue holds brings nothing). An empty query when every unit, or
-// none, is common. The searcher's partial-match pass looks first among the
-// issues holding one of them (a boolean filter: the candidates weigh, and
-// Xapian's percentage counts, as without it): an OR, or an elite set, over
-// common units walks their whole posting lists.
-Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
+// The rarest units of q, OR-ed: taken rarest first (postings estimated from
+// term frequencies) while their postings together stay within `budget` (the
+// rarest is always taken), none with more than `max_postings` (a common unit)
+// or with none (a unit no issue holds brings nothing). An empty query when no
+// unit qualifies, or when every unit is taken (the filter would be the query
+// itself). The searcher's partial-match pass looks first among the issues
+// holding one of them (a boolean filter: the candidates weigh, and Xapian's
+// percentage counts, as without it): an OR, or an elite set, over many units
+// weighs every issue holding any of them; the issues worth finding hold the
+// rarest.
+Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
+                        double budget);
 
 // True for a query of one unit of words (not an identifier or code, which
 // usually sits in a pasted log that BM25 ranks) whose postings exceed

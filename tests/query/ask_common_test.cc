@@ -1,10 +1,11 @@
 // Queries of common words in a large index (at least 1,000 issues): one common
-// unit is looked for in titles first; common units bring no candidates to the
-// partial-match pass, unless the others bring too few (ask_query.h,
-// CommonSingleUnit, RareUnits).
+// unit is looked for in titles first; only the rarest units (within a postings
+// budget), never common ones, bring candidates to the partial-match pass,
+// unless they bring too few (ask_query.h, CommonSingleUnit, RareUnits).
 #include "ask_fixture.h"
 
 #include <string>
+#include <vector>
 
 namespace fixgraph::query::testing {
 namespace {
@@ -64,6 +65,49 @@ TEST_F(AskTest, CommonWordsStillBringCandidatesWhenTheRareOnesBringTooFew) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->hits.size(), 5u);
   EXPECT_EQ(r->hits[0].issue, IssueRef("7"));
+}
+
+TEST_F(AskTest, LongQueryTakesItsCandidatesFromItsRarestUnits) {
+  // A pasted log line of 30 units, none common. "romeo" (two issues) is the
+  // rarest; m1..m9 (201-209 issues each) come next; m10..m15 (the 230 issues
+  // 951-1180, each holding all six) are in the partial pass's elite set but
+  // past the filter's postings budget (2 + 1,845 of m1..m9, then 230 more is
+  // over 2,000); m16..m29 (231-240 issues) are commoner still. Weighed over
+  // every issue holding an elite unit, the 230 issues matching six units would
+  // outrank the one holding the rarest; the candidates come from the holders
+  // of the rarest units (ask_query.h, RareUnits), so it is first.
+  auto unit = [](int k) { return std::string("qz") + char('a' + k / 26) + char('a' + k % 26); };
+  constexpr int kTarget = 1195;
+  std::vector<std::string> body(kIssues + 1);
+  auto hold = [&](int k, int first, int count) {
+    for (int i = first; i < first + count; ++i) body[i] += unit(k) + " ";
+  };
+  for (int k = 1; k <= 9; ++k) hold(k, (k - 1) * 80 + 1, 200 + k);
+  for (int k = 10; k <= 15; ++k) hold(k, 951, 230);
+  for (int k = 16; k <= 29; ++k) hold(k, (k - 16) * 60 + 1, 231 + (k - 16) % 10);
+  body[kTarget] += "romeo";
+  body[1199] += "romeo";
+  for (int i = 1; i <= kIssues; ++i)
+    AddIssue(Number(i), "report " + Number(i), body[i].empty() ? "lima" : body[i],
+             "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  std::string query = "romeo";
+  for (int k = 1; k <= 29; ++k) query += " " + unit(k);
+  AskOptions o;
+  o.limit = 5;
+  o.min_score = 0;
+  auto r = searcher->Ask(query, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].issue, IssueRef(Number(kTarget)));
+  for (const AskHit& hit : r->hits) {
+    const int n = std::stoi(hit.issue.number);
+    EXPECT_FALSE(n >= 951 && n <= 1180)
+        << hit.issue.ToString() << " holds none of the rarest units";
+  }
 }
 
 }  // namespace

@@ -64,27 +64,28 @@ TEST(AskQueryTest, TitleUnitsHeldByManyTitlesAddNoPartialWeight) {
 }
 
 TEST(AskQueryTest, RareUnitsFilterThePartialPass) {
+  constexpr double kAny = 1e12;  // no budget
   BuiltQuery q = BuildQuery("alpha bravo charlie");
   auto freq = [](const std::string& term) -> unsigned {
     if (term == "alpha") return 10;
     if (term == "bravo") return 900;
     return 800;
   };
-  EXPECT_EQ(Terms(RareUnits(q, freq, 500)), (std::set<std::string>{"alpha"}));
-  EXPECT_EQ(Terms(RareUnits(q, freq, 850)), (std::set<std::string>{"alpha", "charli"}));
+  EXPECT_EQ(Terms(RareUnits(q, freq, 500, kAny)), (std::set<std::string>{"alpha"}));
+  EXPECT_EQ(Terms(RareUnits(q, freq, 850, kAny)), (std::set<std::string>{"alpha", "charli"}));
   // A unit no issue holds brings no candidate: it counts as common.
   auto none = [](const std::string& term) -> unsigned {
     if (term == "alpha") return 0;
     return term == "bravo" ? 10 : 900;
   };
-  EXPECT_EQ(Terms(RareUnits(q, none, 500)), (std::set<std::string>{"bravo"}));
+  EXPECT_EQ(Terms(RareUnits(q, none, 500, kAny)), (std::set<std::string>{"bravo"}));
   // Long queries too (their partial pass is an elite set).
   BuiltQuery six = BuildQuery("alpha bravo charlie delta echo foxtrot");
   ASSERT_EQ(six.partial.get_type(), Xapian::Query::OP_ELITE_SET);
-  EXPECT_EQ(Terms(RareUnits(six, freq, 500)), (std::set<std::string>{"alpha"}));
+  EXPECT_EQ(Terms(RareUnits(six, freq, 500, kAny)), (std::set<std::string>{"alpha"}));
   // No unit, or every unit, common: no filter.
-  EXPECT_TRUE(RareUnits(q, freq, 5).empty());
-  EXPECT_TRUE(RareUnits(q, freq, 5000).empty());
+  EXPECT_TRUE(RareUnits(q, freq, 5, kAny).empty());
+  EXPECT_TRUE(RareUnits(q, freq, 5000, kAny).empty());
   // A member of several words is estimated by its rarest word.
   BuiltQuery phrase = BuildQuery("alpha 找不到");
   auto by_word = [](const std::string& term) -> unsigned {
@@ -92,9 +93,37 @@ TEST(AskQueryTest, RareUnitsFilterThePartialPass) {
     if (term == "not" || term == "不到" || term == "未找" || term == "不存") return 5;
     return 1000;  // "found", "找不", "找到", "存在": 4 x 1000 in all, yet each member is rare
   };
-  std::set<std::string> rare = Terms(RareUnits(phrase, by_word, 500));
+  std::set<std::string> rare = Terms(RareUnits(phrase, by_word, 500, kAny));
   EXPECT_TRUE(rare.count("found") && !rare.count("alpha"))
-      << RareUnits(phrase, by_word, 500).get_description();
+      << RareUnits(phrase, by_word, 500, kAny).get_description();
+}
+
+TEST(AskQueryTest, RareUnitsAreTakenRarestFirstWithinTheBudget) {
+  // A pasted log line: many units, none common; the filter keeps the rarest
+  // while their postings together stay within the budget.
+  BuiltQuery q = BuildQuery("alpha bravo charlie delta echo foxtrot");
+  auto freq = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 300;
+    if (term == "bravo") return 40;
+    if (term == "charli") return 2000;
+    if (term == "delta") return 150;
+    if (term == "echo") return 0;  // no issue holds it
+    return 700;                    // foxtrot
+  };
+  EXPECT_EQ(Terms(RareUnits(q, freq, 5000, 500)),
+            (std::set<std::string>{"bravo", "delta", "alpha"}));
+  EXPECT_EQ(Terms(RareUnits(q, freq, 5000, 200)), (std::set<std::string>{"bravo", "delta"}));
+  // The rarest unit is taken even when it alone is over the budget.
+  EXPECT_EQ(Terms(RareUnits(q, freq, 5000, 10)), (std::set<std::string>{"bravo"}));
+  // Every unit that any issue holds fits: the filter would be the query
+  // itself (here without the unit no issue holds; with it, no filter).
+  EXPECT_EQ(Terms(RareUnits(q, freq, 5000, 1e9)),
+            (std::set<std::string>{"alpha", "bravo", "charli", "delta", "foxtrot"}));
+  BuiltQuery held = BuildQuery("alpha bravo delta");
+  EXPECT_TRUE(RareUnits(held, freq, 5000, 1e9).empty());
+  // The budget never lets a common unit in.
+  EXPECT_EQ(Terms(RareUnits(q, freq, 1000, 1e9)),
+            (std::set<std::string>{"bravo", "delta", "alpha", "foxtrot"}));
 }
 
 TEST(AskQueryTest, OneCommonUnitIsSearchedInTitlesFirst) {
