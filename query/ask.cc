@@ -172,7 +172,13 @@ class XapianSearcher final : public Searcher {
     FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit,
                                             options.decode_fixes, &built, &result.missing_shards));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
-    if (options.with_docs && docs_ != nullptr) {
+    // Otherwise a doc is part of the answer only when it scores above the
+    // best issue (doc_leads below); doc scores are at most 1 (DocHit), so
+    // over a best issue at 1 the doc search cannot change the answer and is
+    // not run: most served questions (docs/benchmarks.md, "The doc search
+    // of a served ask").
+    bool doc_can_lead = result.hits.empty() || result.hits.front().score < 1.0;
+    if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak || doc_can_lead)) {
       auto docs = docs_->Search(result.searched, kDocLimit);
       if (docs.ok() && !docs->empty()) {
         // A strong doc outranks a weaker issue hit even when the question

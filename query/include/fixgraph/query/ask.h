@@ -24,10 +24,12 @@
 // count as fully relevant; when fewer than `limit` do, they are ranked among
 // the issues holding every unit anywhere when at least `limit` issues do,
 // else among those holding any.
-// `score` is in [0, 1]. Docs are always searched when a doc source is
-// configured; they are part of the answer (fallback) when the query names a
-// hardware/platform term, the best hit scores below kWeakHitScore, or the
-// best doc is a KG hit (> kDocHitScore) scoring above the best issue hit.
+// `score` is in [0, 1]. The docs (when a doc source is configured) are part
+// of the answer (fallback) when the query names a hardware/platform term, the
+// best hit scores below kWeakHitScore, or the best doc is a KG hit (>
+// kDocHitScore) scoring above the best issue hit; they are not searched when
+// none of these can hold (no hardware named and a best hit at 1, which no doc
+// score exceeds).
 // "ranked" lists both kinds in one order ({"kind": "issue"|"doc", "index",
 // "score", "band"}), "docs_first" says a doc leads, and every issue hit and
 // doc carries its "band" (DocBand).
