@@ -529,7 +529,7 @@ class XapianSearcher final : public Searcher {
   // (ask_query.cc), OR-ed.
   static Xapian::Query EliteOverShards(const Xapian::Database& db, const Xapian::Query& elite) {
     const size_t n = elite.get_num_subqueries();
-    const size_t keep = std::max(kMinFallbackUnits, (n + 1) / 2);
+    const size_t keep = EliteSize(n);
     std::vector<std::pair<Xapian::doccount, size_t>> rarity;
     for (size_t i = 0; i < n; ++i) {
       const Xapian::Query unit = elite.get_subquery(i);

@@ -35,9 +35,6 @@ Xapian::Query MemberQuery(const Lexicon::Seq& member, bool title) {
   return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
 }
 
-// How many units of `n` the partial-match fallback keeps.
-size_t EliteSize(size_t n) { return std::max(kMinFallbackUnits, (n + 1) / 2); }
-
 // The partial-match fallback of `units`: the units most worth matching (the
 // rarest, OP_ELITE_SET), not every posting of every unit.
 Xapian::Query PartialOf(const std::vector<Xapian::Query>& units) {

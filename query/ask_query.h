@@ -14,6 +14,7 @@
 
 #include <xapian.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,8 +27,12 @@ inline constexpr double kRelevanceShare = 0.7;
 // At most this many units in one query (a long log is cut to its best terms).
 inline constexpr size_t kMaxUnits = 64;
 // The partial-match fallback keeps the rarer half of the units, at least this
-// many.
+// many (EliteSize).
 inline constexpr size_t kMinFallbackUnits = 3;
+
+// How many of `units` units the partial-match fallback keeps (OP_ELITE_SET in
+// BuiltQuery::partial; over shards, the searcher picks as many itself).
+constexpr size_t EliteSize(size_t units) { return std::max(kMinFallbackUnits, (units + 1) / 2); }
 
 struct BuiltQuery {
   Xapian::Query query;                     // OR of the units
