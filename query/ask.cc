@@ -453,8 +453,7 @@ class XapianSearcher final : public Searcher {
       ranked.reserve(mset.size() + title_matches.size());
       std::vector<bool> title_listed(title_matches.size(), false);
       for (auto it = mset.begin(); it != mset.end(); ++it) {
-        double relevance =
-            Relevance(built, it.get_percent(), it.get_weight(), mset.get_max_attained());
+        double relevance = Relevance(it.get_percent());
         for (size_t t = 0; t < title_matches.size(); ++t)
           if (title_matches[t].did == *it) {
             relevance = 1.0;

@@ -201,11 +201,6 @@ bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_
          MatchPostings(q.body_units.front(), termfreq) > max_postings;
 }
 
-double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained) {
-  (void)q;
-  (void)weight;
-  (void)max_attained;
-  return std::clamp(percent / 100.0, 0.0, 1.0);
-}
+double Relevance(int percent) { return std::clamp(percent / 100.0, 0.0, 1.0); }
 
 }  // namespace fixgraph::query

@@ -90,8 +90,8 @@ Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double ma
 // the issues whose title holds it first, as for a query of several units.
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
 
-// Relevance in [0, 1] from Xapian's percentage (share of the query matched,
-// scaled by weight).
-double Relevance(const BuiltQuery& q, int percent, double weight, double max_attained);
+// Relevance in [0, 1] of a BM25 candidate: Xapian's percentage (the share of
+// the query matched, scaled by weight) as a fraction.
+double Relevance(int percent);
 
 }  // namespace fixgraph::query
