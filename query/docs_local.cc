@@ -90,22 +90,26 @@ class FeedbackDecider : public Xapian::ExpandDecider {
   const std::set<std::string>* have_;
 };
 
-class LocalDocSource : public DocSource {
+// One open doc index and the associations read from it: the search itself.
+// One thread at a time: the caller holds `mu` (LocalDocSource keeps a pool).
+class DocIndexHandle {
  public:
   // `stub`: the stub file the shards of `db` were opened from ("" for an
-  // index directory).
-  LocalDocSource(Xapian::Database db, const LocalDocOptions& options, std::string stub = "")
+  // index directory). `debug_mu` guards `options.debug` across handles.
+  DocIndexHandle(Xapian::Database db, const LocalDocOptions& options, std::string stub,
+                 std::mutex* debug_mu)
       : db_(std::move(db)),
         tune_(docs::ReadTuning(options.tune)),
         debug_(options.debug),
+        debug_mu_(debug_mu),
         stub_(std::move(stub)) {
     LoadAssociations();
   }
 
-  std::string Name() const override { return "local"; }
+  std::mutex mu;
 
-  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
-    std::lock_guard<std::mutex> lock(mu_);
+  // DocSource::Search; the caller holds `mu`.
+  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) {
     for (int attempt = 0;; ++attempt) {
       try {
         if (db_.reopen()) LoadAssociations();
@@ -722,17 +726,93 @@ class LocalDocSource : public DocSource {
       std::string line(static_cast<size_t>(n) + 1, '\0');
       std::vsnprintf(line.data(), line.size(), format, again);
       line.resize(static_cast<size_t>(n));
+      std::lock_guard<std::mutex> lock(*debug_mu_);
       *debug_ << line << std::flush;
     }
     va_end(again);
   }
 
-  std::mutex mu_;
   Xapian::Database db_;
   docs::Associations assoc_;
   docs::Tuning tune_;
-  std::ostream* debug_;  // LocalDocOptions::debug; not owned
+  std::ostream* debug_;   // LocalDocOptions::debug; not owned
+  std::mutex* debug_mu_;  // guards *debug_; the source's
   std::string stub_;
+};
+
+// The doc index at `dir` (a directory, or a stub file listing shards:
+// index_shards.h); `stub` is set to `dir` for a stub, "" for a directory.
+StatusOr<Xapian::Database> OpenDocIndex(const std::string& dir, std::string* stub) {
+  stub->clear();
+  if (IsStubFile(dir)) {
+    auto opened = OpenIndex(dir, "doc index");
+    if (!opened.ok()) return opened.status();
+    if (!opened->missing.empty()) return DocIndexHandle::MissingShards(dir, opened->missing);
+    *stub = dir;
+    return std::move(opened->db);
+  }
+  try {
+    return Xapian::Database(dir);
+  } catch (const Xapian::Error& e) {
+    return Status::IOError(dir + ": " + e.get_msg());
+  }
+}
+
+// The local corpus as a DocSource: a pool of handles, so that searches from
+// several threads (a server's workers) run at once. It starts with one (a
+// CLI question opens one index) and opens another, up to kMaxHandles, when
+// a search finds every handle busy.
+class LocalDocSource : public DocSource {
+ public:
+  static constexpr size_t kMaxHandles = 4;
+
+  LocalDocSource(std::string dir, Xapian::Database first, std::string stub,
+                 const LocalDocOptions& options)
+      : dir_(std::move(dir)), options_(options) {
+    pool_.push_back(
+        std::make_unique<DocIndexHandle>(std::move(first), options_, std::move(stub), &debug_mu_));
+  }
+
+  std::string Name() const override { return "local"; }
+
+  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
+    std::unique_lock<std::mutex> held;
+    DocIndexHandle* h = Acquire(&held);
+    if (!held.owns_lock()) held = std::unique_lock<std::mutex>(h->mu);
+    return h->Search(text, limit);
+  }
+
+ private:
+  // A free handle, locked into `held`; else a new one (locked) while the pool
+  // is below kMaxHandles; else the next in turn, unlocked (the caller waits).
+  DocIndexHandle* Acquire(std::unique_lock<std::mutex>* held) {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    for (auto& h : pool_) {
+      std::unique_lock<std::mutex> l(h->mu, std::try_to_lock);
+      if (l.owns_lock()) {
+        *held = std::move(l);
+        return h.get();
+      }
+    }
+    if (pool_.size() < kMaxHandles) {
+      std::string stub;
+      auto db = OpenDocIndex(dir_, &stub);
+      if (db.ok()) {  // else: wait for an open one
+        pool_.push_back(
+            std::make_unique<DocIndexHandle>(std::move(*db), options_, std::move(stub), &debug_mu_));
+        *held = std::unique_lock<std::mutex>(pool_.back()->mu);
+        return pool_.back().get();
+      }
+    }
+    return pool_[next_++ % pool_.size()].get();
+  }
+
+  const std::string dir_;
+  const LocalDocOptions options_;
+  std::mutex debug_mu_;
+  std::mutex pool_mu_;  // guards pool_ and next_
+  std::vector<std::unique_ptr<DocIndexHandle>> pool_;
+  size_t next_ = 0;
 };
 
 }  // namespace
@@ -742,20 +822,11 @@ StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_di
   std::error_code ec;
   if (!fs::exists(DocIndexDir(db_dir), ec))
     return Status::NotFound(DocIndexDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
-  if (IsStubFile(DocIndexDir(db_dir))) {  // shards (index_shards.h)
-    auto opened = OpenIndex(DocIndexDir(db_dir), "doc index");
-    if (!opened.ok()) return opened.status();
-    if (!opened->missing.empty())
-      return LocalDocSource::MissingShards(DocIndexDir(db_dir), opened->missing);
-    return std::unique_ptr<DocSource>(
-        new LocalDocSource(std::move(opened->db), options, DocIndexDir(db_dir)));
-  }
-  try {
-    Xapian::Database db(DocIndexDir(db_dir));
-    return std::unique_ptr<DocSource>(new LocalDocSource(std::move(db), options));
-  } catch (const Xapian::Error& e) {
-    return Status::IOError(DocIndexDir(db_dir) + ": " + e.get_msg());
-  }
+  std::string stub;
+  auto db = OpenDocIndex(DocIndexDir(db_dir), &stub);
+  if (!db.ok()) return db.status();
+  return std::unique_ptr<DocSource>(
+      new LocalDocSource(DocIndexDir(db_dir), std::move(*db), std::move(stub), options));
 }
 
 }  // namespace fixgraph::query

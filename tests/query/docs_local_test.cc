@@ -6,6 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
 namespace fixgraph::query {
 namespace {
 
@@ -57,6 +63,56 @@ TEST(DocsLocal, ImportAndFindTheRightSection) {
   EXPECT_GT(hits[0].score, kDocHitScore);
   EXPECT_NE(hits[0].snippet.find("Level 2"), std::string::npos) << hits[0].snippet;
   for (size_t i = 1; i < hits.size(); ++i) EXPECT_GE(hits[i - 1].score, hits[i].score);
+}
+
+// A server's workers share one source: searches from many threads at once
+// (each on a handle of its own) answer exactly as one at a time, and the
+// debug lines they write stay whole.
+TEST(DocsLocal, ConcurrentSearchesAnswerAsOneAtATime) {
+  TempDir dir;
+  WriteTree(dir);
+  ASSERT_TRUE(ImportDocs(dir / "db", {dir / "tree"}, nullptr).ok());
+  ASSERT_TRUE(ImportDocs(dir / "db", {SourceDir() + "/data/kg"}, nullptr).ok());
+  const std::vector<std::string> questions = {"TASK_QUEUE_ENABLE 配置为2 有什么作用",
+                                              "同步模式 打印调用栈", "how do I install the driver",
+                                              "Atlas 训练系列产品 支持吗"};
+  auto answer = [](const std::vector<DocHit>& hits) {
+    std::string out;
+    for (const DocHit& h : hits) out += h.id + " " + std::to_string(h.score) + "\n";
+    return out;
+  };
+  std::ostringstream debug;
+  auto src = OpenLocalDocSource(dir / "db", LocalDocOptions{"", &debug});
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  std::vector<std::string> expected;
+  for (const std::string& q : questions) {
+    auto hits = (*src)->Search(q, 5);
+    ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+    ASSERT_FALSE(hits->empty()) << q;
+    expected.push_back(answer(*hits));
+  }
+  debug.str("");
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        const size_t q = static_cast<size_t>(t + i) % questions.size();
+        auto hits = (*src)->Search(questions[q], 5);
+        if (!hits.ok() || answer(*hits) != expected[q]) ++wrong;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  std::istringstream lines(debug.str());
+  size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    const std::string word = line.substr(0, line.find(' '));
+    EXPECT_TRUE(word == "group" || word == "alt" || word == "named" || word == "scope" ||
+                word == "cand")
+        << line;
+  }
+  EXPECT_GT(n, 160u);
 }
 
 TEST(DocsLocal, ScoresAreCalibrated) {
