@@ -14,6 +14,8 @@
 #            Chinese: "EZ9999", "HCCL timeout 910B", "显存不足", "out of memory rank", ...),
 #            20% an error code or identifier from an issue body, 15% a pasted log line
 #            (an error line of a body's log), 15% the Chinese words of a title
+#   askhw    the same endpoint, 300 title-word and generic questions with " 910B" added: each
+#            names hardware, so each one searches the KG docs too (needs `docs import`)
 # Each endpoint cycles through its requests (500 issue refs; 480 title-word queries; the
 # mix's 600, in a fixed shuffled order). Prints requests/s, p50/p99 latency, non-2xx responses,
 # socket errors, the server's RSS before and after each run, and the server's CPU time
@@ -69,7 +71,7 @@ d = json.load(sys.stdin)
 print(json.dumps({"ref": d["issue"]["ref"], "title": d["issue"]["title"], "body": d["issue"]["body"] or ""}))
 ' >> "$WORK/issues.jsonl"
 done
-python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" "$HERE/generic_symptoms.txt" <<'PY'
+python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" "$HERE/generic_symptoms.txt" "$WORK/askhw.txt" <<'PY'
 import json, random, re, sys, urllib.parse
 issues = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 def url(q): return "/api/v1/ask?limit=5&q=" + urllib.parse.quote(q)
@@ -98,6 +100,10 @@ mix = take(title_words, 180) + take(generic, 120) + take(codes, 120) + take(logs
 rnd.shuffle(mix)
 with open(sys.argv[3], "w", encoding="utf-8") as f:
     for q in mix: f.write(url(q) + "\n")
+hw = take(title_words, 200) + take(generic, 100)
+rnd.shuffle(hw)
+with open(sys.argv[5], "w", encoding="utf-8") as f:
+    for q in hw: f.write(url(q + " 910B") + "\n")
 PY
 for i in $(seq 1 10); do echo "/healthz"; done > "$WORK/healthz.txt"
 
