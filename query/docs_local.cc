@@ -798,8 +798,8 @@ class LocalDocSource : public DocSource {
       std::string stub;
       auto db = OpenDocIndex(dir_, &stub);
       if (db.ok()) {  // else: wait for an open one
-        pool_.push_back(
-            std::make_unique<DocIndexHandle>(std::move(*db), options_, std::move(stub), &debug_mu_));
+        pool_.push_back(std::make_unique<DocIndexHandle>(std::move(*db), options_, std::move(stub),
+                                                         &debug_mu_));
         *held = std::unique_lock<std::mutex>(pool_.back()->mu);
         return pool_.back().get();
       }

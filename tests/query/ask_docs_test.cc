@@ -19,8 +19,7 @@ class AskDocsTest : public AskTest {
     // One node for every question below: its words are in each of them.
     kg_.nodes.push_back({"cann/docs/oom.md#处理", "显存不足的处理", "减小 batch size",
                          "cann/docs/oom.md",
-                         std::vector<std::string>{"OOM", "EZ9999", "zulu", "HCCL"},
-                         0.92});
+                         std::vector<std::string>{"OOM", "EZ9999", "zulu", "HCCL"}, 0.92});
     // A fixed issue naming hardware in its title (as #1 is fixed).
     AddIssue("4", "910B HCCL 初始化失败", "hccl init fails", "2026-03-06T10:00:00Z",
              "2026-03-07T10:00:05Z");
