@@ -28,6 +28,8 @@
 // So a node holding every distinctive query term, some of them in its title,
 // lands around 0.88-0.95; one holding most of them in its body alone around
 // 0.75-0.83; one sharing a few common words below 0.70.
+#include "docs_local.h"
+
 #include "analyzer.h"
 #include "docs_assoc.h"
 #include "docs_fields.h"
@@ -46,7 +48,6 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -54,8 +55,6 @@
 
 namespace fixgraph::query {
 namespace {
-
-namespace fs = std::filesystem;
 
 using docs::AltSet;
 using docs::DocNode;
@@ -91,8 +90,7 @@ class FeedbackDecider : public Xapian::ExpandDecider {
 };
 
 // One open doc index and the associations read from it: the search itself.
-// One thread at a time: the caller holds `mu` (LocalDocSource keeps a pool).
-class DocIndexHandle {
+class DocIndexHandle : public docs::IndexSearch {
  public:
   // `stub`: the stub file the shards of `db` were opened from ("" for an
   // index directory). `debug_mu` guards `options.debug` across handles.
@@ -106,10 +104,7 @@ class DocIndexHandle {
     LoadAssociations();
   }
 
-  std::mutex mu;
-
-  // DocSource::Search; the caller holds `mu`.
-  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) {
+  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     for (int attempt = 0;; ++attempt) {
       try {
         if (db_.reopen()) LoadAssociations();
@@ -740,93 +735,28 @@ class DocIndexHandle {
   std::string stub_;
 };
 
-// The doc index at `dir` (a directory, or a stub file listing shards:
-// index_shards.h); `stub` is set to `dir` for a stub, "" for a directory.
-StatusOr<Xapian::Database> OpenDocIndex(const std::string& dir, std::string* stub) {
-  stub->clear();
-  if (IsStubFile(dir)) {
+}  // namespace
+
+namespace docs {
+
+StatusOr<std::unique_ptr<IndexSearch>> OpenIndexSearch(const std::string& dir,
+                                                       const LocalDocOptions& options,
+                                                       std::mutex* debug_mu) {
+  if (IsStubFile(dir)) {  // shards (index_shards.h)
     auto opened = OpenIndex(dir, "doc index");
     if (!opened.ok()) return opened.status();
     if (!opened->missing.empty()) return DocIndexHandle::MissingShards(dir, opened->missing);
-    *stub = dir;
-    return std::move(opened->db);
+    return std::unique_ptr<IndexSearch>(
+        new DocIndexHandle(std::move(opened->db), options, dir, debug_mu));
   }
   try {
-    return Xapian::Database(dir);
+    return std::unique_ptr<IndexSearch>(
+        new DocIndexHandle(Xapian::Database(dir), options, "", debug_mu));
   } catch (const Xapian::Error& e) {
     return Status::IOError(dir + ": " + e.get_msg());
   }
 }
 
-// The local corpus as a DocSource: a pool of handles, so that searches from
-// several threads (a server's workers) run at once. It starts with one (a
-// CLI question opens one index) and opens another, up to kMaxHandles, when
-// a search finds every handle busy.
-class LocalDocSource : public DocSource {
- public:
-  static constexpr size_t kMaxHandles = 4;
-
-  LocalDocSource(std::string dir, Xapian::Database first, std::string stub,
-                 const LocalDocOptions& options)
-      : dir_(std::move(dir)), options_(options) {
-    pool_.push_back(
-        std::make_unique<DocIndexHandle>(std::move(first), options_, std::move(stub), &debug_mu_));
-  }
-
-  std::string Name() const override { return "local"; }
-
-  StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
-    std::unique_lock<std::mutex> held;
-    DocIndexHandle* h = Acquire(&held);
-    if (!held.owns_lock()) held = std::unique_lock<std::mutex>(h->mu);
-    return h->Search(text, limit);
-  }
-
- private:
-  // A free handle, locked into `held`; else a new one (locked) while the pool
-  // is below kMaxHandles; else the next in turn, unlocked (the caller waits).
-  DocIndexHandle* Acquire(std::unique_lock<std::mutex>* held) {
-    std::lock_guard<std::mutex> lock(pool_mu_);
-    for (auto& h : pool_) {
-      std::unique_lock<std::mutex> l(h->mu, std::try_to_lock);
-      if (l.owns_lock()) {
-        *held = std::move(l);
-        return h.get();
-      }
-    }
-    if (pool_.size() < kMaxHandles) {
-      std::string stub;
-      auto db = OpenDocIndex(dir_, &stub);
-      if (db.ok()) {  // else: wait for an open one
-        pool_.push_back(std::make_unique<DocIndexHandle>(std::move(*db), options_, std::move(stub),
-                                                         &debug_mu_));
-        *held = std::unique_lock<std::mutex>(pool_.back()->mu);
-        return pool_.back().get();
-      }
-    }
-    return pool_[next_++ % pool_.size()].get();
-  }
-
-  const std::string dir_;
-  const LocalDocOptions options_;
-  std::mutex debug_mu_;
-  std::mutex pool_mu_;  // guards pool_ and next_
-  std::vector<std::unique_ptr<DocIndexHandle>> pool_;
-  size_t next_ = 0;
-};
-
-}  // namespace
-
-StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_dir,
-                                                        const LocalDocOptions& options) {
-  std::error_code ec;
-  if (!fs::exists(DocIndexDir(db_dir), ec))
-    return Status::NotFound(DocIndexDir(db_dir) + ": no doc index (run 'fixgraph docs import')");
-  std::string stub;
-  auto db = OpenDocIndex(DocIndexDir(db_dir), &stub);
-  if (!db.ok()) return db.status();
-  return std::unique_ptr<DocSource>(
-      new LocalDocSource(DocIndexDir(db_dir), std::move(*db), std::move(stub), options));
-}
+}  // namespace docs
 
 }  // namespace fixgraph::query
