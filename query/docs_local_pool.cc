@@ -20,9 +20,9 @@ class LocalDocSource : public DocSource {
  public:
   static constexpr size_t kMaxHandles = 4;
 
-  LocalDocSource(std::string dir, std::unique_ptr<docs::IndexSearch> first,
-                 const LocalDocOptions& options, std::unique_ptr<std::mutex> debug_mu)
-      : dir_(std::move(dir)), options_(options), debug_mu_(std::move(debug_mu)) {
+  LocalDocSource(std::string dir, std::unique_ptr<docs::IndexSearch> first, LocalDocOptions options,
+                 std::unique_ptr<std::mutex> debug_mu)
+      : dir_(std::move(dir)), options_(std::move(options)), debug_mu_(std::move(debug_mu)) {
     pool_.push_back(std::make_unique<Slot>());
     pool_.back()->search = std::move(first);
   }
