@@ -172,11 +172,11 @@ class XapianSearcher final : public Searcher {
     FG_ASSIGN_OR_RETURN(result.hits, Search(result.searched, options.repo, limit,
                                             options.decode_fixes, &built, &result.missing_shards));
     bool weak = result.hits.empty() || result.hits.front().score < kWeakHitScore;
-    // Otherwise a doc is part of the answer only when it scores above the
-    // best issue (doc_leads below); doc scores are at most 1 (DocHit), so
-    // over a best issue at 1 the doc search cannot change the answer and is
-    // not run: most served questions (docs/benchmarks.md, "The doc search
-    // of a served ask").
+    // With no hardware named and a best issue that is not weak, a doc is part
+    // of the answer only when it scores above the best issue (doc_leads
+    // below); doc scores are at most 1 (DocHit), so over a best issue at 1
+    // the doc search cannot change the answer and is not run: most served
+    // questions (docs/benchmarks.md, "The doc search of a served ask").
     bool doc_can_lead = result.hits.empty() || result.hits.front().score < 1.0;
     if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak || doc_can_lead)) {
       auto docs = docs_->Search(result.searched, kDocLimit);
