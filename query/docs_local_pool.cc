@@ -44,6 +44,9 @@ class LocalDocSource : public DocSource {
 
   // A free slot, locked into `held`; else a new one (locked) while the pool
   // is below kMaxHandles; else the next in turn, unlocked (the caller waits).
+  // An index that could not be opened once more (a shard down) is not tried
+  // again: a busy search would otherwise pay that open, under pool_mu_, each
+  // time.
   Slot* Acquire(std::unique_lock<std::mutex>* held) {
     std::lock_guard<std::mutex> lock(pool_mu_);
     for (auto& slot : pool_) {
@@ -53,8 +56,9 @@ class LocalDocSource : public DocSource {
         return slot.get();
       }
     }
-    if (pool_.size() < kMaxHandles) {
+    if (grow_ && pool_.size() < kMaxHandles) {
       auto search = docs::OpenIndexSearch(dir_, options_, debug_mu_.get());
+      grow_ = search.ok();
       if (search.ok()) {  // else: wait for an open one
         pool_.push_back(std::make_unique<Slot>());
         pool_.back()->search = std::move(*search);
@@ -68,9 +72,10 @@ class LocalDocSource : public DocSource {
   const std::string dir_;
   const LocalDocOptions options_;
   std::unique_ptr<std::mutex> debug_mu_;  // the handles hold its address
-  std::mutex pool_mu_;                    // guards pool_ and next_
+  std::mutex pool_mu_;                    // guards pool_, next_ and grow_
   std::vector<std::unique_ptr<Slot>> pool_;
   size_t next_ = 0;
+  bool grow_ = true;  // false once opening another handle failed
 };
 
 }  // namespace
