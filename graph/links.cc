@@ -48,6 +48,15 @@ Status StringField(const json& j, const char* field, std::string* out, bool requ
   return Status::OK();
 }
 
+// Absent or null: false.
+Status BoolField(const json& j, const char* field, bool* out) {
+  *out = false;
+  if (!j.contains(field) || j[field].is_null()) return Status::OK();
+  if (!j[field].is_boolean()) return Status::Corruption(std::string(field) + ": expected a boolean");
+  *out = j[field].get<bool>();
+  return Status::OK();
+}
+
 Status EvidenceFromJson(const json& j, Evidence* out) {
   if (!j.is_object()) return Status::Corruption("evidence: expected an object");
   std::string kind;
@@ -85,14 +94,14 @@ Status FixFromJson(const json& j, FixLink* out) {
       out->evidence.push_back(std::move(ev));
     }
   }
-  out->in_store = j.value("in_store", false);
+  FG_RETURN_IF_ERROR(BoolField(j, "in_store", &out->in_store));
   FG_RETURN_IF_ERROR(TimeField(j, "merged_at", &out->merged_at));
   FG_RETURN_IF_ERROR(TimeField(j, "created_at", &out->created_at));
   FG_RETURN_IF_ERROR(StringField(j, "state", &out->state, false));
   FG_RETURN_IF_ERROR(StringField(j, "base_ref", &out->base_ref, false));
   FG_RETURN_IF_ERROR(StringField(j, "title", &out->title, false));
   FG_RETURN_IF_ERROR(StringField(j, "backport_of", &out->backport_of, false));
-  out->mirror_host = j.value("mirror_host", false);
+  FG_RETURN_IF_ERROR(BoolField(j, "mirror_host", &out->mirror_host));
   return Status::OK();
 }
 

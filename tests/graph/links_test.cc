@@ -136,6 +136,28 @@ TEST(LinksJson, NullsAndErrors) {
   EXPECT_TRUE(FromJson(nlohmann::json::array(), &back).IsCorruption());
 }
 
+// The booleans of a fix: absent or null is false; another type is
+// Corruption naming the field (a legacy JSON links record, an issue index
+// document), not a json::type_error thrown out of FromJson.
+TEST(LinksJson, FixBooleansOfTheWrongTypeAreCorruption) {
+  nlohmann::json j = ToJson(Sample());
+  IssueLinks back;
+  nlohmann::json absent = j;
+  absent["fixes"][0].erase("in_store");
+  absent["fixes"][0]["mirror_host"] = nullptr;
+  ASSERT_TRUE(FromJson(absent, &back).ok());
+  EXPECT_FALSE(back.fixes[0].in_store);
+  EXPECT_FALSE(back.fixes[0].mirror_host);
+  for (const char* field : {"in_store", "mirror_host"}) {
+    nlohmann::json bad = j;
+    bad["fixes"][0][field] = "yes";
+    Status s = Status::OK();
+    EXPECT_NO_THROW(s = FromJson(bad, &back)) << field;
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_EQ(s.message(), std::string("fixes: ") + field + ": expected a boolean");
+  }
+}
+
 TEST(LinksJson, LookupHelpers) {
   IssueLinks l = Sample();
   EXPECT_TRUE(l.HasFlag(Flag::kBackport));
