@@ -48,6 +48,12 @@ std::optional<UnixSeconds> OptFrom(const json& j, const char* k) {
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
   return it->get<UnixSeconds>();
 }
+// The string at key `k` of an object; "" when absent or of another type.
+std::string StrFrom(const json& j, const char* k) {
+  if (!j.is_object()) return "";
+  auto it = j.find(k);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 // The cursor to store after a page: `next_page` 0 when the run is complete
 // (its newest updated_at becomes `since`), else the page to resume at.
@@ -170,7 +176,7 @@ class RepoSync {
     std::vector<ChangedItem> items[2];
     std::vector<std::set<std::string>> only[2];
     for (const json& e : list) {
-      auto ref = ParseRef(e.value("item", std::string()));
+      auto ref = ParseRef(StrFrom(e, "item"));
       if (!ref.ok() || ref->repo != repo_) continue;
       int k = ref->kind == RefKind::kIssue ? 0 : 1;
       if (ref->kind != RefKind::kIssue && ref->kind != RefKind::kPull) continue;
@@ -184,7 +190,7 @@ class RepoSync {
         items[k].push_back(c);
         only[k].emplace_back();
       }
-      only[k][at].insert(e.value("endpoint", std::string()));
+      only[k][at].insert(StrFrom(e, "endpoint"));
     }
     for (int k = 0; k < 2; ++k) {
       if (items[k].empty()) continue;
@@ -255,7 +261,7 @@ class RepoSync {
     if (!cj.is_object()) cj = json::object();
     ListCursor c;
     c.since = OptFrom(cj, "since");
-    c.page = cj.value("page", 0);
+    c.page = static_cast<int>(OptFrom(cj, "page").value_or(0));
     c.run_since = OptFrom(cj, "run_since");
     c.max = OptFrom(cj, "max");
     const bool resume = c.page > 0;
@@ -336,7 +342,10 @@ class RepoSync {
     const bool issues = list == "issues";
     for (json& j : *page) {
       if (issues && mapper_->IsPullInIssueList(j)) {
-        if (record_) record_->AddListItem(list, "pr:" + j.value("url", std::string()), j);
+        if (record_) {
+          std::string url = StrFrom(j, "url");
+          record_->AddListItem(list, "pr:" + (url.empty() ? j.dump() : url), j);
+        }
         continue;
       }
       ChangedItem item;

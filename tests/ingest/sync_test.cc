@@ -820,6 +820,68 @@ TEST(Sync, NotFoundOnOneDetailEndpointSkipsOnlyThatAndIsRetriedLater) {
   EXPECT_TRUE(store->GetMeta(SyncSkippedKey(paopao)).status().IsNotFound());
 }
 
+// A stored cursor or list of skipped endpoints with fields of the wrong type
+// (an older or damaged store) is read as far as it makes sense: the sync
+// runs, as it does when the cursor is not JSON at all (value() threw
+// json::type_error out of the sync).
+TEST(Sync, StoredCursorAndSkipsOfTheWrongTypeAreIgnored) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "gitcode", "Ascend", "a", 3);
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  RepoRef repo = Repo(Platform::kGitCode, "Ascend", "a");
+  auto put = [&](const std::string& key, const std::string& value) {
+    auto b = store->NewBatch();
+    ASSERT_TRUE(b->PutMeta(key, value).ok());
+    ASSERT_TRUE(store->Write(b.get()).ok());
+  };
+  put(SyncCursorKey(repo), R"({"issues/all": {"page": "2", "since": "x"}, "pulls/all": 5})");
+  SyncCounts c;
+  Status s = Status::Internal("not run");
+  EXPECT_NO_THROW(s = SyncRepository(store.get(), repo, FastOptions(api), &c));
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(c.issues, 3);
+  EXPECT_EQ(c.pulls, 3);
+
+  put(SyncSkippedKey(repo),
+      json::array({1, "x", {{"item", 5}}, {{"item", "gitcode:Ascend/a!1"}, {"endpoint", 7}}})
+          .dump());
+  s = Status::Internal("not run");
+  EXPECT_NO_THROW(s = SyncRepository(store.get(), repo, FastOptions(api), &c));
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+// A GitHub issue list names pull requests too; one whose "url" is not a
+// string is still recorded (value() threw json::type_error).
+TEST(Sync, GitHubPullInTheIssueListWithoutAStringUrlIsRecorded) {
+  TempDir dir;
+  WriteRepo(dir / "dump", "github", "vllm", "c", 2);
+  const std::string list = dir / "dump/github/vllm/c/issues.json";
+  json issues = json::parse(ReadFile(list));
+  for (int n : {101, 102}) {
+    json pr = issues[0];
+    pr["number"] = n;
+    pr["id"] = n;
+    pr["pull_request"] = json::object();
+    pr["url"] = nullptr;
+    issues.push_back(pr);
+  }
+  WriteFile(list, issues.dump());
+  FakeApi api(dir / "dump");
+  ASSERT_TRUE(api.Start().ok());
+  auto store = OpenStore(dir / "db");
+  SyncOptions o = FastOptions(api);
+  o.record_dir = dir / "record";
+  SyncCounts c;
+  Status s = Status::Internal("not run");
+  EXPECT_NO_THROW(s = SyncRepository(store.get(), Repo(Platform::kGitHub, "vllm", "c"), o, &c));
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(c.issues, 2);
+  json recorded = json::parse(ReadFile(dir / "record/github/vllm/c/issues.json"));
+  EXPECT_EQ(recorded.size(), 4u) << "each pull request of the list kept, not one in place of both";
+}
+
 TEST(Sync, RepeatedFailureOnADetailEndpointIsSkippedAndOtherRepositoriesSync) {
   TempDir dir;
   const std::string dump = SourceDir() + kShapes;
