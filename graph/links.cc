@@ -52,7 +52,8 @@ Status StringField(const json& j, const char* field, std::string* out, bool requ
 Status BoolField(const json& j, const char* field, bool* out) {
   *out = false;
   if (!j.contains(field) || j[field].is_null()) return Status::OK();
-  if (!j[field].is_boolean()) return Status::Corruption(std::string(field) + ": expected a boolean");
+  if (!j[field].is_boolean())
+    return Status::Corruption(std::string(field) + ": expected a boolean");
   *out = j[field].get<bool>();
   return Status::OK();
 }
