@@ -133,8 +133,23 @@ StatusOr<AskHit> HitFromValue(std::string_view value, double score, bool decode_
 
 class XapianSearcher final : public Searcher {
  public:
-  XapianSearcher(std::string db_dir, std::unique_ptr<DocSource> docs, SearcherUse use)
-      : db_dir_(std::move(db_dir)), docs_(std::move(docs)), use_(use) {}
+  XapianSearcher(std::string db_dir, DocSourceConfig docs_config, SearcherUse use)
+      : db_dir_(std::move(db_dir)), docs_config_(std::move(docs_config)), use_(use) {}
+
+  // The doc sources, opened once, at the first call (OpenDocSources; none
+  // when they cannot be opened: ask answers from issues alone). A server
+  // opens them in Open; a CLI question only when it searches them, and most
+  // need not (the doc-skip rule in Ask): opening the local index and its
+  // learned associations is about a third of a CLI ask's CPU time
+  // (docs/benchmarks.md, "A CLI ask opens the doc index only when it
+  // searches it").
+  DocSource* Docs() {
+    std::call_once(docs_once_, [this] {
+      auto opened = OpenDocSources(db_dir_, docs_config_);
+      if (opened.ok()) docs_ = std::move(*opened);
+    });
+    return docs_.get();
+  }
 
   Status OpenPool() {
     try {
@@ -178,8 +193,10 @@ class XapianSearcher final : public Searcher {
     // the doc search cannot change the answer and is not run: most served
     // questions (docs/benchmarks.md, "The doc search of a served ask").
     bool doc_can_lead = result.hits.empty() || result.hits.front().score < 1.0;
-    if (options.with_docs && docs_ != nullptr && (built.names_hardware || weak || doc_can_lead)) {
-      auto docs = docs_->Search(result.searched, kDocLimit);
+    DocSource* source = nullptr;
+    if (options.with_docs && (built.names_hardware || weak || doc_can_lead)) source = Docs();
+    if (source != nullptr) {
+      auto docs = source->Search(result.searched, kDocLimit);
       if (docs.ok() && !docs->empty()) {
         // A strong doc outranks a weaker issue hit even when the question
         // does not look like a hardware question.
@@ -553,7 +570,9 @@ class XapianSearcher final : public Searcher {
   }
 
   std::string db_dir_;
-  std::unique_ptr<DocSource> docs_;
+  const DocSourceConfig docs_config_;
+  std::once_flag docs_once_;
+  std::unique_ptr<DocSource> docs_;  // set once, by Docs()
   SearcherUse use_;
   std::vector<std::unique_ptr<Handle>> pool_;
   std::mutex priors_mu_;  // guards the three below
@@ -573,11 +592,9 @@ StatusOr<std::unique_ptr<Searcher>> Searcher::Open(const std::string& db_dir,
       !std::filesystem::exists(IssueIndexDir(db_dir) + "/iamglass", ec))
     return Status::NotFound("no issue index at " + IssueIndexDir(db_dir) +
                             " (import data with `fixgraph import DUMP` or run `fixgraph link`)");
-  std::unique_ptr<DocSource> docs;
-  auto opened = OpenDocSources(db_dir, docs_config);
-  if (opened.ok()) docs = std::move(*opened);  // no doc source: ask still answers from issues
-  auto s = std::make_unique<XapianSearcher>(db_dir, std::move(docs), use);
+  auto s = std::make_unique<XapianSearcher>(db_dir, docs_config, use);
   FG_RETURN_IF_ERROR(s->OpenPool());
+  if (use == SearcherUse::kServing) (void)s->Docs();
   // Build the lexicon and the stemmer now, not in the first query.
   (void)BuildQuery("warm up error 报错 aclnnTest");
   return std::unique_ptr<Searcher>(std::move(s));

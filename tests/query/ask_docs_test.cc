@@ -4,6 +4,8 @@
 // request log shows every search.
 #include "ask_fixture.h"
 #include "docs_fake_kg.h"
+#include "fixgraph/query/docs.h"
+#include "testutil/testutil.h"
 
 #include <string>
 
@@ -90,6 +92,30 @@ TEST_F(AskDocsTest, NoDocsOptionNeverSearchesThem) {
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   EXPECT_EQ(kg_.Requests().size(), before);
   EXPECT_TRUE(got->docs.empty());
+}
+
+// A one-question searcher (a CLI ask) opens the doc sources at the first
+// question that searches them, not in Open: docs imported after Open are
+// found by that question. A server's searcher opened them in Open (no doc
+// index yet: nothing behind them).
+TEST_F(AskTest, OneQuestionSearcherOpensTheDocsWhenAQuestionSearchesThem) {
+  AddCorpus();
+  LinkAndIndex();
+  auto one = Searcher::Open(db_.path(), DocSourceConfig(), SearcherUse::kOneQuestion);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  auto serving = Searcher::Open(db_.path(), DocSourceConfig(), SearcherUse::kServing);
+  ASSERT_TRUE(serving.ok()) << serving.status().ToString();
+  ASSERT_TRUE(
+      ImportDocs(db_.path(), {fixgraph::testing::SourceDir() + "/data/kg"}, nullptr).ok());
+  // Names hardware: the docs are searched.
+  const std::string q = "TORCH_TRANSFER_TO_NPU on 910B";
+  auto a = (*one)->Ask(q, AskOptions());
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_FALSE(a->docs.empty());
+  EXPECT_EQ(a->docs.front().id, "fixgraph-kg/torch-npu/transfer-to-npu");
+  auto b = (*serving)->Ask(q, AskOptions());
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_TRUE(b->docs.empty());
 }
 
 }  // namespace

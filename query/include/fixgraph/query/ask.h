@@ -152,7 +152,10 @@ class Searcher {
   virtual ~Searcher() = default;
   // Opens <db_dir>/index-issues read-only (an index directory, or a stub file
   // listing its shards: shards.h), and the doc sources `docs` configures
-  // (OpenDocSources; when they cannot be opened ask answers from issues alone).
+  // (OpenDocSources; when they cannot be opened ask answers from issues
+  // alone): at once for kServing; for kOneQuestion at the first question that
+  // searches them (most questions need no doc, Ask; opening costs about
+  // 10 ms).
   // NotFound (naming the directory and what to run) when there is no index yet.
   static StatusOr<std::unique_ptr<Searcher>> Open(const std::string& db_dir,
                                                   const DocSourceConfig& docs = {},
