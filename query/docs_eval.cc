@@ -35,7 +35,12 @@ StatusOr<std::vector<DocQuestion>> ReadDocQuestions(const std::string& path) {
     std::string where = path + ": question " + std::to_string(i);
     if (!q.is_object()) return Status::InvalidArgument(where + ": expected an object");
     DocQuestion d;
-    d.id = q.value("id", static_cast<int>(i));
+    d.id = static_cast<int>(i);
+    if (auto id = q.find("id"); id != q.end() && !id->is_null()) {
+      if (!id->is_number_integer())
+        return Status::InvalidArgument(where + ": \"id\" must be an integer");
+      d.id = id->get<int>();
+    }
     if (!q.contains("question") || !q["question"].is_string() ||
         q["question"].get<std::string>().empty())
       return Status::InvalidArgument(where + ": missing \"question\"");

@@ -690,5 +690,27 @@ TEST(DocsEval, IdMatchesPageUnderAnyTree) {
   EXPECT_FALSE(DocIdIsPage("issue:gitcode:o/r#1", "a/b.md"));
 }
 
+// A question without "id" is numbered by its place; an "id" that is not an
+// integer is an error naming the file and the question (value() threw
+// json::type_error).
+TEST(DocsEval, QuestionIdOfTheWrongTypeIsAnError) {
+  TempDir dir;
+  const std::string path = dir / "q.json";
+  WriteFile(path, R"({"questions": [{"question": "a?", "pages": ["a.md"]},
+                                    {"id": null, "question": "b?", "pages": ["b.md"]}]})");
+  auto qs = ReadDocQuestions(path);
+  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
+  ASSERT_EQ(qs->size(), 2u);
+  EXPECT_EQ((*qs)[0].id, 0);
+  EXPECT_EQ((*qs)[1].id, 1);
+  WriteFile(path, R"({"questions": [{"id": 4, "question": "a?", "pages": ["a.md"]},
+                                    {"id": "q5", "question": "b?", "pages": ["b.md"]}]})");
+  StatusOr<std::vector<DocQuestion>> bad = Status::Internal("not read");
+  EXPECT_NO_THROW(bad = ReadDocQuestions(path));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(bad.status().IsInvalidArgument());
+  EXPECT_EQ(bad.status().message(), path + ": question 1: \"id\" must be an integer");
+}
+
 }  // namespace
 }  // namespace fixgraph::query
