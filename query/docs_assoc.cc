@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <utility>
 
 namespace fixgraph::query::docs {
 namespace {
@@ -97,33 +98,48 @@ std::string EncodeAssociations(const Associations& a) {
   return out;
 }
 
-Associations ReadAssociations(const Xapian::Database& db) {
-  Associations out;
-  std::string blob;
-  try {
-    blob = db.get_metadata(kAssocKey);
-  } catch (const Xapian::Error&) {
-    return out;
+AssociationTable::AssociationTable(std::string text) : text_(std::move(text)) {
+  if (text_.size() >= UINT32_MAX) {  // offsets are 32-bit: no table
+    text_.clear();
+    return;
   }
-  size_t pos = 0;
-  while (pos < blob.size()) {
-    size_t nl = blob.find('\n', pos);
-    if (nl == std::string::npos) nl = blob.size();
-    std::string_view line(blob.data() + pos, nl - pos);
-    pos = nl + 1;
-    size_t tab = line.find('\t');
-    if (tab == std::string_view::npos || tab == 0) continue;
-    std::vector<std::string>& v = out[std::string(line.substr(0, tab))];
-    std::string_view rest = line.substr(tab + 1);
+  const auto size = static_cast<uint32_t>(text_.size());
+  for (uint32_t pos = 0; pos < size;) {
+    size_t nl = text_.find('\n', pos);
+    const uint32_t end = nl == std::string::npos ? size : static_cast<uint32_t>(nl);
+    const size_t tab = text_.find('\t', pos);
+    if (tab != std::string::npos && tab > pos && tab < end)
+      lines_.push_back({pos, static_cast<uint32_t>(tab), end});
+    pos = end + 1;
+  }
+  auto by_term = [this](const Line& a, const Line& b) { return Term(a) < Term(b); };
+  if (!std::is_sorted(lines_.begin(), lines_.end(), by_term))
+    std::stable_sort(lines_.begin(), lines_.end(), by_term);
+}
+
+std::vector<std::string> AssociationTable::Partners(std::string_view term) const {
+  std::vector<std::string> out;
+  auto it = std::lower_bound(lines_.begin(), lines_.end(), term,
+                             [this](const Line& l, std::string_view t) { return Term(l) < t; });
+  for (; it != lines_.end() && Term(*it) == term; ++it) {
+    std::string_view rest = std::string_view(text_).substr(it->tab + 1, it->end - it->tab - 1);
     while (!rest.empty()) {
       size_t sp = rest.find(' ');
       std::string_view w = rest.substr(0, sp);
-      if (!w.empty()) v.emplace_back(w);
+      if (!w.empty()) out.emplace_back(w);
       if (sp == std::string_view::npos) break;
       rest.remove_prefix(sp + 1);
     }
   }
   return out;
+}
+
+AssociationTable ReadAssociations(const Xapian::Database& db) {
+  try {
+    return AssociationTable(db.get_metadata(kAssocKey));
+  } catch (const Xapian::Error&) {
+    return AssociationTable();
+  }
 }
 
 }  // namespace fixgraph::query::docs

@@ -15,7 +15,9 @@
 
 #include <xapian.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -37,7 +39,35 @@ Associations LearnAssociations(const Xapian::Database& db);
 // "term\tpartner partner ...\n" lines, terms sorted.
 std::string EncodeAssociations(const Associations& a);
 
+// The stored table, read for lookups: the text kept whole and its lines
+// indexed by term (EncodeAssociations writes them in term order; other text
+// is put in order here), a term found by binary search. Decoding it into an
+// Associations map instead (about 6,000 terms and 25,000 partner strings for
+// the Ascend corpus) took 6-9 ms at every open of the doc index: a third of
+// the CPU of a CLI `ask` that searches the docs.
+class AssociationTable {
+ public:
+  AssociationTable() = default;
+  // `text` as EncodeAssociations writes it; a line without a term before a
+  // tab is skipped; a term on several lines has the partners of all of them.
+  explicit AssociationTable(std::string text);
+  // The partners of `term`, in stored order (strongest first); empty when it
+  // has none.
+  std::vector<std::string> Partners(std::string_view term) const;
+  size_t terms() const { return lines_.size(); }
+
+ private:
+  struct Line {
+    uint32_t start, tab, end;  // offsets in text_: the term is [start, tab)
+  };
+  std::string_view Term(const Line& line) const {
+    return std::string_view(text_).substr(line.start, line.tab - line.start);
+  }
+  std::string text_;
+  std::vector<Line> lines_;  // ordered by term
+};
+
 // The table stored in `db` (empty when none is stored or it is unreadable).
-Associations ReadAssociations(const Xapian::Database& db);
+AssociationTable ReadAssociations(const Xapian::Database& db);
 
 }  // namespace fixgraph::query::docs

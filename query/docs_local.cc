@@ -728,7 +728,7 @@ class DocIndexHandle : public docs::IndexSearch {
   }
 
   Xapian::Database db_;
-  docs::Associations assoc_;
+  docs::AssociationTable assoc_;
   docs::Tuning tune_;
   std::ostream* debug_;   // LocalDocOptions::debug; not owned
   std::mutex* debug_mu_;  // guards *debug_; the source's

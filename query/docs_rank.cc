@@ -188,7 +188,7 @@ bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGro
 
 std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
                                  const std::vector<std::vector<double>>& term_idf,
-                                 const Tuning& tune, const Associations& assoc,
+                                 const Tuning& tune, const AssociationTable& assoc,
                                  const std::function<bool(const std::string&)>& in_index) {
   std::vector<AltSet> out;
   // Sequence of whole terms, each with its group.
@@ -224,12 +224,12 @@ std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryG
   // Learned associations of single terms the corpus knows.
   for (size_t g = 0; g < groups.size() && tune.assoc_credit > 0; ++g) {
     if (term_idf[g].empty()) continue;
-    auto it = assoc.find(groups[g].terms[0]);
-    if (it == assoc.end()) continue;
+    std::vector<std::string> partners = assoc.Partners(groups[g].terms[0]);
+    if (partners.empty()) continue;
     AltSet a;
     a.credit = tune.assoc_credit;
     a.groups.push_back(g);
-    for (const std::string& t : it->second) a.members.push_back({t});
+    for (std::string& t : partners) a.members.push_back({std::move(t)});
     out.push_back(std::move(a));
   }
   // Abbreviations: an English word of the question whose stem begins with

@@ -93,7 +93,7 @@ constexpr double kNamedBonus = 0.08;
 // `in_index` knows) at tune.prefix_credit; a credit of 0 turns a kind off.
 std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryGroup>& groups,
                                  const std::vector<std::vector<double>>& term_idf,
-                                 const Tuning& tune, const Associations& assoc,
+                                 const Tuning& tune, const AssociationTable& assoc,
                                  const std::function<bool(const std::string&)>& in_index);
 
 // The ranking constants; `spec` ("name=value,...", the field names above;
