@@ -189,6 +189,7 @@ TEST(GenDump, AnswerKeyIsConsistent) {
   for (const auto& issue : issues) {
     if (issue["outcome"] != "fixed") continue;
     ++fixed;
+    ASSERT_TRUE(issue.contains("fix_pr")) << issue.dump();
     const auto& pr = prs.at({issue["repo"], issue["fix_pr"].get<uint64_t>()});
     EXPECT_EQ(pr["state"], "merged");
     const auto& fixes = pr["fixes"];

@@ -219,7 +219,7 @@ struct FakeApi::Impl {
     std::int64_t max_num = 0;
     for (const json& j : list) {
       earliest = std::min(earliest, TimeOf(j, "created_at"));
-      const json& n = j["number"];
+      const json n = j.is_object() ? j.value("number", json()) : json();
       if (n.is_number_integer()) max_num = std::max<std::int64_t>(max_num, n.get<std::int64_t>());
       if (n.is_string()) {
         try {
