@@ -64,6 +64,11 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
         !item.contains("expect") || !item["expect"].is_array())
       return Status::InvalidArgument("entry " + std::to_string(i) +
                                      R"( needs "q" (string) and "expect" (array))");
+    auto kind_field = item.find("kind");  // optional: a string, or null for none
+    if (kind_field != item.end() && !kind_field->is_null() && !kind_field->is_string())
+      return Status::InvalidArgument("entry " + std::to_string(i) +
+                                     R"(: "kind" must be a string, got )" +
+                                     kind_field->type_name());
     std::string q = item["q"];
     std::set<std::string> expect;
     for (const json& e : item["expect"])
@@ -93,7 +98,8 @@ StatusOr<json> EvaluateAsk(Searcher& searcher, const json& set, const AskOptions
     if (rank >= 1 && rank <= 5) ++r5;
     double rr = rank > 0 ? 1.0 / static_cast<double>(rank) : 0.0;
     mrr += rr;
-    std::string kind = item.value("kind", "");
+    std::string kind =
+        kind_field != item.end() && kind_field->is_string() ? kind_field->get<std::string>() : "";
     auto& k = by_kind[kind];
     k[0] += 1;
     k[1] += (rank >= 1 && rank <= 5) ? 1 : 0;

@@ -26,7 +26,9 @@ json FixesJson(const AskHit& h, bool suggested = false) {
   }
   json out = json::array();
   for (json& f : all) {
-    bool d = f.is_object() && f.value("tier", "") == "D";
+    // (A tier that is not a string, in a damaged index document, is no tier.)
+    auto tier = f.is_object() ? f.find("tier") : f.end();
+    bool d = tier != f.end() && tier->is_string() && *tier == "D";
     if (d == suggested) out.push_back(std::move(f));
   }
   return out;

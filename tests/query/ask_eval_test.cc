@@ -105,7 +105,7 @@ TEST(AskEvalTest, RecallMrrKindsAndFloorCounts) {
   nlohmann::json set = nlohmann::json::parse(R"([
     {"q": "first", "expect": ["gitcode:o/r#1"], "kind": "code"},
     {"q": "second", "expect": ["gitcode:o/r#4"], "kind": "code"},
-    {"q": "none", "expect": ["gitcode:o/r#9"]},
+    {"q": "none", "expect": ["gitcode:o/r#9"], "kind": null},
     {"q": "refused", "expect": ["gitcode:o/r#1"]}])");
   AskOptions o;
   o.min_score = 0.1;
@@ -127,6 +127,16 @@ TEST(AskEvalTest, RecallMrrKindsAndFloorCounts) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("entry 0"), std::string::npos) << bad.status().ToString();
   EXPECT_FALSE(EvaluateAsk(s, nlohmann::json::object(), o).ok());
+  // A kind that is not a string names the entry and the field (value() threw
+  // json::type_error out of the evaluation).
+  bad = EvaluateAsk(
+      s, nlohmann::json::parse(R"([{"q": "first", "expect": [], "kind": "code"},
+                                   {"q": "first", "expect": [], "kind": 3}])"),
+      o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(R"(entry 1: "kind" must be a string, got number)"),
+            std::string::npos)
+      << bad.status().ToString();
 }
 
 }  // namespace

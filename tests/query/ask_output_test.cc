@@ -216,6 +216,22 @@ namespace {
 
 // The noise floor drops the hits below it, issue and doc alike, and counts
 // them; 0 keeps all. The default is kDefaultMinScore.
+// Fixes read from an index document's JSON (decode_fixes off): a tier of
+// another type than string is no tier (value() threw json::type_error).
+TEST(AskJson, UndecodedFixWithATierOfAnotherTypeIsNotSuggested) {
+  AskResult r;
+  AskHit h;
+  h.issue = *ParseRef("gitcode:o/r#1");
+  h.fixes_json =
+      R"([{"pr": "gitcode:o/r!1", "tier": 3}, {"pr": "gitcode:o/r!2", "tier": "D"}, 7])";
+  r.hits.push_back(h);
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = ToJson(r));
+  EXPECT_EQ(j["hits"][0]["fixes"].size(), 2u);  // the fix of tier 3, and 7
+  ASSERT_EQ(j["hits"][0]["suggested"].size(), 1u);
+  EXPECT_EQ(j["hits"][0]["suggested"][0]["pr"], "gitcode:o/r!2");
+}
+
 TEST(AskNoiseFloor, DropsHitsBelowTheFloorAndCountsThem) {
   AskResult r;
   for (double s : {0.9, 0.3, 0.07, 0.03}) {
