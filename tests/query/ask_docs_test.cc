@@ -4,8 +4,9 @@
 // request log shows every search.
 #include "ask_fixture.h"
 #include "docs_fake_kg.h"
-#include "fixgraph/query/docs.h"
 #include "testutil/testutil.h"
+
+#include "fixgraph/query/docs.h"
 
 #include <string>
 
@@ -105,8 +106,7 @@ TEST_F(AskTest, OneQuestionSearcherOpensTheDocsWhenAQuestionSearchesThem) {
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   auto serving = Searcher::Open(db_.path(), DocSourceConfig(), SearcherUse::kServing);
   ASSERT_TRUE(serving.ok()) << serving.status().ToString();
-  ASSERT_TRUE(
-      ImportDocs(db_.path(), {fixgraph::testing::SourceDir() + "/data/kg"}, nullptr).ok());
+  ASSERT_TRUE(ImportDocs(db_.path(), {fixgraph::testing::SourceDir() + "/data/kg"}, nullptr).ok());
   // Names hardware: the docs are searched.
   const std::string q = "TORCH_TRANSFER_TO_NPU on 910B";
   auto a = (*one)->Ask(q, AskOptions());

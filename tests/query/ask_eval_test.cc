@@ -129,10 +129,9 @@ TEST(AskEvalTest, RecallMrrKindsAndFloorCounts) {
   EXPECT_FALSE(EvaluateAsk(s, nlohmann::json::object(), o).ok());
   // A kind that is not a string names the entry and the field (value() threw
   // json::type_error out of the evaluation).
-  bad = EvaluateAsk(
-      s, nlohmann::json::parse(R"([{"q": "first", "expect": [], "kind": "code"},
+  bad = EvaluateAsk(s, nlohmann::json::parse(R"([{"q": "first", "expect": [], "kind": "code"},
                                    {"q": "first", "expect": [], "kind": 3}])"),
-      o);
+                    o);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find(R"(entry 1: "kind" must be a string, got number)"),
             std::string::npos)

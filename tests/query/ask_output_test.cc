@@ -222,8 +222,7 @@ TEST(AskJson, UndecodedFixWithATierOfAnotherTypeIsNotSuggested) {
   AskResult r;
   AskHit h;
   h.issue = *ParseRef("gitcode:o/r#1");
-  h.fixes_json =
-      R"([{"pr": "gitcode:o/r!1", "tier": 3}, {"pr": "gitcode:o/r!2", "tier": "D"}, 7])";
+  h.fixes_json = R"([{"pr": "gitcode:o/r!1", "tier": 3}, {"pr": "gitcode:o/r!2", "tier": "D"}, 7])";
   r.hits.push_back(h);
   nlohmann::json j;
   ASSERT_NO_THROW(j = ToJson(r));

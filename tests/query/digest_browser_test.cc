@@ -209,8 +209,7 @@ TEST(DigestBrowser, TimelineAxisIsSharedAndPrsAndCasesAreLinks) {
   // on a const object reads past the map when the key is missing.)
   for (const json& a : m["prLinks"]) {
     EXPECT_NE(a.value("row", ""), "") << a.dump();
-    if (a.value("row", "") == "gitcode:Ascend/MindSpeed-Ops#69")
-      hrefs.insert(a.value("href", ""));
+    if (a.value("row", "") == "gitcode:Ascend/MindSpeed-Ops#69") hrefs.insert(a.value("href", ""));
   }
   EXPECT_TRUE(hrefs.count("https://gitcode.com/Ascend/MindSpeed-Ops/merge_requests/166"))
       << m["prLinks"].dump();

@@ -24,7 +24,7 @@ TEST(AssociationTable, FindsEveryTermOfTheEncodedTable) {
   for (const auto& [term, partners] : a) EXPECT_EQ(t.Partners(term), partners) << term;
   EXPECT_TRUE(t.Partners("absent").empty());
   EXPECT_TRUE(t.Partners("").empty());
-  EXPECT_TRUE(t.Partners("t").empty());    // a prefix of terms is not a term
+  EXPECT_TRUE(t.Partners("t").empty());     // a prefix of terms is not a term
   EXPECT_TRUE(t.Partners("t49x").empty());  // nor a term extended
 }
 
