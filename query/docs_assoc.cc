@@ -107,9 +107,11 @@ AssociationTable::AssociationTable(std::string text) : text_(std::move(text)) {
   for (uint32_t pos = 0; pos < size;) {
     size_t nl = text_.find('\n', pos);
     const uint32_t end = nl == std::string::npos ? size : static_cast<uint32_t>(nl);
-    const size_t tab = text_.find('\t', pos);
-    if (tab != std::string::npos && tab > pos && tab < end)
-      lines_.push_back({pos, static_cast<uint32_t>(tab), end});
+    // The tab is looked for in this line only (a text without tabs would
+    // otherwise be scanned to its end from every line).
+    const size_t tab = std::string_view(text_).substr(pos, end - pos).find('\t');
+    if (tab != std::string_view::npos && tab > 0)
+      lines_.push_back({pos, pos + static_cast<uint32_t>(tab), end});
     pos = end + 1;
   }
   auto by_term = [this](const Line& a, const Line& b) { return Term(a) < Term(b); };

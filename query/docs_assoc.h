@@ -54,7 +54,8 @@ class AssociationTable {
   // The partners of `term`, in stored order (strongest first); empty when it
   // has none.
   std::vector<std::string> Partners(std::string_view term) const;
-  size_t terms() const { return lines_.size(); }
+  // The lines indexed (a term on several lines counts for each).
+  size_t lines() const { return lines_.size(); }
 
  private:
   struct Line {
