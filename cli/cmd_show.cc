@@ -10,6 +10,7 @@
 #include "documents.h"
 
 #include "fixgraph/engine/item_view.h"
+#include "fixgraph/engine/json_field.h"
 
 #include <cstdlib>
 #include <ctime>
@@ -24,10 +25,8 @@ using nlohmann::json;
 constexpr size_t kBodyLines = 40;
 constexpr size_t kCommentLines = 6;
 
-std::string Str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+// The string at `key`, "" when absent.
+std::string Str(const json& j, const char* key) { return StringOrEmpty(j, key); }
 
 // The zone every time is shown in.
 struct Zone {

@@ -3,6 +3,7 @@
 #include "dump_writer.h"
 #include "sync_fetch.h"
 
+#include "fixgraph/engine/json_field.h"
 #include "fixgraph/engine/mentions.h"
 #include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/dump.h"
@@ -47,12 +48,6 @@ std::optional<UnixSeconds> OptFrom(const json& j, const char* k) {
   auto it = j.find(k);
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
   return it->get<UnixSeconds>();
-}
-// The string at key `k` of an object; "" when absent or of another type.
-std::string StrFrom(const json& j, const char* k) {
-  if (!j.is_object()) return "";
-  auto it = j.find(k);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // The cursor to store after a page: `next_page` 0 when the run is complete
@@ -176,7 +171,7 @@ class RepoSync {
     std::vector<ChangedItem> items[2];
     std::vector<std::set<std::string>> only[2];
     for (const json& e : list) {
-      auto ref = ParseRef(StrFrom(e, "item"));
+      auto ref = ParseRef(StringOrEmpty(e, "item"));
       if (!ref.ok() || ref->repo != repo_) continue;
       int k = ref->kind == RefKind::kIssue ? 0 : 1;
       if (ref->kind != RefKind::kIssue && ref->kind != RefKind::kPull) continue;
@@ -190,7 +185,7 @@ class RepoSync {
         items[k].push_back(c);
         only[k].emplace_back();
       }
-      only[k][at].insert(StrFrom(e, "endpoint"));
+      only[k][at].insert(StringOrEmpty(e, "endpoint"));
     }
     for (int k = 0; k < 2; ++k) {
       if (items[k].empty()) continue;
@@ -343,7 +338,7 @@ class RepoSync {
     for (json& j : *page) {
       if (issues && mapper_->IsPullInIssueList(j)) {
         if (record_) {
-          std::string url = StrFrom(j, "url");
+          std::string url = StringOrEmpty(j, "url");
           record_->AddListItem(list, "pr:" + (url.empty() ? j.dump() : url), j);
         }
         continue;

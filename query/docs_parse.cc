@@ -1,6 +1,7 @@
 // Markdown and JSONL parsing for KG doc nodes; product name normalisation.
 #include "docs_node.h"
 
+#include "fixgraph/engine/json_field.h"
 #include "fixgraph/engine/utf8.h"
 
 #include <algorithm>
@@ -603,9 +604,7 @@ nlohmann::json NodeToJson(const DocNode& n) {
 
 DocNode NodeFromJson(const nlohmann::json& j) {
   DocNode n;
-  auto get = [&](const char* k) {
-    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
-  };
+  auto get = [&](const char* k) { return StringOrEmpty(j, k); };
   auto list = [&](const char* k) {
     std::vector<std::string> v;
     if (j.contains(k) && j[k].is_array())
