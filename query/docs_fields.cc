@@ -182,6 +182,13 @@ Intent ReadIntent(std::string_view question) {
       HasAny(q, {"开关", "环境变量", "switch", "flag", "env var", "environment variable", "knob"});
   in.meaning = HasAny(q, {"作用", "是什么", "什么意思", "含义", "干什么", "做什么", "用来",
                           "what does", "what is", "what are", "meaning", "purpose", "what for"});
+  // English words whole: "op" is not "option", "api" not "rapid".
+  std::string words = " ";
+  for (char c : q) words.push_back(std::isalnum(static_cast<unsigned char>(c)) || c < 0 ? c : ' ');
+  words.push_back(' ');
+  in.api = HasAny(q, {"接口", "算子", "函数", "调用哪个"}) ||
+           HasAny(words, {" op ", " ops ", " operator ", " operators ", " kernel ", " kernels ",
+                          " api ", " apis ", " interface ", " function ", " call "});
   return in;
 }
 

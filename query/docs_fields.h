@@ -58,6 +58,7 @@ struct Intent {
   bool symptom = false;  // an error, a failure, a hang
   bool setting = false;  // asks for a switch: "开关", "环境变量", "flag", "env var"
   bool meaning = false;  // "what does X do / 有什么作用 / 是什么": X's description
+  bool api = false;      // asks for an operator, API or call: "用哪个接口", "is there an op"
   std::vector<std::string> products;  // product tags named (ProductTags)
 };
 

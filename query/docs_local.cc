@@ -35,10 +35,12 @@
 #include "docs_fields.h"
 #include "docs_layout.h"
 #include "docs_node.h"
+#include "docs_query.h"
 #include "docs_rank.h"
 #include "index_shards.h"
 #include "lexicon.h"
 
+#include "fixgraph/engine/json_field.h"
 #include "fixgraph/query/docs.h"
 
 #include <xapian.h>
@@ -52,6 +54,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <unordered_map>
 
 namespace fixgraph::query {
 namespace {
@@ -159,6 +162,7 @@ class DocIndexHandle : public docs::IndexSearch {
     std::vector<AltSet> alts;
     std::map<std::string, double> alt_credit;  // alternative term -> its best credit
     std::vector<std::string> alt_terms;        // alternatives searched
+    std::set<std::string> asked_actions;       // API name words the question asks for
   };
 
   // One candidate node: what the hit reports and what orders it.
@@ -186,6 +190,7 @@ class DocIndexHandle : public docs::IndexSearch {
   };
 
   StatusOr<std::vector<DocHit>> SearchLocked(std::string_view text, size_t limit) {
+    df_.clear();
     std::vector<DocHit> hits;
     if (limit == 0) return hits;
     Plan plan;
@@ -204,7 +209,9 @@ class DocIndexHandle : public docs::IndexSearch {
     for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank)
       cands.push_back(ScoreCandidate(plan, facts, it, cand_rank, top_bm25, avg_len));
     AddPageEvidence(plan, &cands);
-    for (const Cand* cp : OrderCandidates(plan, &cands)) {
+    std::vector<const Cand*> order = OrderCandidates(plan, &cands);
+    PreferAskedSiblings(plan, &order);
+    for (const Cand* cp : order) {
       const Cand& c = *cp;
       if (hits.size() >= limit) break;
       nlohmann::json j = nlohmann::json::parse(c.doc.get_data(), nullptr, false);
@@ -235,7 +242,7 @@ class DocIndexHandle : public docs::IndexSearch {
     p->max_idf = std::log((p->n_docs + 1) / 0.5);
     const double n_docs = p->n_docs, max_idf = p->max_idf;
     auto idf = [&](const std::string& t) {
-      Xapian::doccount df = db_.get_termfreq(t);
+      Xapian::doccount df = Df(t);
       if (df == 0) return -1.0;
       return std::max(0.0, std::log((n_docs + 1) / (df + 0.5)));
     };
@@ -245,8 +252,7 @@ class DocIndexHandle : public docs::IndexSearch {
     std::set<std::string> seams;
     {
       std::vector<std::string> v = docs::SeamBigrams(
-          Analyze(text),
-          [&](const std::string& t) { return static_cast<double>(db_.get_termfreq(t)); },
+          Analyze(text), [&](const std::string& t) { return static_cast<double>(Df(t)); },
           tune_.seam_ratio);
       seams.insert(v.begin(), v.end());
     }
@@ -305,11 +311,19 @@ class DocIndexHandle : public docs::IndexSearch {
       if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6))
         continue;
       std::string d = Prefixed('D', g.terms[0]);
-      if (db_.get_termfreq(d) > 0) p->named_terms.insert(d);
+      if (Df(d) > 0) p->named_terms.insert(d);
     }
     // Alternatives: the lexicon's synonyms and the learned associations.
     p->alts = docs::Alternatives(text, groups, p->term_idf, tune_, assoc_,
-                                 [this](const std::string& t) { return db_.get_termfreq(t) > 0; });
+                                 [this](const std::string& t) { return Df(t) > 0; });
+    // The API name words the question asks for in other words ("恢复默认"
+    // -> reset): they choose between sibling API pages (PreferAskedSiblings).
+    {
+      const Lexicon& actions = Lexicon::ApiActions();
+      for (const Lexicon::Match& m : actions.FindSynonyms(SequenceOf(Analyze(text))))
+        for (const Lexicon::Seq& member : actions.Group(m.group))
+          p->asked_actions.insert(member.begin(), member.end());
+    }
     // What each alternative term is worth as a stand-in for a question term.
     for (const AltSet& a : p->alts)
       for (const auto& m : a.members)
@@ -317,7 +331,7 @@ class DocIndexHandle : public docs::IndexSearch {
     for (const AltSet& a : p->alts)
       for (const auto& m : a.members)
         for (const std::string& t : m)
-          if (!p->have.count(t) && db_.get_termfreq(t) > 0) p->alt_terms.push_back(t);
+          if (!p->have.count(t) && Df(t) > 0) p->alt_terms.push_back(t);
     // LocalDocOptions::debug ($FIXGRAPH_KG_DEBUG in the cli): the question's
     // terms, alternatives, named pages and sub-corpora, and every candidate's
     // parts, to the caller's stream (docs/kg.md).
@@ -342,53 +356,9 @@ class DocIndexHandle : public docs::IndexSearch {
   // feedback when Tuning turns it on.
   Xapian::MSet FindCandidates(const Plan& p, size_t limit) {
     const double n_docs = p.n_docs;
-    // The query over `keep` terms (all of them, or the rarer ones only).
-    auto make_query = [&](const std::function<bool(const std::string&)>& keep) {
-      std::vector<std::string> q, a;
-      for (const std::string& t : p.qterms)
-        if (keep(t)) q.push_back(t);
-      for (const std::string& t : p.alt_terms)
-        if (keep(t)) a.push_back(t);
-      Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
-      if (!a.empty())
-        out = Xapian::Query(
-            Xapian::Query::OP_OR, out,
-            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                          Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()), 0.5));
-      for (const std::string& d : p.named_terms)
-        out = Xapian::Query(Xapian::Query::OP_OR, out,
-                            Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
-      return out;
-    };
-    Xapian::Query base = make_query([](const std::string&) { return true; });
-    // The title field as a field of its own: a node whose title or heading
-    // holds question terms joins the candidates even when the question's
-    // words are common in bodies ("which models can I run" and the page
-    // "Supported Models").
-    // A title term held by many titles (`npu`, `torch_npu`) brings no page
-    // of its own into the candidates; its long posting list is most of the
-    // title match's cost.
-    auto TitleTermUseful = [&](const std::string& t) {
-      Xapian::doccount df = db_.get_termfreq(Prefixed('T', t));
-      return df > 0 && (tune_.title_df <= 0 || df <= tune_.title_df * n_docs);
-    };
-    if (tune_.title_query > 0) {
-      std::vector<std::string> tq;
-      for (const std::string& t : p.qterms)
-        if (TitleTermUseful(t)) tq.push_back(Prefixed('T', t));
-      // A synonym of a question term in a title (a Chinese question and
-      // the English page "Environment Variables") counts there too.
-      if (tune_.title_alt > 0)
-        for (const std::string& t : p.alt_terms)
-          if (p.alt_credit.at(t) >= tune_.title_alt && TitleTermUseful(t))
-            tq.push_back(Prefixed('T', t));
-      if (!tq.empty())
-        base =
-            Xapian::Query(Xapian::Query::OP_OR, base,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                        Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
-                                        tune_.title_query));
-    }
+    const docs::SearchTerms terms{p.qterms, p.alt_terms, p.alt_credit, p.named_terms};
+    Xapian::Query base =
+        docs::CandidateQuery(terms, tune_, n_docs, [this](const std::string& t) { return Df(t); });
     Xapian::Enquire enquire(db_);
     enquire.set_query(base);
     const Xapian::doccount want =
@@ -404,7 +374,7 @@ class DocIndexHandle : public docs::IndexSearch {
     // the best few documents.
     const double common_df = tune_.feedback_df * n_docs;
     Xapian::Query probe =
-        make_query([&](const std::string& t) { return db_.get_termfreq(t) <= common_df; });
+        docs::TermsQuery(terms, [&](const std::string& t) { return Df(t) <= common_df; });
     if (!feedback || probe.empty()) probe = base;
     enquire.set_query(probe);
     Xapian::MSet mset =
@@ -480,7 +450,7 @@ class DocIndexHandle : public docs::IndexSearch {
       }
     };
     for (const std::string& t : needed)
-      if (db_.get_termfreq(t) > 0) mark(t, false);
+      if (Df(t) > 0) mark(t, false);
     if (p.intent.support)
       for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt)
         mark(*pt, true);
@@ -625,6 +595,7 @@ class DocIndexHandle : public docs::IndexSearch {
     if (intent.symptom && (page_kind == docs::kPageTrouble || sec_kind == docs::kSecTrouble))
       adj += tune_.symptom_trouble;
     if (intent.setting && page_kind == docs::kPageEnv) adj += tune_.setting_env;
+    if (intent.api && page_kind == docs::kPageApi) adj += tune_.api_page;
     bool named = false;
     for (const std::string& d : p.named_terms)
       if (present.count(d) > 0) named = true;
@@ -709,6 +680,52 @@ class DocIndexHandle : public docs::IndexSearch {
     return order;
   }
 
+  // Sibling API and variable pages among the first pages (names that differ
+  // by a word: set_stream_limit / reset_stream_limit) share most words with
+  // any question about either; the word that tells them apart decides
+  // (docs_rank.h SiblingAsked): a page whose distinguishing word the
+  // question asks for, directly, by a lexicon synonym or by an API action
+  // (api_actions.txt), moves above its sibling. A page the question names
+  // keeps its place.
+  void PreferAskedSiblings(const Plan& p, std::vector<const Cand*>* order) const {
+    if (tune_.sibling_pages < 2) return;
+    const size_t n = std::min(order->size(), static_cast<size_t>(tune_.sibling_pages));
+    auto asked = [&](const std::string& w) {
+      if (p.have.count(w) > 0 || p.asked_actions.count(w) > 0) return true;
+      auto it = p.alt_credit.find(w);
+      return it != p.alt_credit.end() && it->second >= tune_.synonym_credit - 1e-9;
+    };
+    // The names' words from the stored titles (value 3 is lower-cased, and
+    // getCurrentNPUStream would be one word).
+    std::vector<std::set<std::string>> words(n);
+    for (size_t i = 0; i < n; ++i) {
+      const Cand& c = *(*order)[i];
+      if (c.page_kind != docs::kPageApi && c.page_kind != docs::kPageEnv) continue;
+      nlohmann::json j = nlohmann::json::parse(c.doc.get_data(), nullptr, false);
+      if (j.is_object()) words[i] = docs::NameWords(StringOrEmpty(j, "title"));
+    }
+    // A page beating a sibling ranked above it takes the place of the
+    // highest such sibling; the pages between move down one place.
+    for (size_t i = 1; i < n; ++i) {
+      if (words[i].empty()) continue;
+      const Cand& a = *(*order)[i];
+      for (size_t j = 0; j < i; ++j) {
+        const Cand& b = *(*order)[j];
+        if (a.page == b.page || b.named || words[j].empty() ||
+            !docs::SiblingAsked(words[i], words[j], asked))
+          continue;
+        if (debug_ != nullptr) DebugLine("sibling %s above %s\n", a.page.c_str(), b.page.c_str());
+        std::rotate(order->begin() + static_cast<std::ptrdiff_t>(j),
+                    order->begin() + static_cast<std::ptrdiff_t>(i),
+                    order->begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        std::rotate(words.begin() + static_cast<std::ptrdiff_t>(j),
+                    words.begin() + static_cast<std::ptrdiff_t>(i),
+                    words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        break;
+      }
+    }
+  }
+
   // One line of debug output to debug_ (printf format, newline included).
   __attribute__((format(printf, 2, 3))) void DebugLine(const char* format, ...) const {
     std::va_list args;
@@ -727,7 +744,17 @@ class DocIndexHandle : public docs::IndexSearch {
     va_end(again);
   }
 
+  // A term's frequency in db_, each looked up once per question (SearchLocked
+  // clears the cache): the weighing, the alternatives, the title and common
+  // term checks and the candidate facts ask for the same terms.
+  Xapian::doccount Df(const std::string& term) {
+    auto [it, fresh] = df_.try_emplace(term, 0);
+    if (fresh) it->second = db_.get_termfreq(term);
+    return it->second;
+  }
+
   Xapian::Database db_;
+  std::unordered_map<std::string, Xapian::doccount> df_;  // Df's cache, one question's
   docs::AssociationTable assoc_;
   docs::Tuning tune_;
   std::ostream* debug_;   // LocalDocOptions::debug; not owned

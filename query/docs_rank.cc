@@ -61,10 +61,18 @@ std::string MakeSnippet(const std::string& text, const std::map<std::string, dou
   }
   // A line holding none of the terms' first bytes (ASCII lower-cased; stems
   // keep the first letters of their word) cannot match: it is not analysed.
+  // A term beginning with a CJK ideograph (lead byte E4-E9; a bigram: the
+  // analyzer leaves unified ideographs as they are) is looked for whole: its first
+  // character alone (的, 用) is in most Chinese lines.
   std::vector<std::string> probes;
   probes.reserve(weight.size());
   for (const auto& [term, w] : weight)
-    probes.push_back(term.substr(0, std::min<size_t>(3, term.size())));
+    probes.push_back(static_cast<unsigned char>(term[0]) >= 0xE4 &&
+                             static_cast<unsigned char>(term[0]) <= 0xE9
+                         ? term
+                         : term.substr(0, std::min<size_t>(3, term.size())));
+  std::sort(probes.begin(), probes.end());
+  probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
   std::string lower;
   size_t best = 0;
   double best_w = 0;
@@ -134,7 +142,10 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"scope_bonus", &t.scope_bonus},
                                            {"word_idf_cap", &t.word_idf_cap},
                                            {"setting_env", &t.setting_env},
-                                           {"meaning_function", &t.meaning_function}};
+                                           {"meaning_function", &t.meaning_function},
+                                           {"common_df", &t.common_df},
+                                           {"sibling_pages", &t.sibling_pages},
+                                           {"api_page", &t.api_page}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -174,6 +185,44 @@ double TitleNamed(const std::string& words, const std::set<std::string>& have,
     }
   }
   return n > 0 ? got / n : 0.0;
+}
+
+std::set<std::string> NameWords(std::string_view title) {
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  size_t end = title.size();
+  while (end > 0 && !ident(title[end - 1])) --end;  // "name()", "name "
+  size_t begin = end;
+  while (begin > 0 && ident(title[begin - 1])) --begin;
+  std::set<std::string> out;
+  for (const Term& t : Analyze(title.substr(begin, end - begin)))
+    if ((t.kind == TermKind::kWord || t.kind == TermKind::kPart) &&
+        t.text.find('_') == std::string::npos)
+      out.insert(t.text);
+  return out;
+}
+
+bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b,
+                  const std::function<bool(const std::string&)>& asked) {
+  size_t shared = 0;
+  std::vector<std::string> only_a, only_b;
+  for (const std::string& w : a) {
+    if (b.count(w) > 0)
+      ++shared;
+    else
+      only_a.push_back(w);
+  }
+  for (const std::string& w : b)
+    if (a.count(w) == 0) only_b.push_back(w);
+  if (shared < kSiblingShared || (only_a.empty() && only_b.empty()) ||
+      only_a.size() > kSiblingWords || only_b.size() > kSiblingWords)
+    return false;
+  // `b` is `a` with a qualifier (npu_convolution / npu_convolution_transpose)
+  // the question does not ask for: the plain one.
+  if (only_a.empty()) return std::none_of(only_b.begin(), only_b.end(), asked);
+  return std::any_of(only_a.begin(), only_a.end(), asked) &&
+         std::none_of(only_b.begin(), only_b.end(), asked);
 }
 
 bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,

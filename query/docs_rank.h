@@ -77,6 +77,9 @@ struct Tuning {
   double word_idf_cap = 0.65;      // plain words weigh at most this share of the maximum IDF
   double setting_env = 0.1;        // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;  // "what does X do": X's description section
+  double api_page = 0.06;          // "which op / 用哪个接口": API pages
+  double sibling_pages = 5;        // the first pages searched for asked-for siblings (< 2 = off)
+  double common_df = 0.02;  // terms in more than this share of nodes only add weight (0 = off)
 };
 
 // matched IDF / max IDF for full evidence
@@ -109,6 +112,23 @@ std::string PageScope(const std::string& page);
 // question holds, a synonym or association counting at its credit.
 double TitleNamed(const std::string& words, const std::set<std::string>& have,
                   const std::map<std::string, double>& alt_credit);
+
+// The words of an API or variable page's name (its title): the words and
+// identifier parts of its analysis (`torch_npu.reset_stream_limit` ->
+// torch, npu, reset, stream, limit; `getCurrentNPUStream` -> get, current,
+// npu, stream).
+std::set<std::string> NameWords(std::string_view title);
+
+// Sibling pages: names that share a word and differ by at most
+// kSiblingWords words each way (set_stream_limit / reset_stream_limit,
+// getCurrentNPUStream / setCurrentNPUStream). True when `a` and `b` are
+// siblings and the question asks (`asked`) for a word only `a`'s name holds
+// and for none only `b`'s holds: the question picks `a` by the word that
+// tells them apart ("恢复默认" -> reset, "make ... current" -> set).
+constexpr size_t kSiblingWords = 2;
+constexpr size_t kSiblingShared = 2;
+bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b,
+                  const std::function<bool(const std::string&)>& asked);
 
 // True when some distinctive question term is in the node's title or
 // heading (the question names the page).

@@ -114,6 +114,11 @@ const Lexicon& Lexicon::ForDocs() {
   return lex;
 }
 
+const Lexicon& Lexicon::ApiActions() {
+  static const Lexicon lex = FromText(Embedded("api_actions.txt"), "");
+  return lex;
+}
+
 std::vector<Lexicon::Match> Lexicon::FindSynonyms(const Seq& seq) const {
   std::vector<Match> out;
   size_t i = 0;

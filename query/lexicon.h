@@ -25,6 +25,10 @@ class Lexicon {
   // Default() plus docs_synonyms.txt: the KG doc search's lexicon (the
   // issue search keeps Default(), so its recall does not move with it).
   static const Lexicon& ForDocs();
+  // api_actions.txt alone: the words of API names that say what the API
+  // does (get, set, reset, enable) and how questions ask for them; the doc
+  // search tells sibling API pages apart by them (docs_rank.h SiblingAsked).
+  static const Lexicon& ApiActions();
   // Built from file texts (tests).
   static Lexicon FromText(std::string_view synonyms, std::string_view hardware);
 

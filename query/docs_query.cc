@@ -1,0 +1,73 @@
+#include "docs_query.h"
+
+#include "docs_layout.h"
+
+namespace fixgraph::query::docs {
+
+Xapian::Query TermsQuery(const SearchTerms& t,
+                         const std::function<bool(const std::string&)>& keep) {
+  std::vector<std::string> q, a;
+  for (const std::string& term : t.question)
+    if (keep(term)) q.push_back(term);
+  for (const std::string& term : t.alternatives)
+    if (keep(term)) a.push_back(term);
+  Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
+  if (!a.empty())
+    out = Xapian::Query(Xapian::Query::OP_OR, out,
+                        Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                      Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()), 0.5));
+  for (const std::string& d : t.named)
+    out = Xapian::Query(Xapian::Query::OP_OR, out,
+                        Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
+  return out;
+}
+
+Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
+                             const DocFreq& df) {
+  // Terms held by more than common_df of the nodes: their long posting lists
+  // are walked through by skipping (AND_MAYBE) rather than read whole, and a
+  // node holding nothing but common words would not be a useful candidate.
+  auto is_common = [&](const std::string& term) {
+    return tune.common_df > 0 && df(term) > tune.common_df * n_docs;
+  };
+  Xapian::Query base = TermsQuery(t, [&](const std::string& term) { return !is_common(term); });
+  bool has_rare = false, has_common = false;
+  for (const auto* terms : {&t.question, &t.alternatives})
+    for (const std::string& term : *terms) (is_common(term) ? has_common : has_rare) = true;
+  // The title field as a field of its own: a node whose title or heading
+  // holds question terms joins the candidates even when the question's words
+  // are common in bodies ("which models can I run" and the page "Supported
+  // Models"). A title term held by many titles (`npu`, `torch_npu`) brings
+  // no page of its own; its long posting list was most of this part's cost.
+  auto title_useful = [&](const std::string& term) {
+    Xapian::doccount n = df(Prefixed('T', term));
+    return n > 0 && (tune.title_df <= 0 || n <= tune.title_df * n_docs);
+  };
+  if (tune.title_query > 0) {
+    std::vector<std::string> tq;
+    for (const std::string& term : t.question)
+      if (title_useful(term)) tq.push_back(Prefixed('T', term));
+    // A synonym of a question term in a title (a Chinese question and the
+    // English page "Environment Variables") counts there too.
+    if (tune.title_alt > 0)
+      for (const std::string& term : t.alternatives)
+        if (t.alt_credit.at(term) >= tune.title_alt && title_useful(term))
+          tq.push_back(Prefixed('T', term));
+    if (!tq.empty())
+      base = Xapian::Query(Xapian::Query::OP_OR, base,
+                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                         Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
+                                         tune.title_query));
+  }
+  if (has_common) {
+    static const std::set<std::string> kNoNames;
+    Xapian::Query common =
+        TermsQuery(SearchTerms{t.question, t.alternatives, t.alt_credit, kNoNames}, is_common);
+    // without a rarer term of the question the common ones are the match
+    base = Xapian::Query(has_rare ? Xapian::Query::OP_AND_MAYBE : Xapian::Query::OP_OR, base,
+                         common);
+  }
+  return base;
+}
+
+}  // namespace fixgraph::query::docs

@@ -1,0 +1,42 @@
+// The Xapian queries of the doc search (docs_local.cc): which nodes become
+// candidates for the ranking of docs_rank.h, and with what BM25 weight.
+// Private to query/.
+#pragma once
+
+#include "docs_rank.h"
+
+#include <xapian.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fixgraph::query::docs {
+
+// What a question searches with (the doc search's plan of the question).
+struct SearchTerms {
+  const std::vector<std::string>& question;           // question terms in the index
+  const std::vector<std::string>& alternatives;       // synonyms and associations in the index
+  const std::map<std::string, double>& alt_credit;    // alternative -> its best credit
+  const std::set<std::string>& named;                 // "D" terms of pages the question names
+};
+
+// Term frequency in the doc index (a cached lookup: the same terms are asked
+// for many times).
+using DocFreq = std::function<Xapian::doccount(const std::string&)>;
+
+// OR of the question terms `keep` accepts, their alternatives at half weight,
+// and the named pages at weight 0 (they join the candidates; the ranking
+// puts them first).
+Xapian::Query TermsQuery(const SearchTerms& t, const std::function<bool(const std::string&)>& keep);
+
+// The candidate query: TermsQuery of every term, the title field (`T`
+// terms) at tune.title_query, and the terms held by more than
+// tune.common_df of the `n_docs` nodes only adding weight (AND_MAYBE) to
+// nodes that match a rarer one, unless the question has no rarer term.
+Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
+                             const DocFreq& df);
+
+}  // namespace fixgraph::query::docs

@@ -1,0 +1,83 @@
+// Pieces of the doc ranking (query/docs_rank.h) on their own: the words of an
+// API page's name, the sibling-page choice, the API action lexicon that feeds
+// it, and the snippet's line probes.
+#include "../../query/docs_rank.h"
+
+#include "../../query/analyzer.h"
+#include "../../query/lexicon.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace fixgraph::query::docs {
+namespace {
+
+using Words = std::set<std::string>;
+
+TEST(NameWords, LastComponentOfTheTitleSplitIntoWords) {
+  EXPECT_EQ(NameWords("torch.npu.reset_stream_limit"), (Words{"reset", "stream", "limit"}));
+  // camelCase splits (the stored title terms are lower-cased: this reads the title)
+  EXPECT_EQ(NameWords("（beta）c10_npu::getCurrentNPUStream"),
+            (Words{"get", "current", "npu", "stream"}));
+  // a trailing call and a (beta) mark are not part of the name; namespaces are left out
+  EXPECT_EQ(NameWords("（beta）torch_npu.npu_convolution()"), (Words{"npu", "convolut"}));
+  EXPECT_EQ(NameWords("ASCEND_LAUNCH_BLOCKING"), (Words{"ascend", "launch", "block"}));
+  EXPECT_TRUE(NameWords("快速入门").empty());
+  EXPECT_TRUE(NameWords("").empty());
+}
+
+TEST(SiblingAsked, TheWordThatTellsSiblingsApartDecides) {
+  Words reset = NameWords("torch.npu.reset_stream_limit");
+  Words set = NameWords("torch.npu.set_stream_limit");
+  auto asks = [](Words w) { return [w](const std::string& t) { return w.count(t) > 0; }; };
+  EXPECT_TRUE(SiblingAsked(reset, set, asks({"reset", "stream"})));
+  EXPECT_FALSE(SiblingAsked(set, reset, asks({"reset", "stream"})));
+  // neither word asked, or both: no preference
+  EXPECT_FALSE(SiblingAsked(reset, set, asks({"stream"})));
+  EXPECT_FALSE(SiblingAsked(reset, set, asks({"reset", "set"})));
+  // names that share fewer than kSiblingShared words are not siblings
+  Words slice = NameWords("torch_npu.npu_slice");
+  Words indexing = NameWords("torch_npu.npu_indexing");
+  EXPECT_FALSE(SiblingAsked(slice, indexing, asks({"slice"})));
+  // the plain name over one with a qualifier the question does not ask for
+  Words conv = NameWords("torch_npu.npu_convolution");
+  Words conv_t = NameWords("torch_npu.npu_convolution_transpose");
+  EXPECT_TRUE(SiblingAsked(conv, conv_t, asks({"convolut"})));
+  EXPECT_FALSE(SiblingAsked(conv, conv_t, asks({"convolut", "transpos"})));
+  EXPECT_TRUE(SiblingAsked(conv_t, conv, asks({"convolut", "transpos"})));
+  // names differing by more than kSiblingWords words are not siblings
+  Words far = NameWords("torch_npu.npu_convolution_transpose_backward_fused_v2");
+  EXPECT_FALSE(SiblingAsked(conv, far, asks({"convolut"})));
+}
+
+TEST(ApiActions, QuestionsAskForNameWordsInOtherWords) {
+  const Lexicon& actions = Lexicon::ApiActions();
+  auto asked = [&](const std::string& q) {
+    Words out;
+    for (const Lexicon::Match& m : actions.FindSynonyms(SequenceOf(Analyze(q))))
+      for (const Lexicon::Seq& member : actions.Group(m.group))
+        out.insert(member.begin(), member.end());
+    return out;
+  };
+  EXPECT_EQ(asked("现在想恢复默认配置，用什么接口").count("reset"), 1u);
+  EXPECT_EQ(asked("the call that makes a stream the current one").count("set"), 1u);
+  EXPECT_EQ(asked("how do I turn off the check").count("disabl"), 1u);
+  EXPECT_EQ(asked("查询当前流").count("get"), 1u);
+  EXPECT_TRUE(asked("what does this operator compute").empty());
+  // the issue search's lexicon does not hold these
+  EXPECT_TRUE(Lexicon::Default().FindSynonyms(SequenceOf(Analyze("恢复默认"))).empty());
+}
+
+TEST(MakeSnippet, PicksTheLineWithTheMostQueryWeight) {
+  std::map<std::string, double> w = {{"通信", 2.0}, {"超时", 3.0}, {"timeout", 1.0}};
+  // The first line holds 通 and 超 but not the bigrams; the third holds both.
+  std::string text =
+      "通过超级节点部署。\n无关的一行。\n通信超时后任务退出。\nset a timeout value\n";
+  EXPECT_EQ(MakeSnippet(text, w).rfind("通信超时后任务退出。", 0), 0u) << MakeSnippet(text, w);
+  EXPECT_EQ(MakeSnippet("only timeout here\n", w), "only timeout here");
+}
+
+}  // namespace
+}  // namespace fixgraph::query::docs
