@@ -6,6 +6,7 @@
 #include "docs_fields.h"
 #include "docs_layout.h"
 #include "docs_node.h"
+#include "docs_rank.h"
 
 #include "fixgraph/engine/store.h"
 #include "fixgraph/query/docs.h"
@@ -137,6 +138,14 @@ Xapian::Document MakeDocument(const DocNode& n, const std::set<std::string>& nam
       words += t.text;
     }
     if (!words.empty()) doc.add_value(kSlotTitleTerms, words);
+  }
+  if (n.page_kind == docs::kPageApi || n.page_kind == docs::kPageEnv) {
+    std::string words;
+    for (const std::string& w : docs::NameWords(n.title)) {
+      if (!words.empty()) words.push_back(' ');
+      words += w;
+    }
+    if (!words.empty()) doc.add_value(docs::kSlotNameWords, words);
   }
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
   for (const std::string& d : CompactNames(n.defines, namespaces))

@@ -31,6 +31,9 @@ constexpr Xapian::valueno kSlotPage = 0;         // the page part of the id (bef
 constexpr Xapian::valueno kSlotPageKind = 1;     // docs_fields.h page kind
 constexpr Xapian::valueno kSlotSectionKind = 2;  // docs_fields.h section kind
 constexpr Xapian::valueno kSlotTitleTerms = 3;   // the page title's whole terms, space-separated
+// An api or env page's name words (docs_rank.h NameWords), space-separated;
+// an index imported before 2026-12-05 has none (no sibling or name signal).
+constexpr Xapian::valueno kSlotNameWords = 4;
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
 

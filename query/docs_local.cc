@@ -40,7 +40,6 @@
 #include "index_shards.h"
 #include "lexicon.h"
 
-#include "fixgraph/engine/json_field.h"
 #include "fixgraph/query/docs.h"
 
 #include <xapian.h>
@@ -65,6 +64,7 @@ using docs::GroupQuery;
 using docs::IsQuantity;
 using docs::kEvidenceShare;
 using docs::kNamedBonus;
+using docs::kSlotNameWords;
 using docs::kSlotPage;
 using docs::kSlotPageKind;
 using docs::kSlotSectionKind;
@@ -177,13 +177,14 @@ class DocIndexHandle : public docs::IndexSearch {
     std::string page;                              // value kSlotPage
     std::string page_kind;                         // value kSlotPageKind
     const std::set<std::string>* holds = nullptr;  // the needed terms it holds
+    std::set<std::string> name_words;              // value kSlotNameWords, split
   };
 
   // What the candidates hold and are, read in docid order (Facts below).
   struct Facts {
     std::vector<std::set<std::string>> holds;        // per mset rank: the needed terms held
     std::vector<bool> products_of;                   // per mset rank: lists products
-    std::vector<std::array<std::string, 4>> values;  // per mset rank: value slots 0-3
+    std::vector<std::array<std::string, 5>> values;  // per mset rank: value slots 0-4
     std::vector<double> doc_len;
     std::vector<std::string> scope_of;   // per mset rank: its sub-corpus
     std::set<std::string> named_scopes;  // sub-corpora the question names
@@ -459,7 +460,8 @@ class DocIndexHandle : public docs::IndexSearch {
     // (Document::get_value seeks the value table on every call).
     f.values.resize(by_did.size());
     f.doc_len.assign(by_did.size(), avg_len);
-    for (Xapian::valueno slot : {kSlotPage, kSlotPageKind, kSlotSectionKind, kSlotTitleTerms}) {
+    for (Xapian::valueno slot :
+         {kSlotPage, kSlotPageKind, kSlotSectionKind, kSlotTitleTerms, kSlotNameWords}) {
       Xapian::ValueIterator v = db_.valuestream_begin(slot);
       const Xapian::ValueIterator vend = db_.valuestream_end(slot);
       for (const auto& [did, rank] : by_did) {
@@ -613,6 +615,13 @@ class DocIndexHandle : public docs::IndexSearch {
     // "Supported Models" or "Environment Variables" whose words are common.
     if (tune_.title_named > 0)
       rank += tune_.title_named * TitleNamed(f.values[r][kSlotTitleTerms], p.have, p.alt_credit);
+    // The question asks for every word of an API's name, in its own words
+    // ("the NPU quantize op" and npu_quantize).
+    std::set<std::string> name_words = docs::SplitWords(f.values[r][kSlotNameWords]);
+    if (tune_.name_asked > 0 && name_words.size() >= 2 &&
+        std::all_of(name_words.begin(), name_words.end(),
+                    [&](const std::string& w) { return Asked(p, w); }))
+      rank += tune_.name_asked;
     // Long sections (deployment scripts, change logs) hold many words by
     // sheer length.
     double len = f.doc_len[r];
@@ -625,8 +634,17 @@ class DocIndexHandle : public docs::IndexSearch {
       DebugLine("cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score,
                 rank, it.get_weight(), coverage, title_cov, adj, f.values[r][kSlotPage].c_str(),
                 page_kind.c_str(), sec_kind.c_str(), f.values[r][kSlotTitleTerms].c_str());
-    return Cand{std::min(score, 1.0),   rank,      it.get_weight(), named, doc, m, coverage,
-                f.values[r][kSlotPage], page_kind, &f.holds[r]};
+    return Cand{std::min(score, 1.0),
+                rank,
+                it.get_weight(),
+                named,
+                doc,
+                m,
+                coverage,
+                f.values[r][kSlotPage],
+                page_kind,
+                &f.holds[r],
+                std::move(name_words)};
   }
 
   // Page evidence: the question terms matched by any candidate section of
@@ -690,40 +708,32 @@ class DocIndexHandle : public docs::IndexSearch {
   void PreferAskedSiblings(const Plan& p, std::vector<const Cand*>* order) const {
     if (tune_.sibling_pages < 2) return;
     const size_t n = std::min(order->size(), static_cast<size_t>(tune_.sibling_pages));
-    auto asked = [&](const std::string& w) {
-      if (p.have.count(w) > 0 || p.asked_actions.count(w) > 0) return true;
-      auto it = p.alt_credit.find(w);
-      return it != p.alt_credit.end() && it->second >= tune_.synonym_credit - 1e-9;
-    };
-    // The names' words from the stored titles (value 3 is lower-cased, and
-    // getCurrentNPUStream would be one word).
-    std::vector<std::set<std::string>> words(n);
-    for (size_t i = 0; i < n; ++i) {
-      const Cand& c = *(*order)[i];
-      if (c.page_kind != docs::kPageApi && c.page_kind != docs::kPageEnv) continue;
-      nlohmann::json j = nlohmann::json::parse(c.doc.get_data(), nullptr, false);
-      if (j.is_object()) words[i] = docs::NameWords(StringOrEmpty(j, "title"));
-    }
+    auto asked = [&](const std::string& w) { return Asked(p, w); };
     // A page beating a sibling ranked above it takes the place of the
     // highest such sibling; the pages between move down one place.
     for (size_t i = 1; i < n; ++i) {
-      if (words[i].empty()) continue;
       const Cand& a = *(*order)[i];
+      if (a.name_words.empty()) continue;
       for (size_t j = 0; j < i; ++j) {
         const Cand& b = *(*order)[j];
-        if (a.page == b.page || b.named || words[j].empty() ||
-            !docs::SiblingAsked(words[i], words[j], asked))
+        if (a.page == b.page || b.named || b.name_words.empty() ||
+            !docs::SiblingAsked(a.name_words, b.name_words, asked))
           continue;
         if (debug_ != nullptr) DebugLine("sibling %s above %s\n", a.page.c_str(), b.page.c_str());
         std::rotate(order->begin() + static_cast<std::ptrdiff_t>(j),
                     order->begin() + static_cast<std::ptrdiff_t>(i),
                     order->begin() + static_cast<std::ptrdiff_t>(i) + 1);
-        std::rotate(words.begin() + static_cast<std::ptrdiff_t>(j),
-                    words.begin() + static_cast<std::ptrdiff_t>(i),
-                    words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
         break;
       }
     }
+  }
+
+  // True when the question asks for name word `w`: it holds it, a lexicon
+  // synonym of it, or an API action phrase for it (api_actions.txt).
+  bool Asked(const Plan& p, const std::string& w) const {
+    if (p.have.count(w) > 0 || p.asked_actions.count(w) > 0) return true;
+    auto it = p.alt_credit.find(w);
+    return it != p.alt_credit.end() && it->second >= tune_.synonym_credit - 1e-9;
   }
 
   // One line of debug output to debug_ (printf format, newline included).

@@ -13,9 +13,10 @@ Xapian::Query TermsQuery(const SearchTerms& t,
     if (keep(term)) a.push_back(term);
   Xapian::Query out(Xapian::Query::OP_OR, q.begin(), q.end());
   if (!a.empty())
-    out = Xapian::Query(Xapian::Query::OP_OR, out,
-                        Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                      Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()), 0.5));
+    out =
+        Xapian::Query(Xapian::Query::OP_OR, out,
+                      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                    Xapian::Query(Xapian::Query::OP_OR, a.begin(), a.end()), 0.5));
   for (const std::string& d : t.named)
     out = Xapian::Query(Xapian::Query::OP_OR, out,
                         Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(d), 0));
@@ -64,8 +65,8 @@ Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_
     Xapian::Query common =
         TermsQuery(SearchTerms{t.question, t.alternatives, t.alt_credit, kNoNames}, is_common);
     // without a rarer term of the question the common ones are the match
-    base = Xapian::Query(has_rare ? Xapian::Query::OP_AND_MAYBE : Xapian::Query::OP_OR, base,
-                         common);
+    base =
+        Xapian::Query(has_rare ? Xapian::Query::OP_AND_MAYBE : Xapian::Query::OP_OR, base, common);
   }
   return base;
 }

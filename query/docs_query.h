@@ -17,10 +17,10 @@ namespace fixgraph::query::docs {
 
 // What a question searches with (the doc search's plan of the question).
 struct SearchTerms {
-  const std::vector<std::string>& question;           // question terms in the index
-  const std::vector<std::string>& alternatives;       // synonyms and associations in the index
-  const std::map<std::string, double>& alt_credit;    // alternative -> its best credit
-  const std::set<std::string>& named;                 // "D" terms of pages the question names
+  const std::vector<std::string>& question;         // question terms in the index
+  const std::vector<std::string>& alternatives;     // synonyms and associations in the index
+  const std::map<std::string, double>& alt_credit;  // alternative -> its best credit
+  const std::set<std::string>& named;               // "D" terms of pages the question names
 };
 
 // Term frequency in the doc index (a cached lookup: the same terms are asked

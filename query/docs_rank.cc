@@ -145,7 +145,8 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"meaning_function", &t.meaning_function},
                                            {"common_df", &t.common_df},
                                            {"sibling_pages", &t.sibling_pages},
-                                           {"api_page", &t.api_page}};
+                                           {"api_page", &t.api_page},
+                                           {"name_asked", &t.name_asked}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -200,6 +201,17 @@ std::set<std::string> NameWords(std::string_view title) {
     if ((t.kind == TermKind::kWord || t.kind == TermKind::kPart) &&
         t.text.find('_') == std::string::npos)
       out.insert(t.text);
+  return out;
+}
+
+std::set<std::string> SplitWords(std::string_view list) {
+  std::set<std::string> out;
+  while (!list.empty()) {
+    size_t sp = list.find(' ');
+    if (sp != 0) out.emplace(list.substr(0, sp));
+    if (sp == std::string_view::npos) break;
+    list.remove_prefix(sp + 1);
+  }
   return out;
 }
 

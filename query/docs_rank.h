@@ -78,6 +78,7 @@ struct Tuning {
   double setting_env = 0.1;        // "is there a switch / 开关": environment-variable pages
   double meaning_function = 0.04;  // "what does X do": X's description section
   double api_page = 0.06;          // "which op / 用哪个接口": API pages
+  double name_asked = 0.06;        // the question asks for every word of an API's name (2+ words)
   double sibling_pages = 5;        // the first pages searched for asked-for siblings (< 2 = off)
   double common_df = 0.02;  // terms in more than this share of nodes only add weight (0 = off)
 };
@@ -125,6 +126,9 @@ std::set<std::string> NameWords(std::string_view title);
 // siblings and the question asks (`asked`) for a word only `a`'s name holds
 // and for none only `b`'s holds: the question picks `a` by the word that
 // tells them apart ("恢复默认" -> reset, "make ... current" -> set).
+// The words of a space-separated list (value kSlotNameWords).
+std::set<std::string> SplitWords(std::string_view list);
+
 constexpr size_t kSiblingWords = 2;
 constexpr size_t kSiblingShared = 2;
 bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b,

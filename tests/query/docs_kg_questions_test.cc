@@ -613,6 +613,48 @@ TEST_F(DocsStructure, SiblingApiPagesAreToldApartByTheWordTheQuestionAsksFor) {
   tune_.clear();
 }
 
+// A question holding every word of an API's name in its own sentence ("blend
+// ... on the NPU" and npu_blend) raises that page's rank key by name_asked;
+// one holding only some of them (npu_blend_masked) does not.
+TEST_F(DocsStructure, QuestionAskingForEveryWordOfANameRanksThatApi) {
+  Page("api/npu_blend.md", "# torch\\_npu.npu\\_blend\n\n## 功能说明\n按权重混合两个张量。\n");
+  Page("api/npu_blend_masked.md",
+       "# torch\\_npu.npu\\_blend\\_masked\n\n## 功能说明\n按掩码和权重混合两个张量。\n");
+  Page("guide/mixing.md", "# Mixing guide\n\nTo blend tensors on the NPU, mix them in a loop.\n");
+  for (int i = 0; i < 30; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words npu\n");
+  Import();
+  // The rank key of each page's best candidate, from the debug stream.
+  auto ranks = [&]() {
+    std::ostringstream debug;
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, &debug});
+    EXPECT_TRUE(src.ok());
+    EXPECT_TRUE((*src)->Search("blend two tensors with a weight on the NPU", 5).ok());
+    std::map<std::string, double> out;
+    std::istringstream lines(debug.str());
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("cand ", 0) != 0) continue;
+      std::istringstream f(line);
+      std::string word, page;
+      double rank = 0;
+      while (f >> word) {
+        if (word == "rank") f >> rank;
+        if (word.rfind("kb/", 0) == 0) page = word;
+      }
+      out[page] = std::max(out[page], rank);
+    }
+    return out;
+  };
+  auto with = ranks();
+  tune_ = "name_asked=0";
+  auto without = ranks();
+  tune_.clear();
+  EXPECT_NEAR(with["kb/api/npu_blend.md"] - without["kb/api/npu_blend.md"], 0.06, 1e-6);
+  EXPECT_NEAR(with["kb/api/npu_blend_masked.md"], without["kb/api/npu_blend_masked.md"], 1e-9);
+  EXPECT_NEAR(with["kb/guide/mixing.md"], without["kb/guide/mixing.md"], 1e-9);
+}
+
 // "Is there an op for ..." raises API pages over guides that describe the
 // same computation.
 TEST_F(DocsStructure, AskingForAnOperatorRaisesApiPages) {

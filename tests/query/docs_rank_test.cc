@@ -28,6 +28,12 @@ TEST(NameWords, LastComponentOfTheTitleSplitIntoWords) {
   EXPECT_TRUE(NameWords("").empty());
 }
 
+TEST(NameWords, StoredListSplitsBack) {
+  EXPECT_EQ(SplitWords("get current npu stream"), (Words{"get", "current", "npu", "stream"}));
+  EXPECT_EQ(SplitWords(" a  b "), (Words{"a", "b"}));
+  EXPECT_TRUE(SplitWords("").empty());
+}
+
 TEST(SiblingAsked, TheWordThatTellsSiblingsApartDecides) {
   Words reset = NameWords("torch.npu.reset_stream_limit");
   Words set = NameWords("torch.npu.set_stream_limit");
