@@ -775,16 +775,16 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name == "test") {
       saw_test = true;
-      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.849 / 0.642 (45
-      // and 34 of 53 with the 15 test questions added on 2026-12-05;
+      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.849 / 0.660 (45
+      // and 35 of 53 with the 15 test questions added on 2026-12-05;
       // docs/evaluation.md). The floors hold what is reached.
       EXPECT_GE(s.top3, 0.84) << misses;
-      EXPECT_GE(s.top1, 0.64) << misses;
+      EXPECT_GE(s.top1, 0.66) << misses;
     } else if (name == "dev") {
       saw_dev = true;
-      // 0.879 / 0.776 (94 and 83 of 107): the dev changes are held too.
+      // 0.879 / 0.804 (94 and 86 of 107): the dev changes are held too.
       EXPECT_GE(s.top3, 0.87) << misses;
-      EXPECT_GE(s.top1, 0.77) << misses;
+      EXPECT_GE(s.top1, 0.80) << misses;
     }
   }
   EXPECT_TRUE(saw_test);
