@@ -197,10 +197,16 @@ std::set<std::string> NameWords(std::string_view title) {
   size_t begin = end;
   while (begin > 0 && ident(title[begin - 1])) --begin;
   std::set<std::string> out;
-  for (const Term& t : Analyze(title.substr(begin, end - begin)))
-    if ((t.kind == TermKind::kWord || t.kind == TermKind::kPart) &&
-        t.text.find('_') == std::string::npos)
-      out.insert(t.text);
+  for (const Term& t : Analyze(title.substr(begin, end - begin))) {
+    if ((t.kind != TermKind::kWord && t.kind != TermKind::kPart) ||
+        t.text.find('_') != std::string::npos)
+      continue;
+    // A stop word in a name (`from` of getNPUStreamFromPool, `with` of
+    // ..._with_max_sum) is dropped from every question, so no question
+    // could ask for it.
+    if (t.kind == TermKind::kPart && Analyze(t.text).empty()) continue;
+    out.insert(t.text);
+  }
   return out;
 }
 

@@ -24,6 +24,9 @@ TEST(NameWords, LastComponentOfTheTitleSplitIntoWords) {
   // a trailing call and a (beta) mark are not part of the name; namespaces are left out
   EXPECT_EQ(NameWords("（beta）torch_npu.npu_convolution()"), (Words{"npu", "convolut"}));
   EXPECT_EQ(NameWords("ASCEND_LAUNCH_BLOCKING"), (Words{"ascend", "launch", "block"}));
+  // stop words in a name are not name words (no question holds them)
+  EXPECT_EQ(NameWords("c10_npu::getNPUStreamFromPool"), (Words{"get", "npu", "stream", "pool"}));
+  EXPECT_EQ(NameWords("npu_max_with_sum"), (Words{"npu", "max", "sum"}));
   EXPECT_TRUE(NameWords("快速入门").empty());
   EXPECT_TRUE(NameWords("").empty());
 }
