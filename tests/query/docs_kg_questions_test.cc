@@ -782,7 +782,7 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
       EXPECT_GE(s.top1, 0.66) << misses;
     } else if (name == "dev") {
       saw_dev = true;
-      // 0.879 / 0.804 (94 and 86 of 107): the dev changes are held too.
+      // 0.888 / 0.804 (95 and 86 of 107): the dev changes are held too.
       EXPECT_GE(s.top3, 0.87) << misses;
       EXPECT_GE(s.top1, 0.80) << misses;
     }
