@@ -222,7 +222,8 @@ class DocIndexHandle : public docs::IndexSearch {
       h.id = n.id;
       h.title = n.section.empty() ? n.title : n.title + " > " + n.section;
       h.source = "local";
-      h.score = std::round(c.score * 1000) / 1000;
+      // Never above the hit before it: the rank key put it there (docs/kg.md).
+      h.score = std::min(std::round(c.score * 1000) / 1000, hits.empty() ? 1.0 : hits.back().score);
       h.band = DocBand(h.score);
       h.snippet = MakeSnippet(n.text, plan.snippet_w);
       h.products = n.products;

@@ -182,6 +182,32 @@ class DocsStructure : public ::testing::Test {
     }
   }
 
+  // Per page, the best of one field ("cand": the calibrated score before the
+  // list's cap; "rank": the rank key) over its candidates, read from the
+  // debug stream of a search for `question` with the current tune_.
+  std::map<std::string, double> CandidateField(const std::string& question,
+                                               const std::string& field, size_t limit = 5) {
+    std::ostringstream debug;
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, &debug});
+    EXPECT_TRUE(src.ok());
+    if (!src.ok()) return {};
+    EXPECT_TRUE((*src)->Search(question, limit).ok());
+    std::map<std::string, double> out;
+    std::istringstream lines(debug.str());
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("cand ", 0) != 0) continue;
+      std::istringstream f(line);
+      std::string word, page;
+      double value = 0;
+      while (f >> word) {
+        if (word == field) f >> value;
+        if (word.rfind("kb/", 0) == 0) page = word;
+      }
+      out[page] = std::max(out[page], value);
+    }
+    return out;
+  }
+
   TempDir dir_;
   std::string
       tune_;  // LocalDocOptions::tune of the sources the tests open ($FIXGRAPH_KG_TUNE in the cli)
@@ -437,14 +463,10 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
     Page("h/q" + std::to_string(i) + ".md",
          "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
+  // The page's calibrated score (a hit's reported score is held to the one
+  // above it: DocsLocal.ScoresNeverRiseDownTheList).
   auto env_score = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("通信超时报错，有没有诊断的开关", 5);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind("kb/env/FOO_DESYNC_DEBUG.md", 0) == 0) return h.score;
-    return 0.0;
+    return CandidateField("通信超时报错，有没有诊断的开关", "cand")["kb/env/FOO_DESYNC_DEBUG.md"];
   };
   double with = env_score();
   tune_ = "setting_env=0";
@@ -471,15 +493,9 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
     Page("h/q" + std::to_string(i) + ".md",
          "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
-  // The calibrated score of a page (0 when it is not among the hits).
+  // The calibrated score of a page (0 when it is not among the candidates).
   auto score = [&](const std::string& page) {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("experts badly imbalanced, rebalance them on the fly", 20);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind(page, 0) == 0) return h.score;
-    return 0.0;
+    return CandidateField("experts badly imbalanced, rebalance them on the fly", "cand", 20)[page];
   };
   EXPECT_GT(score("kb/g/target.md"), score("kb/g/decoy.md"));
   tune_ = "word_idf_cap=1";
@@ -627,24 +643,7 @@ TEST_F(DocsStructure, QuestionAskingForEveryWordOfANameRanksThatApi) {
   Import();
   // The rank key of each page's best candidate, from the debug stream.
   auto ranks = [&]() {
-    std::ostringstream debug;
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, &debug});
-    EXPECT_TRUE(src.ok());
-    EXPECT_TRUE((*src)->Search("blend two tensors with a weight on the NPU", 5).ok());
-    std::map<std::string, double> out;
-    std::istringstream lines(debug.str());
-    for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("cand ", 0) != 0) continue;
-      std::istringstream f(line);
-      std::string word, page;
-      double rank = 0;
-      while (f >> word) {
-        if (word == "rank") f >> rank;
-        if (word.rfind("kb/", 0) == 0) page = word;
-      }
-      out[page] = std::max(out[page], rank);
-    }
-    return out;
+    return CandidateField("blend two tensors with a weight on the NPU", "rank");
   };
   auto with = ranks();
   tune_ = "name_asked=0";
