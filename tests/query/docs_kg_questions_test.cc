@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace fixgraph::query {
@@ -182,16 +183,21 @@ class DocsStructure : public ::testing::Test {
     }
   }
 
-  // Per page, the best of one field ("cand": the calibrated score before the
-  // list's cap; "rank": the rank key) over its candidates, read from the
-  // debug stream of a search for `question` with the current tune_.
+  // Per page among the first `limit` hits, the best of one field ("cand": the
+  // calibrated score before the list's cap; "rank": the rank key) over its
+  // candidates, read from the debug stream of a search for `question` with
+  // the current tune_. A page not among the hits is absent (reads as 0).
   std::map<std::string, double> CandidateField(const std::string& question,
                                                const std::string& field, size_t limit = 5) {
     std::ostringstream debug;
     auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, &debug});
     EXPECT_TRUE(src.ok());
     if (!src.ok()) return {};
-    EXPECT_TRUE((*src)->Search(question, limit).ok());
+    auto hits = (*src)->Search(question, limit);
+    EXPECT_TRUE(hits.ok());
+    if (!hits.ok()) return {};
+    std::set<std::string> hit_pages;
+    for (const DocHit& h : *hits) hit_pages.insert(h.id.substr(0, h.id.find('#')));
     std::map<std::string, double> out;
     std::istringstream lines(debug.str());
     for (std::string line; std::getline(lines, line);) {
@@ -203,7 +209,7 @@ class DocsStructure : public ::testing::Test {
         if (word == field) f >> value;
         if (word.rfind("kb/", 0) == 0) page = word;
       }
-      out[page] = std::max(out[page], value);
+      if (hit_pages.count(page) != 0) out[page] = std::max(out[page], value);
     }
     return out;
   }
@@ -493,7 +499,7 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
     Page("h/q" + std::to_string(i) + ".md",
          "# Other " + std::to_string(i) + "\n\nfiller text words\n");
   Import();
-  // The calibrated score of a page (0 when it is not among the candidates).
+  // The calibrated score of a page (0 when it is not among the hits).
   auto score = [&](const std::string& page) {
     return CandidateField("experts badly imbalanced, rebalance them on the fly", "cand", 20)[page];
   };
