@@ -21,7 +21,9 @@
 # socket errors, the server's RSS before and after each run, and the server's CPU time
 # (user + system) per request over the measured run: on a shared machine that figure is
 # steadier than requests/s; 2 cores give at most 2000 / cpu_ms requests per second. Set
-# DB=DIR to reuse an imported store (skips generation and import).
+# DB=DIR to reuse an imported store (skips generation and import). MIX_SET=FILE also writes the
+# askmix queries, each with its kind (title, generic, code, log, chinese), as an `eval-ask` set
+# (`eval-ask --json --queries FILE` reports them by kind); with MIX_ONLY=1 it stops there.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD_DIR=${1:-build}
@@ -71,7 +73,7 @@ d = json.load(sys.stdin)
 print(json.dumps({"ref": d["issue"]["ref"], "title": d["issue"]["title"], "body": d["issue"]["body"] or ""}))
 ' >> "$WORK/issues.jsonl"
 done
-python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" "$HERE/generic_symptoms.txt" "$WORK/askhw.txt" <<'PY'
+python3 - "$WORK/issues.jsonl" "$WORK/ask.txt" "$WORK/askmix.txt" "$HERE/generic_symptoms.txt" "$WORK/askhw.txt" "${MIX_SET:-}" <<'PY'
 import json, random, re, sys, urllib.parse
 issues = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 def url(q): return "/api/v1/ask?limit=5&q=" + urllib.parse.quote(q)
@@ -96,15 +98,21 @@ for d in issues:
     if zh: chinese.append(zh)
 rnd = random.Random(11)
 def take(pool, n): return [rnd.choice(pool) for _ in range(n)] if pool else []
-mix = take(title_words, 180) + take(generic, 120) + take(codes, 120) + take(logs, 90) + take(chinese, 90)
+def kind(name, qs): return [(q, name) for q in qs]
+mix = (kind("title", take(title_words, 180)) + kind("generic", take(generic, 120)) +
+       kind("code", take(codes, 120)) + kind("log", take(logs, 90)) + kind("chinese", take(chinese, 90)))
 rnd.shuffle(mix)
 with open(sys.argv[3], "w", encoding="utf-8") as f:
-    for q in mix: f.write(url(q) + "\n")
+    for q, _ in mix: f.write(url(q) + "\n")
+if sys.argv[6]:
+    with open(sys.argv[6], "w", encoding="utf-8") as f:
+        json.dump([{"q": q, "kind": k, "expect": []} for q, k in mix], f, ensure_ascii=False, indent=1)
 hw = take(title_words, 200) + take(generic, 100)
 rnd.shuffle(hw)
 with open(sys.argv[5], "w", encoding="utf-8") as f:
     for q in hw: f.write(url(q + " 910B") + "\n")
 PY
+[ "${MIX_ONLY:-0}" = 1 ] && { echo "wrote ${MIX_SET:-nothing: MIX_SET is not set}" >&2; exit 0; }
 for i in $(seq 1 10); do echo "/healthz"; done > "$WORK/healthz.txt"
 
 cat > "$WORK/paths.lua" <<'LUA'
