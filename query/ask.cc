@@ -56,7 +56,9 @@ constexpr double kCommonTitleShare = 0.05;
 // log line of forty units otherwise weighed every issue holding any unit not
 // common (tens of thousands), and ranked them worse (docs/benchmarks.md,
 // "Pasted log lines": on 300 log lines of a 100k store, 34 -> 10 CPU ms a query
-// and Recall@5 0.733 -> 0.820).
+// and Recall@5 0.733 -> 0.820). When the rarest unit alone is over it (an
+// error code in a million issues), the issues holding the rarest units
+// together come first (ask_query.h, RareIntersection).
 constexpr double kRareFilterPostings = 2000;
 
 std::string RepoTerm(const std::string& repo) {
@@ -318,13 +320,15 @@ class XapianSearcher final : public Searcher {
     double unit;        // a unit matching more postings than this is common
     double title_unit;  // RareTitleUnits' bound
     TermFreq termfreq;
+    double issues;  // live issues
 
     Commonness(const Xapian::Database& db, Xapian::doccount issues)
         : large(issues >= kCommonPartMinIssues),
           part(kCommonPartShare * static_cast<double>(issues)),
           unit(std::min(kLongUnitPostings, part)),
           title_unit(kCommonTitleShare * static_cast<double>(issues)),
-          termfreq([&db](const std::string& term) { return db.get_termfreq(term); }) {}
+          termfreq([&db](const std::string& term) { return db.get_termfreq(term); }),
+          issues(static_cast<double>(issues)) {}
   };
 
   // Builds the query of `text` into `built` (with the handle: identifier
@@ -506,7 +510,9 @@ class XapianSearcher final : public Searcher {
   // partial matches too; there (in a large index) the title weight comes from
   // the units that few titles hold, and the candidates are the issues holding
   // one of the rarest units (at most kRareFilterPostings postings in all), if
-  // they are enough (RareUnits).
+  // they are enough (RareUnits); before them, when the rarest unit alone is
+  // over that, the issues holding the rarest units together
+  // (RareIntersection), if they are enough.
   Xapian::MSet BodyCandidates(Handle& h, const BuiltQuery& built, size_t limit,
                               const Commonness& common, Passes& passes) {
     const Xapian::doccount wanted =
@@ -527,6 +533,14 @@ class XapianSearcher final : public Searcher {
     Xapian::Query partial = built.partial;
     if (h.sharded && partial.get_type() == Xapian::Query::OP_ELITE_SET)
       partial = EliteOverShards(h.db, partial);
+    if (common.large) {
+      const Xapian::Query together =
+          RareIntersection(built, common.termfreq, common.unit, kRareFilterPostings, common.issues);
+      if (!together.empty()) {
+        mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, together), title);
+        if (mset.size() >= limit) return mset;
+      }
+    }
     if (!rare.empty()) {
       mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, rare), title);
       if (mset.size() >= limit) return mset;

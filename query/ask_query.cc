@@ -196,6 +196,33 @@ Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double ma
   return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
 }
 
+Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
+                               double budget, double issues) {
+  std::vector<std::pair<double, size_t>> by_postings;  // (postings, unit), rarest first
+  for (size_t i = 0; i < q.body_units.size(); ++i) {
+    const double postings = MatchPostings(q.body_units[i], termfreq);
+    if (postings > 0 && postings <= issues / 2) by_postings.emplace_back(postings, i);
+  }
+  std::stable_sort(by_postings.begin(), by_postings.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (by_postings.size() < 2 || by_postings.front().first <= budget ||
+      by_postings.front().first > max_postings)
+    return Xapian::Query();
+  std::vector<size_t> taken;
+  double estimate = 0;
+  for (const auto& [postings, i] : by_postings) {
+    estimate = taken.empty() ? postings : estimate * postings / issues;
+    taken.push_back(i);
+    if (estimate <= budget || taken.size() >= kIntersectionUnits) break;
+  }
+  if (taken.size() < 2 || taken.size() == q.body_units.size()) return Xapian::Query();
+  std::sort(taken.begin(), taken.end());  // in the query's order
+  std::vector<Xapian::Query> units;
+  units.reserve(taken.size());
+  for (size_t i : taken) units.push_back(q.body_units[i]);
+  return Xapian::Query(Xapian::Query::OP_AND, units.begin(), units.end());
+}
+
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
   return q.body_units.size() == 1 && q.identifiers == 0 &&
          MatchPostings(q.body_units.front(), termfreq) > max_postings;

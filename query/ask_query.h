@@ -83,6 +83,21 @@ Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, doub
 Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
                         double budget);
 
+// When even the rarest unit of q (not common: at most `max_postings`) matches
+// more than `budget` postings, the filter RareUnits would give (that unit
+// alone) still lets the partial-match pass weigh all its holders: in a store
+// of a million issues an error code is held by tens of thousands. Then the
+// candidates are the issues holding the rarest units together: the units
+// (postings estimated as for RareUnits; each at most half of `issues`)
+// AND-ed rarest first until their intersection, estimated as if they were
+// independent, fits the budget; at most kIntersectionUnits of them.
+// An empty query when the rarest unit fits the budget alone (or is common),
+// when fewer than two units qualify, or when every unit would be taken (the
+// conjunctive pass already asked for them all).
+constexpr size_t kIntersectionUnits = 3;
+Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
+                               double budget, double issues);
+
 // True for a query of one unit of words (not an identifier or code, which
 // usually sits in a pasted log that BM25 ranks) whose postings exceed
 // `max_postings` ("timeout", "报错"): a BM25 pass over it reads them all, to

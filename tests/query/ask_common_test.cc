@@ -1,7 +1,8 @@
 // Queries of common words in a large index (at least 1,000 issues): one common
 // unit is looked for in titles first; only the rarest units (within a postings
-// budget), never common ones, bring candidates to the partial-match pass,
-// unless they bring too few (ask_query.h, CommonSingleUnit, RareUnits).
+// budget, or together when the rarest alone is over it), never common ones,
+// bring candidates to the partial-match pass, unless they bring too few
+// (ask_query.h, CommonSingleUnit, RareUnits, RareIntersection).
 #include "ask_fixture.h"
 
 #include <string>
@@ -108,6 +109,39 @@ TEST_F(AskTest, LongQueryTakesItsCandidatesFromItsRarestUnits) {
     EXPECT_FALSE(n >= 951 && n <= 1180)
         << hit.issue.ToString() << " holds none of the rarest units";
   }
+}
+
+TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverTheBudget) {
+  // A pasted line of ten units in 10,500 issues (so a unit held by up to 2,100
+  // is not common, and one held by more than 2,000, the filter's budget, is
+  // over the budget alone). "romeo" (2,050 issues) is the rarest, "sierra"
+  // (2,080) the next; ten issues hold both. The 2,040 other holders of
+  // "romeo" also hold eight template words (2,090 issues each): filtered to
+  // the holders of "romeo" alone, the partial pass ranks them above the ten.
+  // The candidates are the issues holding the two rarest together
+  // (ask_query.h, RareIntersection), so the ten come first.
+  constexpr int kBig = 10500;
+  const std::string words = "tango uniform victor whiskey xray yankee zulu quokka";
+  std::vector<std::string> body(kBig + 1);
+  for (int i = 1; i <= 2050; ++i) body[i] += "romeo ";
+  for (int i = 1; i <= 10; ++i) body[i] += "sierra ";
+  for (int i = 3001; i <= 5070; ++i) body[i] += "sierra ";
+  for (int i = 11; i <= 2100; ++i) body[i] += words + " ";
+  for (int i = 1; i <= kBig; ++i)
+    AddIssue(Number(i), "report " + Number(i), body[i].empty() ? "lima" : body[i],
+             "2026-03-01T10:00:00Z");
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 5;
+  o.min_score = 0;
+  auto r = searcher->Ask("romeo sierra " + words, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->hits.size(), 5u);
+  for (const AskHit& hit : r->hits)
+    EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
 }
 
 }  // namespace

@@ -126,6 +126,36 @@ TEST(AskQueryTest, RareUnitsAreTakenRarestFirstWithinTheBudget) {
             (std::set<std::string>{"bravo", "delta", "alpha", "foxtrot"}));
 }
 
+TEST(AskQueryTest, RareUnitsAreIntersectedWhenTheRarestIsOverTheBudget) {
+  // A store of a million issues: the rarest unit of a pasted line (an error
+  // code) is held by tens of thousands; the filter is the rarest units
+  // together, taken while their estimated intersection is over the budget.
+  constexpr double kIssues = 1e6;
+  BuiltQuery q = BuildQuery("alpha bravo charlie delta echo");
+  auto freq = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 40000;
+    if (term == "bravo") return 30000;
+    if (term == "charli") return 100000;
+    if (term == "delta") return 600000;  // over half the issues: narrows too little
+    return 0;                            // echo: no issue holds it
+  };
+  const Xapian::Query two = RareIntersection(q, freq, 50000, 2000, kIssues);
+  EXPECT_EQ(two.get_type(), Xapian::Query::OP_AND) << two.get_description();
+  EXPECT_EQ(Terms(two), (std::set<std::string>{"alpha", "bravo"}));  // 30,000 x 0.04 = 1,200
+  // A tighter budget takes the next rarest too (1,200 x 0.1 = 120), and no
+  // more than kIntersectionUnits, however tight.
+  EXPECT_EQ(Terms(RareIntersection(q, freq, 50000, 500, kIssues)),
+            (std::set<std::string>{"alpha", "bravo", "charli"}));
+  EXPECT_EQ(Terms(RareIntersection(q, freq, 50000, 1, kIssues)).size(), kIntersectionUnits);
+  // The rarest unit within the budget alone: RareUnits' filter does (none here).
+  EXPECT_TRUE(RareIntersection(q, freq, 50000, 30000, kIssues).empty());
+  // The rarest unit common: no filter either.
+  EXPECT_TRUE(RareIntersection(q, freq, 20000, 2000, kIssues).empty());
+  // Fewer than two units that narrow, or every unit taken: none.
+  EXPECT_TRUE(RareIntersection(BuildQuery("bravo delta echo"), freq, 50000, 2000, kIssues).empty());
+  EXPECT_TRUE(RareIntersection(BuildQuery("alpha bravo"), freq, 50000, 2000, kIssues).empty());
+}
+
 TEST(AskQueryTest, OneCommonUnitIsSearchedInTitlesFirst) {
   auto freq = [](const std::string& term) -> unsigned { return term == "alpha" ? 10 : 900; };
   EXPECT_TRUE(CommonSingleUnit(BuildQuery("bravo"), freq, 500));
