@@ -52,20 +52,11 @@ TEST_F(AskTest, CommonWordsStillBringCandidatesWhenTheRareOnesBringTooFew) {
   // "oscar" is in every issue, "papa" in one: the partial-match pass is driven
   // by "papa" (one candidate), then by both, so the query still fills its
   // places with issues that hold only "oscar".
-  for (int i = 1; i <= kIssues; ++i)
-    AddIssue(Number(i), "report " + Number(i), i == 7 ? "oscar papa" : "oscar",
-             "2026-03-01T10:00:00Z");
-  Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 5;
-  o.min_score = 0;
-  auto r = searcher->Ask("oscar papa quebec", o);  // no issue holds "quebec"
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->hits.size(), 5u);
-  EXPECT_EQ(r->hits[0].issue, IssueRef("7"));
+  std::vector<std::string> body(kIssues + 1, "oscar");
+  body[7] = "oscar papa";
+  std::vector<AskHit> hits = AskOverBodies(body, "oscar papa quebec", 5);  // none holds "quebec"
+  ASSERT_EQ(hits.size(), 5u);
+  EXPECT_EQ(hits[0].issue, IssueRef("7"));
 }
 
 TEST_F(AskTest, LongQueryTakesItsCandidatesFromItsRarestUnits) {
@@ -88,23 +79,12 @@ TEST_F(AskTest, LongQueryTakesItsCandidatesFromItsRarestUnits) {
   for (int k = 16; k <= 29; ++k) hold(k, (k - 16) * 60 + 1, 231 + (k - 16) % 10);
   body[kTarget] += "romeo";
   body[1199] += "romeo";
-  for (int i = 1; i <= kIssues; ++i)
-    AddIssue(Number(i), "report " + Number(i), body[i].empty() ? "lima" : body[i],
-             "2026-03-01T10:00:00Z");
-  Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
   std::string query = "romeo";
   for (int k = 1; k <= 29; ++k) query += " " + unit(k);
-  AskOptions o;
-  o.limit = 5;
-  o.min_score = 0;
-  auto r = searcher->Ask(query, o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_FALSE(r->hits.empty());
-  EXPECT_EQ(r->hits[0].issue, IssueRef(Number(kTarget)));
-  for (const AskHit& hit : r->hits) {
+  std::vector<AskHit> hits = AskOverBodies(body, query, 5);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].issue, IssueRef(Number(kTarget)));
+  for (const AskHit& hit : hits) {
     const int n = std::stoi(hit.issue.number);
     EXPECT_FALSE(n >= 951 && n <= 1180)
         << hit.issue.ToString() << " holds none of the rarest units";
@@ -127,20 +107,9 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
   for (int i = 1; i <= 10; ++i) body[i] += "sierra ";
   for (int i = 3001; i <= 5070; ++i) body[i] += "sierra ";
   for (int i = 11; i <= 2100; ++i) body[i] += words + " ";
-  for (int i = 1; i <= kBig; ++i)
-    AddIssue(Number(i), "report " + Number(i), body[i].empty() ? "lima" : body[i],
-             "2026-03-01T10:00:00Z");
-  Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 5;
-  o.min_score = 0;
-  auto r = searcher->Ask("romeo sierra " + words, o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->hits.size(), 5u);
-  for (const AskHit& hit : r->hits)
+  std::vector<AskHit> hits = AskOverBodies(body, "romeo sierra " + words, 5);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
     EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
 }
 

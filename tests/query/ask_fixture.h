@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fixgraph::query::testing {
 
@@ -59,6 +60,27 @@ class AskTest : public graph::testing::GraphTest {
     ASSERT_EQ(r->hits.size(), 10u);
     for (const AskHit& h : r->hits)
       EXPECT_LE(std::stoi(h.issue.number), max_number) << h.issue.ToString();
+  }
+
+  // Issues 1..bodies.size() - 1 of gitcode:o/r, each titled "report N" with
+  // the body bodies[N] ("lima" when empty), linked and indexed; the hits of
+  // `query` (at most `limit`, at any score). A failure is reported and gives
+  // no hits.
+  std::vector<AskHit> AskOverBodies(const std::vector<std::string>& bodies,
+                                    const std::string& query, size_t limit) {
+    for (size_t i = 1; i < bodies.size(); ++i)
+      AddIssue(std::to_string(i), "report " + std::to_string(i),
+               bodies[i].empty() ? "lima" : bodies[i], "2026-03-01T10:00:00Z");
+    Commit();
+    LinkAndIndex();
+    auto searcher = OpenSearcher();
+    if (searcher == nullptr) return {};
+    AskOptions o;
+    o.limit = limit;
+    o.min_score = 0;
+    auto r = searcher->Ask(query, o);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r->hits : std::vector<AskHit>{};
   }
 
   // The issue refs of the hits, best first.
