@@ -525,25 +525,25 @@ class XapianSearcher final : public Searcher {
     if (!built.all.empty()) mset = run(built.all, built.title_any);
     if (mset.size() >= limit) return mset;
     Xapian::Query title = built.title_any;
-    Xapian::Query rare;
-    if (common.large) {
-      rare = RareUnits(built, common.termfreq, common.unit, kRareFilterPostings);
-      title = RareTitleUnits(built, common.termfreq, common.title_unit);
-    }
+    if (common.large) title = RareTitleUnits(built, common.termfreq, common.title_unit);
     Xapian::Query partial = built.partial;
     if (h.sharded && partial.get_type() == Xapian::Query::OP_ELITE_SET)
       partial = EliteOverShards(h.db, partial);
     if (common.large) {
+      // The narrower filter first; each is built only when the one before
+      // brought too few.
       const Xapian::Query together =
           RareIntersection(built, common.termfreq, common.unit, kRareFilterPostings, common.issues);
       if (!together.empty()) {
         mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, together), title);
         if (mset.size() >= limit) return mset;
       }
-    }
-    if (!rare.empty()) {
-      mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, rare), title);
-      if (mset.size() >= limit) return mset;
+      const Xapian::Query rare =
+          RareUnits(built, common.termfreq, common.unit, kRareFilterPostings);
+      if (!rare.empty()) {
+        mset = run(Xapian::Query(Xapian::Query::OP_FILTER, partial, rare), title);
+        if (mset.size() >= limit) return mset;
+      }
     }
     // Without common units, or when the rare ones brought too few candidates
     // (term frequencies only estimate what a unit of several words matches):

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace fixgraph::query {
@@ -65,6 +66,28 @@ double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq) {
       postings = p;
   }
   return std::max(postings, 0.0);
+}
+
+// The units of q with their postings (MatchPostings), rarest first (ties
+// in the query's order).
+std::vector<std::pair<double, size_t>> UnitsRarestFirst(const BuiltQuery& q,
+                                                        const TermFreq& termfreq) {
+  std::vector<std::pair<double, size_t>> by_postings;
+  by_postings.reserve(q.body_units.size());
+  for (size_t i = 0; i < q.body_units.size(); ++i)
+    by_postings.emplace_back(MatchPostings(q.body_units[i], termfreq), i);
+  std::stable_sort(by_postings.begin(), by_postings.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return by_postings;
+}
+
+// The units of q numbered `taken`, in the query's order, joined by `op`.
+Xapian::Query UnitsQuery(const BuiltQuery& q, std::vector<size_t> taken, Xapian::Query::op op) {
+  std::sort(taken.begin(), taken.end());
+  std::vector<Xapian::Query> units;
+  units.reserve(taken.size());
+  for (size_t i : taken) units.push_back(q.body_units[i]);
+  return Xapian::Query(op, units.begin(), units.end());
 }
 
 }  // namespace
@@ -172,16 +195,9 @@ Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, doub
 
 Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
                         double budget) {
-  // The units by their postings, rarest first.
-  std::vector<std::pair<double, size_t>> by_postings;
-  by_postings.reserve(q.body_units.size());
-  for (size_t i = 0; i < q.body_units.size(); ++i)
-    by_postings.emplace_back(MatchPostings(q.body_units[i], termfreq), i);
-  std::stable_sort(by_postings.begin(), by_postings.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<size_t> taken;
   double sum = 0;
-  for (const auto& [postings, i] : by_postings) {
+  for (const auto& [postings, i] : UnitsRarestFirst(q, termfreq)) {
     if (postings <= 0) continue;  // a unit no issue holds brings nothing
     if (postings > max_postings) break;
     if (!taken.empty() && sum + postings > budget) break;
@@ -189,38 +205,26 @@ Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double ma
     taken.push_back(i);
   }
   if (taken.empty() || taken.size() == q.body_units.size()) return Xapian::Query();
-  std::sort(taken.begin(), taken.end());  // in the query's order
-  std::vector<Xapian::Query> rare;
-  rare.reserve(taken.size());
-  for (size_t i : taken) rare.push_back(q.body_units[i]);
-  return Xapian::Query(Xapian::Query::OP_OR, rare.begin(), rare.end());
+  return UnitsQuery(q, std::move(taken), Xapian::Query::OP_OR);
 }
 
 Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
                                double budget, double issues) {
-  std::vector<std::pair<double, size_t>> by_postings;  // (postings, unit), rarest first
-  for (size_t i = 0; i < q.body_units.size(); ++i) {
-    const double postings = MatchPostings(q.body_units[i], termfreq);
-    if (postings > 0 && postings <= issues / 2) by_postings.emplace_back(postings, i);
-  }
-  std::stable_sort(by_postings.begin(), by_postings.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (by_postings.size() < 2 || by_postings.front().first <= budget ||
-      by_postings.front().first > max_postings)
+  std::vector<std::pair<double, size_t>> narrowing;  // units that narrow, rarest first
+  for (const auto& [postings, i] : UnitsRarestFirst(q, termfreq))
+    if (postings > 0 && postings <= issues / 2) narrowing.emplace_back(postings, i);
+  if (narrowing.size() < 2 || narrowing.front().first <= budget ||
+      narrowing.front().first > max_postings)
     return Xapian::Query();
   std::vector<size_t> taken;
   double estimate = 0;
-  for (const auto& [postings, i] : by_postings) {
+  for (const auto& [postings, i] : narrowing) {
     estimate = taken.empty() ? postings : estimate * postings / issues;
     taken.push_back(i);
     if (estimate <= budget || taken.size() >= kIntersectionUnits) break;
   }
   if (taken.size() < 2 || taken.size() == q.body_units.size()) return Xapian::Query();
-  std::sort(taken.begin(), taken.end());  // in the query's order
-  std::vector<Xapian::Query> units;
-  units.reserve(taken.size());
-  for (size_t i : taken) units.push_back(q.body_units[i]);
-  return Xapian::Query(Xapian::Query::OP_AND, units.begin(), units.end());
+  return UnitsQuery(q, std::move(taken), Xapian::Query::OP_AND);
 }
 
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
