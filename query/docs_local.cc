@@ -484,9 +484,8 @@ class DocIndexHandle : public docs::IndexSearch {
     return f;
   }
 
-  // Scopes the question names: the imported tree holds sub-corpora (its
-  // top directories: `vllm-ascend/`, `op-plugin/`); a question naming one
-  // ("vllm-ascend 有哪些环境变量", "with vllm") asks about that product.
+  // Scopes the question names: the tree's top directories (`vllm-ascend/`);
+  // "vllm-ascend 有哪些环境变量" or "with vllm" asks about that product.
   void NameScopes(const Plan& p, Facts* f) {
     f->scope_of.assign(f->values.size(), std::string());
     if (tune_.scope_bonus <= 0) return;
@@ -503,7 +502,8 @@ class DocIndexHandle : public docs::IndexSearch {
       for (const QueryGroup& g : p.groups) {
         if (g.kind == TermKind::kCjk || g.terms[0].size() < 3) continue;
         for (const auto& [scope, st] : scope_terms)
-          if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1)
+          if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1 &&
+              docs::ScopeShare(db_, g.terms[0], scope) >= tune_.scope_share)
             f->named_scopes.insert(scope);
       }
     }

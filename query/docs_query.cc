@@ -71,4 +71,17 @@ Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_
   return base;
 }
 
+double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope) {
+  double all = 0, in = 0;
+  Xapian::ValueIterator v = db.valuestream_begin(kSlotPage);
+  const Xapian::ValueIterator vend = db.valuestream_end(kSlotPage);
+  for (Xapian::PostingIterator it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
+    ++all;
+    if (v == vend) continue;
+    v.skip_to(*it);
+    if (v != vend && v.get_docid() == *it && PageScope(*v) == scope) ++in;
+  }
+  return all > 0 ? in / all : 1.0;
+}
+
 }  // namespace fixgraph::query::docs

@@ -39,4 +39,11 @@ Xapian::Query TermsQuery(const SearchTerms& t, const std::function<bool(const st
 Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
                              const DocFreq& df);
 
+// The share of the nodes holding `term` whose page lies in sub-corpus `scope`
+// (docs_rank.h PageScope): `vllm` is nearly all in vllm-ascend's pages and
+// names that product; `pytorch` is spread over every torch_npu sub-corpus
+// and names none. A term no node holds gives 1 (it can name only the
+// directory).
+double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope);
+
 }  // namespace fixgraph::query::docs

@@ -134,6 +134,7 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"page_share", &t.page_share},
                                            {"feedback_df", &t.feedback_df},
                                            {"seam_ratio", &t.seam_ratio},
+                                           {"scope_share", &t.scope_share},
                                            {"title_named", &t.title_named},
                                            {"prefix_credit", &t.prefix_credit},
                                            {"title_query", &t.title_query},

@@ -70,6 +70,7 @@ struct Tuning {
   double title_named = 0.08;   // share of the page title's terms the question holds
   double title_query = 0.3;    // weight of the title field in the candidate match
   double scope_bonus = 0.2;    // a page of the sub-corpus the question names ("vllm-ascend")
+  double scope_share = 0.6;    // ... by a word most of whose nodes lie in it (0 = any)
   double title_df =
       0.05;  // title terms in more than this share of the nodes are not searched there (0 = all)
   double title_alt =

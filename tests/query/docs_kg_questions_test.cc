@@ -551,8 +551,10 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
        "# Queue depth\n\nSet the queue depth and the cache size with these settings.\n");
   Page("serve-widget/config/queue.md", "# Queue depth\n\nThe queue depth and the cache size.\n");
   for (int i = 0; i < 30; ++i) {
+    // The other product's pages speak of serving too.
     Page("torch-widget/h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+         "# Other " + std::to_string(i) + "\n\nfiller text words" +
+             (i % 2 == 0 ? " to serve a model" : "") + "\n");
     Page("serve-widget/h/q" + std::to_string(i) + ".md",
          "# More " + std::to_string(i) + "\n\nfiller text words\n");
   }
@@ -568,6 +570,12 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   EXPECT_EQ(first(q), "kb/serve-widget/config/queue.md");
   // A part both products' names share ("widget") names neither.
   EXPECT_EQ(first("widget queue depth and cache size settings"), "kb/torch-widget/env/queue.md");
+  // Nor does a part of one name whose word both products' pages use, most
+  // of them the other's ("serve": scope_share).
+  const std::string spread = "serve queue depth and cache size settings";
+  EXPECT_EQ(first(spread), "kb/torch-widget/env/queue.md");
+  tune_ = "scope_share=0";
+  EXPECT_EQ(first(spread), "kb/serve-widget/config/queue.md");
   tune_ = "scope_bonus=0";
   EXPECT_EQ(first(q), "kb/torch-widget/env/queue.md");
   tune_.clear();
