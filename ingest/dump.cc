@@ -1,6 +1,7 @@
 #include "fixgraph/ingest/dump.h"
 
 #include "dump_sinks.h"
+#include "prefetch.h"
 
 #include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/json_array_file.h"
@@ -111,14 +112,17 @@ class RepoWalker {
   // unrecorded one they are listed and the layout is recorded.
   // `count`, when given, receives the number of item folders once both are
   // listed (before any record is read) and counts those walked.
+  // `prefetch`: item folders are read ahead on a thread of its own
+  // (prefetch.h).
   RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout,
-             WalkCount* count = nullptr)
+             WalkCount* count = nullptr, bool prefetch = false)
       : repo_(repo),
         mapper_(mapper),
         sink_(sink),
         root_(repo.dir),
         layout_(layout),
-        count_(count) {}
+        count_(count),
+        prefetch_(prefetch) {}
 
   Status Walk() {
     bool any = false;
@@ -236,6 +240,14 @@ class RepoWalker {
         *fd = -1;
       }
     } close_parent{&items_fd_};
+    std::optional<FolderPrefetcher> ahead;  // destroyed before the folder is closed
+    if (prefetch_) {
+      std::vector<std::string> names;
+      names.reserve(items.size());
+      for (const fs::path& item : items) names.push_back(item.filename().native());
+      ahead.emplace(items_fd_, std::move(names));
+    }
+    size_t walked = 0;
     for (const fs::path& item : items) {
       std::string number = item.filename().string();
       bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
@@ -246,6 +258,7 @@ class RepoWalker {
       Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
                                            : Ref::Pull(repo_.repo, std::stoll(number));
       FG_RETURN_IF_ERROR(WalkItem(item, parent));
+      if (ahead) ahead->Advance(++walked);
       if (count_ != nullptr) count_->done.fetch_add(1, std::memory_order_relaxed);
     }
     return Status::OK();
@@ -385,6 +398,7 @@ class RepoWalker {
   int dir_fd_ = -1;        // the item folder being walked, when open (OpenDir)
   int items_fd_ = -1;      // the folder of the item folders (WalkItems)
   WalkCount* count_ = nullptr;
+  bool prefetch_ = false;  // item folders read ahead (FolderPrefetcher)
   std::vector<fs::path> issue_items_, pull_items_;
   bool listed_ = false;  // both listed at the start of Walk (count_ given)
   JsonArrayFile file_;   // reused: its buffers stay allocated
@@ -546,13 +560,13 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
       // Writing on a second thread; Close() returns when all is committed.
       PipelineSink pipe(&writer);
       CountingWritingSink both(&count, &pipe);
-      s = RepoWalker(repo, *mapper, &both, &layout, &items).Walk();
+      s = RepoWalker(repo, *mapper, &both, &layout, &items, options.prefetch).Walk();
       Status w = pipe.Close();
       if (s.ok()) s = w;
     } else {
       DirectWriteSink direct(&writer);
       CountingWritingSink both(&count, &direct);
-      s = RepoWalker(repo, *mapper, &both, &layout, &items).Walk();
+      s = RepoWalker(repo, *mapper, &both, &layout, &items, options.prefetch).Walk();
     }
     if (!s.ok()) {
       Status undo = writer.Undo();
@@ -566,7 +580,8 @@ Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions&
     // so that bad input changes none of them.
     {
       CountingSink verify(&c);
-      FG_RETURN_IF_ERROR(RepoWalker(repo, *mapper, &verify, &layout).Walk());
+      FG_RETURN_IF_ERROR(
+          RepoWalker(repo, *mapper, &verify, &layout, nullptr, options.prefetch).Walk());
     }
     writer.SetTotal(c.records());
     FG_RETURN_IF_ERROR(writer.Begin());

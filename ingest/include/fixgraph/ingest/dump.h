@@ -79,6 +79,12 @@ struct ImportOptions {
   // once x 2 <= cores; ImportRepository: 2 cores or more). Default: kAuto.
   enum class Pipeline { kAuto, kOn, kOff };
   Pipeline pipeline = Pipeline::kAuto;
+  // Whether each repository's item folders are read into the page cache a
+  // few hundred folders ahead of the walk, on a thread of its own, so that
+  // the cold reads of a dump larger than the page cache overlap the parsing
+  // (ingest/prefetch.h). The first pass of a re-import prefetches; its write
+  // pass reads what the first left cached. Default: on.
+  bool prefetch = true;
   // Minutes east of UTC assumed for timestamps without an offset (mapper.h
   // MapperOptions). Default: +08:00 for GitCode and Gitee, UTC for GitHub.
   std::optional<int> naive_utc_offset_minutes;
