@@ -67,7 +67,7 @@ TEST_F(PrefetchTest, PassesFoldersWithoutOpeningThemWhenAProbeFoundThemCached) {
   // warm_ns huge: every probe counts as cached.
   FolderPrefetcher ahead(fd_, names_, /*window=*/4096, /*warm_ns=*/1'000'000'000L);
   ASSERT_TRUE(Eventually([&] { return ahead.folders_passed() == 200; }));
-  EXPECT_EQ(ahead.folders_opened(), FolderPrefetcher::kProbe);
+  EXPECT_EQ(ahead.folders_opened(), FolderPrefetcher::kProbe * FolderPrefetcher::kThreads);
 }
 
 TEST_F(PrefetchTest, MissingFoldersAreSkippedAndStoppingWhileWaitingReturns) {
