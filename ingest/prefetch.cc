@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 #include <utility>
 
 namespace fixgraph::ingest {
@@ -20,7 +21,14 @@ FolderPrefetcher::FolderPrefetcher(int parent_fd, std::vector<std::string> names
       passed_(new std::atomic<size_t>[n_threads_]) {
   for (size_t t = 0; t < n_threads_; ++t) passed_[t].store(t, std::memory_order_relaxed);
   threads_.reserve(n_threads_);
-  for (size_t t = 0; t < n_threads_; ++t) threads_.emplace_back([this, t] { Run(t); });
+  for (size_t t = 0; t < n_threads_; ++t) {
+    try {
+      threads_.emplace_back([this, t] { Run(t); });
+    } catch (const std::system_error&) {
+      // Out of threads: this one's folders count as passed.
+      passed_[t].store(names_.size(), std::memory_order_release);
+    }
+  }
 }
 
 FolderPrefetcher::~FolderPrefetcher() {

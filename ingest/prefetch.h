@@ -10,8 +10,8 @@
 // threads of its own (two: the folder lookups block on the disk one at a time,
 // and a second reader keeps another request in flight) and reads their files
 // into the page cache (readahead(2), no copy), so that the cold reads overlap
-// the parsing. It only reads: what
-// it cannot open it skips, and the walker reports it when it gets there.
+// the parsing. It only reads: what it cannot open it skips, and the walker
+// reports it when it gets there.
 //
 // A dump in the page cache gains nothing from this and would pay the opens
 // twice (15% of a warm import's time on this machine). So each thread reads
@@ -33,10 +33,6 @@ namespace fixgraph::ingest {
 
 class FolderPrefetcher {
  public:
-  // Reads the regular files of the folders `names` (entries of the folder
-  // open as `parent_fd`, which must stay open until the prefetcher is
-  // destroyed), in order, never more than `window` folders ahead of the last
-  // Advance(); thread t of `threads` takes the folders i with i % threads == t.
   static constexpr size_t kProbe = 32;
   static constexpr size_t kSkip = 1024;
   // Per folder, below which a probe found the files cached: a cached item
@@ -44,6 +40,12 @@ class FolderPrefetcher {
   static constexpr long kWarmNs = 40'000;
   static constexpr size_t kThreads = 2;
 
+  // Reads the regular files of the folders `names` (entries of the folder
+  // open as `parent_fd`, which must stay open until the prefetcher is
+  // destroyed), in order, never more than `window` folders ahead of the last
+  // Advance(); thread t of `threads` takes the folders i with i % threads == t.
+  // When a thread cannot be started, the prefetcher runs with those that
+  // could (none: it reads nothing; the import is only slower).
   FolderPrefetcher(int parent_fd, std::vector<std::string> names, size_t window = 256,
                    long warm_ns = kWarmNs, size_t threads = kThreads);
   // Stops the threads (each finishes the folder it is reading) and joins them.
