@@ -112,7 +112,7 @@ class RepoWalker {
   // unrecorded one they are listed and the layout is recorded.
   // `count`, when given, receives the number of item folders once both are
   // listed (before any record is read) and counts those walked.
-  // `prefetch`: item folders are read ahead on a thread of its own
+  // `prefetch`: item folders are read ahead by threads of their own
   // (prefetch.h).
   RepoWalker(const DumpRepo& repo, const Mapper& mapper, RecordSink* sink, ItemLayout* layout,
              WalkCount* count = nullptr, bool prefetch = false)
@@ -304,21 +304,12 @@ class RepoWalker {
                         O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
       dir_fd_ = fd;  // closed by open_dir
-      // Listed with getdents64 itself: fdopendir would add an fstat and an
-      // fcntl per item folder.
-      alignas(8) char entries[4096];
-      for (;;) {
-        ssize_t got = ::getdents64(fd, entries, sizeof entries);
-        if (got < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
-        if (got == 0) break;
-        for (ssize_t at = 0; at < got;) {
-          const auto* e = reinterpret_cast<const struct dirent64*>(entries + at);
-          std::string_view file(e->d_name);
-          for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
-            if (file == kItemFiles[f]) present_ |= 1u << f;
-          at += e->d_reclen;
-        }
-      }
+      int err = ForEachDirEntry(fd, [this](const struct dirent64& e) {
+        std::string_view file(e.d_name);
+        for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
+          if (file == kItemFiles[f]) present_ |= 1u << f;
+      });
+      if (err != 0) return Status::IOError(item.string() + ": " + std::strerror(err));
       if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {

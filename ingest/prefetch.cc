@@ -1,6 +1,5 @@
 #include "prefetch.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -97,23 +96,16 @@ void FolderPrefetcher::Run(size_t t) {
 void FolderPrefetcher::ReadFolder(int parent_fd, const std::string& name) {
   int dir = ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) return;
-  alignas(8) char entries[4096];
-  for (;;) {
-    ssize_t got = ::getdents64(dir, entries, sizeof entries);
-    if (got <= 0) break;
-    for (ssize_t at = 0; at < got;) {
-      const auto* e = reinterpret_cast<const struct dirent64*>(entries + at);
-      at += e->d_reclen;
-      if (e->d_type != DT_REG && e->d_type != DT_UNKNOWN) continue;
-      // O_NONBLOCK: a FIFO must not hold the thread in open().
-      int fd = ::openat(dir, e->d_name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-      if (fd < 0) continue;
-      // Up to 16 MiB per file: item files are small, and a larger one is
-      // read by the walker with the kernel's own read-ahead.
-      (void)::readahead(fd, 0, 16 << 20);
-      ::close(fd);
-    }
-  }
+  (void)ForEachDirEntry(dir, [dir](const struct dirent64& e) {
+    if (e.d_type != DT_REG && e.d_type != DT_UNKNOWN) return;
+    // O_NONBLOCK: a FIFO must not hold the thread in open().
+    int fd = ::openat(dir, e.d_name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return;
+    // Up to 16 MiB per file: item files are small, and a larger one is
+    // read by the walker with the kernel's own read-ahead.
+    (void)::readahead(fd, 0, 16 << 20);
+    ::close(fd);
+  });
   ::close(dir);
 }
 

@@ -20,7 +20,10 @@
 // kSkip folders without opening them, then probes again.
 #pragma once
 
+#include <dirent.h>
+
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -30,6 +33,24 @@
 #include <vector>
 
 namespace fixgraph::ingest {
+
+// Calls fn(const dirent64&) for each entry of the folder open as `fd`, listed
+// with getdents64 itself (fdopendir would add an fstat and an fcntl per
+// folder: one per item of a dump). Returns 0, or the errno of a failed read.
+template <typename Fn>
+int ForEachDirEntry(int fd, Fn fn) {
+  alignas(8) char entries[4096];
+  for (;;) {
+    ssize_t got = ::getdents64(fd, entries, sizeof entries);
+    if (got < 0) return errno;
+    if (got == 0) return 0;
+    for (ssize_t at = 0; at < got;) {
+      const auto* e = reinterpret_cast<const struct dirent64*>(entries + at);
+      at += e->d_reclen;
+      fn(*e);
+    }
+  }
+}
 
 class FolderPrefetcher {
  public:

@@ -75,7 +75,8 @@ double ScopeShare(const Xapian::Database& db, const std::string& term, const std
   double all = 0, in = 0;
   Xapian::ValueIterator v = db.valuestream_begin(kSlotPage);
   const Xapian::ValueIterator vend = db.valuestream_end(kSlotPage);
-  for (Xapian::PostingIterator it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
+  const Xapian::PostingIterator end = db.postlist_end(term);
+  for (Xapian::PostingIterator it = db.postlist_begin(term); it != end; ++it) {
     ++all;
     if (v == vend) continue;
     v.skip_to(*it);

@@ -80,7 +80,7 @@ struct ImportOptions {
   enum class Pipeline { kAuto, kOn, kOff };
   Pipeline pipeline = Pipeline::kAuto;
   // Whether each repository's item folders are read into the page cache a
-  // few hundred folders ahead of the walk, on a thread of its own, so that
+  // few hundred folders ahead of the walk, by two threads of their own, so that
   // the cold reads of a dump larger than the page cache overlap the parsing
   // (ingest/prefetch.h). The first pass of a re-import prefetches; its write
   // pass reads what the first left cached. Default: on.
