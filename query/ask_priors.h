@@ -8,6 +8,7 @@
 
 #include <xapian.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -97,6 +98,49 @@ class PriorSource final : public Xapian::PostingSource {
   const size_t size_;
   size_t did_ = 0;
   double step_ = 0;
+};
+
+// The documents of a sorted docid list, each weighing nothing: a filter that
+// confines a BM25 pass to candidates chosen before (the prior pool of
+// ask.cc's BodyCandidates), so the pass reads its terms' posting lists only
+// at those documents. Valid for one search (no clone()).
+class DocidListSource final : public Xapian::PostingSource {
+ public:
+  explicit DocidListSource(std::vector<Xapian::docid> sorted) : dids_(std::move(sorted)) {}
+
+  void init(const Xapian::Database& db) override {
+    (void)db;
+    pos_ = 0;
+    started_ = false;
+  }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  // Reported as one: the matcher orders an AND's lists by this estimate,
+  // and the list must drive the AND it filters (its own estimate, made as if
+  // its terms were independent, can be far below the list's length).
+  Xapian::doccount get_termfreq_est() const override { return Count() == 0 ? 0 : 1; }
+  Xapian::doccount get_termfreq_max() const override { return Count(); }
+  Xapian::docid get_docid() const override { return dids_[pos_]; }
+  bool at_end() const override { return pos_ >= dids_.size(); }
+  void next(double min_wt) override {
+    (void)min_wt;
+    if (started_) ++pos_;
+    started_ = true;
+  }
+  void skip_to(Xapian::docid did, double min_wt) override {
+    (void)min_wt;
+    started_ = true;
+    pos_ = static_cast<size_t>(
+        std::lower_bound(dids_.begin() + static_cast<std::ptrdiff_t>(pos_), dids_.end(), did) -
+        dids_.begin());
+  }
+  std::string get_description() const override { return "fixgraph::DocidListSource"; }
+
+ private:
+  Xapian::doccount Count() const { return static_cast<Xapian::doccount>(dids_.size()); }
+
+  std::vector<Xapian::docid> dids_;
+  size_t pos_ = 0;
+  bool started_ = false;
 };
 
 // Keeps the live documents of a candidate pass (issue_index.h: a dead

@@ -45,29 +45,6 @@ Xapian::Query PartialOf(const std::vector<Xapian::Query>& units) {
                        static_cast<Xapian::termcount>(elite));
 }
 
-// The postings that matching `q` reads, estimated from term frequencies: an
-// AND (a member of several words) is driven by its rarest part; an OR or a
-// synonym reads every part's.
-double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq) {
-  const size_t n = q.get_num_subqueries();
-  if (n == 0) {
-    double postings = 0;  // a term (or a query without subqueries: none)
-    for (auto it = q.get_unique_terms_begin(); it != q.get_unique_terms_end(); ++it)
-      postings += static_cast<double>(termfreq(*it));
-    return postings;
-  }
-  const bool all = q.get_type() == Xapian::Query::OP_AND;
-  double postings = all ? -1 : 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double p = MatchPostings(q.get_subquery(i), termfreq);
-    if (!all)
-      postings += p;
-    else if (postings < 0 || p < postings)
-      postings = p;
-  }
-  return std::max(postings, 0.0);
-}
-
 // The units of q with their postings (MatchPostings), rarest first (ties
 // in the query's order).
 std::vector<std::pair<double, size_t>> UnitsRarestFirst(const BuiltQuery& q,
@@ -175,6 +152,7 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   out.title_any = Xapian::Query(Xapian::Query::OP_OR, titles.begin(), titles.end());
   out.title_units = titles;
   out.partial = PartialOf(qs);
+  out.wholes = Xapian::Query(Xapian::Query::OP_OR, wholes.begin(), wholes.end());
   out.body_units = std::move(qs);
   if (wholes.size() > 1)
     out.all = Xapian::Query(Xapian::Query::OP_AND, wholes.begin(), wholes.end());
@@ -230,6 +208,45 @@ Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, do
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {
   return q.body_units.size() == 1 && q.identifiers == 0 &&
          MatchPostings(q.body_units.front(), termfreq) > max_postings;
+}
+
+double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq) {
+  const size_t n = q.get_num_subqueries();
+  if (n == 0) {
+    double postings = 0;  // a term (or a query without subqueries: none)
+    for (auto it = q.get_unique_terms_begin(); it != q.get_unique_terms_end(); ++it)
+      postings += static_cast<double>(termfreq(*it));
+    return postings;
+  }
+  const bool all = q.get_type() == Xapian::Query::OP_AND;
+  double postings = all ? -1 : 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double p = MatchPostings(q.get_subquery(i), termfreq);
+    if (!all)
+      postings += p;
+    else if (postings < 0 || p < postings)
+      postings = p;
+  }
+  return std::max(postings, 0.0);
+}
+
+double EstimatedMatches(const Xapian::Query& q, const TermFreq& termfreq, double issues) {
+  if (issues <= 0) return 0;
+  const size_t n = q.get_num_subqueries();
+  if (n == 0) {
+    double share_out = 1;  // a term (several terms: as an OR of them)
+    for (auto it = q.get_unique_terms_begin(); it != q.get_unique_terms_end(); ++it)
+      share_out *= 1 - std::min(1.0, static_cast<double>(termfreq(*it)) / issues);
+    return issues * (1 - share_out);
+  }
+  const Xapian::Query::op op = q.get_type();
+  const bool all = op == Xapian::Query::OP_AND || op == Xapian::Query::OP_FILTER;
+  double share = 1;  // AND: the share matching every part; else the share matching none
+  for (size_t i = 0; i < n; ++i) {
+    const double part = EstimatedMatches(q.get_subquery(i), termfreq, issues) / issues;
+    share *= all ? part : 1 - part;
+  }
+  return issues * (all ? share : 1 - share);
 }
 
 double Relevance(int percent) { return std::clamp(percent / 100.0, 0.0, 1.0); }

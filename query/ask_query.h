@@ -40,6 +40,7 @@ struct BuiltQuery {
   Xapian::Query title;                     // AND of the units (whole) in the title field
   Xapian::Query title_any;                 // OR of the same
   Xapian::Query partial;                   // `query`, or the OR of its rarest units (OP_ELITE_SET)
+  Xapian::Query wholes;                    // OR of the units, identifiers whole (no parts)
   std::vector<Xapian::Query> title_units;  // each unit (whole) in the title field
   std::vector<Xapian::Query> body_units;   // each unit as `query` ORs it
   size_t units = 0;
@@ -104,6 +105,21 @@ Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, do
 // rank issues by how often they say one common word. The searcher looks for
 // the issues whose title holds it first, as for a query of several units.
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings);
+
+// The postings that matching `q` reads, estimated from term frequencies: an
+// AND (a unit or member of several words, or a conjunctive pass) is driven
+// by its rarest part; an OR, a synonym or an elite set reads every part's.
+// The searcher takes the candidates of a pass estimated above its common
+// bound from the best-resolved issues that match (the prior pool, ask.cc).
+double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq);
+
+// The issues matching `q` among `issues`, estimated from term frequencies as
+// if terms were independent: a term holds its term frequency, an AND the
+// product of its parts' shares, an OR (a synonym, an elite set) their union.
+// A pass whose matches are many takes them from the prior pool; one whose
+// rare matches are scattered through long posting lists does not (the pool's
+// walk in prior order would read those lists as far as the pass itself).
+double EstimatedMatches(const Xapian::Query& q, const TermFreq& termfreq, double issues);
 
 // Relevance in [0, 1] of a BM25 candidate: Xapian's percentage (the share of
 // the query matched, scaled by weight) as a fraction.

@@ -5,6 +5,8 @@
 // (ask_query.h, CommonSingleUnit, RareUnits, RareIntersection).
 #include "ask_fixture.h"
 
+#include "fixgraph/query/shards.h"
+
 #include <string>
 #include <vector>
 
@@ -111,6 +113,93 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
   ASSERT_EQ(hits.size(), 5u);
   for (const AskHit& hit : hits)
     EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
+}
+
+TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
+  // 10,500 issues all say "golf hotel india" (every unit common, and the
+  // conjunctive pass matches them all): the 7,500 open ones twice in a short
+  // body, which BM25 weighs most; the 3,000 closed ones (a higher prior) once
+  // in a long body. The pass takes its candidates from the prior pool (the
+  // 500 best-resolved matches, ask.cc kPriorPool) and weighs only those, so
+  // the hits are closed issues; weighed over all matches, the open ones
+  // would fill every candidate place.
+  constexpr int kBig = 10500;
+  constexpr int kClosed = 3000;
+  std::string filler;
+  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
+  for (int i = 1; i <= kBig; ++i) {
+    if (i <= kClosed)
+      AddIssue(Number(i), "report " + Number(i), "golf hotel india" + filler,
+               "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z");
+    else
+      AddIssue(Number(i), "report " + Number(i), "golf hotel india golf hotel india",
+               "2026-03-01T10:00:00Z");
+  }
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 5;
+  o.min_score = 0;
+  auto r = searcher->Ask("golf hotel india", o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->hits.size(), 5u);
+  for (const AskHit& hit : r->hits)
+    EXPECT_LE(std::stoi(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  // Without the prior table (a CLI ask) and over shards there is no pool
+  // (the walk could not skip): every match is weighed, the open issues come
+  // first, and the two agree.
+  auto one = Searcher::Open(db_.path(), {}, SearcherUse::kOneQuestion);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  auto r1 = (*one)->Ask("golf hotel india", o);
+  ASSERT_TRUE(r1.ok()) << r1.status().ToString();
+  ASSERT_EQ(r1->hits.size(), 5u);
+  for (const AskHit& hit : r1->hits) EXPECT_GT(std::stoi(hit.issue.number), kClosed);
+  fixgraph::testing::TempDir out;
+  ASSERT_TRUE(SplitIndexes(db_.path(), out.path() + "/shards", 2).ok());
+  auto sharded = Searcher::Open(out.path() + "/shards");
+  ASSERT_TRUE(sharded.ok()) << sharded.status().ToString();
+  auto r2 = (*sharded)->Ask("golf hotel india", o);
+  ASSERT_TRUE(r2.ok()) << r2.status().ToString();
+  EXPECT_EQ(Refs(*r2), Refs(*r1));
+}
+
+TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved) {
+  // "romeo sierra" always together, in 2,050 of 10,500 issues: as if
+  // independent, the two would match about 400 together, within the
+  // partial pass's filter budget (2,000), so they are its filter
+  // (RareIntersection); counted, they match 2,050, over it, so the pass
+  // takes the 500 best-resolved of them (the 600 closed ones, which say the
+  // words once in a long body) rather than weighing all (where the 1,450
+  // open ones, saying them three times, would take every place). Nobody
+  // holds "zzqx", so the conjunctive pass brings nothing.
+  constexpr int kBig = 10500;
+  constexpr int kClosed = 600;
+  std::string filler;
+  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
+  for (int i = 1; i <= kBig; ++i) {
+    if (i <= kClosed)
+      AddIssue(Number(i), "report " + Number(i), "romeo sierra tango" + filler,
+               "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z");
+    else if (i <= 2050)
+      AddIssue(Number(i), "report " + Number(i), "romeo sierra tango romeo sierra romeo sierra",
+               "2026-03-01T10:00:00Z");
+    else
+      AddIssue(Number(i), "report " + Number(i), "tango" + filler, "2026-03-01T10:00:00Z");
+  }
+  Commit();
+  LinkAndIndex();
+  auto searcher = OpenSearcher();
+  ASSERT_NE(searcher, nullptr);
+  AskOptions o;
+  o.limit = 5;
+  o.min_score = 0;
+  auto r = searcher->Ask("romeo sierra tango zzqx", o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->hits.size(), 5u);
+  for (const AskHit& hit : r->hits)
+    EXPECT_LE(std::stoi(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
 }
 
 }  // namespace

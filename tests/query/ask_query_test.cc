@@ -156,6 +156,39 @@ TEST(AskQueryTest, RareUnitsAreIntersectedWhenTheRarestIsOverTheBudget) {
   EXPECT_TRUE(RareIntersection(BuildQuery("alpha bravo"), freq, 50000, 2000, kIssues).empty());
 }
 
+TEST(AskQueryTest, MatchesAreEstimatedAsIfTermsWereIndependent) {
+  constexpr double kIssues = 1000;
+  auto freq = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 500;
+    if (term == "bravo") return 200;
+    if (term == "charli") return 1000;
+    return 0;
+  };
+  EXPECT_DOUBLE_EQ(EstimatedMatches(Xapian::Query("alpha"), freq, kIssues), 500);
+  BuiltQuery q = BuildQuery("alpha bravo charlie");
+  // AND: 1,000 x 0.5 x 0.2 x 1.
+  EXPECT_NEAR(EstimatedMatches(q.all, freq, kIssues), 100, 1e-9);
+  // OR: 1,000 x (1 - 0.5 x 0.8 x 0): every issue holds "charli".
+  EXPECT_NEAR(EstimatedMatches(q.query, freq, kIssues), 1000, 1e-9);
+  EXPECT_NEAR(EstimatedMatches(BuildQuery("alpha bravo").wholes, freq, kIssues), 600, 1e-9);
+  // A term no issue holds makes an AND empty; an empty index matches nothing.
+  EXPECT_DOUBLE_EQ(EstimatedMatches(BuildQuery("alpha delta").all, freq, kIssues), 0);
+  EXPECT_DOUBLE_EQ(EstimatedMatches(q.all, freq, 0), 0);
+  // The postings read: an AND is driven by its rarest part, an OR reads all.
+  EXPECT_DOUBLE_EQ(MatchPostings(q.all, freq), 200);
+  EXPECT_DOUBLE_EQ(MatchPostings(q.query, freq), 1700);
+}
+
+TEST(AskQueryTest, WholesHoldEveryUnitWithoutIdentifierParts) {
+  BuiltQuery q = BuildQuery("aclnnConvolution fails");
+  const std::set<std::string> wholes = Terms(q.wholes);
+  EXPECT_TRUE(wholes.count("aclnnconvolution")) << q.wholes.get_description();
+  EXPECT_FALSE(wholes.count("aclnn")) << q.wholes.get_description();
+  EXPECT_FALSE(wholes.count("convolut")) << q.wholes.get_description();
+  EXPECT_EQ(q.wholes.get_type(), Xapian::Query::OP_OR);
+  EXPECT_TRUE(Terms(q.query).count("aclnn"));  // the query itself keeps them
+}
+
 TEST(AskQueryTest, OneCommonUnitIsSearchedInTitlesFirst) {
   auto freq = [](const std::string& term) -> unsigned { return term == "alpha" ? 10 : 900; };
   EXPECT_TRUE(CommonSingleUnit(BuildQuery("bravo"), freq, 500));

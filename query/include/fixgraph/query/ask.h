@@ -144,7 +144,12 @@ std::string ToJsonText(const AskResult& r);
 // pass over a million values, about 80 ms at 1M issues. kOneQuestion (a CLI
 // `ask`) reads none: the title pass weighs its matches by Xapian's value
 // source of the prior slot and each candidate's prior is read from its
-// document. The answers are the same.
+// document. The answers are the same, but for the prior pool: in an index of
+// at least 1,000 issues, a serving searcher weighs only the best-resolved
+// matches of a pass that would weigh a large part of the index (docs/cli.md
+// "ask"); a kOneQuestion searcher, which could not walk them in prior order
+// without reading every match's prior, weighs them all, as a searcher over
+// shards does.
 enum class SearcherUse { kServing, kOneQuestion };
 
 class Searcher {
