@@ -42,8 +42,8 @@ TEST(DocidListSourceTest, FilterKeepsTheListedDocumentsAndTheirWeights) {
   const std::map<Xapian::docid, double> all = Weights(db, Xapian::Query("x"));
   ASSERT_EQ(all.size(), 10u);
   DocidListSource only({2, 5, 9});
-  const std::map<Xapian::docid, double> some =
-      Weights(db, Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query("x"), Xapian::Query(&only)));
+  const std::map<Xapian::docid, double> some = Weights(
+      db, Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query("x"), Xapian::Query(&only)));
   ASSERT_EQ(some.size(), 3u);
   for (const auto& [did, weight] : some) EXPECT_DOUBLE_EQ(weight, all.at(did)) << did;
   EXPECT_EQ(some.count(2) + some.count(5) + some.count(9), 3u);
