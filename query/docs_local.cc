@@ -60,6 +60,7 @@ namespace {
 
 using docs::AltSet;
 using docs::DocNode;
+using docs::FeedbackDecider;
 using docs::GroupQuery;
 using docs::IsQuantity;
 using docs::kEvidenceShare;
@@ -75,22 +76,6 @@ using docs::Prefixed;
 using docs::QueryGroup;
 using docs::TitleMatches;
 using docs::TitleNamed;
-
-// Keeps plain analyser terms (no prefixed boolean/title terms) not already in
-// the query for relevance feedback.
-class FeedbackDecider : public Xapian::ExpandDecider {
- public:
-  explicit FeedbackDecider(const std::set<std::string>* have) : have_(have) {}
-  bool operator()(const std::string& term) const override {
-    if (term.empty() || (term[0] >= 'A' && term[0] <= 'Z')) return false;
-    if (term.size() < 2 || have_->count(term) > 0) return false;
-    // Numbers and one-byte words say little about a topic.
-    return term.find_first_not_of("0123456789.") != std::string::npos;
-  }
-
- private:
-  const std::set<std::string>* have_;
-};
 
 // One open doc index and the associations read from it: the search itself.
 class DocIndexHandle : public docs::IndexSearch {
@@ -648,19 +633,26 @@ class DocIndexHandle : public docs::IndexSearch {
                 std::move(name_words)};
   }
 
-  // Page evidence: the question terms matched by any candidate section of
-  // the page (a page answering in its description and its parameters).
+  // Page evidence: the question terms matched by the page's best
+  // tune_.page_sections candidate sections (a page answering in its
+  // description and its parameters; the many sections of a long guide match
+  // some question words by chance).
   void AddPageEvidence(const Plan& p, std::vector<Cand>* cands) const {
     if (tune_.page_share <= 0) return;
     const size_t n_groups = p.groups.size();
-    std::map<std::string, std::vector<double>> page_m;
-    for (const Cand& c : *cands) {
-      auto& pm = page_m[c.page];
+    std::vector<const Cand*> by_rank;
+    for (const Cand& c : *cands) by_rank.push_back(&c);
+    std::stable_sort(by_rank.begin(), by_rank.end(),
+                     [](const Cand* a, const Cand* b) { return a->rank > b->rank; });
+    std::map<std::string, std::pair<int, std::vector<double>>> page_m;  // sections, matched
+    for (const Cand* c : by_rank) {
+      auto& [sections, pm] = page_m[c->page];
       if (pm.empty()) pm.assign(n_groups, 0.0);
-      for (size_t g = 0; g < n_groups; ++g) pm[g] = std::max(pm[g], c.matched[g]);
+      if (++sections > tune_.page_sections) continue;
+      for (size_t g = 0; g < n_groups; ++g) pm[g] = std::max(pm[g], c->matched[g]);
     }
     for (Cand& c : *cands) {
-      const auto& pm = page_m[c.page];
+      const auto& pm = page_m[c.page].second;
       double got = 0;
       for (size_t g = 0; g < n_groups; ++g) got += pm[g] * p.group_w[g];
       c.rank += tune_.page_share * (got / p.total - c.coverage);

@@ -132,6 +132,7 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"function_section", &t.function_section},
                                            {"length_penalty", &t.length_penalty},
                                            {"page_share", &t.page_share},
+                                           {"page_sections", &t.page_sections},
                                            {"feedback_df", &t.feedback_df},
                                            {"seam_ratio", &t.seam_ratio},
                                            {"scope_share", &t.scope_share},
@@ -322,6 +323,13 @@ std::vector<AltSet> Alternatives(std::string_view text, const std::vector<QueryG
     if (!a.members.empty()) out.push_back(std::move(a));
   }
   return out;
+}
+
+bool FeedbackDecider::operator()(const std::string& term) const {
+  if (term.empty() || (term[0] >= 'A' && term[0] <= 'Z')) return false;
+  if (term.size() < 2 || have_->count(term) > 0) return false;
+  // Numbers and one-byte words say little about a topic.
+  return term.find_first_not_of("0123456789.") != std::string::npos;
 }
 
 }  // namespace fixgraph::query::docs

@@ -7,6 +7,8 @@
 #include "analyzer.h"
 #include "docs_assoc.h"
 
+#include <xapian.h>
+
 #include <functional>
 #include <map>
 #include <set>
@@ -64,6 +66,7 @@ struct Tuning {
   double function_section = 0.01;  // a page's description section
   double length_penalty = 0.06;    // per e-fold of length above the average
   double page_share = 0.3;         // page-level coverage beyond the section's
+  double page_sections = 3;        // the best sections of a page its evidence counts
   double feedback_df = 0.1;    // the feedback pass searches terms in at most this share of nodes
   double seam_ratio = 10;      // CJK seam bigrams (docs_fields.h SeamBigrams); 0 = off
   double prefix_credit = 0.5;  // an abbreviation of a question word (Alternatives)
@@ -139,5 +142,16 @@ bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b
 // heading (the question names the page).
 bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,
                   const std::vector<std::vector<double>>& term_idf);
+
+// Keeps plain analyser terms (no prefixed boolean/title terms) not already in
+// the question for relevance feedback.
+class FeedbackDecider : public Xapian::ExpandDecider {
+ public:
+  explicit FeedbackDecider(const std::set<std::string>* have) : have_(have) {}
+  bool operator()(const std::string& term) const override;
+
+ private:
+  const std::set<std::string>* have_;
+};
 
 }  // namespace fixgraph::query::docs

@@ -581,6 +581,40 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   tune_.clear();
 }
 
+TEST_F(DocsStructure, PageEvidenceCountsAPagesBestSections) {
+  // A guide of eight sections, each saying two of the question's eight
+  // words in passing, and an API page whose description says three of them
+  // and whose parameters say a fourth. Counting every section, the guide's
+  // page covers the whole question and its sections rise above the API
+  // page's; counting its best three (page_sections), it covers four words.
+  const std::vector<std::string> words = {"gadget",  "sprocket", "flywheel", "ratchet",
+                                          "bracket", "pulley",   "lever",    "spindle"};
+  std::string guide = "# Workshop Guide\n\n";
+  for (size_t i = 0; i < words.size(); ++i)
+    guide += "## Part " + std::to_string(i) + "\n\nThis part of the workshop mentions the " +
+             words[i] + " and the " + words[(i + 1) % words.size()] +
+             " among many other plain filler words here.\n\n";
+  Page("g/workshop.md", guide);
+  Page("api/turn.md",
+       "# turn\n\n## Function\n\nTurns the gadget, sprocket and flywheel.\n\n"
+       "## Parameters\n\nratchet: where it sits.\n");
+  for (int i = 0; i < 40; ++i)
+    Page("h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Import();
+  auto first = [&]() {
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
+    EXPECT_TRUE(src.ok());
+    auto hits = (*src)->Search("gadget sprocket flywheel ratchet bracket pulley lever spindle", 3);
+    EXPECT_TRUE(hits.ok());
+    return hits->empty() ? std::string() : hits->front().id.substr(0, hits->front().id.find('#'));
+  };
+  EXPECT_EQ(first(), "kb/api/turn.md");
+  tune_ = "page_sections=100";
+  EXPECT_EQ(first(), "kb/g/workshop.md");
+  tune_.clear();
+}
+
 TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates) {
   // A Chinese question and an English list page: 59 tutorials hold the
   // question's words in their bodies, 30 more the English words and "foo";
