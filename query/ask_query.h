@@ -116,9 +116,10 @@ double MatchPostings(const Xapian::Query& q, const TermFreq& termfreq);
 // The issues matching `q` among `issues`, estimated from term frequencies as
 // if terms were independent: a term holds its term frequency, an AND the
 // product of its parts' shares, an OR (a synonym, an elite set) their union.
-// A pass whose matches are many takes them from the prior pool; one whose
-// rare matches are scattered through long posting lists does not (the pool's
-// walk in prior order would read those lists as far as the pass itself).
+// The searcher's unfiltered partial pass takes its candidates from the prior
+// pool only when its units, whole, are estimated to match many issues (a
+// walk in prior order over few matches scattered through long posting lists
+// would read those lists as far as the pass itself).
 double EstimatedMatches(const Xapian::Query& q, const TermFreq& termfreq, double issues);
 
 // Relevance in [0, 1] of a BM25 candidate: Xapian's percentage (the share of
