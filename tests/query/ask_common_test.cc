@@ -115,6 +115,13 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
     EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
 }
 
+// Forty filler words: a long body, which BM25 weighs below a short one.
+std::string FortyFillerWords() {
+  std::string filler;
+  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
+  return filler;
+}
+
 TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   // 10,500 issues all say "golf hotel india" (every unit common, and the
   // conjunctive pass matches them all): the 7,500 open ones twice in a short
@@ -123,39 +130,26 @@ TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   // 500 best-resolved matches, ask.cc kPriorPool) and weighs only those, so
   // the hits are closed issues; weighed over all matches, the open ones
   // would fill every candidate place.
-  constexpr int kBig = 10500;
-  constexpr int kClosed = 3000;
-  std::string filler;
-  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
-  for (int i = 1; i <= kBig; ++i) {
-    if (i <= kClosed)
-      AddIssue(Number(i), "report " + Number(i), "golf hotel india" + filler,
-               "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z");
-    else
-      AddIssue(Number(i), "report " + Number(i), "golf hotel india golf hotel india",
-               "2026-03-01T10:00:00Z");
-  }
-  Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 5;
-  o.min_score = 0;
-  auto r = searcher->Ask("golf hotel india", o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->hits.size(), 5u);
-  for (const AskHit& hit : r->hits)
-    EXPECT_LE(std::stoi(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  constexpr size_t kBig = 10500;
+  constexpr size_t kClosed = 3000;
+  std::vector<std::string> body(kBig + 1, "golf hotel india golf hotel india");
+  for (size_t i = 1; i <= kClosed; ++i) body[i] = "golf hotel india" + FortyFillerWords();
+  std::vector<AskHit> hits = AskOverBodies(body, "golf hotel india", 5, kClosed);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
+    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
   // Without the prior table (a CLI ask) and over shards there is no pool
   // (the walk could not skip): every match is weighed, the open issues come
   // first, and the two agree.
+  AskOptions o;
+  o.limit = 5;
+  o.min_score = 0;
   auto one = Searcher::Open(db_.path(), {}, SearcherUse::kOneQuestion);
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   auto r1 = (*one)->Ask("golf hotel india", o);
   ASSERT_TRUE(r1.ok()) << r1.status().ToString();
   ASSERT_EQ(r1->hits.size(), 5u);
-  for (const AskHit& hit : r1->hits) EXPECT_GT(std::stoi(hit.issue.number), kClosed);
+  for (const AskHit& hit : r1->hits) EXPECT_GT(std::stoul(hit.issue.number), kClosed);
   fixgraph::testing::TempDir out;
   ASSERT_TRUE(SplitIndexes(db_.path(), out.path() + "/shards", 2).ok());
   auto sharded = Searcher::Open(out.path() + "/shards");
@@ -174,32 +168,16 @@ TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved)
   // words once in a long body) rather than weighing all (where the 1,450
   // open ones, saying them three times, would take every place). Nobody
   // holds "zzqx", so the conjunctive pass brings nothing.
-  constexpr int kBig = 10500;
-  constexpr int kClosed = 600;
-  std::string filler;
-  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
-  for (int i = 1; i <= kBig; ++i) {
-    if (i <= kClosed)
-      AddIssue(Number(i), "report " + Number(i), "romeo sierra tango" + filler,
-               "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z");
-    else if (i <= 2050)
-      AddIssue(Number(i), "report " + Number(i), "romeo sierra tango romeo sierra romeo sierra",
-               "2026-03-01T10:00:00Z");
-    else
-      AddIssue(Number(i), "report " + Number(i), "tango" + filler, "2026-03-01T10:00:00Z");
-  }
-  Commit();
-  LinkAndIndex();
-  auto searcher = OpenSearcher();
-  ASSERT_NE(searcher, nullptr);
-  AskOptions o;
-  o.limit = 5;
-  o.min_score = 0;
-  auto r = searcher->Ask("romeo sierra tango zzqx", o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->hits.size(), 5u);
-  for (const AskHit& hit : r->hits)
-    EXPECT_LE(std::stoi(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  constexpr size_t kBig = 10500;
+  constexpr size_t kClosed = 600;
+  std::vector<std::string> body(kBig + 1, "tango" + FortyFillerWords());
+  for (size_t i = 1; i <= 2050; ++i)
+    body[i] = i <= kClosed ? "romeo sierra tango" + FortyFillerWords()
+                           : "romeo sierra tango romeo sierra romeo sierra";
+  std::vector<AskHit> hits = AskOverBodies(body, "romeo sierra tango zzqx", 5, kClosed);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
+    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
 }
 
 }  // namespace

@@ -63,14 +63,16 @@ class AskTest : public graph::testing::GraphTest {
   }
 
   // Issues 1..bodies.size() - 1 of gitcode:o/r, each titled "report N" with
-  // the body bodies[N] ("lima" when empty), linked and indexed; the hits of
+  // the body bodies[N] ("lima" when empty), the first `closed` of them closed
+  // (a higher prior than the open rest), linked and indexed; the hits of
   // `query` (at most `limit`, at any score). A failure is reported and gives
   // no hits.
   std::vector<AskHit> AskOverBodies(const std::vector<std::string>& bodies,
-                                    const std::string& query, size_t limit) {
+                                    const std::string& query, size_t limit, size_t closed = 0) {
     for (size_t i = 1; i < bodies.size(); ++i)
       AddIssue(std::to_string(i), "report " + std::to_string(i),
-               bodies[i].empty() ? "lima" : bodies[i], "2026-03-01T10:00:00Z");
+               bodies[i].empty() ? "lima" : bodies[i], "2026-03-01T10:00:00Z",
+               i <= closed ? "2026-03-02T10:00:00Z" : "");
     Commit();
     LinkAndIndex();
     auto searcher = OpenSearcher();

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -152,6 +153,33 @@ class DocsStructure : public ::testing::Test {
     EXPECT_TRUE(hits.ok()) << hits.status().ToString();
     return hits.ok() ? *hits : std::vector<DocHit>{};
   }
+  // `n` pages of filler under h/ (so that the corpus has term statistics).
+  void Filler(int n) {
+    for (int i = 0; i < n; ++i)
+      Page("h/q" + std::to_string(i) + ".md",
+           "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  }
+  // The hits of `q` from a source opened with the current tune_ (Search
+  // keeps the source Import opened).
+  std::vector<DocHit> SearchTuned(const std::string& q, size_t n) {
+    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
+    EXPECT_TRUE(src.ok()) << src.status().ToString();
+    if (!src.ok()) return {};
+    auto hits = (*src)->Search(q, n);
+    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
+    return hits.ok() ? *hits : std::vector<DocHit>{};
+  }
+  // The page of the first of SearchTuned's hits ("" for none).
+  std::string FirstPage(const std::string& q, size_t n = 5) {
+    const std::vector<DocHit> hits = SearchTuned(q, n);
+    return hits.empty() ? std::string() : hits.front().id.substr(0, hits.front().id.find('#'));
+  }
+  // The first of SearchTuned's hits on `page` (nullopt for none).
+  std::optional<DocHit> HitOn(const std::string& q, const std::string& page, size_t n) {
+    for (const DocHit& h : SearchTuned(q, n))
+      if (h.id.rfind(page, 0) == 0) return h;
+    return std::nullopt;
+  }
   // Tutorials that export a switch, and the page defining it.
   void SwitchCorpus() {
     for (const char* model : {"Alpha-7B", "Beta-13B", "Gamma-70B", "Delta-9B"}) {
@@ -257,9 +285,7 @@ TEST_F(DocsStructure, AssociationsAreLearnedAndRebuiltTheSame) {
     Page("g/p" + std::to_string(i) + ".md", "# Page " + std::to_string(i) +
                                                 "\n\n## Section\n绑核 affinity numa 设置 topic" +
                                                 std::to_string(i) + "\n");
-  for (int i = 0; i < 200; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(200);
   Import();
   std::string first, second;
   {
@@ -288,18 +314,10 @@ TEST_F(DocsStructure, LexiconFeedbackAndAssociationsBridgeVocabulary) {
                                                 std::to_string(i) + "\n");
   Page("g/target.md", "# Target\n\n## Section\naffinity knob explained\n");
   Page("g/buffer.md", "# 缓冲区\n\n## 功能描述\n配置点对点通信的缓冲区大小。\n");
-  for (int i = 0; i < 200; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(200);
   Import();
   auto found = [&](const std::string& q, const std::string& page) {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search(q, 10);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind(page, 0) == 0) return true;
-    return false;
+    return HitOn(q, page, 10).has_value();
   };
   // The doc lexicon (docs_synonyms.txt): an English question, a Chinese page.
   tune_ = "feedback_terms=0,assoc_credit=0";
@@ -364,22 +382,14 @@ TEST_F(DocsStructure, SeamBigramsDoNotMatchByChance) {
     Page("a/t" + std::to_string(i) + ".md",
          "# 条目 " + std::to_string(i) + "\n\n超时设置 " + std::to_string(i) + "\n");
   }
-  for (int i = 0; i < 160; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(160);
   Page("a/target.md", "# 说明\n\n通信的超时如何设置。\n");
   Page("a/decoy.md", "# 说明\n\n自信超越。\n");
   Import();
-  auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("通信超时", 5);
-    EXPECT_TRUE(hits.ok());
-    return hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
-  };
-  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/target.md");
+  auto first = [&]() { return FirstPage("通信超时"); };
+  EXPECT_EQ(first(), "kb/a/target.md");
   tune_ = "seam_ratio=0";
-  EXPECT_EQ(first().substr(0, first().find('#')), "kb/a/decoy.md");
+  EXPECT_EQ(first(), "kb/a/decoy.md");
   tune_.clear();
 }
 
@@ -393,18 +403,9 @@ TEST_F(DocsStructure, QuestionNamingAShortTitleFindsThatPage) {
         std::string("g/") + g + ".md",
         std::string("# ") + g + " guide\n\n## Serving\nRun the " + g +
             " models with gadget serve; models run on one card. Which flags to pass: see below.\n");
-  for (int i = 0; i < 100; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(100);
   Import();
-  auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("which gadget models can I run", 5);
-    EXPECT_TRUE(hits.ok());
-    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
-    return id.substr(0, id.find('#'));
-  };
+  auto first = [&]() { return FirstPage("which gadget models can I run"); };
   EXPECT_EQ(first(), "kb/m/gadget_models.md");
   tune_ = "title_named=0";
   EXPECT_NE(first(), "kb/m/gadget_models.md");
@@ -416,18 +417,9 @@ TEST_F(DocsStructure, IdentifierAbbreviationMatchesTheSpelledOutWord) {
   Page("api/incre.md", "# torch\\_npu.npu\\_incre\\_gizmo\n\n## 功能说明\n增量场景的计算。\n");
   Page("api/full.md", "# torch\\_npu.npu\\_full\\_gizmo\n\n## 功能说明\n全量场景的计算。\n");
   Page("g/gizmo.md", "# Gizmo overview\n\nThe gizmo tool.\n");
-  for (int i = 0; i < 100; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(100);
   Import();
-  auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("incremental gizmo", 5);
-    EXPECT_TRUE(hits.ok());
-    std::string id = hits.ok() && !hits->empty() ? (*hits)[0].id : std::string();
-    return id.substr(0, id.find('#'));
-  };
+  auto first = [&]() { return FirstPage("incremental gizmo"); };
   EXPECT_EQ(first(), "kb/api/incre.md");
   tune_ = "prefix_credit=0";
   EXPECT_NE(first(), "kb/api/incre.md");
@@ -442,9 +434,7 @@ TEST_F(DocsStructure, RunTogetherNameFindsTheApiWithoutItsNamespace) {
     Page(
         std::string("api/") + name + ".md",
         std::string("# torch\\_npu.") + name + "\n\n## 功能说明\n对输入做归一化计算的融合算子。\n");
-  for (int i = 0; i < 50; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(50);
   Import();
   {
     Xapian::Database db(dir_ / "db/index-docs");
@@ -465,9 +455,7 @@ TEST_F(DocsStructure, AskingForASwitchRaisesTheVariablePage) {
        "某张卡异常退出，其他卡等待通信超时。\n\n## 解决措施\n检查网络。\n");
   Page("env/FOO_DESYNC_DEBUG.md",
        "# FOO\\_DESYNC\\_DEBUG\n\n## 功能描述\n通过此环境变量控制是否进行通信超时诊断。\n");
-  for (int i = 0; i < 50; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(50);
   Import();
   // The page's calibrated score (a hit's reported score is held to the one
   // above it: DocsLocal.ScoresNeverRiseDownTheList).
@@ -495,9 +483,7 @@ TEST_F(DocsStructure, RareEverydayWordsDoNotOutweighTheTopic) {
     Page("g/r" + std::to_string(i) + ".md",
          "# Sched " + std::to_string(i) + "\n\nrebalance step " + std::to_string(i) + "\n");
   }
-  for (int i = 0; i < 200; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(200);
   Import();
   // The calibrated score of a page (0 when it is not among the hits).
   auto score = [&](const std::string& page) {
@@ -524,18 +510,11 @@ TEST_F(DocsStructure, TitleFieldBringsTheListPageIntoTheCandidates) {
   for (int i = 0; i < 30; ++i)
     Page("p/p" + std::to_string(i) + ".md",
          "# Page " + std::to_string(i) + "\n\nmodels of foo " + std::to_string(i) + "\n");
-  for (int i = 0; i < 100; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(100);
   Import();
   auto found = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("which models can I run with foo on bar", 10);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind("kb/m/supported_things.md", 0) == 0) return true;
-    return false;
+    return HitOn("which models can I run with foo on bar", "kb/m/supported_things.md", 10)
+        .has_value();
   };
   EXPECT_TRUE(found());
   tune_ = "title_query=0";
@@ -559,13 +538,7 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
          "# More " + std::to_string(i) + "\n\nfiller text words\n");
   }
   Import();
-  auto first = [&](const std::string& q) {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search(q, 3);
-    EXPECT_TRUE(hits.ok());
-    return hits->empty() ? std::string() : hits->front().id.substr(0, hits->front().id.find('#'));
-  };
+  auto first = [&](const std::string& q) { return FirstPage(q, 3); };
   const std::string q = "serve-widget queue depth and cache size settings";
   EXPECT_EQ(first(q), "kb/serve-widget/config/queue.md");
   // A part both products' names share ("widget") names neither.
@@ -598,16 +571,10 @@ TEST_F(DocsStructure, PageEvidenceCountsAPagesBestSections) {
   Page("api/turn.md",
        "# turn\n\n## Function\n\nTurns the gadget, sprocket and flywheel.\n\n"
        "## Parameters\n\nratchet: where it sits.\n");
-  for (int i = 0; i < 40; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(40);
   Import();
   auto first = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("gadget sprocket flywheel ratchet bracket pulley lever spindle", 3);
-    EXPECT_TRUE(hits.ok());
-    return hits->empty() ? std::string() : hits->front().id.substr(0, hits->front().id.find('#'));
+    return FirstPage("gadget sprocket flywheel ratchet bracket pulley lever spindle", 3);
   };
   EXPECT_EQ(first(), "kb/api/turn.md");
   tune_ = "page_sections=100";
@@ -629,18 +596,10 @@ TEST_F(DocsStructure, SynonymOfTheQuestionInATitleBringsThePageIntoTheCandidates
          "# Page " + std::to_string(i) +
              "\n\nfoo environment variables, the environment variables of foo " +
              std::to_string(i) + "\n");
-  for (int i = 0; i < 100; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(100);
   Import();
   auto found = [&]() {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search("foo 有哪些环境变量可以配置", 10);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind("kb/m/vars.md", 0) == 0) return true;
-    return false;
+    return HitOn("foo 有哪些环境变量可以配置", "kb/m/vars.md", 10).has_value();
   };
   EXPECT_TRUE(found());
   tune_ = "title_alt=0";
@@ -658,17 +617,9 @@ TEST_F(DocsStructure, SiblingApiPagesAreToldApartByTheWordTheQuestionAsksFor) {
        "# torch.npu.reset_widget_limit\n\n## 功能说明\n把流的核数配置复原。\n");
   Page("api/get_widget_limit.md",
        "# torch.npu.get_widget_limit\n\n## 功能说明\n获取流上的核数。\n");
-  for (int i = 0; i < 30; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(30);
   Import();
-  auto first = [&](const std::string& q) {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search(q, 5);
-    EXPECT_TRUE(hits.ok());
-    return hits->empty() ? std::string() : hits->front().id.substr(0, hits->front().id.find('#'));
-  };
+  auto first = [&](const std::string& q) { return FirstPage(q); };
   const std::string reset_q = "之前限制了流能用的核数，现在想恢复，用什么接口";
   EXPECT_EQ(first(reset_q), "kb/api/reset_widget_limit.md");
   EXPECT_EQ(first("怎么查流上的核数限制"), "kb/api/get_widget_limit.md");
@@ -711,18 +662,11 @@ TEST_F(DocsStructure, AskingForAnOperatorRaisesApiPages) {
   Page("guide/moe.md",
        "# MoE serving\n\nThe grouped matmul of the experts and the routing of their outputs are "
        "the costly steps of a MoE layer.\n");
-  for (int i = 0; i < 30; ++i)
-    Page("h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+  Filler(30);
   Import();
   auto score = [&](const std::string& q, const std::string& page) {
-    auto src = OpenLocalDocSource(dir_ / "db", LocalDocOptions{tune_, nullptr});
-    EXPECT_TRUE(src.ok());
-    auto hits = (*src)->Search(q, 5);
-    EXPECT_TRUE(hits.ok());
-    for (const DocHit& h : *hits)
-      if (h.id.rfind(page, 0) == 0) return h.score;
-    return 0.0;
+    const std::optional<DocHit> h = HitOn(q, page, 5);
+    return h ? h->score : 0.0;
   };
   const std::string api_q = "is there an op for the grouped matmul of experts and their routing";
   const std::string plain_q = "grouped matmul of experts and their routing";
