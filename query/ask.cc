@@ -308,8 +308,10 @@ class XapianSearcher final : public Searcher {
       return std::shared_ptr<const PriorTable>(std::move(table));
     }
     if (use_ == SearcherUse::kOneQuestion) {
-      // No per-issue table (SearcherUse): the dead documents only.
+      // The table the index stores, else none (SearcherUse): the dead
+      // documents only.
       auto table = std::make_shared<PriorTable>();
+      table->LoadStored(db);
       if (!table->LoadDead(db))
         return Status::Corruption("issue index " + IssueIndexDir(db_dir_) +
                                   ": unreadable dead document set (" + kDeadKey +
@@ -321,7 +323,7 @@ class XapianSearcher final : public Searcher {
     std::lock_guard<std::mutex> lock(priors_mu_);
     if (priors_ == nullptr || priors_uuid_ != uuid || priors_rev_ != rev) {
       auto table = std::make_shared<PriorTable>();
-      table->Load(db);
+      if (!table->LoadStored(db)) table->Load(db);
       if (!table->LoadDead(db))
         return Status::Corruption("issue index " + IssueIndexDir(db_dir_) +
                                   ": unreadable dead document set (" + kDeadKey +

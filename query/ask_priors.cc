@@ -3,7 +3,7 @@
 #include "issue_index.h"
 
 #include <algorithm>
-#include <set>
+#include <cstdint>
 
 namespace fixgraph::query {
 
@@ -20,16 +20,13 @@ bool PriorTable::LoadDead(const Xapian::Database& db) {
 }
 
 bool PriorTable::LoadShared(const Xapian::Database& db) {
-  std::vector<std::string> slots;
-  if (!DecodePriors(db.get_metadata(kPriorsKey), &slots)) return false;
-  prior.assign(std::max<size_t>(slots.size(), 1), static_cast<float>(kDefaultPrior));
+  Xapian::docid last = 0;
   levels.clear();
   at_least.clear();
   max = 0;
-  for (size_t d = 1; d < slots.size(); ++d) {
-    if (!slots[d].empty()) prior[d] = static_cast<float>(Xapian::sortable_unserialise(slots[d]));
-    max = std::max(max, prior[d]);
-  }
+  if (!DecodePriors(db.get_metadata(kPriorsKey), static_cast<float>(kDefaultPrior), &prior, &last))
+    return false;
+  for (size_t d = 1; d < prior.size(); ++d) max = std::max(max, prior[d]);
   return true;
 }
 
@@ -38,21 +35,89 @@ void PriorTable::Load(const Xapian::Database& db) {
   for (auto it = db.valuestream_begin(kPriorSlot); it != db.valuestream_end(kPriorSlot); ++it)
     if (it.get_docid() < prior.size())
       prior[it.get_docid()] = static_cast<float>(Xapian::sortable_unserialise(*it));
+  BuildLevels();
+}
+
+bool PriorTable::LoadStored(const Xapian::Database& db) {
+  Xapian::docid last = 0;
+  std::vector<float> stored;
+  std::vector<std::pair<float, size_t>> held;
+  if (!DecodePriors(db.get_metadata(kPriorsKey), static_cast<float>(kDefaultPrior), &stored, &last,
+                    &held) ||
+      last != db.get_lastdocid())
+    return false;
+  prior = std::move(stored);
+  SetLevels(std::move(held));
+  return true;
+}
+
+void PriorTable::BuildLevels() {
+  // The distinct priors and how many docids hold each, in order of first
+  // sight: a few values, so a linear search (after the last value seen, which
+  // runs of equal priors repeat) beats a set by far at a million docids.
+  std::vector<std::pair<float, size_t>> held;
+  size_t last = 0;
+  for (size_t d = 1; d < prior.size(); ++d) {
+    const float v = prior[d];
+    if (held.empty() || held[last].first != v) {
+      last = static_cast<size_t>(
+          std::find_if(held.begin(), held.end(), [v](const auto& h) { return h.first == v; }) -
+          held.begin());
+      if (last == held.size()) {
+        if (held.size() == kMaxLevels) {  // too many: no levels, a scan
+          levels.clear();
+          at_least.clear();
+          max = *std::max_element(prior.begin() + 1, prior.end());
+          return;
+        }
+        held.emplace_back(v, 0);
+      }
+    }
+    ++held[last].second;
+  }
+  SetLevels(std::move(held));
+}
+
+void PriorTable::SetLevels(std::vector<std::pair<float, size_t>> held) {
   levels.clear();
   at_least.clear();
   max = 0;
-  std::set<float> distinct;
-  for (size_t d = 1; d < prior.size(); ++d) {
-    max = std::max(max, prior[d]);
-    if (distinct.size() <= kMaxLevels) distinct.insert(prior[d]);
+  held.erase(std::remove_if(held.begin(), held.end(), [](const auto& h) { return h.second == 0; }),
+             held.end());
+  std::sort(held.begin(), held.end());
+  // count[i]: the docids holding at least levels[i].
+  std::vector<size_t> count;
+  for (const auto& [value, docids] : held) {
+    if (levels.empty() || levels.back() != value) {
+      levels.push_back(value);
+      count.push_back(0);
+    }
+    count.back() += docids;
   }
-  if (distinct.size() > kMaxLevels) return;
-  levels.assign(distinct.begin(), distinct.end());
+  if (levels.size() > kMaxLevels) {
+    max = levels.back();
+    levels.clear();
+    return;
+  }
+  if (!levels.empty()) max = levels.back();
+  count.push_back(0);
+  for (size_t i = levels.size(); i-- > 0;) count[i] += count[i + 1];
+  // Lists for the sparse levels only (a dense level is scanned, PriorSource).
   at_least.resize(levels.size());
+  const size_t sparse = prior.size() / kSparseShare;
+  size_t first_listed = levels.size();
+  for (size_t i = levels.size(); i-- > 1 && count[i] <= sparse;) {
+    at_least[i].reserve(count[i]);
+    first_listed = i;
+  }
+  if (first_listed == levels.size()) return;
+  const float lowest_listed = levels[first_listed];
   for (size_t d = 1; d < prior.size(); ++d) {
+    if (prior[d] < lowest_listed) continue;
     const size_t top = static_cast<size_t>(
         std::upper_bound(levels.begin(), levels.end(), prior[d]) - levels.begin());
-    for (size_t i = 1; i < top; ++i) at_least[i].push_back(static_cast<Xapian::docid>(d));
+    for (size_t i = first_listed; i < top; ++i)
+      at_least[i].push_back(static_cast<Xapian::docid>(d));
   }
 }
 
@@ -76,11 +141,15 @@ void PriorSource::Advance(size_t from, double min_wt) {
                        [](float level, double v) { return static_cast<double>(level) < v; }) -
       levels.begin());
   while (did_ < size_ && lvl < levels.size()) {
-    if (lvl > 0) {
+    if (lvl > 0 && !table_.at_least[lvl].empty()) {
       const std::vector<Xapian::docid>& list = table_.at_least[lvl];
       auto it = std::lower_bound(list.begin(), list.end(), static_cast<Xapian::docid>(did_));
       if (it == list.end()) break;
       did_ = *it;
+    } else if (lvl > 0) {  // a dense level: the next docid holding it is near
+      const float level = levels[lvl];
+      while (did_ < size_ && table_.prior[did_] < level) ++did_;
+      if (did_ == size_) break;
     }
     if (Weight(did_) >= min_wt) return;
     // Its prior falls short by the tie-break, and so does every later

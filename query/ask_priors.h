@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fixgraph::query {
@@ -19,17 +20,24 @@ namespace fixgraph::query {
 // The prior of a document written without a prior slot.
 inline constexpr double kDefaultPrior = 0.2;
 
-// The prior slot of every document by docid, read in one pass over the value
-// stream (a value read per document is a B-tree lookup and a block read).
-// Priors take a few distinct values (ResolutionPrior): for each but the
-// lowest, the docids holding at least that prior, so a search for the next
-// well-resolved issue is a binary search, not a scan. More than kMaxLevels
-// distinct values (not written by this build): no lists, a scan.
+// The prior slot of every document by docid: from the table the index stores
+// (issue_index.h, kPriorsKey: one metadata read, about 1 MB at 1M issues), or
+// in one pass over the value stream (a value read per document is a B-tree
+// lookup and a block read; about 80 ms at 1M issues). Priors take a few
+// distinct values (ResolutionPrior): PriorSource finds the next docid holding
+// at least a level by a binary search in the level's list of such docids when
+// they are few (at most 1/kSparseShare of the docids), else by a scan of the
+// priors, which then meets one within kSparseShare docids on average and
+// never reads more than the docid range in a search. More than kMaxLevels
+// distinct values (not written by this build): no levels, a scan.
 struct PriorTable {
   static constexpr size_t kMaxLevels = 32;
+  static constexpr size_t kSparseShare = 16;
   std::vector<float> prior;   // by docid; kDefaultPrior for a docid without the slot
   std::vector<float> levels;  // the distinct priors, ascending (empty: too many)
-  std::vector<std::vector<Xapian::docid>> at_least;  // [i]: docids with prior >= levels[i] (i >= 1)
+  // [i] (i >= 1): the docids with prior >= levels[i] when they are few; empty
+  // when they are many (PriorSource scans).
+  std::vector<std::vector<Xapian::docid>> at_least;
   float max = 0;
   // The dead documents (issue_index.h, kDeadKey) by docid: true for a dead
   // one; empty when there are none (a rebuilt index).
@@ -50,8 +58,19 @@ struct PriorTable {
   // lists (PriorSource does not run on remote shards). False when unreadable.
   bool LoadShared(const Xapian::Database& db);
 
-  // The priors of a single index, from its value stream, with the level lists.
+  // The priors of a single index, from its value stream, with the levels.
   void Load(const Xapian::Database& db);
+  // The priors of a single index from the table it stores, with the levels;
+  // false, with nothing loaded, when it has none or one that does not end at
+  // its last docid (written before an update that did not rewrite it).
+  bool LoadStored(const Xapian::Database& db);
+
+ private:
+  // levels, at_least and max, from `prior`.
+  void BuildLevels();
+  // The same, given each prior with how many docids hold it (a value may
+  // appear twice; one held by none is left out).
+  void SetLevels(std::vector<std::pair<float, size_t>> held);
 };
 
 // The resolution prior of every issue as a Xapian weight, read from the

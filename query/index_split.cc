@@ -58,10 +58,7 @@ Status SplitIssues(const std::string& db_dir, const std::string& work, size_t n,
   if (!DecodeDocids(src.get_metadata(kDeadKey), &dead))
     return Status::Corruption("issue index " + from + ": unreadable dead document set");
   const Xapian::docid last = src.get_lastdocid();
-  std::vector<std::string> priors(static_cast<size_t>(last) + 1);
-  for (auto v = src.valuestream_begin(kPriorSlot); v != src.valuestream_end(kPriorSlot); ++v)
-    if (v.get_docid() <= last) priors[v.get_docid()] = *v;
-  const std::string encoded_priors = EncodePriors(priors);
+  const std::string encoded_priors = EncodePriors(ReadPriorSlots(src));
 
   std::vector<Xapian::WritableDatabase> out;
   for (size_t k = 0; k < n; ++k) {

@@ -194,27 +194,48 @@ std::string EncodePriors(const std::vector<std::string>& by_docid) {
   return out;
 }
 
-bool DecodePriors(std::string_view text, std::vector<std::string>* by_docid) {
+bool DecodePriors(std::string_view text, float missing, std::vector<float>* by_docid,
+                  Xapian::docid* last, std::vector<std::pair<float, size_t>>* held) {
   by_docid->clear();
   ByteReader r(text, 'P', "priors");
-  std::vector<std::string> levels;
-  r.Strings(&levels);
-  const size_t last = r.Count();
-  by_docid->assign(1, std::string());
-  by_docid->reserve(last + 1);
-  for (size_t d = 1; d <= last; ++d) {
+  std::vector<std::string> slots;
+  r.Strings(&slots);
+  std::vector<float> values(1, missing);  // [0]: no slot
+  values.reserve(slots.size() + 1);
+  for (const std::string& slot : slots)
+    values.push_back(static_cast<float>(Xapian::sortable_unserialise(slot)));
+  std::vector<size_t> count(values.size(), 0);
+  const size_t docs = r.Count();
+  by_docid->resize(docs + 1);
+  (*by_docid)[0] = missing;
+  float* out = by_docid->data();
+  for (size_t d = 1; d <= docs; ++d) {
     const std::uint64_t i = r.Varint();
-    if (i > levels.size()) {
+    if (i >= values.size()) {
       by_docid->clear();
       return false;
     }
-    by_docid->push_back(i == 0 ? std::string() : levels[i - 1]);
+    out[d] = values[i];
+    ++count[i];
   }
   if (!r.Finish().ok()) {
     by_docid->clear();
     return false;
   }
+  *last = static_cast<Xapian::docid>(docs);
+  if (held != nullptr) {
+    held->clear();
+    for (size_t i = 0; i < values.size(); ++i) held->emplace_back(values[i], count[i]);
+  }
   return true;
+}
+
+std::vector<std::string> ReadPriorSlots(const Xapian::Database& db) {
+  const Xapian::docid last = db.get_lastdocid();
+  std::vector<std::string> slots(static_cast<size_t>(last) + 1);
+  for (auto v = db.valuestream_begin(kPriorSlot); v != db.valuestream_end(kPriorSlot); ++v)
+    if (v.get_docid() <= last) slots[v.get_docid()] = *v;
+  return slots;
 }
 
 bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out) {
@@ -537,10 +558,18 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store,
   std::vector<std::uint32_t> merged;
   merged.reserve(dead->size() + killed.size());
   std::merge(dead->begin(), dead->end(), killed.begin(), killed.end(), std::back_inserter(merged));
+  // The stored priors (issue_index.h, kPriorsKey) grow with the new documents.
+  std::vector<std::string> priors;
+  if (!docs.empty()) priors = ReadPriorSlots(db);
   // A transaction: should a write fail, closing the database cancels it
   // (outside one, it would commit what was written).
   db.begin_transaction();
-  for (const Xapian::Document& doc : docs) db.add_document(doc);
+  for (const Xapian::Document& doc : docs) {
+    const Xapian::docid did = db.add_document(doc);
+    if (did >= priors.size()) priors.resize(static_cast<size_t>(did) + 1);
+    priors[did] = doc.get_value(kPriorSlot);
+  }
+  if (!docs.empty()) db.set_metadata(kPriorsKey, EncodePriors(priors));
   if (!killed.empty()) db.set_metadata(kDeadKey, EncodeDocids(merged));
   db.commit_transaction();
   return true;

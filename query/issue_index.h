@@ -45,11 +45,14 @@
 #include "fixgraph/graph/links.h"
 #include "fixgraph/query/ask.h"
 
+#include <xapian.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fixgraph::query {
@@ -90,13 +93,27 @@ inline constexpr std::string_view kDeadTerm{
     "dead",
     5};
 
+//
+// A single index holds kPriorsKey too: every write of the index (a rebuild,
+// an update in place) stores it, so a reader gets every issue's prior from one
+// metadata read instead of a pass over the value stream (ask_priors.h,
+// PriorTable::LoadStored). A reader uses it only when its last docid is the
+// index's: an update written without it (by an older build) adds documents,
+// and the stale table is ignored.
+
 // The priors by docid: a ByteWriter record (type byte 'P') of the distinct
 // value-slot strings (Str each, after their count), the last docid, and per
 // docid from 1 the varint of its string's index + 1 (0: no prior slot).
 std::string EncodePriors(const std::vector<std::string>& by_docid);
 // False when `text` is not such an encoding; else `by_docid[d]` is docid d's
-// slot string ("" for none; [0] unused).
-bool DecodePriors(std::string_view text, std::vector<std::string>* by_docid);
+// prior (`missing` for a docid without the slot; [0] unused), `*last` the last
+// docid encoded and, when `held` is given, each prior with how many docids
+// hold it (`missing` first; a value may appear twice).
+bool DecodePriors(std::string_view text, float missing, std::vector<float>* by_docid,
+                  Xapian::docid* last, std::vector<std::pair<float, size_t>>* held = nullptr);
+// The prior slot string of every docid of `db` up to its last docid ("" for
+// none; [0] unused), read from the value stream of kPriorSlot.
+std::vector<std::string> ReadPriorSlots(const Xapian::Database& db);
 
 // What a hit shows of an issue, as stored in value slot kHitSlot: a ByteWriter
 // record (engine/byte_codec.h, type byte 'H') of the fields in this order, each

@@ -431,6 +431,7 @@ Status Rebuild(const Store& store, const std::string& db_dir, size_t shard_issue
     Xapian::WritableDatabase out(
         built, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_NO_TERMLIST);
     out.set_metadata("fixgraph:schema", kIssueIndexSchema);
+    out.set_metadata(kPriorsKey, EncodePriors(ReadPriorSlots(out)));
     // Readers notice a new index by a revision unlike the one they hold:
     // number this one past the live index's.
     for (unsigned n = 0; out.get_revision() <= live_revision; ++n) {

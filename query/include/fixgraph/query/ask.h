@@ -138,18 +138,19 @@ nlohmann::json ToJson(const AskResult& r);
 // as it is.
 std::string ToJsonText(const AskResult& r);
 
-// How a Searcher will be used. kServing (a server, an evaluation: many
-// questions) reads every issue's resolution prior once per index revision,
-// which lets the title pass skip the issues that cannot reach the top: a
-// pass over a million values, about 80 ms at 1M issues. kOneQuestion (a CLI
-// `ask`) reads none: the title pass weighs its matches by Xapian's value
-// source of the prior slot and each candidate's prior is read from its
-// document. The answers are the same, but for the prior pool: in an index of
-// at least 1,000 issues, a serving searcher weighs only the best-resolved
-// matches of a pass that would weigh a large part of the index (docs/cli.md
-// "ask"); a kOneQuestion searcher, which could not walk them in prior order
-// without reading every match's prior, weighs them all, as a searcher over
-// shards does.
+// How a Searcher will be used. Both read every issue's resolution prior once
+// per index revision, from the table the index stores (one metadata read,
+// about 1 MB and a few ms at 1M issues), which lets the title pass skip the
+// issues that cannot reach the top and walk a pass's matches in prior order
+// (the prior pool: in an index of at least 1,000 issues, only the
+// best-resolved matches of a pass that would weigh a large part of the index
+// are weighed; docs/cli.md "ask"). Without a current stored table (an index
+// written by an older build), kServing (a server, an evaluation: many
+// questions) reads the priors from the value stream, a pass over every
+// value (about 80 ms at 1M issues), and kOneQuestion (a CLI `ask`) reads
+// none: the title pass weighs its matches by Xapian's value source of the
+// prior slot, each candidate's prior is read from its document, and every
+// match of a pass is weighed, as over shards.
 enum class SearcherUse { kServing, kOneQuestion };
 
 class Searcher {
