@@ -241,8 +241,9 @@ bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b
   // `b` is `a` with a qualifier (npu_convolution / npu_convolution_transpose)
   // the question does not ask for: the plain one.
   if (only_a.empty()) return std::none_of(only_b.begin(), only_b.end(), asked);
-  return std::any_of(only_a.begin(), only_a.end(), asked) &&
-         std::none_of(only_b.begin(), only_b.end(), asked);
+  const auto ka = std::count_if(only_a.begin(), only_a.end(), asked);
+  const auto kb = std::count_if(only_b.begin(), only_b.end(), asked);
+  return ka > kb;
 }
 
 bool TitleMatches(const std::set<std::string>& holds, const std::vector<QueryGroup>& groups,

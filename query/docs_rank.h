@@ -127,9 +127,11 @@ std::set<std::string> NameWords(std::string_view title);
 // Sibling pages: names that share a word and differ by at most
 // kSiblingWords words each way (set_stream_limit / reset_stream_limit,
 // getCurrentNPUStream / setCurrentNPUStream). True when `a` and `b` are
-// siblings and the question asks (`asked`) for a word only `a`'s name holds
-// and for none only `b`'s holds: the question picks `a` by the word that
-// tells them apart ("恢复默认" -> reset, "make ... current" -> set).
+// siblings and the question asks (`asked`) for more of the words only `a`'s
+// name holds than of those only `b`'s holds: the question picks `a` by the
+// words that tell them apart ("恢复默认" -> reset, "make ... current" -> set;
+// "a base class for my own fused SGD optimizer" asks for optimizer and base,
+// NpuFusedOptimizerBase, over sgd, NpuFusedSGD).
 // The words of a space-separated list (value kSlotNameWords).
 std::set<std::string> SplitWords(std::string_view list);
 

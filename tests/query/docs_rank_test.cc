@@ -46,6 +46,13 @@ TEST(SiblingAsked, TheWordThatTellsSiblingsApartDecides) {
   // neither word asked, or both: no preference
   EXPECT_FALSE(SiblingAsked(reset, set, asks({"stream"})));
   EXPECT_FALSE(SiblingAsked(reset, set, asks({"reset", "set"})));
+  // both asked for some of their own words: more of them decides ("my own
+  // fused SGD optimizer: is there a base class?" asks for optimizer and base)
+  Words base = NameWords("torch_npu.optim.NpuFusedOptimizerBase");
+  Words sgd = NameWords("torch_npu.optim.NpuFusedSGD");
+  EXPECT_TRUE(SiblingAsked(base, sgd, asks({"fuse", "sgd", "optim", "base"})));
+  EXPECT_FALSE(SiblingAsked(sgd, base, asks({"fuse", "sgd", "optim", "base"})));
+  EXPECT_FALSE(SiblingAsked(base, sgd, asks({"fuse", "sgd", "base"})));
   // names that share fewer than kSiblingShared words are not siblings
   Words slice = NameWords("torch_npu.npu_slice");
   Words indexing = NameWords("torch_npu.npu_indexing");
