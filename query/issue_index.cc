@@ -230,6 +230,46 @@ bool DecodePriors(std::string_view text, float missing, std::vector<float>* by_d
   return true;
 }
 
+std::string AppendPriors(std::string_view stored, Xapian::docid last,
+                         const std::vector<std::pair<Xapian::docid, std::string>>& added) {
+  std::vector<float> check;
+  Xapian::docid stored_last = 0;
+  if (!DecodePriors(stored, 0.0F, &check, &stored_last) || stored_last != last) return {};
+  ByteReader r(stored, 'P', "priors");
+  std::vector<std::string> slots;
+  r.Strings(&slots);
+  (void)r.Count();
+  const std::string_view body = r.Rest();  // one varint per docid
+  // The index + 1 of each added document's slot string; a new one joins the
+  // end of the list (a reader does not need it sorted).
+  std::vector<std::uint64_t> index;
+  index.reserve(added.size());
+  Xapian::docid prev = last;
+  for (const auto& [did, slot] : added) {
+    if (did <= prev) return {};
+    prev = did;
+    if (slot.empty()) {
+      index.push_back(0);
+      continue;
+    }
+    auto it = std::find(slots.begin(), slots.end(), slot);
+    if (it == slots.end()) it = slots.insert(slots.end(), slot);
+    index.push_back(static_cast<std::uint64_t>(it - slots.begin()) + 1);
+  }
+  std::string out;
+  ByteWriter w(&out, 'P');
+  w.Strings(slots);
+  w.Varint(prev);
+  out.reserve(out.size() + body.size() + (prev - last));
+  out.append(body);
+  Xapian::docid d = last;
+  for (size_t k = 0; k < added.size(); ++k) {
+    for (++d; d < added[k].first; ++d) w.Varint(0);
+    w.Varint(index[k]);
+  }
+  return out;
+}
+
 std::vector<std::string> ReadPriorSlots(const Xapian::Database& db) {
   const Xapian::docid last = db.get_lastdocid();
   std::vector<std::string> slots(static_cast<size_t>(last) + 1);
@@ -558,18 +598,36 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store,
   std::vector<std::uint32_t> merged;
   merged.reserve(dead->size() + killed.size());
   std::merge(dead->begin(), dead->end(), killed.begin(), killed.end(), std::back_inserter(merged));
-  // The stored priors (issue_index.h, kPriorsKey) grow with the new documents.
-  std::vector<std::string> priors;
-  if (!docs.empty()) priors = ReadPriorSlots(db);
+  // The stored priors (issue_index.h, kPriorsKey) grow with the new
+  // documents: appended to the stored table when it is current, else the
+  // table is written anew from the value stream (an index written by an
+  // older build).
+  const Xapian::docid last = db.get_lastdocid();
+  std::string stored;
+  std::vector<std::string> slots;  // empty: append to `stored`
+  if (!docs.empty()) {
+    stored = db.get_metadata(kPriorsKey);
+    if (AppendPriors(stored, last, {}).empty()) slots = ReadPriorSlots(db);
+  }
   // A transaction: should a write fail, closing the database cancels it
   // (outside one, it would commit what was written).
   db.begin_transaction();
-  for (const Xapian::Document& doc : docs) {
-    const Xapian::docid did = db.add_document(doc);
-    if (did >= priors.size()) priors.resize(static_cast<size_t>(did) + 1);
-    priors[did] = doc.get_value(kPriorSlot);
+  std::vector<std::pair<Xapian::docid, std::string>> added;
+  for (const Xapian::Document& doc : docs)
+    added.emplace_back(db.add_document(doc), doc.get_value(kPriorSlot));
+  if (!docs.empty()) {
+    std::string table;
+    if (slots.empty()) {
+      table = AppendPriors(stored, last, added);  // "": readers read the value stream
+    } else {
+      for (const auto& [did, slot] : added) {
+        if (did >= slots.size()) slots.resize(static_cast<size_t>(did) + 1);
+        slots[did] = slot;
+      }
+      table = EncodePriors(slots);
+    }
+    db.set_metadata(kPriorsKey, table);
   }
-  if (!docs.empty()) db.set_metadata(kPriorsKey, EncodePriors(priors));
   if (!killed.empty()) db.set_metadata(kDeadKey, EncodeDocids(merged));
   db.commit_transaction();
   return true;

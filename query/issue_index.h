@@ -111,6 +111,13 @@ std::string EncodePriors(const std::vector<std::string>& by_docid);
 // hold it (`missing` first; a value may appear twice).
 bool DecodePriors(std::string_view text, float missing, std::vector<float>* by_docid,
                   Xapian::docid* last, std::vector<std::pair<float, size_t>>* held = nullptr);
+// `stored`, a table of EncodePriors ending at docid `last`, with the prior
+// slot strings of the documents added after it appended (`added`: ascending
+// docids after `last`, "" for none; the docids between get none): a copy of
+// its bytes, for an update in place. "" when `stored` is not such a table or
+// `added` is not in order.
+std::string AppendPriors(std::string_view stored, Xapian::docid last,
+                         const std::vector<std::pair<Xapian::docid, std::string>>& added);
 // The prior slot string of every docid of `db` up to its last docid ("" for
 // none; [0] unused), read from the value stream of kPriorSlot.
 std::vector<std::string> ReadPriorSlots(const Xapian::Database& db);

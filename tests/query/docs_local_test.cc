@@ -168,9 +168,10 @@ TEST(DocsLocal, ScoresNeverRiseDownTheList) {
     ASSERT_GE(hits.size(), 2u) << q;
     for (size_t i = 0; i < hits.size(); ++i) {
       EXPECT_STREQ(hits[i].band.c_str(), DocBand(hits[i].score)) << q << " #" << i;
-      if (i > 0)
+      if (i > 0) {
         EXPECT_LE(hits[i].score, hits[i - 1].score)
             << q << " #" << i << " " << hits[i].id << " under " << hits[i - 1].id;
+      }
     }
   }
 }

@@ -180,6 +180,8 @@ class ByteReader {
   }
   // True once every byte is read (or after an error).
   bool AtEnd() const { return p_ == end_; }
+  // The bytes not read yet (none after an error).
+  std::string_view Rest() const { return {p_, static_cast<size_t>(end_ - p_)}; }
   Status Finish() {
     if (ok_ && p_ != end_) ok_ = false;
     if (ok_) return Status::OK();
