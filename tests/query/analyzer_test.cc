@@ -230,6 +230,9 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
     EXPECT_TRUE(bridged(docs, en, zh)) << en << " | " << zh;
     EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
   }
+  // A name word of API pages (npu_dynamic_block_quant) from the Chinese
+  // ("block" itself also stems like "blocking", of another group).
+  EXPECT_TRUE(bridged(docs, "分块", "block"));
   EXPECT_FALSE(bridged(issues, "kernel launch", "算子下发"));
   EXPECT_FALSE(bridged(issues, "memory pool", "内存池"));
 }
