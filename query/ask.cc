@@ -269,8 +269,8 @@ class XapianSearcher final : public Searcher {
 
     double Prior(Xapian::docid did) {
       if (did < priors->prior.size()) return priors->prior[did];
-      // No table (SearcherUse::kOneQuestion), or a docid past it: read it,
-      // as the table holds it (a float).
+      // No table (a CLI ask of an index without a stored one, SearcherUse),
+      // or a docid past it: read it, as the table holds it (a float).
       std::string slot = db.get_document(did).get_value(kPriorSlot);
       return static_cast<float>(slot.empty() ? kDefaultPrior : Xapian::sortable_unserialise(slot));
     }
@@ -487,7 +487,7 @@ class XapianSearcher final : public Searcher {
     if (built.units > 1 ||
         (common.large && CommonSingleUnit(built, common.termfreq, common.unit))) {
       PriorSource best(*h.priors);
-      // Over shards, or without a prior table (SearcherUse::kOneQuestion),
+      // Over shards, or without a prior table (SearcherUse),
       // Xapian's own source of the prior slot: the same weights without the
       // tie-break, and Xapian orders equal weights by docid too (the shards
       // keep the single index's docids). It only cannot skip.
@@ -566,10 +566,11 @@ class XapianSearcher final : public Searcher {
     // by: without identifier parts, or the narrowing filter), plus `also`
     // (the few candidates a narrower pass brought), weighed by BM25.
     std::vector<Xapian::docid> also;
-    // Only with the searcher's prior table and its level lists (kServing,
-    // one index): without them the walk cannot skip (Xapian's source of the
-    // prior slot reads every match's value, slower than the pass it would
-    // spare), and over remote shards a posting source of ours does not run.
+    // Only with a prior table and its levels (one index; either searcher
+    // when the index stores the table, SearcherUse): without them the walk
+    // cannot skip (Xapian's source of the prior slot reads every match's
+    // value, slower than the pass it would spare), and over remote shards a
+    // posting source of ours does not run.
     const bool can_pool = common.large && !h.sharded && !h.priors->levels.empty();
     auto pass = [&](const Xapian::Query& units, const Xapian::Query& title,
                     const Xapian::Query& walked, PassKind kind) {

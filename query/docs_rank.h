@@ -124,7 +124,10 @@ double TitleNamed(const std::string& words, const std::set<std::string>& have,
 // npu, stream).
 std::set<std::string> NameWords(std::string_view title);
 
-// Sibling pages: names that share a word and differ by at most
+// The words of a space-separated list (value kSlotNameWords).
+std::set<std::string> SplitWords(std::string_view list);
+
+// Sibling pages: names that share at least kSiblingShared words and differ by at most
 // kSiblingWords words each way (set_stream_limit / reset_stream_limit,
 // getCurrentNPUStream / setCurrentNPUStream). True when `a` and `b` are
 // siblings and the question asks (`asked`) for more of the words only `a`'s
@@ -132,9 +135,6 @@ std::set<std::string> NameWords(std::string_view title);
 // words that tell them apart ("恢复默认" -> reset, "make ... current" -> set;
 // "a base class for my own fused SGD optimizer" asks for optimizer and base,
 // NpuFusedOptimizerBase, over sgd, NpuFusedSGD).
-// The words of a space-separated list (value kSlotNameWords).
-std::set<std::string> SplitWords(std::string_view list);
-
 constexpr size_t kSiblingWords = 2;
 constexpr size_t kSiblingShared = 2;
 bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b,
