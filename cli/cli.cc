@@ -113,6 +113,7 @@ void Context::Fail(const Status& s) {
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Context ctx;
+  ctx.args = args;
   ctx.out = &out;
   ctx.err = &err;
   ctx.err_is_terminal = &err == &std::cerr && isatty(STDERR_FILENO);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace fixgraph::cli {
 
@@ -28,6 +29,7 @@ struct Context {
   bool err_is_terminal = false;
   ProgressMode progress = ProgressMode::kAuto;  // --quiet, --progress (progress.h)
   int exit_code = 0;
+  std::vector<std::string> args;  // Run's arguments, args[0] the program (serve.h re-executes them)
 
   std::string StoreDir() const { return db_dir + "/store"; }
   // Read-only; warns on stderr about pending derived work (Store::ListPending)

@@ -486,6 +486,8 @@ void RaiseOpenFileLimit(const ServeOptions& o) {
   }
 }
 
+}  // namespace
+
 void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   auto hp = ParseListen(listen);
   if (!hp.ok()) {
@@ -580,117 +582,6 @@ void RunServe(Context& ctx, const std::string& listen, ServeOptions options) {
   restore();
   if (!s.ok()) return ctx.Fail(s);
   *ctx.err << "fixgraph serve: stopped\n";
-}
-
-}  // namespace
-
-StatusOr<std::pair<std::string, int>> ParseListen(const std::string& text) {
-  std::string host, port;
-  if (!text.empty() && text[0] == '[') {
-    size_t close = text.find(']');
-    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
-      return Status::InvalidArgument("--listen \"" + text + "\": expected [IPV6]:PORT");
-    host = text.substr(1, close - 1);
-    port = text.substr(close + 2);
-  } else {
-    size_t colon = text.rfind(':');
-    if (colon == std::string::npos) {
-      host = "127.0.0.1";
-      port = text;
-    } else {
-      host = text.substr(0, colon);
-      port = text.substr(colon + 1);
-      if (host.empty()) host = "127.0.0.1";
-    }
-  }
-  if (port.empty() || port.size() > 5 ||
-      port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535)
-    return Status::InvalidArgument("--listen \"" + text +
-                                   "\": expected HOST:PORT with a port from 0 to 65535");
-  return std::make_pair(host, std::stoi(port));
-}
-
-Status CheckCorsOrigin(const std::string& origin) {
-  auto bad = [&origin](const std::string& why) {
-    return Status::InvalidArgument(
-        "--cors \"" + origin + "\": " + why +
-        " (expected an origin such as https://tools.example.com or http://localhost:3000)");
-  };
-  if (origin == "*")
-    return bad("any origin is not allowed; name the one origin whose pages may read the API");
-  size_t scheme = origin.find("://");
-  if (scheme == std::string::npos ||
-      (origin.compare(0, scheme, "http") != 0 && origin.compare(0, scheme, "https") != 0))
-    return bad("the scheme must be http or https");
-  std::string rest = origin.substr(scheme + 3);
-  if (rest.empty()) return bad("no host");
-  if (rest.find_first_of("/?#@ \t") != std::string::npos)
-    return bad("an origin has no path, query, user or spaces");
-  return Status::OK();
-}
-
-StatusOr<ListenHost> ResolveListenHost(const std::string& host) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found);
-  if (rc != 0 || found == nullptr)
-    return Status::InvalidArgument("--listen host \"" + host + "\": cannot resolve it (" +
-                                   gai_strerror(rc) + ")");
-  ListenHost out;
-  char text[INET6_ADDRSTRLEN] = "";
-  if (found->ai_family == AF_INET) {
-    const auto* a = reinterpret_cast<const sockaddr_in*>(found->ai_addr);
-    inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
-    out.loopback = (ntohl(a->sin_addr.s_addr) >> 24) == 127;
-  } else if (found->ai_family == AF_INET6) {
-    const auto* a = reinterpret_cast<const sockaddr_in6*>(found->ai_addr);
-    inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
-    const uint8_t* b = a->sin6_addr.s6_addr;
-    out.loopback = IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) ||
-                   (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && b[12] == 127);
-  }
-  freeaddrinfo(found);
-  if (text[0] == '\0')
-    return Status::InvalidArgument("--listen host \"" + host + "\": not an IPv4 or IPv6 address");
-  out.address = text;
-  return out;
-}
-
-void AddServeCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("serve", "HTTP JSON API and a search page (loopback by default)");
-  auto listen = std::make_shared<std::string>("127.0.0.1:8080");
-  auto options = std::make_shared<ServeOptions>();
-  cmd->add_option("--listen", *listen,
-                  "HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks a free one)");
-  cmd->add_option("--threads", options->threads, "worker threads (default 16)")
-      ->check(WholeNumber(1, 1024));
-  cmd->add_option(
-         "--max-queue", options->max_queue,
-         "whole requests allowed to wait for a worker before requests get 503 (default 1024)")
-      ->check(WholeNumber(0, 1000000));
-  cmd->add_option(
-         "--max-connections", options->max_connections,
-         "connections waiting for a request; beyond, the longest waiting is closed (default 1024)")
-      ->check(WholeNumber(1, 100000));
-  cmd->add_option("--max-body", options->max_body, "largest request body in bytes (default 1 MiB)")
-      ->check(WholeNumber(1024, 64LL * 1024 * 1024));
-  cmd->add_option("--timeout", options->timeout_s,
-                  "seconds a client has to send a whole request, and the server to send a whole "
-                  "answer (default 10)")
-      ->check(WholeNumber(1, 3600));
-  cmd->add_option("--cors", options->cors_origin,
-                  "let pages of this one origin (https://host[:port]) read the API from a browser "
-                  "(default: none)");
-  cmd->add_option("--snapshots", options->snapshots,
-                  "serve the snapshot ROOT/current names instead of --db, and swap to a newer one "
-                  "while serving (`fixgraph snapshot --publish`; docs/deploy.md)");
-  cmd->add_option("--snapshot-check", options->snapshot_check_s,
-                  "with --snapshots: seconds between looks at ROOT/current (default 5; 0: only on "
-                  "SIGHUP)")
-      ->check(WholeNumber(0, 86400));
-  cmd->callback([&ctx, listen, options] { RunServe(ctx, *listen, *options); });
 }
 
 }  // namespace fixgraph::cli

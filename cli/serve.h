@@ -1,6 +1,8 @@
 // Options of `fixgraph serve` (cli/serve.cc). Private to cli/.
 #pragma once
 
+#include "context.h"
+
 #include "fixgraph/engine/status.h"
 #include "fixgraph/query/docs.h"
 
@@ -24,6 +26,22 @@ struct ServeOptions {
   std::string snapshots;        // --snapshots: serve <dir>/current, swapped while serving
   int snapshot_check_s = 5;  // --snapshot-check: seconds between looks at current (0: SIGHUP only)
 };
+
+// How `fixgraph serve` runs once its flags are parsed. The fixgraph binary
+// does not link the server (cpp-httplib's shared library initializes OpenSSL
+// at load, about 3 ms of every command's start): its runner executes
+// ServeBinaryPath() with the same arguments, in place. fixgraph-serve
+// (cli/serve_main.cc) and the in-process serve fuzzer install RunServe.
+using ServeRunner = void (*)(Context& ctx, const std::string& listen, ServeOptions options);
+void SetServeRunner(ServeRunner runner);
+
+// The server: resolves and checks --listen and the token, opens the store
+// and serves until SIGINT or SIGTERM (cli/serve.cc; links cpp-httplib).
+void RunServe(Context& ctx, const std::string& listen, ServeOptions options);
+
+// The server binary's name, and its path: beside the running executable.
+inline constexpr const char kServeBinary[] = "fixgraph-serve";
+std::string ServeBinaryPath();
 
 // "--cors" values: an origin as browsers send it (http://host[:port] or
 // https://...), without path, query or trailing slash; "*" is refused.

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -608,6 +609,43 @@ TEST(Serve, RefusesBadListenAndMissingStore) {
                   &err);
   EXPECT_EQ(rc, 1);
   EXPECT_NE(err.find("fixgraph: error:"), std::string::npos) << err;
+}
+
+// The server is its own binary (cli/serve.h): fixgraph does not load
+// cpp-httplib or OpenSSL (glibc's loader trace, LD_DEBUG=libs), and its
+// `serve` becomes fixgraph-serve in place (the same process id, so signals and
+// waits reach the server). Without fixgraph-serve beside it, serve fails
+// naming the file it looked for.
+TEST(Serve, TheServerIsItsOwnBinary) {
+  std::string out, err;
+  ASSERT_EQ(RunCommand("LD_DEBUG=libs " + BinaryPath() + " --version", &out, &err), 0) << err;
+  ASSERT_NE(err.find("libc.so.6"), std::string::npos) << "no loader trace: " << err.substr(0, 400);
+  EXPECT_EQ(err.find("httplib"), std::string::npos);
+  EXPECT_EQ(err.find("libssl"), std::string::npos);
+
+  TempDir db;
+  ASSERT_EQ(ImportDemo(db.path(), &err), 0) << err;
+  {
+    ServeProcess server(db.path());
+    ASSERT_GT(server.port(), 0) << server.log();
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/" + std::to_string(server.pid()) + "/exe", ec);
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_EQ(exe.filename(), "fixgraph-serve");
+    EXPECT_EQ(server.Stop(), 0) << server.log();
+  }
+
+  TempDir alone;
+  const std::string copy = alone.path() + "/fixgraph";
+  std::filesystem::copy_file(BinaryPath(), copy);
+  std::filesystem::permissions(copy, std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add);
+  int rc = RunCommand(copy + " --db " + db.path() + " serve --listen 127.0.0.1:0", &out, &err);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(
+      err.find("fixgraph: error: cannot run the HTTP server " + alone.path() + "/fixgraph-serve"),
+      std::string::npos)
+      << err;
 }
 
 // Another process imports while the server runs: the server keeps answering

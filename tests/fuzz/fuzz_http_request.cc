@@ -9,6 +9,7 @@
 // answer is a 500 (the exception handler's "internal error"), and the server
 // answers or closes every connection within 10 s.
 #include "fuzz_store.h"
+#include "serve.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -60,6 +61,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const std::string db = fixgraph::fuzz::DemoStore();
   setenv("FIXGRAPH_SERVE_TOKEN", "fuzz-token", 1);
   g_port = FreePort();
+  fixgraph::cli::SetServeRunner(fixgraph::cli::RunServe);  // in this process, not fixgraph-serve
   std::thread([db] {
     // Never destroyed: the server thread outlives main() (libFuzzer exits with it running).
     auto* out = new std::ostringstream;
