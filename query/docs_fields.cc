@@ -116,9 +116,12 @@ void ClassifyPage(std::string_view rel_path, std::vector<DocNode>* nodes) {
   bool listing = path.find("/_") != std::string::npos || path.rfind('_', 0) == 0 ||
                  stem.find("release_note") != std::string::npos ||
                  stem.find("changelog") != std::string::npos;
+  // A file named *_list is a list, unless its title is a variable's name
+  // (NPU_INDUCTOR_FALLBACK_LIST defines that variable).
+  const bool env_title = !ident.empty() && IsUpperIdentifier(ident);
   if (listing || stem.rfind("_menu", 0) == 0 || stem.rfind("menu_", 0) == 0 ||
-      (stem.size() > 5 && stem.substr(stem.size() - 5) == "_list") || stem == "index" ||
-      stem == "readme" || stem == "summary") {
+      (stem.size() > 5 && stem.substr(stem.size() - 5) == "_list" && !env_title) ||
+      stem == "index" || stem == "readme" || stem == "summary") {
     kind = kPageIndex;
   } else if (has_trouble || path.find("troubleshoot") != std::string::npos || stem == "faq" ||
              stem == "faqs" || stem.find("_faq") != std::string::npos) {
@@ -189,6 +192,8 @@ Intent ReadIntent(std::string_view question) {
   in.api = HasAny(q, {"接口", "算子", "函数", "调用哪个"}) ||
            HasAny(words, {" op ", " ops ", " operator ", " operators ", " kernel ", " kernels ",
                           " api ", " apis ", " interface ", " function ", " call "});
+  in.cpp = HasAny(q, {"c++", "libtorch", "c10_npu", "c10::", "at::", "at_npu", "torch::"}) ||
+           HasAny(words, {" cpp "});
   return in;
 }
 

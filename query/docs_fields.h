@@ -59,6 +59,7 @@ struct Intent {
   bool setting = false;  // asks for a switch: "开关", "环境变量", "flag", "env var"
   bool meaning = false;  // "what does X do / 有什么作用 / 是什么": X's description
   bool api = false;      // asks for an operator, API or call: "用哪个接口", "is there an op"
+  bool cpp = false;      // writes C++: "C++ extension", "libtorch", "c10_npu", "at::"
   std::vector<std::string> products;  // product tags named (ProductTags)
 };
 

@@ -150,6 +150,8 @@ Xapian::Document MakeDocument(const DocNode& n, const std::set<std::string>& nam
   for (const std::string& d : DefinedTerms(n.defines)) doc.add_boolean_term(Prefixed('D', d));
   for (const std::string& d : CompactNames(n.defines, namespaces))
     doc.add_boolean_term(Prefixed('D', d));
+  if (n.page_kind == docs::kPageApi && n.title.find("::") != std::string::npos)
+    doc.add_boolean_term(docs::kCppApiTerm);
   doc.add_boolean_term(Prefixed('Q', n.id));
   if (!n.origin.empty()) doc.add_boolean_term(Prefixed('O', n.origin));
   for (const std::string& p : n.products) doc.add_boolean_term(Prefixed('P', LowerAscii(p)));

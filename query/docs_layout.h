@@ -34,6 +34,10 @@ constexpr Xapian::valueno kSlotTitleTerms = 3;   // the page title's whole terms
 // An api or env page's name words (docs_rank.h NameWords), space-separated;
 // an index imported before 2026-12-05 has none (no sibling or name signal).
 constexpr Xapian::valueno kSlotNameWords = 4;
+// A boolean term on every node of a C++ API page (an api page whose title has
+// "::": c10_npu::getNPUStreamFromPool); an index imported before 2026-12-06
+// has none, so a C++ question gets no such preference until imported again.
+constexpr char kCppApiTerm[] = "Lcpp";
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
 

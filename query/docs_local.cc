@@ -148,6 +148,7 @@ class DocIndexHandle : public docs::IndexSearch {
     std::map<std::string, double> alt_credit;  // alternative term -> its best credit
     std::vector<std::string> alt_terms;        // alternatives searched
     std::set<std::string> asked_actions;       // API name words the question asks for
+    std::set<std::string> refused;             // words only in what the question refuses
   };
 
   // One candidate node: what the hit reports and what orders it.
@@ -181,6 +182,8 @@ class DocIndexHandle : public docs::IndexSearch {
     if (limit == 0) return hits;
     Plan plan;
     plan.groups = GroupQuery(text);
+    // Searched, but weighed at refused_weight and asking for no name word.
+    if (tune_.negation > 0) plan.refused = docs::RefusedTerms(text);
     if (plan.groups.empty()) return hits;
     if (!WeighGroups(text, &plan)) return hits;
     FindNamesAndAlternatives(text, &plan);
@@ -280,6 +283,7 @@ class DocIndexHandle : public docs::IndexSearch {
       } else {
         w = 0.6 * max_idf;
       }
+      if (p->refused.count(groups[g].terms[0]) > 0) w *= tune_.refused_weight;
       p->group_w[g] = w;
       total += w;
     }
@@ -438,6 +442,7 @@ class DocIndexHandle : public docs::IndexSearch {
     };
     for (const std::string& t : needed)
       if (Df(t) > 0) mark(t, false);
+    if (p.intent.cpp && tune_.cpp_api > 0) mark(docs::kCppApiTerm, false);
     if (p.intent.support)
       for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt)
         mark(*pt, true);
@@ -594,6 +599,8 @@ class DocIndexHandle : public docs::IndexSearch {
     // about how well the node answers (the score).
     if (!f.named_scopes.empty() && f.named_scopes.count(f.scope_of[r]) > 0)
       rank += tune_.scope_bonus;
+    // A C++ question: the C++ API pages (a Python API of the same name is another call).
+    if (intent.cpp && f.holds[r].count(docs::kCppApiTerm) > 0) rank += tune_.cpp_api;
     if (sec_kind == docs::kSecFunction && !intent.support) rank += tune_.function_section;
     if (sec_kind == docs::kSecFunction && intent.meaning) rank += tune_.meaning_function;
     // The question names the page: the share of the page title's terms
@@ -724,6 +731,7 @@ class DocIndexHandle : public docs::IndexSearch {
   // True when the question asks for name word `w`: it holds it, a lexicon
   // synonym of it, or an API action phrase for it (api_actions.txt).
   bool Asked(const Plan& p, const std::string& w) const {
+    if (p.refused.count(w) > 0) return false;
     if (p.have.count(w) > 0 || p.asked_actions.count(w) > 0) return true;
     auto it = p.alt_credit.find(w);
     return it != p.alt_credit.end() && it->second >= tune_.synonym_credit - 1e-9;

@@ -5,8 +5,12 @@
 #include "lexicon.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace fixgraph::query::docs {
 namespace {
@@ -15,7 +19,128 @@ constexpr size_t kSnippetBytes = 320;
 constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
 constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
 
+// Bytes of the UTF-8 sequence that begins with `lead` (1 for a stray byte).
+size_t Utf8Length(unsigned char lead) {
+  if (lead >= 0xF0) return 4;
+  if (lead >= 0xE0) return 3;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+
+bool IsAsciiWordByte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+}
+
+// A mark that ends a negated span: ASCII , ; : ? ! ( ) and a period before a
+// space or the end ("torch.compile" goes on), or a CJK one.
+bool EndsSpan(std::string_view text, size_t i, size_t* len) {
+  static const std::vector<std::string_view> kCjkMarks = {"，", "。", "；", "：", "？",
+                                                          "！", "（", "）", "、"};
+  *len = 1;
+  const char c = text[i];
+  if (c == ',' || c == ';' || c == ':' || c == '?' || c == '!' || c == '(' || c == ')' || c == '\n')
+    return true;
+  if (c == '.')
+    return i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1]));
+  for (std::string_view m : kCjkMarks)
+    if (text.substr(i, m.size()) == m) {
+      *len = m.size();
+      return true;
+    }
+  return false;
+}
+
+// Blanks up to `max_words` words after `from` ("without the RMSNorm fusion").
+void BlankEnglishSpan(std::string* out, size_t from, int max_words) {
+  // A conjunction or a preposition begins the next phrase: "instead of IoU
+  // between the boxes" refuses IoU, not the boxes.
+  static const std::set<std::string> kStops = {
+      "and", "but", "or",   "so", "then", "between", "for",   "in",      "on",    "with",
+      "to",  "by",  "from", "at", "into", "when",    "while", "because", "since", "if"};
+  std::string_view text(*out);
+  size_t i = from;
+  for (int words = 0; words < max_words;) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    size_t mark = 0;
+    if (i >= text.size() || EndsSpan(text, i, &mark)) return;
+    size_t end = i;
+    while (end < text.size() && text[end] != ' ' && !EndsSpan(text, end, &mark))
+      end += Utf8Length(static_cast<unsigned char>(text[end]));
+    end = std::min(end, text.size());
+    std::string word(text.substr(i, end - i));
+    std::transform(word.begin(), word.end(), word.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (kStops.count(word) > 0) return;
+    std::fill(out->begin() + static_cast<std::ptrdiff_t>(i),
+              out->begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    i = end;
+    ++words;
+  }
+}
+
+// Blanks up to `max_chars` characters after `from` ("不做稀疏化").
+void BlankCjkSpan(std::string* out, size_t from, int max_chars) {
+  std::string_view text(*out);
+  size_t i = from;
+  for (int n = 0; n < max_chars && i < text.size(); ++n) {
+    size_t mark = 0;
+    if (text[i] == ' ' || EndsSpan(text, i, &mark)) return;
+    const size_t len = std::min(Utf8Length(static_cast<unsigned char>(text[i])), text.size() - i);
+    std::fill(out->begin() + static_cast<std::ptrdiff_t>(i),
+              out->begin() + static_cast<std::ptrdiff_t>(i + len), ' ');
+    i += len;
+  }
+}
+
 }  // namespace
+
+std::string DropNegated(std::string_view text) {
+  static const std::vector<std::string_view> kEnglish = {"without", "instead of", "rather than",
+                                                         "other than", "except"};
+  static const std::vector<std::string_view> kChinese = {
+      "不需要", "不希望", "而不是", "不想", "不要", "不用", "不做", "不改", "除了", "无需"};
+  constexpr int kEnglishWords = 4;
+  constexpr int kCjkChars = 6;
+  std::string out(text);
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (std::string_view cue : kEnglish) {
+    for (size_t at = lower.find(cue); at != std::string::npos; at = lower.find(cue, at + 1)) {
+      const size_t end = at + cue.size();
+      if ((at > 0 && IsAsciiWordByte(lower[at - 1])) ||
+          (end < lower.size() && IsAsciiWordByte(lower[end])))
+        continue;
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(at),
+                out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+      BlankEnglishSpan(&out, end, kEnglishWords);
+    }
+  }
+  const std::string_view bu = "不";
+  for (std::string_view cue : kChinese) {
+    for (size_t at = out.find(cue); at != std::string::npos; at = out.find(cue, at + 1)) {
+      // 要不要, 用不用, 需不需要: X不X asks a question.
+      if (cue.substr(0, bu.size()) == bu && at >= 3) {
+        std::string_view after = std::string_view(out).substr(at + bu.size(), 3);
+        if (std::string_view(out).substr(at - 3, 3) == after) continue;
+      }
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(at),
+                out.begin() + static_cast<std::ptrdiff_t>(at + cue.size()), ' ');
+      BlankCjkSpan(&out, at + cue.size(), kCjkChars);
+    }
+  }
+  return out;
+}
+
+std::set<std::string> RefusedTerms(std::string_view text) {
+  std::set<std::string> kept, refused;
+  for (const QueryGroup& g : GroupQuery(DropNegated(text)))
+    kept.insert(g.terms.begin(), g.terms.end());
+  for (const QueryGroup& g : GroupQuery(text))
+    for (const std::string& t : g.terms)
+      if (kept.count(t) == 0) refused.insert(t);
+  return refused;
+}
 
 std::vector<QueryGroup> GroupQuery(std::string_view text) {
   std::vector<QueryGroup> groups;
@@ -147,6 +272,9 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"meaning_function", &t.meaning_function},
                                            {"common_df", &t.common_df},
                                            {"sibling_pages", &t.sibling_pages},
+                                           {"negation", &t.negation},
+                                           {"refused_weight", &t.refused_weight},
+                                           {"cpp_api", &t.cpp_api},
                                            {"api_page", &t.api_page},
                                            {"name_asked", &t.name_asked}};
   while (!v.empty()) {

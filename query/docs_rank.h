@@ -25,6 +25,22 @@ struct QueryGroup {
   TermKind kind = TermKind::kWord;
 };
 
+// The question with what it says it does not want blanked out (spaces in
+// place of the bytes, so the rest keeps its offsets): the cue and the words after
+// "without", "instead of", "rather than", "other than" or "except" (up to 4
+// words, ending at a punctuation mark, a conjunction or a preposition:
+// "instead of IoU between the boxes" refuses IoU),
+// and the cue and the characters after 不想, 不要, 不用, 不做, 不改, 不需要, 不希望, 而不是,
+// 除了 or 无需 (up to 6, ending at a punctuation mark or a space). A question
+// form (要不要, 用不用, 需不需要) is not a refusal. "fused op without the
+// RMSNorm fusion" asks for the op that lacks it; "key不做稀疏化" for the dense
+// variant, not the sparse one.
+std::string DropNegated(std::string_view text);
+
+// The terms of `text` found only in what it refuses (DropNegated): "without
+// the RMSNorm fusion" gives rmsnorm and fusion unless they are asked for elsewhere.
+std::set<std::string> RefusedTerms(std::string_view text);
+
 // The question's term groups, a repeated whole term counted once.
 std::vector<QueryGroup> GroupQuery(std::string_view text);
 
@@ -84,6 +100,9 @@ struct Tuning {
   double api_page = 0.06;          // "which op / 用哪个接口": API pages
   double name_asked = 0.06;        // the question asks for every word of an API's name (2+ words)
   double sibling_pages = 5;        // the first pages searched for asked-for siblings (< 2 = off)
+  double cpp_api = 0.05;           // a C++ question ("C++ extension", "c10_npu"): C++ API pages
+  double negation = 1;             // read what the question refuses (DropNegated); 0 = off
+  double refused_weight = 0;       // ...its words' share of their weight (they are still searched)
   double common_df = 0.02;  // terms in more than this share of nodes only add weight (0 = off)
 };
 

@@ -68,6 +68,37 @@ TEST(SiblingAsked, TheWordThatTellsSiblingsApartDecides) {
   EXPECT_FALSE(SiblingAsked(conv, far, asks({"convolut"})));
 }
 
+// What a question refuses is blanked, byte for byte; the rest is kept.
+TEST(DropNegated, BlanksWhatTheQuestionSaysItDoesNotWant) {
+  auto kept = [](const std::string& q) {
+    std::string out = DropNegated(q);
+    EXPECT_EQ(out.size(), q.size()) << q;
+    // Spaces collapsed, to compare the words.
+    std::string words;
+    for (char c : out)
+      if (c != ' ' || (!words.empty() && words.back() != ' ')) words += c;
+    while (!words.empty() && words.back() == ' ') words.pop_back();
+    return words;
+  };
+  EXPECT_EQ(kept("combine op (the plain one, without the residual-add/RMSNorm fusion), can I"),
+            "combine op (the plain one, ), can I");
+  // up to four words, and not past "and" or a sentence's end; "torch.compile" is one word
+  EXPECT_EQ(kept("replay kernels without torch.compile. How?"), "replay kernels . How?");
+  EXPECT_EQ(kept("decorate it instead of calling start/end markers by hand. Is there"),
+            "decorate it by hand. Is there");
+  EXPECT_EQ(kept("IoF instead of IoU between the boxes"), "IoF between the boxes");
+  EXPECT_EQ(kept("Rather than latency and cost, what split"), "and cost, what split");
+  EXPECT_EQ(kept("no cue except"), "no cue");
+  // a cue inside a word is none ("withoutput" is no word either)
+  EXPECT_EQ(kept("exceptional withoutput"), "exceptional withoutput");
+  EXPECT_EQ(kept("key不做稀疏化，反向梯度"), "key ，反向梯度");
+  EXPECT_EQ(kept("不想改原来的张量也行"), "也行");
+  // 要不要 asks; the span ends at a space or a mark
+  EXPECT_EQ(kept("D节点要不要一起配？"), "D节点要不要一起配？");
+  EXPECT_EQ(kept("不改代码 怎么跑"), "怎么跑");
+  EXPECT_EQ(kept("plain question"), "plain question");
+}
+
 TEST(ApiActions, QuestionsAskForNameWordsInOtherWords) {
   const Lexicon& actions = Lexicon::ApiActions();
   auto asked = [&](const std::string& q) {
