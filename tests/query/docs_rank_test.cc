@@ -82,7 +82,8 @@ TEST(DropNegated, BlanksWhatTheQuestionSaysItDoesNotWant) {
   };
   EXPECT_EQ(kept("combine op (the plain one, without the residual-add/RMSNorm fusion), can I"),
             "combine op (the plain one, ), can I");
-  // up to four words, and not past "and" or a sentence's end; "torch.compile" is one word
+  // up to four words, not past a conjunction, a preposition or a sentence's end;
+  // "torch.compile" is one word
   EXPECT_EQ(kept("replay kernels without torch.compile. How?"), "replay kernels . How?");
   EXPECT_EQ(kept("decorate it instead of calling start/end markers by hand. Is there"),
             "decorate it by hand. Is there");
