@@ -2,6 +2,8 @@
 
 #include "analyzer.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -217,23 +219,19 @@ std::vector<std::string> SeamBigrams(const std::vector<Term>& terms,
     }
     run.clear();
   };
-  auto first_char_len = [](const std::string& s) -> size_t {
-    auto c = static_cast<unsigned char>(s[0]);
-    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-  };
   for (const Term& t : terms) {
     if (t.kind != TermKind::kCjk) {
       if (t.kind != TermKind::kPart) flush();
       continue;
     }
-    size_t first = first_char_len(t.text);
+    size_t first = Utf8SequenceLength(static_cast<unsigned char>(t.text[0]));
     if (first >= t.text.size()) {  // a lone character
       flush();
       continue;
     }
     if (!run.empty()) {
       const std::string& prev = run.back()->text;
-      size_t pf = first_char_len(prev);
+      size_t pf = Utf8SequenceLength(static_cast<unsigned char>(prev[0]));
       bool overlaps = t.pos == run.back()->pos + 1 &&
                       prev.compare(pf, std::string::npos, t.text, 0, first) == 0;
       if (!overlaps) flush();

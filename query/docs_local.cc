@@ -183,7 +183,7 @@ class DocIndexHandle : public docs::IndexSearch {
     Plan plan;
     plan.groups = GroupQuery(text);
     // Searched, but weighed at refused_weight and asking for no name word.
-    if (tune_.negation > 0) plan.refused = docs::RefusedTerms(text);
+    if (tune_.negation > 0) plan.refused = docs::RefusedTerms(text, plan.groups);
     if (plan.groups.empty()) return hits;
     if (!WeighGroups(text, &plan)) return hits;
     FindNamesAndAlternatives(text, &plan);

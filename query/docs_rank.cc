@@ -4,6 +4,8 @@
 #include "docs_node.h"
 #include "lexicon.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -18,14 +20,6 @@ namespace {
 constexpr size_t kSnippetBytes = 320;
 constexpr size_t kPrefixMinWord = 6;    // words shorter than this are not abbreviated
 constexpr size_t kPrefixMinAbbrev = 4;  // nor to fewer letters than this
-
-// Bytes of the UTF-8 sequence that begins with `lead` (1 for a stray byte).
-size_t Utf8Length(unsigned char lead) {
-  if (lead >= 0xF0) return 4;
-  if (lead >= 0xE0) return 3;
-  if (lead >= 0xC0) return 2;
-  return 1;
-}
 
 bool IsAsciiWordByte(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
@@ -65,7 +59,7 @@ void BlankEnglishSpan(std::string* out, size_t from, int max_words) {
     if (i >= text.size() || EndsSpan(text, i, &mark)) return;
     size_t end = i;
     while (end < text.size() && text[end] != ' ' && !EndsSpan(text, end, &mark))
-      end += Utf8Length(static_cast<unsigned char>(text[end]));
+      end += Utf8SequenceLength(static_cast<unsigned char>(text[end]));
     end = std::min(end, text.size());
     std::string word(text.substr(i, end - i));
     std::transform(word.begin(), word.end(), word.begin(),
@@ -85,7 +79,8 @@ void BlankCjkSpan(std::string* out, size_t from, int max_chars) {
   for (int n = 0; n < max_chars && i < text.size(); ++n) {
     size_t mark = 0;
     if (text[i] == ' ' || EndsSpan(text, i, &mark)) return;
-    const size_t len = std::min(Utf8Length(static_cast<unsigned char>(text[i])), text.size() - i);
+    const size_t len =
+        std::min(Utf8SequenceLength(static_cast<unsigned char>(text[i])), text.size() - i);
     std::fill(out->begin() + static_cast<std::ptrdiff_t>(i),
               out->begin() + static_cast<std::ptrdiff_t>(i + len), ' ');
     i += len;
@@ -132,11 +127,11 @@ std::string DropNegated(std::string_view text) {
   return out;
 }
 
-std::set<std::string> RefusedTerms(std::string_view text) {
+std::set<std::string> RefusedTerms(std::string_view text, const std::vector<QueryGroup>& groups) {
   std::set<std::string> kept, refused;
   for (const QueryGroup& g : GroupQuery(DropNegated(text)))
     kept.insert(g.terms.begin(), g.terms.end());
-  for (const QueryGroup& g : GroupQuery(text))
+  for (const QueryGroup& g : groups)
     for (const std::string& t : g.terms)
       if (kept.count(t) == 0) refused.insert(t);
   return refused;

@@ -37,9 +37,10 @@ struct QueryGroup {
 // variant, not the sparse one.
 std::string DropNegated(std::string_view text);
 
-// The terms of `text` found only in what it refuses (DropNegated): "without
-// the RMSNorm fusion" gives rmsnorm and fusion unless they are asked for elsewhere.
-std::set<std::string> RefusedTerms(std::string_view text);
+// The terms of `groups` (GroupQuery(text)) found only in what `text`
+// refuses (DropNegated): "without the RMSNorm fusion" gives rmsnorm and
+// fusion unless they are asked for elsewhere.
+std::set<std::string> RefusedTerms(std::string_view text, const std::vector<QueryGroup>& groups);
 
 // The question's term groups, a repeated whole term counted once.
 std::vector<QueryGroup> GroupQuery(std::string_view text);

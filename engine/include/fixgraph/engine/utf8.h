@@ -4,6 +4,7 @@
 // Thread safety: pure function.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,16 @@ inline void AppendUtf8(std::string* out, char32_t cp) {
     out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
   }
+}
+
+// The bytes of the UTF-8 sequence led by `lead`: 1 for ASCII and for a byte
+// that cannot lead one (a stray continuation byte), else 2, 3 or 4 (not
+// checked against the bytes that follow).
+inline size_t Utf8SequenceLength(unsigned char lead) {
+  if (lead >= 0xF0) return 4;
+  if (lead >= 0xE0) return 3;
+  if (lead >= 0xC0) return 2;
+  return 1;
 }
 
 // The longest prefix of `s` of at most `max_bytes` bytes that does not end
