@@ -29,11 +29,8 @@
 #include "fixgraph/query/digest.h"
 #include "fixgraph/query/docs.h"
 
-#include <arpa/inet.h>
 #include <httplib.h>
-#include <netdb.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 
 #include <atomic>
 #include <csignal>
