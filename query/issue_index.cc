@@ -598,34 +598,21 @@ StatusOr<bool> UpdateInPlace(Xapian::WritableDatabase& db, const Store& store,
   std::vector<std::uint32_t> merged;
   merged.reserve(dead->size() + killed.size());
   std::merge(dead->begin(), dead->end(), killed.begin(), killed.end(), std::back_inserter(merged));
-  // The stored priors (issue_index.h, kPriorsKey) grow with the new
-  // documents: appended to the stored table when it is current, else the
-  // table is written anew from the value stream (an index written by an
-  // older build).
   const Xapian::docid last = db.get_lastdocid();
-  std::string stored;
-  std::vector<std::string> slots;  // empty: append to `stored`
-  if (!docs.empty()) {
-    stored = db.get_metadata(kPriorsKey);
-    if (AppendPriors(stored, last, {}).empty()) slots = ReadPriorSlots(db);
-  }
   // A transaction: should a write fail, closing the database cancels it
   // (outside one, it would commit what was written).
   db.begin_transaction();
   std::vector<std::pair<Xapian::docid, std::string>> added;
+  added.reserve(docs.size());
   for (const Xapian::Document& doc : docs)
     added.emplace_back(db.add_document(doc), doc.get_value(kPriorSlot));
   if (!docs.empty()) {
-    std::string table;
-    if (slots.empty()) {
-      table = AppendPriors(stored, last, added);  // "": readers read the value stream
-    } else {
-      for (const auto& [did, slot] : added) {
-        if (did >= slots.size()) slots.resize(static_cast<size_t>(did) + 1);
-        slots[did] = slot;
-      }
-      table = EncodePriors(slots);
-    }
+    // The stored priors (issue_index.h, kPriorsKey) grow with the new
+    // documents: appended to the stored table when it is current, else
+    // written anew from the value stream, which holds the documents just
+    // added (an index written by an older build).
+    std::string table = AppendPriors(db.get_metadata(kPriorsKey), last, added);
+    if (table.empty()) table = EncodePriors(ReadPriorSlots(db));
     db.set_metadata(kPriorsKey, table);
   }
   if (!killed.empty()) db.set_metadata(kDeadKey, EncodeDocids(merged));
