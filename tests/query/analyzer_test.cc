@@ -233,6 +233,14 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
   // A name word of API pages (npu_dynamic_block_quant) from the Chinese
   // ("block" itself also stems like "blocking", of another group).
   EXPECT_TRUE(bridged(docs, "分块", "block"));
+  // Name words of a single page each (npu_dynamic_quant_asymmetric, npu_iou, npu_one_hot, ...).
+  for (const auto& [zh, en] : {std::pair<const char*, const char*>{"非对称", "asymmetric"},
+                               {"相乘", "mul"},
+                               {"交并比", "iou"},
+                               {"非极大值抑制", "nms"},
+                               {"独热", "one hot"},
+                               {"伪量化", "antiquant"}})
+    EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
   EXPECT_FALSE(bridged(issues, "kernel launch", "算子下发"));
   EXPECT_FALSE(bridged(issues, "memory pool", "内存池"));
 }

@@ -636,6 +636,23 @@ TEST_F(DocsStructure, SiblingApiPagesAreToldApartByTheWordTheQuestionAsksFor) {
   tune_.clear();
 }
 
+// A name word held by one page only (asymmetric) is asked for in Chinese too
+// (非对称, docs_synonyms.txt): the plain page holds more of the question's
+// words, the question asks for the asymmetric one.
+TEST_F(DocsStructure, ChineseAsksForTheNameWordOfASinglePage) {
+  Page("api/npu_gadget_quant.md",
+       "# torch\\_npu.npu\\_gadget\\_quant\n\n## "
+       "功能说明\n对张量做gadget动态量化，输出量化结果。\n");
+  Page("api/npu_gadget_quant_asymmetric.md",
+       "# torch\\_npu.npu\\_gadget\\_quant\\_asymmetric\n\n## "
+       "功能说明\n对张量做gadget量化，带偏移。\n");
+  Filler(30);
+  Import();
+  EXPECT_EQ(FirstPage("gadget动态量化想要非对称的，用哪个接口"),
+            "kb/api/npu_gadget_quant_asymmetric.md");
+  EXPECT_EQ(FirstPage("gadget动态量化用哪个接口"), "kb/api/npu_gadget_quant.md");
+}
+
 // A question holding every word of an API's name in its own sentence ("blend
 // ... on the NPU" and npu_blend) raises that page's rank key by name_asked;
 // one holding only some of them (npu_blend_masked) does not.
