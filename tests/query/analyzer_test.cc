@@ -239,7 +239,9 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
                                {"交并比", "iou"},
                                {"非极大值抑制", "nms"},
                                {"独热", "one hot"},
-                               {"伪量化", "antiquant"}})
+                               {"伪量化", "antiquant"},
+                               {"看门狗", "watchdog"},
+                               {"可变形卷积", "deform conv"}})
     EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
   EXPECT_FALSE(bridged(issues, "kernel launch", "算子下发"));
   EXPECT_FALSE(bridged(issues, "memory pool", "内存池"));
