@@ -313,6 +313,14 @@ double TitleNamed(const std::string& words, const std::set<std::string>& have,
   return n > 0 ? got / n : 0.0;
 }
 
+const std::string& InPlaceWord() {
+  static const std::string word = [] {
+    const std::vector<Term> t = Analyze("inplace");
+    return t.empty() ? std::string("inplace") : t.front().text;
+  }();
+  return word;
+}
+
 std::set<std::string> NameWords(std::string_view title) {
   auto ident = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -331,6 +339,13 @@ std::set<std::string> NameWords(std::string_view title) {
     // could ask for it.
     if (t.kind == TermKind::kPart && Analyze(t.text).empty()) continue;
     out.insert(t.text);
+  }
+  // PyTorch's convention: a trailing underscore names the in-place variant
+  // (`scatter_update_`, `npu_format_cast_`); `__call__` and the like are not.
+  const std::string_view name = title.substr(begin, end - begin);
+  if (name.size() >= 2 && name.back() == '_' && name[name.size() - 2] != '_' &&
+      name.front() != '_') {
+    out.insert(InPlaceWord());
   }
   return out;
 }
@@ -351,9 +366,10 @@ bool SiblingAsked(const std::set<std::string>& a, const std::set<std::string>& b
   size_t shared = 0;
   std::vector<std::string> only_a, only_b;
   for (const std::string& w : a) {
-    if (b.count(w) > 0)
-      ++shared;
-    else
+    if (b.count(w) > 0) {
+      // Being in-place variants both does not make two operations siblings.
+      if (w != InPlaceWord()) ++shared;
+    } else
       only_a.push_back(w);
   }
   for (const std::string& w : b)

@@ -141,13 +141,19 @@ double TitleNamed(const std::string& words, const std::set<std::string>& have,
 // The words of an API or variable page's name (its title): the words and
 // identifier parts of its analysis (`torch_npu.reset_stream_limit` ->
 // torch, npu, reset, stream, limit; `getCurrentNPUStream` -> get, current,
-// npu, stream).
+// npu, stream). An in-place variant's name (a trailing underscore, PyTorch's
+// convention: `scatter_update_`) also holds the word `inplace`, so the
+// sibling choice tells it from `scatter_update` by whether the question asks
+// for in-place work ("in-place", "inplace", 原地).
 std::set<std::string> NameWords(std::string_view title);
+// The name word of an in-place variant (the analysis of "inplace").
+const std::string& InPlaceWord();
 
 // The words of a space-separated list (value kSlotNameWords).
 std::set<std::string> SplitWords(std::string_view list);
 
-// Sibling pages: names that share at least kSiblingShared words and differ by at most
+// Sibling pages: names that share at least kSiblingShared words (the in-place word
+// not counted) and differ by at most
 // kSiblingWords words each way (set_stream_limit / reset_stream_limit,
 // getCurrentNPUStream / setCurrentNPUStream). True when `a` and `b` are
 // siblings and the question asks (`asked`) for more of the words only `a`'s

@@ -653,6 +653,20 @@ TEST_F(DocsStructure, ChineseAsksForTheNameWordOfASinglePage) {
   EXPECT_EQ(FirstPage("gadget动态量化用哪个接口"), "kb/api/npu_gadget_quant.md");
 }
 
+// An in-place variant (a trailing underscore) and its plain sibling describe
+// the same update; the question's "in-place" / 原地 picks the variant.
+TEST_F(DocsStructure, InPlaceQuestionPicksTheTrailingUnderscoreVariant) {
+  Page("api/widget_update.md",
+       "# torch\\_npu.widget\\_update\n\n## 功能说明\n按索引更新张量的行，返回更新后的张量。\n");
+  Page("api/widget_update_.md",
+       "# torch\\_npu.widget\\_update\\_\n\n## 功能说明\n按索引更新张量。\n");
+  Filler(30);
+  Import();
+  EXPECT_EQ(FirstPage("原地按索引更新widget张量的行，用哪个接口"), "kb/api/widget_update_.md");
+  EXPECT_EQ(FirstPage("update widget tensor rows in-place by index"), "kb/api/widget_update_.md");
+  EXPECT_EQ(FirstPage("按索引更新widget张量的行，用哪个接口"), "kb/api/widget_update.md");
+}
+
 // A question holding every word of an API's name in its own sentence ("blend
 // ... on the NPU" and npu_blend) raises that page's rank key by name_asked;
 // one holding only some of them (npu_blend_masked) does not.

@@ -29,6 +29,11 @@ TEST(NameWords, LastComponentOfTheTitleSplitIntoWords) {
   EXPECT_EQ(NameWords("npu_max_with_sum"), (Words{"npu", "max", "sum"}));
   EXPECT_TRUE(NameWords("快速入门").empty());
   EXPECT_TRUE(NameWords("").empty());
+  // a trailing underscore names the in-place variant (PyTorch's convention); a dunder does not
+  EXPECT_EQ(NameWords("torch_npu.scatter_update_"), (Words{"scatter", "updat", InPlaceWord()}));
+  EXPECT_EQ(InPlaceWord(), "inplac");
+  EXPECT_EQ(NameWords("torch_npu.scatter_update"), (Words{"scatter", "updat"}));
+  EXPECT_EQ(NameWords("Module.__call__").count(InPlaceWord()), 0u);
 }
 
 TEST(NameWords, StoredListSplitsBack) {
@@ -63,6 +68,15 @@ TEST(SiblingAsked, TheWordThatTellsSiblingsApartDecides) {
   EXPECT_TRUE(SiblingAsked(conv, conv_t, asks({"convolut"})));
   EXPECT_FALSE(SiblingAsked(conv, conv_t, asks({"convolut", "transpos"})));
   EXPECT_TRUE(SiblingAsked(conv_t, conv, asks({"convolut", "transpos"})));
+  // the in-place variant when the question asks for in-place work, else the plain one
+  Words update = NameWords("torch_npu.scatter_update");
+  Words update_ = NameWords("torch_npu.scatter_update_");
+  EXPECT_TRUE(SiblingAsked(update_, update, asks({"scatter", InPlaceWord()})));
+  EXPECT_TRUE(SiblingAsked(update, update_, asks({"scatter"})));
+  EXPECT_FALSE(SiblingAsked(update, update_, asks({"scatter", InPlaceWord()})));
+  // two in-place operations are not siblings by being in-place
+  Words quant_scatter_ = NameWords("torch_npu.npu_quant_scatter_");
+  EXPECT_FALSE(SiblingAsked(quant_scatter_, update_, asks({"quant", "scatter", InPlaceWord()})));
   // names differing by more than kSiblingWords words are not siblings
   Words far = NameWords("torch_npu.npu_convolution_transpose_backward_fused_v2");
   EXPECT_FALSE(SiblingAsked(conv, far, asks({"convolut"})));
