@@ -52,6 +52,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -127,7 +128,10 @@ class DocIndexHandle : public docs::IndexSearch {
   }
 
  private:
-  void LoadAssociations() { assoc_ = docs::ReadAssociations(db_); }
+  void LoadAssociations() {
+    assoc_ = docs::ReadAssociations(db_);
+    scope_parts_.reset();
+  }
 
   // What the question asks, weighed against the index: the term groups and
   // their weights, the terms searched, the pages it names and the
@@ -479,23 +483,14 @@ class DocIndexHandle : public docs::IndexSearch {
   void NameScopes(const Plan& p, Facts* f) {
     f->scope_of.assign(f->values.size(), std::string());
     if (tune_.scope_bonus <= 0) return;
-    std::map<std::string, std::set<std::string>> scope_terms;  // scope -> its whole name and parts
-    std::map<std::string, int> part_scopes;                    // part -> how many scopes hold it
+    std::set<std::string> scopes;
     for (size_t r = 0; r < f->values.size(); ++r) {
       f->scope_of[r] = PageScope(f->values[r][kSlotPage]);
-      if (f->scope_of[r].empty() || scope_terms.count(f->scope_of[r]) > 0) continue;
-      auto& st = scope_terms[f->scope_of[r]];
-      for (const Term& t : Analyze(f->scope_of[r])) st.insert(t.text);
-      for (const std::string& t : st) ++part_scopes[t];
+      if (!f->scope_of[r].empty()) scopes.insert(f->scope_of[r]);
     }
-    if (scope_terms.size() > 1) {
-      for (const QueryGroup& g : p.groups) {
-        if (g.kind == TermKind::kCjk || g.terms[0].size() < 3) continue;
-        for (const auto& [scope, st] : scope_terms)
-          if (st.count(g.terms[0]) > 0 && part_scopes[g.terms[0]] == 1 &&
-              docs::ScopeShare(db_, g.terms[0], scope) >= tune_.scope_share)
-            f->named_scopes.insert(scope);
-      }
+    if (scopes.size() > 1) {
+      if (!scope_parts_) scope_parts_ = docs::ScopePartCounts(db_);
+      f->named_scopes = docs::NamedScopes(db_, p.groups, scopes, *scope_parts_, tune_.scope_share);
     }
     if (debug_ != nullptr)
       for (const std::string& sc : f->named_scopes) DebugLine("scope %s\n", sc.c_str());
@@ -767,6 +762,8 @@ class DocIndexHandle : public docs::IndexSearch {
   Xapian::Database db_;
   std::unordered_map<std::string, Xapian::doccount> df_;  // Df's cache, one question's
   docs::AssociationTable assoc_;
+  // docs::ScopePartCounts of db_, read when a question first needs it; reset on reopen.
+  std::optional<std::map<std::string, int>> scope_parts_;
   docs::Tuning tune_;
   std::ostream* debug_;   // LocalDocOptions::debug; not owned
   std::mutex* debug_mu_;  // guards *debug_; the source's

@@ -85,4 +85,42 @@ double ScopeShare(const Xapian::Database& db, const std::string& term, const std
   return all > 0 ? in / all : 1.0;
 }
 
+std::map<std::string, int> ScopePartCounts(const Xapian::Database& db) {
+  std::set<std::string> scopes;
+  std::string last_page;
+  const Xapian::ValueIterator vend = db.valuestream_end(kSlotPage);
+  for (Xapian::ValueIterator v = db.valuestream_begin(kSlotPage); v != vend; ++v) {
+    const std::string page = *v;
+    if (page == last_page) continue;  // a page's nodes are consecutive
+    std::string scope = PageScope(page);
+    if (!scope.empty()) scopes.insert(std::move(scope));
+    last_page = page;
+  }
+  std::map<std::string, int> counts;
+  for (const std::string& scope : scopes) {
+    std::set<std::string> terms;
+    for (const Term& t : Analyze(scope)) terms.insert(t.text);
+    for (const std::string& t : terms) ++counts[t];
+  }
+  return counts;
+}
+
+std::set<std::string> NamedScopes(const Xapian::Database& db, const std::vector<QueryGroup>& groups,
+                                  const std::set<std::string>& scopes,
+                                  const std::map<std::string, int>& scope_parts, double share) {
+  std::map<std::string, std::set<std::string>> scope_terms;  // scope -> its whole name and parts
+  for (const std::string& scope : scopes)
+    for (const Term& t : Analyze(scope)) scope_terms[scope].insert(t.text);
+  std::set<std::string> named;
+  for (const QueryGroup& g : groups) {
+    if (g.kind == TermKind::kCjk || g.terms[0].size() < 3) continue;
+    auto held = scope_parts.find(g.terms[0]);
+    if (held == scope_parts.end() || held->second != 1) continue;
+    for (const auto& [scope, st] : scope_terms)
+      if (st.count(g.terms[0]) > 0 && ScopeShare(db, g.terms[0], scope) >= share)
+        named.insert(scope);
+  }
+  return named;
+}
+
 }  // namespace fixgraph::query::docs

@@ -46,4 +46,20 @@ Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_
 // directory).
 double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope);
 
+// For each term of the sub-corpus names of the whole index (docs_rank.h
+// PageScope of every node's page, analysed: `vllm-ascend` -> vllm, ascend),
+// how many sub-corpora hold it: `ascend` is in `vllm-ascend` and
+// `ascend-pytorch`, so it names neither, whichever of them the candidates
+// come from. One pass over the page value stream.
+std::map<std::string, int> ScopePartCounts(const Xapian::Database& db);
+
+// The sub-corpora among `scopes` (the candidates') that the question names:
+// a question term (not a CJK bigram, 3+ characters) of a sub-corpus's name
+// that no other sub-corpus of the index has in its name (`scope_parts`,
+// ScopePartCounts), held by at least `share` of the nodes holding it that lie
+// there (ScopeShare).
+std::set<std::string> NamedScopes(const Xapian::Database& db, const std::vector<QueryGroup>& groups,
+                                  const std::set<std::string>& scopes,
+                                  const std::map<std::string, int>& scope_parts, double share);
+
 }  // namespace fixgraph::query::docs

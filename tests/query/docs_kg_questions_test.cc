@@ -562,6 +562,26 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   tune_.clear();
 }
 
+// A part of a product's name that another product of the index also has in
+// its name ("Ascend" of vllm-ascend and ascend-pytorch) names neither, even
+// when the other product has no candidate for the question.
+TEST_F(DocsStructure, ANamePartSharedWithAnyProductOfTheIndexNamesNone) {
+  Page("serve-widget/config/queue.md", "# Queue depth\n\nThe queue depth and the cache size.\n");
+  Page("gadget-lib/env/queue.md",
+       "# Queue depth\n\nSet the queue depth and the cache size with these settings.\n");
+  for (int i = 0; i < 30; ++i) {
+    Page("torch-widget/h/q" + std::to_string(i) + ".md",
+         "# Notes " + std::to_string(i) + "\n\nfiller notes\n");
+    Page("serve-widget/h/q" + std::to_string(i) + ".md",
+         "# More " + std::to_string(i) + "\n\nfiller text words\n");
+  }
+  Import();
+  auto first = [&](const std::string& q) { return FirstPage(q, 3); };
+  EXPECT_EQ(first("widget queue depth and cache size settings"), "kb/gadget-lib/env/queue.md");
+  // The part no other product has still names its product.
+  EXPECT_EQ(first("serve queue depth and cache size settings"), "kb/serve-widget/config/queue.md");
+}
+
 TEST_F(DocsStructure, PageEvidenceCountsAPagesBestSections) {
   // A guide of eight sections, each saying two of the question's eight
   // words in passing, and an API page whose description says three of them
