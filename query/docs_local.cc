@@ -306,7 +306,7 @@ class DocIndexHandle : public docs::IndexSearch {
       if (g.kind != TermKind::kIdentifier && !(g.kind == TermKind::kWord && g.terms[0].size() >= 6))
         continue;
       std::string d = Prefixed('D', g.terms[0]);
-      if (Df(d) > 0) p->named_terms.insert(d);
+      if (Df(d) > 0 && !docs::NamesANamespace(db_, d)) p->named_terms.insert(d);
     }
     // Alternatives: the lexicon's synonyms and the learned associations.
     p->alts = docs::Alternatives(text, groups, p->term_idf, tune_, assoc_,

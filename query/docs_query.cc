@@ -85,6 +85,14 @@ double ScopeShare(const Xapian::Database& db, const std::string& term, const std
   return all > 0 ? in / all : 1.0;
 }
 
+bool NamesANamespace(const Xapian::Database& db, const std::string& d) {
+  for (const char* sep : {".", "::", "-"}) {
+    const std::string prefix = d + sep;
+    if (db.allterms_begin(prefix) != db.allterms_end(prefix)) return true;
+  }
+  return false;
+}
+
 std::map<std::string, int> ScopePartCounts(const Xapian::Database& db) {
   std::set<std::string> scopes;
   std::string last_page;

@@ -6,6 +6,7 @@
 #include "../../query/docs_assoc.h"
 #include "../../query/docs_fields.h"
 #include "../../query/docs_node.h"
+#include "../../query/docs_query.h"
 #include "testutil/testutil.h"
 
 #include "fixgraph/query/ask.h"
@@ -560,6 +561,24 @@ TEST_F(DocsStructure, QuestionNamingASubCorpusRanksItsPagesFirst) {
   tune_ = "scope_bonus=0";
   EXPECT_EQ(first(q), "kb/torch-widget/env/queue.md");
   tune_.clear();
+}
+
+// A question naming a namespace ("torch_npu.widgetlib 里的 ...") says where the
+// API lives: the namespace's own page (which defines that name too) is not
+// the page it names.
+TEST_F(DocsStructure, NamingANamespaceNamesNoPage) {
+  Page("api/widgetlib.md",
+       "# torch\\_npu.widgetlib\n\nThe widgetlib namespace: modules and functions for widgets.\n");
+  Page("api/widgetlib-module-Shuffle.md",
+       "# torch\\_npu.widgetlib.module.Shuffle\n\n## 功能说明\n按组打乱通道顺序的模块。\n");
+  Filler(30);
+  Import();
+  const std::string q = "torch_npu.widgetlib 里按组打乱通道顺序的模块支持4组吗";
+  EXPECT_EQ(FirstPage(q), "kb/api/widgetlib-module-Shuffle.md");
+  // The namespace alone still finds its page (by its words, not as a name).
+  EXPECT_EQ(FirstPage("torch_npu.widgetlib 里有哪些模块"), "kb/api/widgetlib.md");
+  EXPECT_TRUE(
+      docs::NamesANamespace(Xapian::Database(dir_ / "db/index-docs"), "Dtorch_npu.widgetlib"));
 }
 
 // A part of a product's name that another product of the index also has in
