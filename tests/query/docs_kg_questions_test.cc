@@ -893,16 +893,16 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name == "test") {
       saw_test = true;
-      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.832 / 0.646 (94
-      // and 73 of 113, with the 20 test questions of the fifth writer added
+      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.832 / 0.655 (94
+      // and 74 of 113, with the 20 test questions of the fifth writer added
       // in session 33; docs/evaluation.md). The floors hold what is reached.
       EXPECT_GE(s.top3, 0.83) << misses;
-      EXPECT_GE(s.top1, 0.64) << misses;
+      EXPECT_GE(s.top1, 0.65) << misses;
     } else if (name == "dev") {
       saw_dev = true;
-      // 0.881 / 0.753 (200 and 171 of 227): the dev changes are held too.
-      EXPECT_GE(s.top3, 0.88) << misses;
-      EXPECT_GE(s.top1, 0.75) << misses;
+      // 0.894 / 0.767 (203 and 174 of 227): the dev changes are held too.
+      EXPECT_GE(s.top3, 0.89) << misses;
+      EXPECT_GE(s.top1, 0.76) << misses;
     }
   }
   EXPECT_TRUE(saw_test);
