@@ -711,7 +711,9 @@ class DocIndexHandle : public docs::IndexSearch {
       if (a.name_words.empty()) continue;
       for (size_t j = 0; j < i; ++j) {
         const Cand& b = *(*order)[j];
+        // Pages of two products (sub-corpora) are not siblings, whatever their names.
         if (a.page == b.page || b.named || b.name_words.empty() ||
+            PageScope(a.page) != PageScope(b.page) ||
             !docs::SiblingAsked(a.name_words, b.name_words, asked))
           continue;
         if (debug_ != nullptr) DebugLine("sibling %s above %s\n", a.page.c_str(), b.page.c_str());

@@ -706,6 +706,24 @@ TEST_F(DocsStructure, InPlaceQuestionPicksTheTrailingUnderscoreVariant) {
   EXPECT_EQ(FirstPage("按索引更新widget张量的行，用哪个接口"), "kb/api/widget_update.md");
 }
 
+// Pages of two products are not siblings: the question names alpha-lib, whose
+// page leads; the other product's reset page does not move above it.
+TEST_F(DocsStructure, SiblingsAreOfOneProduct) {
+  Page("alpha-lib/api/set_widget_limit.md",
+       "# torch.npu.set_widget_limit\n\n## 功能说明\n设置流上能用的核数，限制流的核数。\n");
+  Page("beta-serve/api/reset_widget_limit.md",
+       "# torch.npu.reset_widget_limit\n\n## 功能说明\n把流的核数配置复原。\n");
+  for (int i = 0; i < 20; ++i) {
+    Page("alpha-lib/h/q" + std::to_string(i) + ".md",
+         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+    Page("beta-serve/h/q" + std::to_string(i) + ".md",
+         "# More " + std::to_string(i) + "\n\nfiller notes\n");
+  }
+  Import();
+  EXPECT_EQ(FirstPage("alpha-lib 之前限制了流能用的核数，现在想恢复，用什么接口"),
+            "kb/alpha-lib/api/set_widget_limit.md");
+}
+
 // A question holding every word of an API's name in its own sentence ("blend
 // ... on the NPU" and npu_blend) raises that page's rank key by name_asked;
 // one holding only some of them (npu_blend_masked) does not.
