@@ -329,16 +329,37 @@ std::set<std::string> NameWords(std::string_view title) {
   while (end > 0 && !ident(title[end - 1])) --end;  // "name()", "name "
   size_t begin = end;
   while (begin > 0 && ident(title[begin - 1])) --begin;
+  // A method's class is part of its name (`ExternalEvent().reset()`,
+  // `NPUStreamGuard::current_stream`): a lower-case last component after an
+  // upper-case one; namespaces and modules (`torch_npu.contrib.module`) are not.
+  size_t owner = begin;
+  if (begin > 0 && title[begin] >= 'a' && title[begin] <= 'z') {
+    size_t e = begin;
+    while (e > 0 && (title[e - 1] == '.' || title[e - 1] == ':' || title[e - 1] == '(' ||
+                     title[e - 1] == ')'))
+      --e;
+    size_t b = e;
+    while (b > 0 && ident(title[b - 1])) --b;
+    if (b < e && e < begin && title[b] >= 'A' && title[b] <= 'Z') owner = b;
+  }
   std::set<std::string> out;
-  for (const Term& t : Analyze(title.substr(begin, end - begin))) {
-    if ((t.kind != TermKind::kWord && t.kind != TermKind::kPart) ||
-        t.text.find('_') != std::string::npos)
-      continue;
-    // A stop word in a name (`from` of getNPUStreamFromPool, `with` of
-    // ..._with_max_sum) is dropped from every question, so no question
-    // could ask for it.
-    if (t.kind == TermKind::kPart && Analyze(t.text).empty()) continue;
-    out.insert(t.text);
+  auto add_words = [&out](std::string_view text) {
+    for (const Term& t : Analyze(text)) {
+      if ((t.kind != TermKind::kWord && t.kind != TermKind::kPart) ||
+          t.text.find('_') != std::string::npos)
+        continue;
+      // A stop word in a name (`from` of getNPUStreamFromPool, `with` of
+      // ..._with_max_sum) is dropped from every question, so no question
+      // could ask for it.
+      if (t.kind == TermKind::kPart && Analyze(t.text).empty()) continue;
+      out.insert(t.text);
+    }
+  };
+  add_words(title.substr(begin, end - begin));
+  if (owner < begin) {
+    size_t owner_end = owner;
+    while (owner_end < begin && ident(title[owner_end])) ++owner_end;
+    add_words(title.substr(owner, owner_end - owner));
   }
   // PyTorch's convention: a trailing underscore names the in-place variant
   // (`scatter_update_`, `npu_format_cast_`); `__call__` and the like are not.

@@ -141,8 +141,9 @@ double TitleNamed(const std::string& words, const std::set<std::string>& have,
 // The words of an API or variable page's name (its title): the words and
 // identifier parts of its analysis (`torch_npu.reset_stream_limit` ->
 // torch, npu, reset, stream, limit; `getCurrentNPUStream` -> get, current,
-// npu, stream). An in-place variant's name (a trailing underscore, PyTorch's
-// convention: `scatter_update_`) also holds the word `inplace`, so the
+// npu, stream); a method's with its class's (`ExternalEvent().reset()` -> extern,
+// event, reset; `NPUStreamGuard::current_stream`). An in-place variant's name (a trailing
+// underscore, PyTorch's convention: `scatter_update_`) also holds the word `inplace`, so the
 // sibling choice tells it from `scatter_update` by whether the question asks
 // for in-place work ("in-place", "inplace", 原地).
 std::set<std::string> NameWords(std::string_view title);

@@ -34,6 +34,13 @@ TEST(NameWords, LastComponentOfTheTitleSplitIntoWords) {
   EXPECT_EQ(InPlaceWord(), "inplac");
   EXPECT_EQ(NameWords("torch_npu.scatter_update"), (Words{"scatter", "updat"}));
   EXPECT_EQ(NameWords("Module.__call__").count(InPlaceWord()), 0u);
+  // a method's class is part of its name; a module or namespace is not
+  EXPECT_EQ(NameWords("torch_npu.npu.ExternalEvent().reset()"),
+            (Words{"extern", "event", "reset"}));
+  EXPECT_EQ(NameWords("c10_npu::NPUStreamGuard::current_stream"),
+            (Words{"npu", "stream", "guard", "current"}));
+  EXPECT_EQ(NameWords("torch_npu.npu.mstx.range_end"), (Words{"rang", "end"}));
+  EXPECT_EQ(NameWords("torch_npu.contrib.module.ChannelShuffle"), (Words{"channel", "shuffl"}));
 }
 
 TEST(NameWords, StoredListSplitsBack) {
