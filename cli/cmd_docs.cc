@@ -137,6 +137,10 @@ void RunDocsSearch(Context& ctx, const std::string& text, bool json_out, int lim
   auto hits = query::SearchWithWarnings(**src, text, static_cast<size_t>(limit), &warnings);
   if (!hits.ok()) return ctx.Fail(hits.status());
   for (const std::string& w : warnings) *ctx.err << "fixgraph: warning: " << w << "\n";
+  if ((*src)->Name() == "none")
+    *ctx.err << "fixgraph: note: no doc source: no doc index in " << ctx.db_dir
+             << " and no KG service ($FIXGRAPH_KG_URL); import docs with `fixgraph docs "
+                "import PATH`\n";
   if (json_out) {
     nlohmann::json doc{{"query", text}, {"docs", nlohmann::json::array()}};
     for (const query::DocHit& h : *hits) doc["docs"].push_back(query::ToJson(h));

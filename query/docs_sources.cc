@@ -1,5 +1,7 @@
 // OpenDocSources: the configured doc sources behind one DocSource, merged by
 // score and deduplicated by id.
+#include "analyzer.h"
+
 #include "fixgraph/query/docs.h"
 
 #include <algorithm>
@@ -65,6 +67,9 @@ class MergedDocSource : public DocSource {
 
 StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_view text,
                                                  size_t limit, std::vector<std::string>* warnings) {
+  if (Analyze(text).empty())
+    return Status::InvalidArgument(
+        "nothing to search for in the query: it has no words, identifiers or error codes");
   return source.SearchReporting(text, limit, warnings);
 }
 

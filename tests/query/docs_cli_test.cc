@@ -77,6 +77,24 @@ TEST(DocsCli, UsageErrors) {
   EXPECT_EQ(RunCommand(Fg(dir) + "docs search x --limit 0", &out, &err), 2);
 }
 
+// A query with nothing to search for fails as in `ask` (exit 1); a search with
+// no doc source at all says so on stderr (the answer stays an empty list).
+TEST(DocsCli, EmptyQueryFailsAndAMissingSourceIsNamed) {
+  TempDir dir;
+  std::string out, err;
+  for (const char* q : {"''", "'  ?? '", "'the 的'"}) {
+    EXPECT_EQ(RunCommand(Fg(dir) + "docs search " + q, &out, &err), 1) << q;
+    EXPECT_NE(err.find("nothing to search for in the query"), std::string::npos) << err;
+  }
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search zebra --json", &out, &err), 0) << err;
+  EXPECT_TRUE(nlohmann::json::parse(out)["docs"].empty());
+  EXPECT_NE(err.find("no doc source"), std::string::npos) << err;
+  WriteFile(dir / "in/a.md", "# Zebra page\n\nzebra stripes\n");
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 0) << err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs search zebra --json", &out, &err), 0) << err;
+  EXPECT_EQ(err.find("no doc source"), std::string::npos) << err;
+}
+
 TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
   TempDir dir;
   fixgraph::testing::FakeKgServer kg;

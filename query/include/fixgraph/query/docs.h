@@ -112,6 +112,8 @@ StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
 
 // Like DocSource::Search on the merged source, also returning one line per
 // member source that failed ("<name>: <message>"); never holds the API key.
+// A query with nothing searchable (empty, only punctuation or stop words) is
+// InvalidArgument, as in `ask`.
 StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_view text,
                                                  size_t limit, std::vector<std::string>* warnings);
 
