@@ -73,6 +73,10 @@ std::string TitleIdentifier(std::string_view title) {
   for (std::string_view mark : {"(beta)", "（beta）"}) {
     if (v.substr(0, mark.size()) == mark) v = TrimView(v.substr(mark.size()));
   }
+  // A C++ declaration's keyword ("class c10_npu::NPUStream", "struct ...").
+  for (std::string_view keyword : {"class ", "struct ", "enum ", "union "}) {
+    if (v.substr(0, keyword.size()) == keyword) v = TrimView(v.substr(keyword.size()));
+  }
   if (v.empty() || v.find(' ') != std::string_view::npos || v.find('\t') != std::string_view::npos)
     return "";
   while (v.size() > 2 && v.substr(v.size() - 2) == "()") v.remove_suffix(2);

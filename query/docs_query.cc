@@ -86,7 +86,8 @@ double ScopeShare(const Xapian::Database& db, const std::string& term, const std
 }
 
 bool NamesANamespace(const Xapian::Database& db, const std::string& d) {
-  for (const char* sep : {".", "::", "-"}) {
+  // (A `D` term holds no "::": the analyzer splits C++ names there.)
+  for (const char* sep : {".", "-"}) {
     const std::string prefix = d + sep;
     if (db.allterms_begin(prefix) != db.allterms_end(prefix)) return true;
   }

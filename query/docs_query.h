@@ -47,9 +47,10 @@ Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_
 double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope);
 
 // True when defined name `d` (a `D` term) is the namespace of other defined
-// names of the index (`torch_npu.contrib` of `torch_npu.contrib.module...`,
-// `c10_npu` of `c10_npu-npustreamguard`): a question naming it says where the
-// API lives, not which page it asks for, so it names no page.
+// names of the index, extended by `.` or `-` (`torch_npu.contrib` of
+// `torch_npu.contrib.module...`, `c10_npu` of `c10_npu-npustreamguard`): a
+// question naming it says where the API lives, not which page it asks for,
+// so it names no page.
 bool NamesANamespace(const Xapian::Database& db, const std::string& d);
 
 // For each term of the sub-corpus names of the whole index (docs_rank.h

@@ -102,6 +102,10 @@ TEST(DocsFields, TitleIdentifier) {
             "torch_npu.npu_format_cast");
   EXPECT_EQ(docs::TitleIdentifier("at_npu::native::empty_with_swapped_memory"),
             "at_npu::native::empty_with_swapped_memory");
+  // a C++ declaration's keyword is not part of the name
+  EXPECT_EQ(docs::TitleIdentifier("（beta）class c10_npu::NPUStream"), "c10_npu::NPUStream");
+  EXPECT_EQ(docs::TitleIdentifier("struct c10_npu::NPUEvent"), "c10_npu::NPUEvent");
+  EXPECT_EQ(docs::TitleIdentifier("class of models"), "");
   EXPECT_EQ(docs::TitleIdentifier("Graph Mode Guide"), "");
   EXPECT_EQ(docs::TitleIdentifier("Inductor"), "");
   EXPECT_EQ(docs::TitleIdentifier("快速入门"), "");
@@ -577,8 +581,9 @@ TEST_F(DocsStructure, NamingANamespaceNamesNoPage) {
   EXPECT_EQ(FirstPage(q), "kb/api/widgetlib-module-Shuffle.md");
   // The namespace alone still finds its page (by its words, not as a name).
   EXPECT_EQ(FirstPage("torch_npu.widgetlib 里有哪些模块"), "kb/api/widgetlib.md");
-  EXPECT_TRUE(
-      docs::NamesANamespace(Xapian::Database(dir_ / "db/index-docs"), "Dtorch_npu.widgetlib"));
+  const Xapian::Database db(dir_ / "db/index-docs");
+  EXPECT_TRUE(docs::NamesANamespace(db, "Dtorch_npu.widgetlib"));
+  EXPECT_FALSE(docs::NamesANamespace(db, "Dtorch_npu.widgetlib.module.shuffle"));
 }
 
 // A part of a product's name that another product of the index also has in
