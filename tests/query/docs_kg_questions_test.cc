@@ -916,11 +916,11 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name == "test") {
       saw_test = true;
-      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.832 / 0.655 (94
-      // and 74 of 113, with the 20 test questions of the fifth writer added
+      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.850 / 0.664 (96
+      // and 75 of 113, with the 20 test questions of the fifth writer added
       // in session 33; docs/evaluation.md). The floors hold what is reached.
-      EXPECT_GE(s.top3, 0.83) << misses;
-      EXPECT_GE(s.top1, 0.65) << misses;
+      EXPECT_GE(s.top3, 0.845) << misses;
+      EXPECT_GE(s.top1, 0.66) << misses;
     } else if (name == "dev") {
       saw_dev = true;
       // 0.890 / 0.775 (202 and 176 of 227): the dev changes are held too.
