@@ -1,5 +1,5 @@
 // fixgraph docs import PATH... | fixgraph docs search TEXT [--json] [--limit N]
-// | fixgraph docs eval QUESTIONS.json [--ask] [--misses]
+// | fixgraph docs eval QUESTIONS.json [--ask] [--misses] [--split dev|test]
 #include "commands.h"
 
 #include "fixgraph/query/ask.h"
@@ -49,9 +49,17 @@ void RunDocsImport(Context& ctx, const std::vector<std::string>& paths, bool jso
 
 // Scores a question set: the doc search alone, or (--ask) the single ranking
 // of `ask` (issue hits count as wrong answers ahead of the page).
-void RunDocsEval(Context& ctx, const std::string& file, bool via_ask, bool misses, bool json_out) {
+// `split` ("" for all): only that split's questions, so a developer can list
+// the dev misses without seeing the test split's (docs/evaluation.md).
+void RunDocsEval(Context& ctx, const std::string& file, const std::string& split, bool via_ask,
+                 bool misses, bool json_out) {
   auto questions = query::ReadDocQuestions(file);
   if (!questions.ok()) return ctx.Fail(questions.status());
+  if (!split.empty()) {
+    std::erase_if(*questions, [&](const query::DocQuestion& q) { return q.split != split; });
+    if (questions->empty())
+      return ctx.Fail(Status::InvalidArgument(file + ": no question of split " + split));
+  }
   std::function<StatusOr<std::vector<std::string>>(const std::string&)> rank;
   std::vector<double> cpu_ms;  // thread CPU time per question (the machine may be shared)
   std::unique_ptr<query::DocSource> src;
@@ -200,8 +208,12 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto eval_json = std::make_shared<bool>(false);
   eval->add_flag("--misses", *misses, "list the questions whose page was not first");
   eval->add_flag("--json", *eval_json, "print JSON (splits, latency and the misses)");
-  eval->callback([&ctx, file, via_ask, misses, eval_json] {
-    RunDocsEval(ctx, *file, *via_ask, *misses, *eval_json);
+  auto split = std::make_shared<std::string>();
+  eval->add_option("--split", *split, "only the questions of this split (dev or test)")
+      ->check(CLI::IsMember({"dev", "test"}))
+      ->option_text("NAME");
+  eval->callback([&ctx, file, split, via_ask, misses, eval_json] {
+    RunDocsEval(ctx, *file, *split, *via_ask, *misses, *eval_json);
   });
 }
 

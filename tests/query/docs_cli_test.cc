@@ -95,6 +95,32 @@ TEST(DocsCli, EmptyQueryFailsAndAMissingSourceIsNamed) {
   EXPECT_EQ(err.find("no doc source"), std::string::npos) << err;
 }
 
+// `docs eval --split NAME` scores (and lists the misses of) one split only, so
+// the dev misses can be read without seeing the test split's.
+TEST(DocsCli, EvalOfOneSplit) {
+  TempDir dir;
+  WriteFile(dir / "in/zebra.md", "# Zebra page\n\nzebra stripes\n");
+  WriteFile(dir / "in/lion.md", "# Lion page\n\nlion mane\n");
+  WriteFile(dir / "q.json",
+            R"({"questions": [{"id": 1, "split": "dev", "question": "zebra stripes",
+                               "pages": ["zebra.md"]},
+                              {"id": 2, "split": "test", "question": "lion mane",
+                               "pages": ["zebra.md"]}]})");
+  std::string out, err;
+  ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 0) << err;
+  const std::string eval = "docs eval --json --misses '" + dir.path() + "/q.json'";
+  ASSERT_EQ(RunCommand(Fg(dir) + eval, &out, &err), 0) << err;
+  auto all = nlohmann::json::parse(out);
+  EXPECT_EQ(all["splits"]["all"]["questions"], 2);
+  EXPECT_EQ(all["misses"].size(), 1u);
+  ASSERT_EQ(RunCommand(Fg(dir) + eval + " --split dev", &out, &err), 0) << err;
+  auto dev = nlohmann::json::parse(out);
+  EXPECT_EQ(dev["splits"]["all"]["questions"], 1);
+  EXPECT_FALSE(dev["splits"].contains("test"));
+  EXPECT_TRUE(dev["misses"].empty());
+  EXPECT_EQ(RunCommand(Fg(dir) + eval + " --split train", &out, &err), 2);
+}
+
 TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
   TempDir dir;
   fixgraph::testing::FakeKgServer kg;

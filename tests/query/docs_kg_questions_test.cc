@@ -910,8 +910,11 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
         return ids;
       });
   ASSERT_TRUE(report.ok()) << report.status().ToString();
+  // Only the dev misses are printed: the test split stays blind to whoever
+  // reads a failure (docs/evaluation.md).
   std::string misses;
-  for (const std::string& m : report->misses) misses += "\n  " + m;
+  for (const std::string& m : report->misses)
+    if (m.rfind("dev ", 0) == 0) misses += "\n  " + m;
   bool saw_test = false, saw_dev = false;
   for (const auto& [name, s] : report->splits) {
     if (name == "test") {
