@@ -61,10 +61,7 @@ void BlankEnglishSpan(std::string* out, size_t from, int max_words) {
     while (end < text.size() && text[end] != ' ' && !EndsSpan(text, end, &mark))
       end += Utf8SequenceLength(static_cast<unsigned char>(text[end]));
     end = std::min(end, text.size());
-    std::string word(text.substr(i, end - i));
-    std::transform(word.begin(), word.end(), word.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (kStops.count(word) > 0) return;
+    if (kStops.count(LowerAscii(std::string(text.substr(i, end - i)))) > 0) return;
     std::fill(out->begin() + static_cast<std::ptrdiff_t>(i),
               out->begin() + static_cast<std::ptrdiff_t>(end), ' ');
     i = end;
@@ -97,9 +94,7 @@ std::string DropNegated(std::string_view text) {
   constexpr int kEnglishWords = 4;
   constexpr int kCjkChars = 6;
   std::string out(text);
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = LowerAscii(std::string(text));
   for (std::string_view cue : kEnglish) {
     for (size_t at = lower.find(cue); at != std::string::npos; at = lower.find(cue, at + 1)) {
       const size_t end = at + cue.size();
