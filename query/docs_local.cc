@@ -90,13 +90,13 @@ class DocIndexHandle : public docs::IndexSearch {
         debug_(options.debug),
         debug_mu_(debug_mu),
         stub_(std::move(stub)) {
-    LoadAssociations();
+    IndexOpened();
   }
 
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     for (int attempt = 0;; ++attempt) {
       try {
-        if (db_.reopen()) LoadAssociations();
+        if (db_.reopen()) IndexOpened();
         return SearchLocked(text, limit);
       } catch (const Xapian::NetworkError& e) {
         // A shard server went away or timed out: connect again (once), every
@@ -116,7 +116,7 @@ class DocIndexHandle : public docs::IndexSearch {
     if (!opened.ok()) return opened.status();
     if (!opened->missing.empty()) return MissingShards(stub_, opened->missing);
     db_ = std::move(opened->db);
-    LoadAssociations();
+    IndexOpened();
     return Status::OK();
   }
 
@@ -128,7 +128,8 @@ class DocIndexHandle : public docs::IndexSearch {
   }
 
  private:
-  void LoadAssociations() {
+  // On (re)opening: the associations now, the scope names when first needed.
+  void IndexOpened() {
     assoc_ = docs::ReadAssociations(db_);
     scope_parts_.reset();
   }
