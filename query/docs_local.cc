@@ -1,33 +1,22 @@
 // The local KG doc corpus: search over the doc index at <db_dir>/index-docs
 // (import: docs_import.cc; layout: docs_layout.h) with calibrated [0,1]
-// scores.
+// scores (KG scale: > 0.83 hit, 0.70-0.83 ambiguous, < 0.70 noise).
 //
-// Score calibration (KG scale: > 0.83 hit, 0.70-0.83 ambiguous, < 0.70
-// noise). BM25 ranks the candidates; the score says how much of the question
-// a node answers:
-//   - query terms are grouped by position (an identifier and its parts form
-//     one group); a group weighs the IDF of its whole term in the doc index.
-//     A term the index never saw weighs: 0 for a CJK bigram (bigrams across
-//     word boundaries are noise), 0.3 x max IDF for a plain word (question
-//     wording), 0.1 x max IDF for a quantity ("16ms"), 0.6 x max IDF for an
-//     identifier or code (a name the corpus does not know counts against
-//     every node); a one-character word weighs 0 and is not searched;
-//   - a group is matched fully when its whole term is in the node, partly
-//     (0.6 x the matched share of its parts' IDF) when only parts are;
-//   - coverage = matched weight / total weight, over the whole node and over
-//     its title and heading alone (title coverage);
-//   - evidence = min(1, sum over matched groups of IDF / max IDF, / 0.6): a
-//     match on common words only is weak whatever its coverage;
+// BM25 brings the candidates (docs_query.h CandidateTerms, docs_match.h
+// TopMatches); the score says how much of the question a node answers. The
+// question's terms are grouped by position (an identifier and its parts form
+// one group), a group weighing the IDF of its whole term (a term the index
+// never saw: 0 for a CJK bigram, 0.3 x max IDF for a plain word, 0.1 for a
+// quantity, 0.6 for an identifier or code); coverage is the matched weight
+// over the total, in the whole node and in its title and headings; evidence
+// damps a match on common words only;
 //   score = 0.45 + 0.50 * (0.75 * coverage + 0.25 * title coverage) * evidence,
-//   then adjusted by page/section kind against the question's intent, and
-//   ranked by a key adding BM25, title and page coverage and a length
-//   penalty (Tuning below; docs/kg.md). Synonyms (0.8), learned
-//   associations (0.5) and abbreviations (0.5) of a question term count as
-//   partial matches; plain English words weigh at most 0.65 x max IDF and
-//   CJK bigrams across a word boundary of the question weigh 0.
-// So a node holding every distinctive query term, some of them in its title,
-// lands around 0.88-0.95; one holding most of them in its body alone around
-// 0.75-0.83; one sharing a few common words below 0.70.
+// then adjusted by page and section kind against the question's intent, and
+// ranked by a key adding BM25, title and page coverage and a length penalty
+// (docs_rank.h Tuning). Synonyms, learned associations and abbreviations of
+// a question term count as partial matches. docs/kg.md, "Scores", has it
+// all, with the figures behind each constant.
+
 #include "docs_local.h"
 
 #include "analyzer.h"
@@ -55,6 +44,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fixgraph::query {
 namespace {
@@ -128,10 +118,12 @@ class DocIndexHandle : public docs::IndexSearch {
   }
 
  private:
-  // On (re)opening: the associations now, the scope names when first needed.
+  // On (re)opening: the associations now, the scope names and the node
+  // lengths when first needed.
   void IndexOpened() {
     assoc_ = docs::ReadAssociations(db_);
     scope_parts_.reset();
+    doc_lengths_.clear();
   }
 
   // What the question asks, weighed against the index: the term groups and
@@ -193,15 +185,15 @@ class DocIndexHandle : public docs::IndexSearch {
     if (!WeighGroups(text, &plan)) return hits;
     FindNamesAndAlternatives(text, &plan);
     if (plan.qterms.empty() && plan.alt_terms.empty() && plan.named_terms.empty()) return hits;
-    Xapian::MSet mset = FindCandidates(plan, limit);
+    const Found found = FindCandidates(plan, limit);
+    const std::vector<docs::DocMatch>& matches = found.matches;
     const double avg_len = std::max(1.0, db_.get_avlength());
-    Facts facts = ReadFacts(plan, mset, avg_len);
+    Facts facts = ReadFacts(plan, found, avg_len);
     NameScopes(plan, &facts);
     std::vector<Cand> cands;
-    const double top_bm25 = mset.empty() ? 1.0 : std::max(1e-9, mset.begin().get_weight());
-    size_t cand_rank = 0;
-    for (auto it = mset.begin(); it != mset.end(); ++it, ++cand_rank)
-      cands.push_back(ScoreCandidate(plan, facts, it, cand_rank, top_bm25, avg_len));
+    const double top_bm25 = matches.empty() ? 1.0 : std::max(1e-9, matches.front().weight);
+    for (size_t r = 0; r < matches.size(); ++r)
+      cands.push_back(ScoreCandidate(plan, facts, matches[r], r, top_bm25, avg_len));
     AddPageEvidence(plan, &cands);
     std::vector<const Cand*> order = OrderCandidates(plan, &cands);
     PreferAskedSiblings(plan, &order);
@@ -347,57 +339,48 @@ class DocIndexHandle : public docs::IndexSearch {
     }
   }
 
-  // The candidates: BM25 over the question terms, their alternatives (at
-  // half weight), the title field and the named pages; with relevance
-  // feedback when Tuning turns it on.
-  Xapian::MSet FindCandidates(const Plan& p, size_t limit) {
+  // The candidates, best first; with the terms each holds when the match
+  // read them (`held`, pointing into `spec`).
+  struct Found {
+    docs::CandidateSpec spec;
+    std::vector<docs::DocMatch> matches;
+    std::optional<docs::HeldTerms> held;
+  };
+
+  // The candidates: BM25 over the question terms, their alternatives, the title
+  // field and the named pages (CandidateTerms), term at a time (TopMatches).
+  Found FindCandidates(const Plan& p, size_t limit) {
     const double n_docs = p.n_docs;
     const docs::SearchTerms terms{p.qterms, p.alt_terms, p.alt_credit, p.named_terms};
-    Xapian::Query base =
-        docs::CandidateQuery(terms, tune_, n_docs, [this](const std::string& t) { return Df(t); });
-    Xapian::Enquire enquire(db_);
-    enquire.set_query(base);
-    const Xapian::doccount want =
+    const docs::DocFreq df = [this](const std::string& t) { return Df(t); };
+    Found found{docs::CandidateTerms(terms, tune_, n_docs, df), {}, std::nullopt};
+    const docs::CandidateSpec& spec = found.spec;
+    const auto want =
         static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
-    // Relevance feedback: terms that mark the best documents widen the
-    // candidate set (they do not count as covering the question). The first
-    // pass asks only for those documents (a short match prunes most of the
-    // posting lists); the candidates come from the second.
     const bool feedback =
         tune_.feedback_terms > 0 && tune_.feedback_weight > 0 && tune_.feedback_docs >= 1;
-    // That pass leaves out the terms in more than feedback_df of the nodes:
-    // their long posting lists are most of a match's cost and barely move
-    // the best few documents.
+    // Over remote shards each shard's matcher does the work (a posting list
+    // read here would cross the network whole).
+    if (!feedback && stub_.empty()) {
+      if (doc_lengths_.empty()) doc_lengths_ = docs::DocLengths(db_);
+      found.held.emplace();
+      found.matches = docs::TopMatches(db_, spec, doc_lengths_, want, &*found.held);
+      return found;
+    }
+    // Xapian's matcher, the same ranking: over shards, and with relevance
+    // feedback, where terms that mark the best documents widen the candidate
+    // set (they do not count as covering the question). The first pass asks
+    // only for those documents and leaves out the terms in more than
+    // feedback_df of the nodes: their long posting lists are most of a
+    // match's cost and barely move the best few documents.
     const double common_df = tune_.feedback_df * n_docs;
-    Xapian::Query probe =
-        docs::TermsQuery(terms, [&](const std::string& t) { return Df(t) <= common_df; });
-    if (!feedback || probe.empty()) probe = base;
-    enquire.set_query(probe);
-    Xapian::MSet mset =
-        enquire.get_mset(0, feedback ? static_cast<Xapian::doccount>(tune_.feedback_docs) : want);
-    bool expanded = false;
-    if (feedback && mset.size() > 1) {
-      Xapian::RSet rset;
-      for (auto it = mset.begin(); it != mset.end(); ++it) rset.add_document(*it);
-      FeedbackDecider decider(&p.have);
-      Xapian::ESet eset =
-          enquire.get_eset(static_cast<Xapian::termcount>(tune_.feedback_terms), rset, &decider);
-      if (!eset.empty()) {
-        std::vector<std::string> fb(eset.begin(), eset.end());
-        enquire.set_query(
-            Xapian::Query(Xapian::Query::OP_OR, base,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                        Xapian::Query(Xapian::Query::OP_OR, fb.begin(), fb.end()),
-                                        tune_.feedback_weight)));
-        mset = enquire.get_mset(0, want);
-        expanded = true;
-      }
-    }
-    if (feedback && !expanded) {
-      enquire.set_query(base);
-      mset = enquire.get_mset(0, want);
-    }
-    return mset;
+    const FeedbackDecider decider(&p.have);
+    const docs::Feedback fb{
+        docs::TermsQuery(terms, [&](const std::string& t) { return Df(t) <= common_df; }),
+        static_cast<Xapian::doccount>(tune_.feedback_docs),
+        static_cast<Xapian::termcount>(tune_.feedback_terms), tune_.feedback_weight, &decider};
+    found.matches = docs::XapianMatches(db_, spec, want, feedback ? &fb : nullptr);
+    return found;
   }
 
   // Which question terms (and alternatives, in the body and in the title)
@@ -405,7 +388,8 @@ class DocIndexHandle : public docs::IndexSearch {
   // and candidate, in docid order) rather than by walking every candidate's
   // whole term list; and its values and length, read the same way.
   // `avg_len`: the index's mean length, a candidate's length when it has none.
-  Facts ReadFacts(const Plan& p, const Xapian::MSet& mset, double avg_len) {
+  Facts ReadFacts(const Plan& p, const Found& found, double avg_len) {
+    const std::vector<docs::DocMatch>& matches = found.matches;
     const std::vector<QueryGroup>& groups = p.groups;
     // Every term a candidate is tested for, sorted.
     std::vector<std::string> needed;
@@ -426,7 +410,8 @@ class DocIndexHandle : public docs::IndexSearch {
     std::sort(needed.begin(), needed.end());
     needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     std::vector<std::pair<Xapian::docid, size_t>> by_did;
-    for (auto it = mset.begin(); it != mset.end(); ++it) by_did.emplace_back(*it, by_did.size());
+    by_did.reserve(matches.size());
+    for (const docs::DocMatch& m : matches) by_did.emplace_back(m.did, by_did.size());
     std::sort(by_did.begin(), by_did.end());
     Facts f;
     f.holds.resize(by_did.size());
@@ -445,8 +430,17 @@ class DocIndexHandle : public docs::IndexSearch {
         }
       }
     };
+    // The terms the match read at every candidate are known; the others
+    // are looked up.
+    std::unordered_set<std::string_view> known;
+    if (found.held) {
+      for (const auto* terms : {&found.spec.match, &found.spec.extra})
+        for (const docs::WeightedTerm& t : *terms) known.insert(t.term);
+      for (size_t r = 0; r < found.held->size(); ++r)
+        for (const std::string* t : (*found.held)[r]) f.holds[r].insert(*t);
+    }
     for (const std::string& t : needed)
-      if (Df(t) > 0) mark(t, false);
+      if (known.count(t) == 0 && Df(t) > 0) mark(t, false);
     if (p.intent.cpp && tune_.cpp_api > 0) mark(docs::kCppApiTerm, false);
     if (p.intent.support)
       for (Xapian::TermIterator pt = db_.allterms_begin("P"); pt != db_.allterms_end("P"); ++pt)
@@ -467,7 +461,10 @@ class DocIndexHandle : public docs::IndexSearch {
         if (v.get_docid() == did) f.values[rank][slot] = *v;
       }
     }
-    {
+    if (!doc_lengths_.empty()) {
+      for (const auto& [did, rank] : by_did)
+        if (did < doc_lengths_.size()) f.doc_len[rank] = static_cast<double>(doc_lengths_[did]);
+    } else {
       Xapian::PostingIterator it = db_.postlist_begin("");
       const Xapian::PostingIterator end = db_.postlist_end("");
       for (const auto& [did, rank] : by_did) {
@@ -545,14 +542,14 @@ class DocIndexHandle : public docs::IndexSearch {
     }
   }
 
-  // The candidate at `it` (rank `r` of the mset): its calibrated score,
+  // The candidate `match` (rank `r` of the matches): its calibrated score,
   // adjusted by its structure against the question's intent, and its rank
   // key (docs/kg.md, "Ranking").
-  Cand ScoreCandidate(const Plan& p, const Facts& f, const Xapian::MSetIterator& it, size_t r,
+  Cand ScoreCandidate(const Plan& p, const Facts& f, const docs::DocMatch& match, size_t r,
                       double top_bm25, double avg_len) {
     const std::vector<QueryGroup>& groups = p.groups;
     const docs::Intent& intent = p.intent;
-    Xapian::Document doc = it.get_document();
+    Xapian::Document doc = db_.get_document(match.did, Xapian::DOC_ASSUME_VALID);
     const std::set<std::string>& present = f.holds[r];
     std::vector<double> m, mt;
     MatchGroups(p, present, &m, &mt);
@@ -590,7 +587,7 @@ class DocIndexHandle : public docs::IndexSearch {
       if (present.count(d) > 0) named = true;
     score = std::clamp(score + adj, 0.0, 1.0);
     double rank =
-        score + tune_.bm25_share * it.get_weight() / top_bm25 + tune_.title_share * title_cov;
+        score + tune_.bm25_share * match.weight / top_bm25 + tune_.title_share * title_cov;
     // The sub-corpus the question names orders the pages; it says nothing
     // about how well the node answers (the score).
     if (!f.named_scopes.empty() && f.named_scopes.count(f.scope_of[r]) > 0)
@@ -621,11 +618,11 @@ class DocIndexHandle : public docs::IndexSearch {
     }
     if (debug_ != nullptr)
       DebugLine("cand %.3f rank %.3f bm25 %.2f cov %.2f tcov %.2f adj %.2f %s %s/%s %s\n", score,
-                rank, it.get_weight(), coverage, title_cov, adj, f.values[r][kSlotPage].c_str(),
+                rank, match.weight, coverage, title_cov, adj, f.values[r][kSlotPage].c_str(),
                 page_kind.c_str(), sec_kind.c_str(), f.values[r][kSlotTitleTerms].c_str());
     return Cand{std::min(score, 1.0),
                 rank,
-                it.get_weight(),
+                match.weight,
                 named,
                 doc,
                 m,
@@ -767,6 +764,8 @@ class DocIndexHandle : public docs::IndexSearch {
   docs::AssociationTable assoc_;
   // docs::ScopePartCounts of db_, read when a question first needs it; reset on reopen.
   std::optional<std::map<std::string, int>> scope_parts_;
+  // docs::DocLengths of db_ (a local index), read by the first search; cleared on reopen.
+  std::vector<Xapian::termcount> doc_lengths_;
   docs::Tuning tune_;
   std::ostream* debug_;   // LocalDocOptions::debug; not owned
   std::mutex* debug_mu_;  // guards *debug_; the source's

@@ -23,18 +23,28 @@ Xapian::Query TermsQuery(const SearchTerms& t,
   return out;
 }
 
-Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
+CandidateSpec CandidateTerms(const SearchTerms& t, const Tuning& tune, double n_docs,
                              const DocFreq& df) {
   // Terms held by more than common_df of the nodes: their long posting lists
-  // are walked through by skipping (AND_MAYBE) rather than read whole, and a
-  // node holding nothing but common words would not be a useful candidate.
+  // are read only at the nodes a rarer term brings (AND_MAYBE), and a node
+  // holding nothing but common words would not be a useful candidate.
   auto is_common = [&](const std::string& term) {
     return tune.common_df > 0 && df(term) > tune.common_df * n_docs;
   };
-  Xapian::Query base = TermsQuery(t, [&](const std::string& term) { return !is_common(term); });
-  bool has_rare = false, has_common = false;
-  for (const auto* terms : {&t.question, &t.alternatives})
-    for (const std::string& term : *terms) (is_common(term) ? has_common : has_rare) = true;
+  CandidateSpec spec;
+  std::vector<WeightedTerm> common;
+  bool has_rare = false;
+  for (const std::string& term : t.question) {
+    const bool c = is_common(term);
+    (c ? common : spec.match).push_back({term, 1.0, df(term)});
+    has_rare = has_rare || !c;
+  }
+  for (const std::string& term : t.alternatives) {
+    const bool c = is_common(term);
+    (c ? common : spec.match).push_back({term, 0.5, df(term)});
+    has_rare = has_rare || !c;
+  }
+  for (const std::string& d : t.named) spec.match.push_back({d, 0.0, df(d)});
   // The title field as a field of its own: a node whose title or heading
   // holds question terms joins the candidates even when the question's words
   // are common in bodies ("which models can I run" and the page "Supported
@@ -45,30 +55,31 @@ Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_
     return n > 0 && (tune.title_df <= 0 || n <= tune.title_df * n_docs);
   };
   if (tune.title_query > 0) {
-    std::vector<std::string> tq;
     for (const std::string& term : t.question)
-      if (title_useful(term)) tq.push_back(Prefixed('T', term));
+      if (title_useful(term)) {
+        std::string tt = Prefixed('T', term);
+        const Xapian::doccount n = df(tt);
+        spec.match.push_back({std::move(tt), tune.title_query, n});
+      }
     // A synonym of a question term in a title (a Chinese question and the
     // English page "Environment Variables") counts there too.
     if (tune.title_alt > 0)
       for (const std::string& term : t.alternatives)
-        if (t.alt_credit.at(term) >= tune.title_alt && title_useful(term))
-          tq.push_back(Prefixed('T', term));
-    if (!tq.empty())
-      base = Xapian::Query(Xapian::Query::OP_OR, base,
-                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                         Xapian::Query(Xapian::Query::OP_OR, tq.begin(), tq.end()),
-                                         tune.title_query));
+        if (t.alt_credit.at(term) >= tune.title_alt && title_useful(term)) {
+          std::string tt = Prefixed('T', term);
+          const Xapian::doccount n = df(tt);
+          spec.match.push_back({std::move(tt), tune.title_query, n});
+        }
   }
-  if (has_common) {
-    static const std::set<std::string> kNoNames;
-    Xapian::Query common =
-        TermsQuery(SearchTerms{t.question, t.alternatives, t.alt_credit, kNoNames}, is_common);
-    // without a rarer term of the question the common ones are the match
-    base =
-        Xapian::Query(has_rare ? Xapian::Query::OP_AND_MAYBE : Xapian::Query::OP_OR, base, common);
-  }
-  return base;
+  // Without a rarer term of the question the common ones are the match.
+  std::vector<WeightedTerm>& to = has_rare ? spec.extra : spec.match;
+  to.insert(to.end(), common.begin(), common.end());
+  return spec;
+}
+
+Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
+                             const DocFreq& df) {
+  return SpecQuery(CandidateTerms(t, tune, n_docs, df));
 }
 
 double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope) {

@@ -3,6 +3,7 @@
 // Private to query/.
 #pragma once
 
+#include "docs_match.h"
 #include "docs_rank.h"
 
 #include <xapian.h>
@@ -32,10 +33,18 @@ using DocFreq = std::function<Xapian::doccount(const std::string&)>;
 // puts them first).
 Xapian::Query TermsQuery(const SearchTerms& t, const std::function<bool(const std::string&)>& keep);
 
-// The candidate query: TermsQuery of every term, the title field (`T`
-// terms) at tune.title_query, and the terms held by more than
-// tune.common_df of the `n_docs` nodes only adding weight (AND_MAYBE) to
-// nodes that match a rarer one, unless the question has no rarer term.
+// The candidate search: every question term and alternative (at half weight)
+// that `tune.common_df` of the `n_docs` nodes or fewer hold, the named pages'
+// `D` terms at weight 0 (they bring their nodes), and the title field (`T`
+// terms held by at most tune.title_df of the nodes) at tune.title_query
+// bring candidates; the commoner terms only add weight to them, unless the
+// question has no rarer term (then they bring them too). TopMatches
+// (docs_match.h) ranks the candidates.
+CandidateSpec CandidateTerms(const SearchTerms& t, const Tuning& tune, double n_docs,
+                             const DocFreq& df);
+
+// SpecQuery(CandidateTerms(...)): the same search as a Xapian query (the
+// relevance-feedback pass, tests).
 Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
                              const DocFreq& df);
 
