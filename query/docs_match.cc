@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
+#include <functional>
+#include <utility>
 
 namespace fixgraph::query::docs {
 namespace {
@@ -38,7 +39,7 @@ class TermWeight {
     return weight_ * (wdf_d / denom);
   }
 
-  // At least Part of any node: wdf / denom < 1.
+  // No node's Part is above it (wdf / denom < 1).
   double Bound() const { return weight_; }
 
  private:
