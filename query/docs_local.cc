@@ -350,10 +350,9 @@ class DocIndexHandle : public docs::IndexSearch {
   // The candidates: BM25 over the question terms, their alternatives, the title
   // field and the named pages (CandidateTerms), term at a time (TopMatches).
   Found FindCandidates(const Plan& p, size_t limit) {
-    const double n_docs = p.n_docs;
     const docs::SearchTerms terms{p.qterms, p.alt_terms, p.alt_credit, p.named_terms};
     const docs::DocFreq df = [this](const std::string& t) { return Df(t); };
-    Found found{docs::CandidateTerms(terms, tune_, n_docs, df), {}, std::nullopt};
+    Found found{docs::CandidateTerms(terms, tune_, p.n_docs, df), {}, std::nullopt};
     const docs::CandidateSpec& spec = found.spec;
     const auto want =
         static_cast<Xapian::doccount>(std::max(static_cast<size_t>(tune_.candidates), limit * 3));
@@ -373,13 +372,15 @@ class DocIndexHandle : public docs::IndexSearch {
     // only for those documents and leaves out the terms in more than
     // feedback_df of the nodes: their long posting lists are most of a
     // match's cost and barely move the best few documents.
-    const double common_df = tune_.feedback_df * n_docs;
+    const double common_df = tune_.feedback_df * p.n_docs;
     const FeedbackDecider decider(&p.have);
-    const docs::Feedback fb{
-        docs::TermsQuery(terms, [&](const std::string& t) { return Df(t) <= common_df; }),
-        static_cast<Xapian::doccount>(tune_.feedback_docs),
-        static_cast<Xapian::termcount>(tune_.feedback_terms), tune_.feedback_weight, &decider};
-    found.matches = docs::XapianMatches(db_, spec, want, feedback ? &fb : nullptr);
+    std::optional<docs::Feedback> fb;
+    if (feedback)
+      fb = docs::Feedback{
+          docs::TermsQuery(terms, [&](const std::string& t) { return Df(t) <= common_df; }),
+          static_cast<Xapian::doccount>(tune_.feedback_docs),
+          static_cast<Xapian::termcount>(tune_.feedback_terms), tune_.feedback_weight, &decider};
+    found.matches = docs::XapianMatches(db_, spec, want, fb ? &*fb : nullptr);
     return found;
   }
 

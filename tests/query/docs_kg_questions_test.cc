@@ -166,11 +166,13 @@ class DocsStructure : public ::testing::Test {
     EXPECT_TRUE(hits.ok()) << hits.status().ToString();
     return hits.ok() ? *hits : std::vector<DocHit>{};
   }
-  // `n` pages of filler under h/ (so that the corpus has term statistics).
-  void Filler(int n) {
+  // `n` pages of filler under `dir` (so that the corpus has term
+  // statistics): "# <title> i" and `body`.
+  void Filler(int n, const std::string& dir = "h", const std::string& title = "Other",
+              const std::string& body = "filler text words") {
     for (int i = 0; i < n; ++i)
-      Page("h/q" + std::to_string(i) + ".md",
-           "# Other " + std::to_string(i) + "\n\nfiller text words\n");
+      Page(dir + "/q" + std::to_string(i) + ".md",
+           "# " + title + " " + std::to_string(i) + "\n\n" + body + "\n");
   }
   // The hits of `q` from a source opened with the current tune_ (Search
   // keeps the source Import opened).
@@ -593,12 +595,8 @@ TEST_F(DocsStructure, ANamePartSharedWithAnyProductOfTheIndexNamesNone) {
   Page("serve-widget/config/queue.md", "# Queue depth\n\nThe queue depth and the cache size.\n");
   Page("gadget-lib/env/queue.md",
        "# Queue depth\n\nSet the queue depth and the cache size with these settings.\n");
-  for (int i = 0; i < 30; ++i) {
-    Page("torch-widget/h/q" + std::to_string(i) + ".md",
-         "# Notes " + std::to_string(i) + "\n\nfiller notes\n");
-    Page("serve-widget/h/q" + std::to_string(i) + ".md",
-         "# More " + std::to_string(i) + "\n\nfiller text words\n");
-  }
+  Filler(30, "torch-widget/h", "Notes", "filler notes");
+  Filler(30, "serve-widget/h", "More");
   Import();
   auto first = [&](const std::string& q) { return FirstPage(q, 3); };
   EXPECT_EQ(first("widget queue depth and cache size settings"), "kb/gadget-lib/env/queue.md");
@@ -718,12 +716,8 @@ TEST_F(DocsStructure, SiblingsAreOfOneProduct) {
        "# torch.npu.set_widget_limit\n\n## 功能说明\n设置流上能用的核数，限制流的核数。\n");
   Page("beta-serve/api/reset_widget_limit.md",
        "# torch.npu.reset_widget_limit\n\n## 功能说明\n把流的核数配置复原。\n");
-  for (int i = 0; i < 20; ++i) {
-    Page("alpha-lib/h/q" + std::to_string(i) + ".md",
-         "# Other " + std::to_string(i) + "\n\nfiller text words\n");
-    Page("beta-serve/h/q" + std::to_string(i) + ".md",
-         "# More " + std::to_string(i) + "\n\nfiller notes\n");
-  }
+  Filler(20, "alpha-lib/h");
+  Filler(20, "beta-serve/h", "More", "filler notes");
   Import();
   EXPECT_EQ(FirstPage("alpha-lib 之前限制了流能用的核数，现在想恢复，用什么接口"),
             "kb/alpha-lib/api/set_widget_limit.md");
