@@ -541,7 +541,8 @@ class XapianSearcher final : public Searcher {
   // adding weight to the candidates whose title holds some units (AND_MAYBE:
   // it never adds candidates, and its short posting lists are only read at
   // the candidates). Conjunctive first: when at least `limit` issues hold
-  // every unit of the query (identifiers whole), the candidates are among
+  // every unit of the query (identifiers whole; in a large index, every unit
+  // that narrows: ask_query.h, Conjunction), the candidates are among
   // them: an AND is driven by its rarest unit, an OR walks every posting of
   // every unit and identifier part. Else the rarest units, OR-ed, rank
   // partial matches too; there (in a large index) the title weight comes from
@@ -597,8 +598,9 @@ class XapianSearcher final : public Searcher {
       return run(Xapian::Query(Xapian::Query::OP_FILTER, units, Xapian::Query(&only)), title);
     };
     Xapian::MSet mset;
-    if (!built.all.empty())
-      mset = pass(built.all, built.title_any, built.all, PassKind::kConjunctive);
+    const Xapian::Query all =
+        common.large ? Conjunction(built, common.termfreq, common.issues) : built.all;
+    if (!all.empty()) mset = pass(all, built.title_any, all, PassKind::kConjunctive);
     if (mset.size() >= limit) return mset;
     also.assign(mset.begin(), mset.end());
     Xapian::Query title = built.title_any;

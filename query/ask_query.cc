@@ -190,7 +190,7 @@ Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, do
                                double budget, double issues) {
   std::vector<std::pair<double, size_t>> narrowing;  // units that narrow, rarest first
   for (const auto& [postings, i] : UnitsRarestFirst(q, termfreq))
-    if (postings > 0 && postings <= issues / 2) narrowing.emplace_back(postings, i);
+    if (postings > 0 && postings <= kNarrowingShare * issues) narrowing.emplace_back(postings, i);
   if (narrowing.size() < 2 || narrowing.front().first <= budget ||
       narrowing.front().first > max_postings)
     return Xapian::Query();
@@ -203,6 +203,19 @@ Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, do
   }
   if (taken.size() < 2 || taken.size() == q.body_units.size()) return Xapian::Query();
   return UnitsQuery(q, std::move(taken), Xapian::Query::OP_AND);
+}
+
+Xapian::Query Conjunction(const BuiltQuery& q, const TermFreq& termfreq, double issues) {
+  const size_t n = q.all.get_num_subqueries();
+  std::vector<Xapian::Query> kept;
+  kept.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    Xapian::Query unit = q.all.get_subquery(i);
+    if (EstimatedMatches(unit, termfreq, issues) <= kNarrowingShare * issues)
+      kept.push_back(std::move(unit));
+  }
+  if (kept.size() < 2 || kept.size() == n) return q.all;
+  return Xapian::Query(Xapian::Query::OP_AND, kept.begin(), kept.end());
 }
 
 bool CommonSingleUnit(const BuiltQuery& q, const TermFreq& termfreq, double max_postings) {

@@ -84,12 +84,16 @@ Xapian::Query RareTitleUnits(const BuiltQuery& q, const TermFreq& termfreq, doub
 Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
                         double budget);
 
+// A unit estimated to match more than this share of the issues narrows an AND
+// too little to be worth its postings (RareIntersection, Conjunction).
+inline constexpr double kNarrowingShare = 0.5;
+
 // When even the rarest unit of q (not common: at most `max_postings`) matches
 // more than `budget` postings, the filter RareUnits would give (that unit
 // alone) still lets the partial-match pass weigh all its holders: in a store
 // of a million issues an error code is held by tens of thousands. Then the
 // candidates are the issues holding the rarest units together: the units
-// (postings estimated as for RareUnits; each at most half of `issues`)
+// (postings estimated as for RareUnits; each at most kNarrowingShare of `issues`)
 // AND-ed rarest first until their intersection, estimated as if they were
 // independent, fits the budget; at most kIntersectionUnits of them.
 // An empty query when the rarest unit fits the budget alone (or is common),
@@ -98,6 +102,17 @@ Xapian::Query RareUnits(const BuiltQuery& q, const TermFreq& termfreq, double ma
 constexpr size_t kIntersectionUnits = 3;
 Xapian::Query RareIntersection(const BuiltQuery& q, const TermFreq& termfreq, double max_postings,
                                double budget, double issues);
+
+// The conjunctive pass of a large index: q.all without the units estimated
+// (EstimatedMatches, a synonym group as the union of its members) to match
+// more than kNarrowingShare of `issues`. Such a unit ("npu" and its synonyms
+// "device", 卡, "card"; "error" and 报错) leaves out few issues that hold the
+// other units and weighs next to nothing in BM25, yet an AND reads its long
+// posting lists at every candidate: in a pasted log line of twenty units
+// matched by thousands of issues that was most of the pass. q.all itself
+// when fewer than two units would remain (the pass would be one unit, or
+// none) or when none is left out.
+Xapian::Query Conjunction(const BuiltQuery& q, const TermFreq& termfreq, double issues);
 
 // True for a query of one unit of words (not an identifier or code, which
 // usually sits in a pasted log that BM25 ranks) whose postings exceed

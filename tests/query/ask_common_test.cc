@@ -198,5 +198,26 @@ TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved)
     EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
 }
 
+TEST_F(AskTest, UnitsMostIssuesHoldDoNotNarrowTheConjunctivePass) {
+  // 1,000 of the 1,200 issues say "npu": a unit over half the issues narrows
+  // an AND too little to be read (ask_query.h, Conjunction). The ten saying
+  // "quasar nebula" without it hold every unit that narrows: the conjunctive
+  // pass finds them, matching all it asks. Their relevance is that of the
+  // question without "npu" scaled by Xapian's share of the question's terms
+  // they hold: 2 of 5 (quasar, nebula and the three in the title field)
+  // against 2 of 4, 0.8. Read as a unit of the AND, "npu" would leave them to
+  // the partial pass, where they match 2 of its 6 terms: 0.67.
+  std::vector<std::string> body(kIssues + 1, "lima");
+  for (int i = 201; i <= kIssues; ++i) body[i] = "npu lima";
+  for (int i = 1; i <= 10; ++i) body[i] = "quasar nebula";
+  std::vector<AskHit> hits = AskOverBodies(body, "npu quasar nebula", 5);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits) EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString();
+  const std::vector<AskHit> without = AskHits("quasar nebula", 5);
+  ASSERT_FALSE(without.empty());
+  EXPECT_NEAR(hits[0].score / without[0].score, 0.8, 0.02)
+      << hits[0].score << " against " << without[0].score;
+}
+
 }  // namespace
 }  // namespace fixgraph::query::testing

@@ -75,6 +75,12 @@ class AskTest : public graph::testing::GraphTest {
                i <= closed ? "2026-03-02T10:00:00Z" : "");
     Commit();
     LinkAndIndex();
+    return AskHits(query, limit);
+  }
+
+  // The hits of `query` over the index as it stands (at most `limit`, at
+  // any score). A failure is reported and gives no hits.
+  std::vector<AskHit> AskHits(const std::string& query, size_t limit) {
     auto searcher = OpenSearcher();
     if (searcher == nullptr) return {};
     AskOptions o;

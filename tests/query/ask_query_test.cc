@@ -156,6 +156,35 @@ TEST(AskQueryTest, RareUnitsAreIntersectedWhenTheRarestIsOverTheBudget) {
   EXPECT_TRUE(RareIntersection(BuildQuery("alpha bravo"), freq, 50000, 2000, kIssues).empty());
 }
 
+TEST(AskQueryTest, ConjunctionLeavesOutUnitsMostIssuesHold) {
+  // The conjunctive pass of a large index: a unit held by more than half the
+  // issues (a word, or a synonym group as the union of its members) narrows
+  // the AND too little to be read; the others stay, in the query's order.
+  constexpr double kIssues = 1000;
+  auto freq = [](const std::string& term) -> unsigned {
+    if (term == "alpha") return 600;  // over half
+    if (term == "bravo") return 10;
+    if (term == "charli") return 20;
+    if (term == "delta") return 500;  // half: kept
+    if (term == "devic") return 300;  // the group of "device" (devic, 设备, 卡, card,
+    if (term == "npu") return 400;    // npu): 1 - 0.7 x 0.6 = 58% of the issues
+    return 0;
+  };
+  BuiltQuery q = BuildQuery("alpha bravo charlie delta");
+  const Xapian::Query narrowed = Conjunction(q, freq, kIssues);
+  EXPECT_EQ(narrowed.get_type(), Xapian::Query::OP_AND) << narrowed.get_description();
+  EXPECT_EQ(Terms(narrowed), (std::set<std::string>{"bravo", "charli", "delta"}));
+  EXPECT_EQ(Terms(Conjunction(BuildQuery("device bravo charlie"), freq, kIssues)),
+            (std::set<std::string>{"bravo", "charli"}));
+  // Nothing to leave out, or fewer than two units left: the whole AND.
+  BuiltQuery rare = BuildQuery("bravo charlie delta");
+  EXPECT_EQ(Conjunction(rare, freq, kIssues).get_description(), rare.all.get_description());
+  BuiltQuery one_left = BuildQuery("alpha bravo");
+  EXPECT_EQ(Conjunction(one_left, freq, kIssues).get_description(), one_left.all.get_description());
+  // One unit: no conjunctive pass at all.
+  EXPECT_TRUE(Conjunction(BuildQuery("bravo"), freq, kIssues).empty());
+}
+
 TEST(AskQueryTest, MatchesAreEstimatedAsIfTermsWereIndependent) {
   constexpr double kIssues = 1000;
   auto freq = [](const std::string& term) -> unsigned {
