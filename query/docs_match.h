@@ -3,7 +3,7 @@
 //
 // The candidates are the nodes with the best BM25 weights (Xapian's
 // BM25Weight, default parameters) for a weighted OR of terms, some of which
-// only add weight to nodes the others match (CandidateQuery, docs_query.h).
+// only add weight to nodes the others match (CandidateTerms, docs_query.h).
 // Enquire::get_mset ranks the same nodes, but walks the OR's posting lists
 // together, document at a time: over the corpus imported ten times that was
 // about 60% of a question's time for some 8,000 postings of its rarer terms
@@ -31,7 +31,7 @@ struct WeightedTerm {
   Xapian::doccount tf = 0;  // the nodes holding it, when known (0: TopMatches reads it)
 };
 
-// What CandidateQuery searches for: a node holding a `match` term is a
+// What CandidateTerms (docs_query.h) searches for: a node holding a `match` term is a
 // candidate; the `extra` terms only add weight to candidates.
 struct CandidateSpec {
   std::vector<WeightedTerm> match;

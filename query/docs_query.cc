@@ -34,16 +34,15 @@ CandidateSpec CandidateTerms(const SearchTerms& t, const Tuning& tune, double n_
   CandidateSpec spec;
   std::vector<WeightedTerm> common;
   bool has_rare = false;
-  for (const std::string& term : t.question) {
-    const bool c = is_common(term);
-    (c ? common : spec.match).push_back({term, 1.0, df(term)});
-    has_rare = has_rare || !c;
-  }
-  for (const std::string& term : t.alternatives) {
-    const bool c = is_common(term);
-    (c ? common : spec.match).push_back({term, 0.5, df(term)});
-    has_rare = has_rare || !c;
-  }
+  auto add = [&](const std::vector<std::string>& terms, double factor) {
+    for (const std::string& term : terms) {
+      const bool c = is_common(term);
+      (c ? common : spec.match).push_back({term, factor, df(term)});
+      has_rare = has_rare || !c;
+    }
+  };
+  add(t.question, 1.0);
+  add(t.alternatives, 0.5);
   for (const std::string& d : t.named) spec.match.push_back({d, 0.0, df(d)});
   // The title field as a field of its own: a node whose title or heading
   // holds question terms joins the candidates even when the question's words
@@ -55,31 +54,23 @@ CandidateSpec CandidateTerms(const SearchTerms& t, const Tuning& tune, double n_
     return n > 0 && (tune.title_df <= 0 || n <= tune.title_df * n_docs);
   };
   if (tune.title_query > 0) {
+    auto add_title = [&](const std::string& term) {
+      std::string tt = Prefixed('T', term);
+      const Xapian::doccount n = df(tt);
+      spec.match.push_back({std::move(tt), tune.title_query, n});
+    };
     for (const std::string& term : t.question)
-      if (title_useful(term)) {
-        std::string tt = Prefixed('T', term);
-        const Xapian::doccount n = df(tt);
-        spec.match.push_back({std::move(tt), tune.title_query, n});
-      }
+      if (title_useful(term)) add_title(term);
     // A synonym of a question term in a title (a Chinese question and the
     // English page "Environment Variables") counts there too.
     if (tune.title_alt > 0)
       for (const std::string& term : t.alternatives)
-        if (t.alt_credit.at(term) >= tune.title_alt && title_useful(term)) {
-          std::string tt = Prefixed('T', term);
-          const Xapian::doccount n = df(tt);
-          spec.match.push_back({std::move(tt), tune.title_query, n});
-        }
+        if (t.alt_credit.at(term) >= tune.title_alt && title_useful(term)) add_title(term);
   }
   // Without a rarer term of the question the common ones are the match.
   std::vector<WeightedTerm>& to = has_rare ? spec.extra : spec.match;
   to.insert(to.end(), common.begin(), common.end());
   return spec;
-}
-
-Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
-                             const DocFreq& df) {
-  return SpecQuery(CandidateTerms(t, tune, n_docs, df));
 }
 
 double ScopeShare(const Xapian::Database& db, const std::string& term, const std::string& scope) {

@@ -43,11 +43,6 @@ Xapian::Query TermsQuery(const SearchTerms& t, const std::function<bool(const st
 CandidateSpec CandidateTerms(const SearchTerms& t, const Tuning& tune, double n_docs,
                              const DocFreq& df);
 
-// SpecQuery(CandidateTerms(...)): the same search as a Xapian query (the
-// relevance-feedback pass, tests).
-Xapian::Query CandidateQuery(const SearchTerms& t, const Tuning& tune, double n_docs,
-                             const DocFreq& df);
-
 // The share of the nodes holding `term` whose page lies in sub-corpus `scope`
 // (docs_rank.h PageScope): `vllm` is nearly all in vllm-ascend's pages and
 // names that product; `pytorch` is spread over every torch_npu sub-corpus
