@@ -58,8 +58,8 @@ Xapian::WritableDatabase Nodes(const fixgraph::testing::TempDir& dir, int n) {
 // Xapian's ranking of every match, cut to `want`. (Asked for 60 at once,
 // Xapian's matcher once left out a node weighing more than its 57th: its
 // pruning by weight bounds is not exact with these queries. TopMatches is.)
-std::vector<DocMatch> XapianMatches(const Xapian::Database& db, const CandidateSpec& spec,
-                                    size_t want) {
+std::vector<DocMatch> XapianFullRanking(const Xapian::Database& db, const CandidateSpec& spec,
+                                        size_t want) {
   Xapian::Enquire enquire(db);
   enquire.set_query(SpecQuery(spec));
   const Xapian::MSet mset = enquire.get_mset(0, db.get_doccount());
@@ -103,7 +103,7 @@ TEST(DocsMatchTest, RanksAsXapiansMatcherDoes) {
       spec.extra.push_back({Word(rng.Next(60)), rng.Next(2) == 0 ? 1.0 : 0.5});
     for (size_t want : {1, 5, 60, 5000}) {
       const std::string what = "query " + std::to_string(q) + " want " + std::to_string(want);
-      ExpectSame(XapianMatches(db, spec, want), TopMatches(db, spec, lengths, want), what);
+      ExpectSame(XapianFullRanking(db, spec, want), TopMatches(db, spec, lengths, want), what);
       ++compared;
     }
   }
@@ -132,7 +132,7 @@ TEST(DocsMatchTest, ExtraTermsOnlyAddWeightAndZeroFactorsBringNodes) {
   EXPECT_EQ(got[1].did, 4u);  // rare
   EXPECT_EQ(got[2].did, 3u);  // the named page, weighing nothing
   EXPECT_EQ(got[2].weight, 0.0);
-  ExpectSame(XapianMatches(db, spec, 10), got, "small");
+  ExpectSame(XapianFullRanking(db, spec, 10), got, "small");
 }
 
 TEST(DocsMatchTest, LengthsOfAnOlderRevisionAreRefused) {
