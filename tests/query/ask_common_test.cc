@@ -118,6 +118,48 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
     EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
 }
 
+// A pasted line of 13 units in 1,200 issues: qa..qd (`rare` issues each) are
+// the rarest, qe..qj (130-135 each) next, together within the partial pass's
+// filter budget (its filter, RareUnits); kilo, lima and mike (300 each) are
+// common. Issue 1195 holds qe..qj, more of the line than any other issue.
+// The narrowed pass first weighs its filter's issues by the four rarest units
+// alone (ask.cc, kFirstStageUnits) and keeps the best 100 (kFirstStageKeep)
+// when at least that many hold one of them; only then does 1195, holding
+// none, drop out.
+struct Line {
+  std::vector<std::string> body;  // by issue number
+  std::string query;
+};
+Line LineOverRarestUnits(int rare) {
+  auto unit = [](int k) { return std::string("q") + char('a' + k); };
+  std::vector<std::string> body(kIssues + 1);
+  int next = 1;
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < rare; ++i) body[next++] += unit(k) + " ";
+  for (int k = 4; k < 10; ++k)
+    for (int i = 0; i < 129 + k - 4; ++i) body[next++] += unit(k) + " ";
+  for (int k = 4; k < 10; ++k) body[1195] += unit(k) + " ";
+  for (int i = 1; i <= 300; ++i) body[i] += "kilo lima mike";
+  std::string query = "kilo lima mike";
+  for (int k = 0; k < 10; ++k) query += " " + unit(k);
+  return {body, query};
+}
+
+TEST_F(AskTest, NarrowedPassWeighsInFullTheBestByItsRarestUnits) {
+  const Line line = LineOverRarestUnits(30);  // 120 hold qa..qd
+  const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
+    EXPECT_NE(hit.issue, IssueRef("1195")) << "holds none of the four rarest units";
+}
+
+TEST_F(AskTest, NarrowedPassWeighsEveryFilteredIssueWhenFewHoldItsRarestUnits) {
+  const Line line = LineOverRarestUnits(20);  // 80 hold qa..qd
+  const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].issue, IssueRef("1195"));
+}
+
 // Forty filler words: a long body, which BM25 weighs below a short one.
 std::string FortyFillerWords() {
   std::string filler;
