@@ -20,7 +20,9 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 
 namespace fixgraph::query {
 namespace {
@@ -355,6 +357,10 @@ class XapianSearcher final : public Searcher {
     double part;        // an identifier part held by more issues than this is left out
     double unit;        // a unit matching more postings than this is common
     double title_unit;  // RareTitleUnits' bound
+    // The index's term frequencies, each looked up once per search: the
+    // passes' estimates ask for the same terms up to seven times, about 30
+    // B-tree lookups a query of the serve mix (docs/benchmarks.md, "A first
+    // stage for the narrowed pass": 0.98x its CPU).
     TermFreq termfreq;
     double issues;  // live issues
 
@@ -363,7 +369,12 @@ class XapianSearcher final : public Searcher {
           part(kCommonPartShare * static_cast<double>(issues)),
           unit(std::min(kLongUnitPostings, part)),
           title_unit(kCommonTitleShare * static_cast<double>(issues)),
-          termfreq([&db](const std::string& term) { return db.get_termfreq(term); }),
+          termfreq([&db, seen = std::make_shared<std::unordered_map<std::string, unsigned>>()](
+                       const std::string& term) {
+            auto [it, fresh] = seen->try_emplace(term, 0);
+            if (fresh) it->second = db.get_termfreq(term);
+            return it->second;
+          }),
           issues(static_cast<double>(issues)) {}
   };
 
