@@ -165,11 +165,13 @@ std::string Gzip(const std::string& data) {
 // Regression: no cap on the body: an endless body or a gzip bomb grew memory
 // to gigabytes. Now each stops at max_body_bytes with a clear error.
 TEST(HttpHostile, BodyCapsHoldForLargeEndlessAndCompressedBodies) {
+  // Declared before the server: its worker may still be in the endless
+  // provider when the test body ends, and the server is stopped first.
+  std::atomic<std::size_t> endless_sent{0};
   Host a;
   a.server().Get("/big", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(std::string(3 << 20, ' ') + "[]", "application/json");
   });
-  std::atomic<std::size_t> endless_sent{0};
   a.server().Get("/endless", [&](const httplib::Request&, httplib::Response& res) {
     res.set_chunked_content_provider("application/json", [&](size_t, httplib::DataSink& sink) {
       static const std::string chunk(64 << 10, ' ');
