@@ -50,6 +50,18 @@ TEST_F(AskCli, PlainTextReadsWell) {
   EXPECT_NE(r.out.find("flags: fix_before_issue"), std::string::npos) << r.out;
 }
 
+class AskDocsCli : public testing::DemoStoreCli<AskDocsCli, /*kWithDocs=*/true> {};
+
+// A doc hit in the text output names the products its page supports, as
+// `docs search` does: for "does X work on Y" they are the answer.
+TEST_F(AskDocsCli, DocHitsShowTheirProducts) {
+  Result r = Run({"ask", "HCCL_IF_BASE_PORT 端口范围"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("- HCCL_IF_BASE_PORT: port range used by HCCL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  fixgraph-kg/hccl/if-base-port  [A2, A3, training]\n"), std::string::npos)
+      << r.out;
+}
+
 // --repo, --limit, --no-docs and --min-score reach the search.
 TEST_F(AskCli, FlagsReachTheSearch) {
   json r = AskJson(
