@@ -37,7 +37,6 @@
 #include <array>
 #include <cmath>
 #include <cstdarg>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -161,6 +160,7 @@ class DocIndexHandle : public docs::IndexSearch {
     std::string page_kind;                         // value kSlotPageKind
     const std::set<std::string>* holds = nullptr;  // the needed terms it holds
     std::set<std::string> name_words;              // value kSlotNameWords, split
+    double own_rank = 0;                           // the rank key before the page's evidence
   };
 
   // What the candidates hold and are, read in docid order (Facts below).
@@ -653,6 +653,7 @@ class DocIndexHandle : public docs::IndexSearch {
       for (size_t g = 0; g < n_groups; ++g) pm[g] = std::max(pm[g], c->matched[g]);
     }
     for (Cand& c : *cands) {
+      c.own_rank = c.rank;
       const auto& pm = page_m[c.page].second;
       double got = 0;
       for (size_t g = 0; g < n_groups; ++g) got += pm[g] * p.group_w[g];
@@ -665,20 +666,28 @@ class DocIndexHandle : public docs::IndexSearch {
   // the question does not name share one slot: the best of them comes in
   // the first round, the others (near-identical sections of other
   // tutorials) after every other page.
-  static std::vector<const Cand*> OrderCandidates(const Plan& p, std::vector<Cand>* cands) {
+  std::vector<const Cand*> OrderCandidates(const Plan& p, std::vector<Cand>* cands) const {
     std::stable_sort(cands->begin(), cands->end(), [](const Cand& a, const Cand& b) {
       if (std::abs(a.rank - b.rank) > 1e-9) return a.rank > b.rank;
       return a.bm25 > b.bm25;
     });
+    // A page takes the place of its best section by the rank key, and is
+    // shown by its best section by the key without the page's evidence (which
+    // adds to each section what it lacks of the page's coverage; docs/kg.md).
+    std::map<std::string, const Cand*> shown;
+    for (const Cand& c : *cands) {
+      auto [it, fresh] = shown.try_emplace(c.page, &c);
+      if (!fresh && tune_.own_section > 0 && c.own_rank > it->second->own_rank + 1e-9)
+        it->second = &c;
+    }
     std::vector<const Cand*> order;
     std::vector<const Cand*> later;
     std::set<std::string> pages;
     bool tutorial_shown = false;
-    for (const Cand& c : *cands) {
-      if (!pages.insert(c.page).second) {
-        later.push_back(&c);
-        continue;
-      }
+    for (const Cand& first : *cands) {
+      const Cand& c = *shown[first.page];
+      if (&c != &first) later.push_back(&first);
+      if (!pages.insert(first.page).second) continue;
       bool collapsible = c.page_kind == docs::kPageTutorial && !c.named && c.rank < 1.0 &&
                          !TitleMatches(*c.holds, p.groups, p.term_idf);
       if (collapsible && tutorial_shown) {
@@ -737,18 +746,8 @@ class DocIndexHandle : public docs::IndexSearch {
   __attribute__((format(printf, 2, 3))) void DebugLine(const char* format, ...) const {
     std::va_list args;
     va_start(args, format);
-    std::va_list again;
-    va_copy(again, args);
-    int n = std::vsnprintf(nullptr, 0, format, args);
+    docs::WriteDebugLine(debug_, debug_mu_, format, args);
     va_end(args);
-    if (n > 0) {
-      std::string line(static_cast<size_t>(n) + 1, '\0');
-      std::vsnprintf(line.data(), line.size(), format, again);
-      line.resize(static_cast<size_t>(n));
-      std::lock_guard<std::mutex> lock(*debug_mu_);
-      *debug_ << line << std::flush;
-    }
-    va_end(again);
   }
 
   // A term's frequency in db_, each looked up once per question (SearchLocked

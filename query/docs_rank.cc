@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -266,7 +267,8 @@ Tuning ReadTuning(std::string_view spec) {
                                            {"refused_weight", &t.refused_weight},
                                            {"cpp_api", &t.cpp_api},
                                            {"api_page", &t.api_page},
-                                           {"name_asked", &t.name_asked}};
+                                           {"name_asked", &t.name_asked},
+                                           {"own_section", &t.own_section}};
   while (!v.empty()) {
     size_t comma = v.find(',');
     std::string_view item = v.substr(0, comma);
@@ -486,6 +488,20 @@ bool FeedbackDecider::operator()(const std::string& term) const {
   if (term.size() < 2 || have_->count(term) > 0) return false;
   // Numbers and one-byte words say little about a topic.
   return term.find_first_not_of("0123456789.") != std::string::npos;
+}
+
+void WriteDebugLine(std::ostream* out, std::mutex* mu, const char* format, std::va_list args) {
+  std::va_list again;
+  va_copy(again, args);
+  int n = std::vsnprintf(nullptr, 0, format, args);
+  if (n > 0) {
+    std::string line(static_cast<size_t>(n) + 1, '\0');
+    std::vsnprintf(line.data(), line.size(), format, again);
+    line.resize(static_cast<size_t>(n));
+    std::lock_guard<std::mutex> lock(*mu);
+    *out << line << std::flush;
+  }
+  va_end(again);
 }
 
 }  // namespace fixgraph::query::docs

@@ -9,8 +9,11 @@
 
 #include <xapian.h>
 
+#include <cstdarg>
 #include <functional>
 #include <map>
+#include <mutex>
+#include <ostream>
 #include <set>
 #include <string>
 #include <string_view>
@@ -105,6 +108,7 @@ struct Tuning {
   double negation = 1;             // read what the question refuses (DropNegated); 0 = off
   double refused_weight = 0;       // ...its words' share of their weight (they are still searched)
   double common_df = 0.02;  // terms in more than this share of nodes only add weight (0 = off)
+  double own_section = 1;   // a page is shown by its best section before page evidence (0 = off)
 };
 
 // matched IDF / max IDF for full evidence
@@ -182,5 +186,9 @@ class FeedbackDecider : public Xapian::ExpandDecider {
  private:
   const std::set<std::string>* have_;
 };
+
+// One line of the search's debug output (LocalDocOptions::debug): `format`
+// with `args` (vprintf), written to `out` whole under `mu`.
+void WriteDebugLine(std::ostream* out, std::mutex* mu, const char* format, std::va_list args);
 
 }  // namespace fixgraph::query::docs

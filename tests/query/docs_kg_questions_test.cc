@@ -276,6 +276,33 @@ TEST_F(DocsStructure, ExactDefinedNameGoesFirst) {
   EXPECT_EQ(hits[0].page_kind, "api");
 }
 
+// A page is shown by the section that covers the question by its own rank
+// key. The page's evidence (its sections' coverage together) adds to each
+// section what the section lacks, so it once lifted a short prototype
+// section holding only the named API above the long constraints section that
+// answers the question.
+TEST_F(DocsStructure, PageIsShownByTheSectionThatCoversTheQuestion) {
+  std::string constraints = "## 约束说明\n";
+  for (int i = 0; i < 40; ++i)
+    constraints += "- 条目" + std::to_string(i) +
+                   "：输入 x 的尾轴长度需要对齐到 32 字节，shape 维度不超过 8 维。\n";
+  constraints += "- Atlas 推理系列产品：不支持 bf16 输入，输入必须是 fp16。\n";
+  Page("api/npu_sprocket.md",
+       "# torch\\_npu.npu\\_sprocket\n\n## 函数原型\nnpu_sprocket(x, weight, *, bias=None)\n\n" +
+           constraints);
+  Filler(30, "h", "Other", "输入 shape 维度 尾轴 对齐 bf16 fp16 推理 产品");
+  Import();
+  const std::string q = "npu_sprocket 在 Atlas 推理系列产品 上支持 bf16 输入吗";
+  auto hits = SearchTuned(q, 3);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].id, "kb/api/npu_sprocket.md#约束说明") << hits[0].id;
+  tune_ = "own_section=0";
+  hits = SearchTuned(q, 3);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].id, "kb/api/npu_sprocket.md#函数原型") << hits[0].id;
+  tune_.clear();
+}
+
 TEST_F(DocsStructure, EnableQuestionPrefersTheDefiningPageAndCollapsesTutorials) {
   SwitchCorpus();
   Import();
