@@ -102,11 +102,8 @@ void PrintDocs(std::ostream& out, const query::AskResult& r) {
     out << "- " << d.title << "  score " << std::fixed << std::setprecision(2) << d.score << " ("
         << query::DocBand(d.score) << ")\n";
     out.unsetf(std::ios::floatfield);
-    out << "  " << d.id << (d.url.empty() ? "" : "  " + d.url);
-    // The products the page says it supports: the answer to "does X work on Y".
-    for (size_t i = 0; i < d.products.size(); ++i)
-      out << (i ? ", " : "  [") << d.products[i] << (i + 1 == d.products.size() ? "]" : "");
-    out << "\n";
+    // With the products the page lists: the answer to "does X work on Y".
+    out << "  " << d.id << (d.url.empty() ? "" : "  " + d.url) << DocProductsText(d) << "\n";
     if (!d.snippet.empty()) out << Indent(d.snippet, "  ", 3);
   }
   if (r.docs_first) out << "\n";

@@ -1,6 +1,7 @@
 // fixgraph docs import PATH... | fixgraph docs search TEXT [--json] [--limit N]
 // | fixgraph docs eval QUESTIONS.json [--ask] [--misses] [--split dev|test]
 #include "commands.h"
+#include "documents.h"
 
 #include "fixgraph/query/ask.h"
 #include "fixgraph/query/docs.h"
@@ -162,12 +163,7 @@ void RunDocsSearch(Context& ctx, const std::string& text, bool json_out, int lim
   char buf[64];
   for (const query::DocHit& h : *hits) {
     std::snprintf(buf, sizeof buf, "%.3f %-9s ", h.score, Band(h.score));
-    *ctx.out << buf << h.title << "\n      " << h.id;
-    if (!h.products.empty()) {
-      *ctx.out << "  [";
-      for (size_t i = 0; i < h.products.size(); ++i) *ctx.out << (i ? ", " : "") << h.products[i];
-      *ctx.out << "]";
-    }
+    *ctx.out << buf << h.title << "\n      " << h.id << DocProductsText(h);
     if (h.source != "local") *ctx.out << "  (" << h.source << ")";
     *ctx.out << "\n      " << h.snippet << "\n";
   }

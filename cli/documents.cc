@@ -149,6 +149,18 @@ StatusOr<nlohmann::json> StatsDocument(const Store& store) {
   return StatsDocument(*data);
 }
 
+std::string DocProductsText(const query::DocHit& hit) {
+  std::string out;
+  for (size_t i = 0; i < hit.products.size(); ++i)
+    out += (i ? ", " : "  [") + hit.products[i] + (i + 1 == hit.products.size() ? "]" : "");
+  const char* sep = "  asked: ";
+  for (const auto& [family, listed] : hit.asked_products) {
+    out += sep + family + (listed ? " listed" : " not listed");
+    sep = ", ";
+  }
+  return out;
+}
+
 namespace {
 
 // A bare date for "until" covers the whole day.

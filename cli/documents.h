@@ -20,6 +20,7 @@
 #include "fixgraph/engine/status.h"
 #include "fixgraph/engine/store.h"
 #include "fixgraph/query/digest.h"
+#include "fixgraph/query/docs.h"
 
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -102,6 +103,11 @@ Status CheckDigestRequest(const DigestRequest& request, const std::string& what 
 // repositories the store does hold (a few, those of the same owner or name
 // first).
 Status RequireRepository(const Store& store, const RepoRef& repo);
+
+// A doc hit's products as the text output shows them after its id: "" when
+// it has none, else "  [A2, A3, inference]", and for a support question the
+// families it names, "  asked: inference listed, 950 not listed".
+std::string DocProductsText(const query::DocHit& hit);
 
 // `on_progress`: query::DigestOptions::on_progress (repositories collected).
 StatusOr<std::string> DigestText(

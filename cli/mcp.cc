@@ -123,7 +123,10 @@ json AskSchema() {
                   {"score", Num()},
                   {"snippet", Str()},
                   {"products", ArrayOf(Str())},
+                  {"asked_products", {{"type", "object"}, {"additionalProperties", Bool()}}},
                   {"band", Str()},
+                  {"page_kind", Str()},
+                  {"section_kind", Str()},
                   {"url", Str()}},
                  {"id", "title", "score"});
   return Obj({{"query", Str()},

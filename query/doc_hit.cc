@@ -19,6 +19,7 @@ nlohmann::json ToJson(const DocHit& hit) {
                       {"band", hit.band.empty() ? std::string(DocBand(hit.score)) : hit.band}};
   if (!hit.page_kind.empty()) j["page_kind"] = hit.page_kind;
   if (!hit.section_kind.empty()) j["section_kind"] = hit.section_kind;
+  if (!hit.asked_products.empty()) j["asked_products"] = hit.asked_products;
   return j;
 }
 

@@ -203,6 +203,22 @@ Intent ReadIntent(std::string_view question) {
   return in;
 }
 
+void MarkAskedProducts(std::string_view question, std::vector<DocHit>* hits) {
+  const Intent in = ReadIntent(question);
+  if (!in.support) return;
+  // Families only: a model tag ("300I DUO") comes with its family's tag.
+  std::vector<std::string> families;
+  for (const std::string& t : in.products)
+    if (t == "A2" || t == "A3" || t == "training" || t == "inference" || t == "950")
+      families.push_back(t);
+  if (families.empty()) return;
+  for (DocHit& h : *hits) {
+    if (h.products.empty()) continue;
+    for (const std::string& f : families)
+      h.asked_products[f] = std::find(h.products.begin(), h.products.end(), f) != h.products.end();
+  }
+}
+
 }  // namespace fixgraph::query::docs
 
 namespace fixgraph::query::docs {

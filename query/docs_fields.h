@@ -12,6 +12,8 @@
 
 #include "docs_node.h"
 
+#include "fixgraph/query/docs.h"
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -65,6 +67,11 @@ struct Intent {
 
 // Reads the intent of a question from its wording (Chinese and English).
 Intent ReadIntent(std::string_view question);
+
+// Sets DocHit::asked_products of `hits` for a support question (Intent)
+// naming product families; leaves them empty otherwise. Every doc source
+// calls it on what it returns.
+void MarkAskedProducts(std::string_view question, std::vector<DocHit>* hits);
 
 }  // namespace fixgraph::query::docs
 

@@ -1,5 +1,6 @@
 // The remote KG service behind DocSource: POST <url>/search
 // (reference/ascend-kg.md), with retries on 429/503 and errors as values.
+#include "docs_fields.h"
 #include "docs_http.h"
 #include "docs_node.h"
 
@@ -97,6 +98,7 @@ class RemoteDocSource : public DocSource {
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     auto r = SearchRaw(text, limit);
     if (!r.ok()) return Status(Redact(r.status()));
+    docs::MarkAskedProducts(text, &*r);
     return r;
   }
 

@@ -60,6 +60,13 @@ TEST_F(AskDocsCli, DocHitsShowTheirProducts) {
   EXPECT_NE(r.out.find("- HCCL_IF_BASE_PORT: port range used by HCCL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  fixgraph-kg/hccl/if-base-port  [A2, A3, training]\n"), std::string::npos)
       << r.out;
+  // A support question naming products reads whether the page lists them.
+  r = Run({"ask", "HCCL_IF_BASE_PORT 在 910B 和 310P 上支持吗"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("  fixgraph-kg/hccl/if-base-port  [A2, A3, training]  asked: A2 listed, "
+                       "inference not listed\n"),
+            std::string::npos)
+      << r.out;
 }
 
 // --repo, --limit, --no-docs and --min-score reach the search.

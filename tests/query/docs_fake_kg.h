@@ -49,6 +49,7 @@ class FakeKgServer {
     std::string id, title, snippet, source_file;
     std::vector<std::string> words;  // a result matches when the query holds one
     double score = 0.92;
+    std::vector<std::string> products;  // sent as "products" when not empty
   };
 
   // Behaviour knobs (set before requests arrive).
@@ -167,6 +168,7 @@ class FakeKgServer {
                          {"score", s},
                          {"snippet", n.snippet},
                          {"neighbors", nlohmann::json::array()}});
+      if (!n.products.empty()) results.back()["products"] = n.products;
       if (static_cast<int>(results.size()) >= top_k) break;
     }
     FakeResponse r;

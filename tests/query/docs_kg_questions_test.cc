@@ -126,6 +126,25 @@ TEST(DocsFields, Intent) {
   EXPECT_FALSE(docs::ReadIntent("训练报错 EZ9999").setting);
 }
 
+TEST(DocsFields, MarkAskedProducts) {
+  std::vector<DocHit> hits(3);
+  hits[0].products = {"800I A2", "A2", "A3"};
+  hits[1].products = {"inference"};  // hits[2] lists none
+  docs::MarkAskedProducts("does npu_foo work on an Atlas 800I A2 or a 300I Duo card?", &hits);
+  // Model tags count by their family (800I A2 -> A2, 300I DUO -> inference).
+  EXPECT_EQ(hits[0].asked_products,
+            (std::map<std::string, bool>{{"A2", true}, {"inference", false}}));
+  EXPECT_EQ(hits[1].asked_products,
+            (std::map<std::string, bool>{{"A2", false}, {"inference", true}}));
+  EXPECT_TRUE(hits[2].asked_products.empty());
+  // Not asked whether it works there, or no product named: nothing.
+  std::vector<DocHit> other(1);
+  other[0].products = {"A2"};
+  docs::MarkAskedProducts("npu_foo 在 910B 上报错 EZ9999", &other);
+  docs::MarkAskedProducts("npu_foo 支持 bf16 吗", &other);
+  EXPECT_TRUE(other[0].asked_products.empty());
+}
+
 TEST(DocsFields, SeamBigramsAreTheRareOnesBetweenWords) {
   std::map<std::string, double> df = {{"通信", 200}, {"信超", 3}, {"超时", 150}, {"卡住", 2}};
   auto f = [&](const std::string& t) {
@@ -272,6 +291,9 @@ TEST_F(DocsStructure, ExactDefinedNameGoesFirst) {
   // Support intent: the constraints section represents the page, with its products.
   EXPECT_EQ(hits[0].section_kind, "constraints") << hits[0].title;
   EXPECT_EQ(hits[0].products, std::vector<std::string>{"A2"});
+  // The family the question names, and whether the page lists it.
+  EXPECT_EQ(hits[0].asked_products, (std::map<std::string, bool>{{"inference", false}}));
+  EXPECT_EQ(ToJson(hits[0])["asked_products"], nlohmann::json({{"inference", false}}));
   EXPECT_EQ(hits[0].band, DocBand(hits[0].score));
   EXPECT_EQ(hits[0].page_kind, "api");
 }

@@ -66,6 +66,27 @@ TEST(DocsRemote, SearchSendsTheServiceShapeAndParsesResults) {
         << it.key();
 }
 
+// Products a result lists are normalised to tags, and a support question
+// learns which of the families it names each hit's page lists.
+TEST(DocsRemote, ProductsAreTagsAndSupportQuestionsGetTheirAnswer) {
+  FakeKgServer kg;
+  AddNodes(kg);
+  kg.nodes[0].products = {"Atlas A2 训练系列产品", "Atlas 推理系列产品"};
+  auto src = OpenRemoteDocSource(Options(kg));
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  auto hits = (*src)->Search("HCCL_BUFFSIZE 在 910B 和 Atlas A3 上支持吗", 5);
+  ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+  ASSERT_EQ(hits->size(), 2u);
+  EXPECT_EQ((*hits)[0].products, (std::vector<std::string>{"A2", "inference"}));
+  EXPECT_EQ((*hits)[0].asked_products, (std::map<std::string, bool>{{"A2", true}, {"A3", false}}));
+  EXPECT_TRUE((*hits)[1].asked_products.empty());  // its page lists no products
+  // Not a support question: no answer.
+  hits = (*src)->Search("HCCL_BUFFSIZE 在 910B 上设置多大", 5);
+  ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+  ASSERT_FALSE(hits->empty());
+  EXPECT_TRUE((*hits)[0].asked_products.empty());
+}
+
 TEST(DocsRemote, LimitIsClampedToTheServiceRangeAndEmptyQuerySendsNothing) {
   FakeKgServer kg;
   AddNodes(kg);

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -45,6 +46,11 @@ struct DocHit {
                                       // "tutorial", "index" (docs/kg.md); "" when unknown
   std::string section_kind;           // local nodes: "function", "parameters", "constraints",
                                       // "examples", "troubleshooting", "other"
+  // A question asking whether something works on products it names ("能在
+  // 310P 上用吗", "does X support Atlas A2"): per product family it names
+  // ("A2", "A3", "training", "inference", "950"), whether `products` lists
+  // it. Empty for other questions and for hits whose page lists no products.
+  std::map<std::string, bool> asked_products;
 };
 
 // The KG band of a score: "hit" (> kDocHitScore), "ambiguous" (>=
