@@ -1,5 +1,5 @@
 // fixgraph docs import PATH... | fixgraph docs search TEXT [--json] [--limit N]
-// | fixgraph docs eval QUESTIONS.json [--ask] [--misses] [--split dev|test]
+// | fixgraph docs eval QUESTIONS.json [--ask] [--misses] [--split NAME]
 #include "commands.h"
 #include "documents.h"
 
@@ -205,7 +205,8 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   eval->add_flag("--misses", *misses, "list the questions whose page was not first");
   eval->add_flag("--json", *eval_json, "print JSON (splits, latency and the misses)");
   auto split = std::make_shared<std::string>();
-  eval->add_option("--split", *split, "only the questions of this split (dev or test)")
+  eval->add_option("--split", *split,
+                   "only the questions of this split (dev, test or another name the file uses)")
       ->check(CLI::IsMember({"dev", "test"}))
       ->option_text("NAME");
   eval->callback([&ctx, file, split, via_ask, misses, eval_json] {

@@ -89,7 +89,12 @@ StatusOr<DocEvalReport> EvaluateDocQuestions(
                               (ids->empty() ? std::string("(nothing)") : (*ids)[0]));
     }
   }
-  for (const char* name : {"dev", "test", "all"}) {
+  // dev and test first, any other split the file names, then all.
+  std::vector<std::string> names = {"dev", "test"};
+  for (const auto& [name, s] : sums)
+    if (name != "dev" && name != "test" && name != "all") names.push_back(name);
+  names.push_back("all");
+  for (const std::string& name : names) {
     auto it = sums.find(name);
     if (it == sums.end()) continue;
     DocEvalSplit s = it->second;

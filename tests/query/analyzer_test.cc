@@ -245,9 +245,10 @@ TEST(AnalyzerLexiconTest, DocLexiconBridgesDomainVocabulary) {
     EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
   // The corpus vocabulary block (session 37): frequent words of the pages with
   // no group before, in both directions.
-  for (const auto& [en, zh] : {std::pair<const char*, const char*>{"keyword argument", "关键字参数"},
-                               {"standard deviation", "标准差"},
-                               {"sequence", "序列"}}) {
+  for (const auto& [en, zh] :
+       {std::pair<const char*, const char*>{"keyword argument", "关键字参数"},
+        {"standard deviation", "标准差"},
+        {"sequence", "序列"}}) {
     EXPECT_TRUE(bridged(docs, en, zh)) << en << " | " << zh;
     EXPECT_TRUE(bridged(docs, zh, en)) << zh << " | " << en;
   }

@@ -932,6 +932,19 @@ class DocsKgQuestions : public ::testing::Test {
   void SetUp() override {
     if (source_ == nullptr) GTEST_SKIP() << "shared corpus not found at " << corpus_;
   }
+  // The report of the question file `name` (tests/data) over the corpus.
+  static StatusOr<DocEvalReport> Evaluate(const std::string& name) {
+    auto qs = ReadDocQuestions(fixgraph::testing::SourceDir() + "/tests/data/" + name);
+    if (!qs.ok()) return qs.status();
+    return EvaluateDocQuestions(*qs,
+                                [](const std::string& q) -> StatusOr<std::vector<std::string>> {
+                                  auto hits = source_->Search(q, 10);
+                                  if (!hits.ok()) return hits.status();
+                                  std::vector<std::string> ids;
+                                  for (const DocHit& h : *hits) ids.push_back(h.id);
+                                  return ids;
+                                });
+  }
   static std::string corpus_;
   static TempDir* dir_;
   static DocSource* source_;
@@ -941,18 +954,7 @@ TempDir* DocsKgQuestions::dir_ = nullptr;
 DocSource* DocsKgQuestions::source_ = nullptr;
 
 TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
-  auto qs = ReadDocQuestions(fixgraph::testing::SourceDir() + "/tests/data/kg-questions.json");
-  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
-  ASSERT_GE(qs->size(), 80u);
-  auto report =
-      EvaluateDocQuestions(*qs, [](const std::string& q) -> StatusOr<std::vector<std::string>> {
-        auto hits = source_->Search(q, 10);
-        if (!hits.ok()) return hits.status();
-        std::vector<std::string> ids;
-        for (const DocHit& h : *hits) ids.push_back(h.id);
-        return ids;
-      });
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  auto report = Evaluate("kg-questions.json");
   // Only the dev misses are printed: the test split stays blind to whoever
   // reads a failure (docs/evaluation.md).
   std::string misses;
@@ -962,20 +964,34 @@ TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   for (const auto& [name, s] : report->splits) {
     if (name == "test") {
       saw_test = true;
-      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.850 / 0.664 (96
+      // Issue 22 asks for 0.90 / 0.75; this build reaches 0.867 / 0.664 (98
       // and 75 of 113, with the 20 test questions of the fifth writer added
       // in session 33; docs/evaluation.md). The floors hold what is reached.
-      EXPECT_GE(s.top3, 0.845) << misses;
+      EXPECT_GE(s.top3, 0.86) << misses;
       EXPECT_GE(s.top1, 0.66) << misses;
     } else if (name == "dev") {
       saw_dev = true;
-      // 0.890 / 0.775 (202 and 176 of 227): the dev changes are held too.
-      EXPECT_GE(s.top3, 0.885) << misses;
-      EXPECT_GE(s.top1, 0.77) << misses;
+      // 0.903 / 0.780 (205 and 177 of 227): the dev changes are held too.
+      EXPECT_GE(s.top3, 0.9) << misses;
+      EXPECT_GE(s.top1, 0.775) << misses;
     }
   }
   EXPECT_TRUE(saw_test);
   EXPECT_TRUE(saw_dev);
+}
+
+// The sixth writer's 60 questions, written blind and never tuned on
+// (tests/data/kg-questions-fresh.json): 0.700 / 0.883 since session 37
+// (42 and 53 of 60; 0.667 / 0.867 before). No miss is printed.
+TEST_F(DocsKgQuestions, FreshHoldOutHoldsThresholds) {
+  auto report = Evaluate("kg-questions-fresh.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_FALSE(report->splits.empty());
+  const auto& [name, s] = report->splits.back();
+  EXPECT_EQ(name, "all");
+  EXPECT_EQ(s.questions, 60u);
+  EXPECT_GE(s.top3, 0.88);
+  EXPECT_GE(s.top1, 0.69);
 }
 
 TEST_F(DocsKgQuestions, NamedApiPageFirstOnSupportQuestion) {
@@ -992,6 +1008,26 @@ TEST(DocsEval, IdMatchesPageUnderAnyTree) {
   EXPECT_TRUE(DocIdIsPage("copy3/a/b.md", "a/b.md"));
   EXPECT_FALSE(DocIdIsPage("kg-corpus/xa/b.md#x", "a/b.md"));
   EXPECT_FALSE(DocIdIsPage("issue:gitcode:o/r#1", "a/b.md"));
+}
+
+// Every split a question set names is reported: dev and test first, the
+// others by name, then all (a "fresh" split was once folded into all alone).
+TEST(DocsEval, EverySplitIsReported) {
+  std::vector<DocQuestion> qs = {{1, "fresh", "a?", {"a.md"}},
+                                 {2, "dev", "b?", {"b.md"}},
+                                 {3, "test", "c?", {"c.md"}},
+                                 {4, "fresh", "d?", {"d.md"}}};
+  auto report =
+      EvaluateDocQuestions(qs, [](const std::string& q) -> StatusOr<std::vector<std::string>> {
+        return std::vector<std::string>{"t/" + q.substr(0, 1) + ".md#s"};
+      });
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  std::vector<std::string> names;
+  for (const auto& [name, s] : report->splits) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"dev", "test", "fresh", "all"}));
+  EXPECT_EQ(report->splits[2].second.questions, 2u);
+  EXPECT_DOUBLE_EQ(report->splits[2].second.top1, 1.0);
+  EXPECT_EQ(report->splits[3].second.questions, 4u);
 }
 
 // A question without "id" is numbered by its place; an "id" that is not an

@@ -162,7 +162,7 @@ StatusOr<std::unique_ptr<DocSource>> OpenLocalDocSource(const std::string& db_di
 // '#') ends with "/" + one of them.
 struct DocQuestion {
   int id = 0;
-  std::string split;  // "dev" or "test"
+  std::string split;  // "dev" (when absent), "test" or any other name
   std::string question;
   std::vector<std::string> pages;
 };
@@ -176,7 +176,7 @@ struct DocEvalSplit {
 };
 
 struct DocEvalReport {
-  std::vector<std::pair<std::string, DocEvalSplit>> splits;  // "dev", "test", "all"
+  std::vector<std::pair<std::string, DocEvalSplit>> splits;  // "dev", "test", any other, "all"
   std::vector<std::string> misses;  // "<split> #<id> rank R: question -> first hit"
   double p50_ms = 0, p99_ms = 0;    // time of one `rank` call
 };
