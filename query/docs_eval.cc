@@ -93,7 +93,7 @@ StatusOr<DocEvalReport> EvaluateDocQuestions(
   std::vector<std::string> names = {"dev", "test"};
   for (const auto& [name, s] : sums)
     if (name != "dev" && name != "test" && name != "all") names.push_back(name);
-  names.push_back("all");
+  names.emplace_back("all");
   for (const std::string& name : names) {
     auto it = sums.find(name);
     if (it == sums.end()) continue;
