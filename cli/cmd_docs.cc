@@ -123,8 +123,11 @@ void RunDocsEval(Context& ctx, const std::string& file, const std::string& split
     return;
   }
   char buf[160];
+  int width = 5;  // split names in one column, a space after the longest
+  for (const auto& [name, s] : report->splits)
+    width = std::max(width, static_cast<int>(std::min<size_t>(name.size() + 1, 40)));
   for (const auto& [name, s] : report->splits) {
-    std::snprintf(buf, sizeof buf, "%-5s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n",
+    std::snprintf(buf, sizeof buf, "%-*s questions %3zu  top-1 %.3f  top-3 %.3f  MRR %.3f\n", width,
                   name.c_str(), s.questions, s.top1, s.top3, s.mrr);
     *ctx.out << buf;
   }
