@@ -210,7 +210,6 @@ void AddDocsCommands(CLI::App& app, Context& ctx) {
   auto split = std::make_shared<std::string>();
   eval->add_option("--split", *split,
                    "only the questions of this split (dev, test or another name the file uses)")
-      ->check(CLI::IsMember({"dev", "test"}))
       ->option_text("NAME");
   eval->callback([&ctx, file, split, via_ask, misses, eval_json] {
     RunDocsEval(ctx, *file, *split, *via_ask, *misses, *eval_json);

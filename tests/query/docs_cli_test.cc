@@ -105,20 +105,27 @@ TEST(DocsCli, EvalOfOneSplit) {
             R"({"questions": [{"id": 1, "split": "dev", "question": "zebra stripes",
                                "pages": ["zebra.md"]},
                               {"id": 2, "split": "test", "question": "lion mane",
+                               "pages": ["zebra.md"]},
+                              {"id": 3, "split": "fresh", "question": "zebra",
                                "pages": ["zebra.md"]}]})");
   std::string out, err;
   ASSERT_EQ(RunCommand(Fg(dir) + "docs import '" + dir.path() + "/in'", &out, &err), 0) << err;
   const std::string eval = "docs eval --json --misses '" + dir.path() + "/q.json'";
   ASSERT_EQ(RunCommand(Fg(dir) + eval, &out, &err), 0) << err;
   auto all = nlohmann::json::parse(out);
-  EXPECT_EQ(all["splits"]["all"]["questions"], 2);
+  EXPECT_EQ(all["splits"]["all"]["questions"], 3);
+  EXPECT_EQ(all["splits"]["fresh"]["questions"], 1);
   EXPECT_EQ(all["misses"].size(), 1u);
   ASSERT_EQ(RunCommand(Fg(dir) + eval + " --split dev", &out, &err), 0) << err;
   auto dev = nlohmann::json::parse(out);
   EXPECT_EQ(dev["splits"]["all"]["questions"], 1);
   EXPECT_FALSE(dev["splits"].contains("test"));
   EXPECT_TRUE(dev["misses"].empty());
-  EXPECT_EQ(RunCommand(Fg(dir) + eval + " --split train", &out, &err), 2);
+  // Any split the file names; one it does not name is an error that says so.
+  ASSERT_EQ(RunCommand(Fg(dir) + eval + " --split fresh", &out, &err), 0) << err;
+  EXPECT_EQ(nlohmann::json::parse(out)["splits"]["all"]["questions"], 1);
+  EXPECT_NE(RunCommand(Fg(dir) + eval + " --split train", &out, &err), 0);
+  EXPECT_NE(err.find("no question of split train"), std::string::npos) << err;
 }
 
 TEST(DocsCli, RemoteFailureNeverPrintsTheKey) {
