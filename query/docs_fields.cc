@@ -203,12 +203,11 @@ Intent ReadIntent(std::string_view question) {
   return in;
 }
 
-void MarkAskedProducts(std::string_view question, std::vector<DocHit>* hits) {
-  const Intent in = ReadIntent(question);
-  if (!in.support) return;
+void MarkAskedProducts(const Intent& intent, std::vector<DocHit>* hits) {
+  if (!intent.support) return;
   // Families only: a model tag ("300I DUO") comes with its family's tag.
   std::vector<std::string> families;
-  for (const std::string& t : in.products)
+  for (const std::string& t : intent.products)
     if (t == "A2" || t == "A3" || t == "training" || t == "inference" || t == "950")
       families.push_back(t);
   if (families.empty()) return;

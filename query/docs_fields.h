@@ -68,10 +68,10 @@ struct Intent {
 // Reads the intent of a question from its wording (Chinese and English).
 Intent ReadIntent(std::string_view question);
 
-// Sets DocHit::asked_products of `hits` for a support question (Intent)
-// naming product families; leaves them empty otherwise. Every doc source
-// calls it on what it returns.
-void MarkAskedProducts(std::string_view question, std::vector<DocHit>* hits);
+// Sets DocHit::asked_products of `hits` for a support question naming
+// product families (`intent`: ReadIntent of the question); leaves them empty
+// otherwise. Every doc source calls it on what it returns.
+void MarkAskedProducts(const Intent& intent, std::vector<DocHit>* hits);
 
 }  // namespace fixgraph::query::docs
 

@@ -217,7 +217,7 @@ class DocIndexHandle : public docs::IndexSearch {
       h.section_kind = n.section_kind;
       hits.push_back(std::move(h));
     }
-    docs::MarkAskedProducts(text, &hits);
+    docs::MarkAskedProducts(plan.intent, &hits);
     return hits;
   }
 

@@ -98,7 +98,7 @@ class RemoteDocSource : public DocSource {
   StatusOr<std::vector<DocHit>> Search(std::string_view text, size_t limit) override {
     auto r = SearchRaw(text, limit);
     if (!r.ok()) return Status(Redact(r.status()));
-    docs::MarkAskedProducts(text, &*r);
+    docs::MarkAskedProducts(docs::ReadIntent(text), &*r);
     return r;
   }
 

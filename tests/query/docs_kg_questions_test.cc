@@ -130,7 +130,8 @@ TEST(DocsFields, MarkAskedProducts) {
   std::vector<DocHit> hits(3);
   hits[0].products = {"800I A2", "A2", "A3"};
   hits[1].products = {"inference"};  // hits[2] lists none
-  docs::MarkAskedProducts("does npu_foo work on an Atlas 800I A2 or a 300I Duo card?", &hits);
+  docs::MarkAskedProducts(
+      docs::ReadIntent("does npu_foo work on an Atlas 800I A2 or a 300I Duo card?"), &hits);
   // Model tags count by their family (800I A2 -> A2, 300I DUO -> inference).
   EXPECT_EQ(hits[0].asked_products,
             (std::map<std::string, bool>{{"A2", true}, {"inference", false}}));
@@ -140,8 +141,8 @@ TEST(DocsFields, MarkAskedProducts) {
   // Not asked whether it works there, or no product named: nothing.
   std::vector<DocHit> other(1);
   other[0].products = {"A2"};
-  docs::MarkAskedProducts("npu_foo 在 910B 上报错 EZ9999", &other);
-  docs::MarkAskedProducts("npu_foo 支持 bf16 吗", &other);
+  docs::MarkAskedProducts(docs::ReadIntent("npu_foo 在 910B 上报错 EZ9999"), &other);
+  docs::MarkAskedProducts(docs::ReadIntent("npu_foo 支持 bf16 吗"), &other);
   EXPECT_TRUE(other[0].asked_products.empty());
 }
 
