@@ -219,6 +219,25 @@ TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   EXPECT_EQ(ask_cli(), Refs(*r2));
 }
 
+TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
+  // 50,000 issues, so a unit is common from 10,000 postings on (a fifth of
+  // the issues); 9,000 repeat the line "victor whiskey xray" whole, so no
+  // unit of it is common, but the conjunctive pass would weigh all 9,000
+  // (ask.cc kConjunctionPostings). It takes its candidates from the 500
+  // best-resolved matches instead: the 600 closed issues, which say the line
+  // once in a long body, not the open ones, which BM25 weighs most.
+  constexpr size_t kBig = 50000;
+  constexpr size_t kClosed = 600;
+  std::vector<std::string> body(kBig + 1, "lima");
+  for (size_t i = 1; i <= 9000; ++i)
+    body[i] = i <= kClosed ? "victor whiskey xray" + FortyFillerWords()
+                           : "victor whiskey xray victor whiskey xray";
+  std::vector<AskHit> hits = AskOverBodies(body, "victor whiskey xray", 5, kClosed);
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
+    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+}
+
 TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved) {
   // "romeo sierra" always together, in 2,050 of 10,500 issues: as if
   // independent, the two would match about 400 together, within the
