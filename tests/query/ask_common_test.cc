@@ -123,7 +123,7 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
 // filter budget (its filter, RareUnits); kilo, lima and mike (300 each) are
 // common. Issue 1195 holds qe..qj, more of the line than any other issue.
 // The narrowed pass first weighs its filter's issues by the four rarest units
-// alone (ask.cc, kFirstStageUnits) and keeps the best 100 (kFirstStageKeep)
+// alone (ask.cc, kFirstStageUnits) and keeps the best 30 (kFirstStageKeep)
 // when at least that many hold one of them; only then does 1195, holding
 // none, drop out.
 struct Line {
@@ -146,7 +146,7 @@ Line LineOverRarestUnits(int rare) {
 }
 
 TEST_F(AskTest, NarrowedPassWeighsInFullTheBestByItsRarestUnits) {
-  const Line line = LineOverRarestUnits(30);  // 120 hold qa..qd
+  const Line line = LineOverRarestUnits(10);  // 40 hold qa..qd
   const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
   ASSERT_EQ(hits.size(), 5u);
   for (const AskHit& hit : hits)
@@ -154,7 +154,7 @@ TEST_F(AskTest, NarrowedPassWeighsInFullTheBestByItsRarestUnits) {
 }
 
 TEST_F(AskTest, NarrowedPassWeighsEveryFilteredIssueWhenFewHoldItsRarestUnits) {
-  const Line line = LineOverRarestUnits(20);  // 80 hold qa..qd
+  const Line line = LineOverRarestUnits(7);  // 28 hold qa..qd
   const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].issue, IssueRef("1195"));
