@@ -167,6 +167,14 @@ std::string FortyFillerWords() {
   return filler;
 }
 
+// Five hits, all among the issues numbered up to `closed` (AskOverBodies
+// closes those).
+void ExpectFiveClosed(const std::vector<AskHit>& hits, size_t closed) {
+  ASSERT_EQ(hits.size(), 5u);
+  for (const AskHit& hit : hits)
+    EXPECT_LE(std::stoul(hit.issue.number), closed) << hit.issue.ToString() << " is open";
+}
+
 TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   // 10,500 issues all say "golf hotel india" (every unit common, and the
   // conjunctive pass matches them all): the 7,500 open ones twice in a short
@@ -180,9 +188,7 @@ TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   std::vector<std::string> body(kBig + 1, "golf hotel india golf hotel india");
   for (size_t i = 1; i <= kClosed; ++i) body[i] = "golf hotel india" + FortyFillerWords();
   std::vector<AskHit> hits = AskOverBodies(body, "golf hotel india", 5, kClosed);
-  ASSERT_EQ(hits.size(), 5u);
-  for (const AskHit& hit : hits)
-    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  ExpectFiveClosed(hits, kClosed);
   // A CLI ask reads the prior table the index stores (issue_index.h,
   // kPriorsKey) and pools alike. Over shards there is no pool (the walk could
   // not skip): every match is weighed and the open issues come first; so it is
@@ -233,9 +239,7 @@ TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
     body[i] = i <= kClosed ? "victor whiskey xray" + FortyFillerWords()
                            : "victor whiskey xray victor whiskey xray";
   std::vector<AskHit> hits = AskOverBodies(body, "victor whiskey xray", 5, kClosed);
-  ASSERT_EQ(hits.size(), 5u);
-  for (const AskHit& hit : hits)
-    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  ExpectFiveClosed(hits, kClosed);
 }
 
 TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved) {
@@ -254,9 +258,7 @@ TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved)
     body[i] = i <= kClosed ? "romeo sierra tango" + FortyFillerWords()
                            : "romeo sierra tango romeo sierra romeo sierra";
   std::vector<AskHit> hits = AskOverBodies(body, "romeo sierra tango zzqx", 5, kClosed);
-  ASSERT_EQ(hits.size(), 5u);
-  for (const AskHit& hit : hits)
-    EXPECT_LE(std::stoul(hit.issue.number), kClosed) << hit.issue.ToString() << " is open";
+  ExpectFiveClosed(hits, kClosed);
 }
 
 TEST_F(AskTest, UnitsMostIssuesHoldDoNotNarrowTheConjunctivePass) {
