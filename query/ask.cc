@@ -67,32 +67,35 @@ constexpr double kRareFilterPostings = 2000;
 // that match, walked in prior order (PriorSource skips the rest, as in the
 // title pass), and weighs only those by BM25. Which passes:
 // - the conjunctive pass, when it reads more postings than a common unit's
-//   or than kConjunctionPostings (its rarest unit is common, or frequent
-//   enough that weighing every match would be dear). Its matches are not
-//   estimated: units of a template line or a phrase go together, so an
-//   estimate as if independent can be a hundred times low. When at most
-//   kPriorPool match, the walk reads about what the pass reads, and keeps
-//   them all (the same candidates, weighed alike);
+//   or than kDearPass (its rarest unit is common, or frequent enough that
+//   weighing every match would be dear). Its matches are not estimated:
+//   units of a template line or a phrase go together, so an estimate as if
+//   independent can be a hundred times low. When at most kPriorPool match,
+//   the walk reads about what the pass reads, and keeps them all (the same
+//   candidates, weighed alike);
 // - a partial pass narrowed by the rarest units, when its filter matches more
 //   issues than the filter's budget (kRareFilterPostings: correlated units
 //   again), counted first (the count stops at the budget);
 // - the unfiltered partial pass, when it reads more postings than a common
-//   unit's and is estimated to match at least kDenseMatches issues, twenty
-//   pools (an OR's estimate is sound; a unit found mostly by its identifier
-//   parts is not walked).
+//   unit's or than kDearPass and is estimated to match at least kDearPass
+//   issues, sixteen pools (an OR's estimate is sound; a unit found mostly by
+//   its identifier parts is not walked).
 // On the 1M store of docs/benchmarks.md ("The prior pool"): the serve mix
 // about 2x the requests/s; pasted log lines found better; title and code
 // queries as before.
 constexpr Xapian::doccount kPriorPool = 500;
-constexpr double kDenseMatches = 20.0 * kPriorPool;
-// A conjunctive pass whose rarest unit has more postings than this is pooled
-// even when the unit is not common: a pasted error line that thousands of
-// issues repeat whole (22,000 at 1M) matched them all, and BM25 weighed every
-// one (12-18 ms). On the 1M store of docs/benchmarks.md ("A frequent line
-// pools the conjunctive pass"): the serve mix 0.87x the CPU a query, every
-// recall the same at 10k, 100k and 1M; at 2,000 one title query in 300 lost
-// its place.
-constexpr double kConjunctionPostings = 8000;
+// A pass that would weigh more matches than this is pooled even when its
+// units are not common (under a fifth of the issues and 50,000 postings):
+// a pasted error line that thousands of issues repeat whole (22,000 at 1M)
+// matched them all in the conjunctive pass, and an error code that 5,000 to
+// 50,000 issues hold in the partial pass, and BM25 weighed every one (5-18
+// ms). On the 1M store of docs/benchmarks.md ("A frequent line pools the
+// conjunctive pass", "A frequent code pools the partial pass"): the serve mix
+// 0.87x and then 0.84x the CPU a query; every recall the same at 10k, 100k
+// and 1M; a code's first hit changed for 12 of 300 title and code queries,
+// each time to another issue holding it in its title, better resolved. At
+// 2,000 one title query in 300 lost its place.
+constexpr double kDearPass = 8000;
 // A partial pass narrowed by the rarest units (and not pooled) weighs up to
 // kRareFilterPostings issues by its elite set, half the query's units: at 1M
 // issues a pasted log line's elite set is twenty-odd units, skipped to at
@@ -635,11 +638,10 @@ class XapianSearcher final : public Searcher {
       if (pooled && kind == PassKind::kNarrowed)
         pooled = passes.Count(walked, budget + 1) > budget;
       else if (pooled && kind == PassKind::kConjunctive)
-        pooled =
-            MatchPostings(units, common.termfreq) > std::min(common.unit, kConjunctionPostings);
+        pooled = MatchPostings(units, common.termfreq) > std::min(common.unit, kDearPass);
       else if (pooled)
-        pooled = MatchPostings(units, common.termfreq) > common.unit &&
-                 EstimatedMatches(walked, common.termfreq, common.issues) >= kDenseMatches;
+        pooled = MatchPostings(units, common.termfreq) > std::min(common.unit, kDearPass) &&
+                 EstimatedMatches(walked, common.termfreq, common.issues) >= kDearPass;
       if (!pooled && kind == PassKind::kNarrowed && first_stage) {
         const Xapian::MSet first = passes.Run(
             Xapian::Query(Xapian::Query::OP_FILTER,

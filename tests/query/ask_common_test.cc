@@ -229,7 +229,7 @@ TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
   // 50,000 issues, so a unit is common from 10,000 postings on (a fifth of
   // the issues); 9,000 repeat the line "victor whiskey xray" whole, so no
   // unit of it is common, but the conjunctive pass would weigh all 9,000
-  // (ask.cc kConjunctionPostings). It takes its candidates from the 500
+  // (ask.cc kDearPass). It takes its candidates from the 500
   // best-resolved matches instead: the 600 closed issues, which say the line
   // once in a long body, not the open ones, which BM25 weighs most.
   constexpr size_t kBig = 50000;
@@ -240,6 +240,17 @@ TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
                            : "victor whiskey xray victor whiskey xray";
   std::vector<AskHit> hits = AskOverBodies(body, "victor whiskey xray", 5, kClosed);
   ExpectFiveClosed(hits, kClosed);
+}
+
+TEST_F(AskTest, AFrequentCodeTakesItsCandidatesFromTheBestResolved) {
+  // The same for one error code in the partial pass: 9,000 of 50,000 issues
+  // hold "EZ4242" (not common, under a fifth); the pass would weigh them all.
+  constexpr size_t kBig = 50000;
+  constexpr size_t kClosed = 600;
+  std::vector<std::string> body(kBig + 1, "lima");
+  for (size_t i = 1; i <= 9000; ++i)
+    body[i] = i <= kClosed ? "failed with EZ4242" + FortyFillerWords() : "EZ4242 EZ4242 EZ4242";
+  ExpectFiveClosed(AskOverBodies(body, "EZ4242", 5, kClosed), kClosed);
 }
 
 TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved) {
