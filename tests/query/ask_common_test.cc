@@ -225,32 +225,32 @@ TEST_F(AskTest, CommonWordsEverywhereTakeTheirCandidatesFromTheBestResolved) {
   EXPECT_EQ(ask_cli(), Refs(*r2));
 }
 
-TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
-  // 50,000 issues, so a unit is common from 10,000 postings on (a fifth of
-  // the issues); 9,000 repeat the line "victor whiskey xray" whole, so no
-  // unit of it is common, but the conjunctive pass would weigh all 9,000
-  // (ask.cc kDearPass). It takes its candidates from the 500
-  // best-resolved matches instead: the 600 closed issues, which say the line
-  // once in a long body, not the open ones, which BM25 weighs most.
-  constexpr size_t kBig = 50000;
-  constexpr size_t kClosed = 600;
-  std::vector<std::string> body(kBig + 1, "lima");
+// 50,000 issues, so a unit is common from 10,000 postings on (a fifth of the
+// issues); 9,000 hold what the question asks, so no unit of it is common, but
+// a pass would weigh all 9,000 (ask.cc kDearPass). It takes its candidates
+// from the 500 best-resolved matches instead: the kFrequentClosed closed
+// issues (`closed_body`, saying it once in a long body), not the open ones
+// (`open_body`), which BM25 weighs most.
+constexpr size_t kFrequentClosed = 600;
+std::vector<std::string> FrequentBodies(const std::string& closed_body,
+                                        const std::string& open_body) {
+  std::vector<std::string> body(50000 + 1, "lima");
   for (size_t i = 1; i <= 9000; ++i)
-    body[i] = i <= kClosed ? "victor whiskey xray" + FortyFillerWords()
-                           : "victor whiskey xray victor whiskey xray";
-  std::vector<AskHit> hits = AskOverBodies(body, "victor whiskey xray", 5, kClosed);
-  ExpectFiveClosed(hits, kClosed);
+    body[i] = i <= kFrequentClosed ? closed_body + FortyFillerWords() : open_body;
+  return body;
+}
+
+TEST_F(AskTest, AFrequentLineTakesItsCandidatesFromTheBestResolved) {
+  // The conjunctive pass: 9,000 repeat the line "victor whiskey xray" whole.
+  const auto body =
+      FrequentBodies("victor whiskey xray", "victor whiskey xray victor whiskey xray");
+  ExpectFiveClosed(AskOverBodies(body, "victor whiskey xray", 5, kFrequentClosed), kFrequentClosed);
 }
 
 TEST_F(AskTest, AFrequentCodeTakesItsCandidatesFromTheBestResolved) {
-  // The same for one error code in the partial pass: 9,000 of 50,000 issues
-  // hold "EZ4242" (not common, under a fifth); the pass would weigh them all.
-  constexpr size_t kBig = 50000;
-  constexpr size_t kClosed = 600;
-  std::vector<std::string> body(kBig + 1, "lima");
-  for (size_t i = 1; i <= 9000; ++i)
-    body[i] = i <= kClosed ? "failed with EZ4242" + FortyFillerWords() : "EZ4242 EZ4242 EZ4242";
-  ExpectFiveClosed(AskOverBodies(body, "EZ4242", 5, kClosed), kClosed);
+  // The partial pass: 9,000 hold the error code "EZ4242".
+  const auto body = FrequentBodies("failed with EZ4242", "EZ4242 EZ4242 EZ4242");
+  ExpectFiveClosed(AskOverBodies(body, "EZ4242", 5, kFrequentClosed), kFrequentClosed);
 }
 
 TEST_F(AskTest, RarestUnitsThatGoTogetherTakeTheirCandidatesFromTheBestResolved) {
