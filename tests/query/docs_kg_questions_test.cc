@@ -956,6 +956,10 @@ DocSource* DocsKgQuestions::source_ = nullptr;
 
 TEST_F(DocsKgQuestions, TestSplitHoldsThresholds) {
   auto report = Evaluate("kg-questions.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_FALSE(report->splits.empty());
+  ASSERT_EQ(report->splits.back().first, "all");
+  ASSERT_GE(report->splits.back().second.questions, 80u);
   // Only the dev misses are printed: the test split stays blind to whoever
   // reads a failure (docs/evaluation.md).
   std::string misses;
