@@ -637,11 +637,10 @@ class XapianSearcher final : public Searcher {
       bool pooled = can_pool;
       if (pooled && kind == PassKind::kNarrowed)
         pooled = passes.Count(walked, budget + 1) > budget;
-      else if (pooled && kind == PassKind::kConjunctive)
-        pooled = MatchPostings(units, common.termfreq) > std::min(common.unit, kDearPass);
       else if (pooled)
         pooled = MatchPostings(units, common.termfreq) > std::min(common.unit, kDearPass) &&
-                 EstimatedMatches(walked, common.termfreq, common.issues) >= kDearPass;
+                 (kind == PassKind::kConjunctive ||
+                  EstimatedMatches(walked, common.termfreq, common.issues) >= kDearPass);
       if (!pooled && kind == PassKind::kNarrowed && first_stage) {
         const Xapian::MSet first = passes.Run(
             Xapian::Query(Xapian::Query::OP_FILTER,
