@@ -152,7 +152,8 @@ class Server {
   Server(BackendSource& source, const ServeOptions& options, std::ostream& log)
       : options_(options), source_(source), log_(log), svr_(Limits(options)) {}
 
-  // Binds, prints the address, serves until Stop(). Returns false on bind failure.
+  // Binds, prints the address, serves until Stop(). An error when binding fails
+  // or the listening socket stops accepting (HardenedServer::Serve).
   Status Run(const std::function<void(int port)>& on_listening) {
     svr_.set_payload_max_length(options_.max_body);
     svr_.set_tcp_nodelay(true);  // small JSON answers: no Nagle/delayed-ACK stalls
@@ -205,15 +206,10 @@ class Server {
       return Status::IOError("cannot listen on " + options_.host + ":" +
                              std::to_string(options_.port) + " (address in use or not available)");
     on_listening(port);
-    if (!svr_.listen_after_bind() && !stopping_.load())
-      return Status::IOError("the HTTP server stopped unexpectedly");
-    return Status::OK();
+    return svr_.Serve([this](const std::string& why) { Log("error: " + why); });
   }
 
-  void Stop() {
-    stopping_.store(true);
-    svr_.stop();
-  }
+  void Stop() { svr_.StopListening(); }
 
   void Log(const std::string& line) {
     std::lock_guard<std::mutex> lock(log_mu_);
@@ -467,7 +463,6 @@ class Server {
   std::ostream& log_;
   std::mutex log_mu_;
   HardenedServer svr_;
-  std::atomic<bool> stopping_{false};
 };
 
 // Each connection is a descriptor: make room for the connection cap, the

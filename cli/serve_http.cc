@@ -467,14 +467,80 @@ HardenedServer::HardenedServer(const ConnectionLimits& limits) : limits_(limits)
   };
 }
 
-HardenedServer::~HardenedServer() = default;
+HardenedServer::~HardenedServer() {
+  if (int fd = listener_.load(); fd >= 0) ::close(fd);
+}
 
 int HardenedServer::Bind(const std::string& host, int port) {
   int bound = port == 0 ? bind_to_any_port(host) : (bind_to_port(host, port) ? port : -1);
   if (bound < 0) return -1;
   // httplib listens with a backlog of 5; listen() again sets ours.
   if (::listen(svr_sock_.load(), kListenBacklog) != 0) return -1;
+  bound_ = svr_sock_.load();
+  int listener = ::fcntl(bound_, F_DUPFD_CLOEXEC, 0);
+  if (listener < 0) return -1;
+  if (int was = listener_.exchange(listener); was >= 0) ::close(was);
   return bound;
+}
+
+namespace {
+
+// Whether `fd` is a socket that still accepts connections.
+bool StillListening(int fd) {
+  int listening = 0;
+  socklen_t len = sizeof listening;
+  return ::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) == 0 && listening != 0;
+}
+
+}  // namespace
+
+Status HardenedServer::Serve(const std::function<void(const std::string& why)>& on_restart) {
+  if (listener_ < 0) return Status::IOError("serve: no bound socket");
+  Status result;
+  auto last_restart = Clock::now() - std::chrono::hours(1);
+  int quick_restarts = 0;
+  // The descriptor httplib's loop accepts on. Who closes it: httplib when its
+  // loop fails (it reads svr_sock_ and closes that), this function when
+  // StopListening took it from svr_sock_ (httplib then returns true).
+  int current = bound_;
+  for (;;) {
+    bool stopped = stopping_.load() || listen_after_bind();
+    int error = errno;
+    if (stopped) {
+      ::close(current);
+      break;
+    }
+    int closed = current;  // by httplib
+    svr_sock_.compare_exchange_strong(closed, INVALID_SOCKET);
+    if (stopping_.load()) break;
+    if (!StillListening(listener_)) {
+      result = Status::IOError(std::string("the listening socket stopped accepting connections (") +
+                               std::strerror(error) + ")");
+      break;
+    }
+    auto now = Clock::now();
+    quick_restarts =
+        now - last_restart < std::chrono::seconds(1) ? std::min(quick_restarts + 1, 7) : 0;
+    last_restart = now;
+    on_restart(std::string("accept() failed (") + std::strerror(error) +
+               "); accepting again on the same socket");
+    if (quick_restarts > 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(100, 1 << quick_restarts)));
+    current = ::fcntl(listener_, F_DUPFD_CLOEXEC, 0);
+    if (current < 0) {
+      result = Status::IOError(std::string("cannot accept again: ") + std::strerror(errno));
+      break;
+    }
+    // A StopListening() from here on shuts the socket: the next loop ends at once.
+    svr_sock_.store(current);
+  }
+  return result;
+}
+
+void HardenedServer::StopListening() {
+  stopping_.store(true);
+  svr_sock_.store(INVALID_SOCKET);  // httplib's loop then ends without closing it
+  if (int fd = listener_.load(); fd >= 0) ::shutdown(fd, SHUT_RDWR);  // wakes a blocked accept()
 }
 
 HardenedServer::Counters HardenedServer::counters() const {

@@ -25,14 +25,18 @@
 // - the bytes a connection sent after its request stay with the connection:
 //   pipelined requests are answered in order;
 // - the listen backlog is kListenBacklog (the kernel may clamp it to
-//   net.core.somaxconn).
+//   net.core.somaxconn);
+// - the accept loop survives what accept(2) asks servers to retry (see Serve).
 #pragma once
+
+#include "fixgraph/engine/status.h"
 
 #include <httplib.h>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace fixgraph::cli {
@@ -58,6 +62,21 @@ class HardenedServer : public httplib::Server {
   // the port, or -1 when binding failed.
   int Bind(const std::string& host, int port);
 
+  // Accepts connections on the bound socket until StopListening(); OK then.
+  // cpp-httplib 0.11 ends its accept loop, closing the socket, on any
+  // accept() error but EMFILE and EINTR, where accept(2) asks a server to
+  // retry: a connection aborted before it was taken (ECONNABORTED, EPROTO,
+  // ENETDOWN...), ENFILE, ENOBUFS, ENOMEM. Serve runs the loop again on the
+  // same socket (a duplicate descriptor keeps it open, with its backlog) while
+  // the socket still listens, after `on_restart(why)`; connections the old
+  // loop held waiting for a request are closed. Quick repeats back off, up
+  // to 100 ms. An error when the socket no longer listens.
+  Status Serve(const std::function<void(const std::string& why)>& on_restart);
+
+  // Makes Serve return: shuts the listening socket. Any thread, any time,
+  // also before Serve starts.
+  void StopListening();
+
   struct Counters {
     std::int64_t accepted = 0;
     std::int64_t timed_out = 0;  // 408: the request did not arrive in time
@@ -73,6 +92,9 @@ class HardenedServer : public httplib::Server {
   bool Answer(httplib::Stream& strm, bool close_connection, bool& connection_closed);
 
   ConnectionLimits limits_;
+  int bound_ = -1;                 // the socket Bind() made
+  std::atomic<int> listener_{-1};  // a duplicate of it, closed by the destructor
+  std::atomic<bool> stopping_{false};
   std::atomic<Front*> front_{nullptr};
   std::atomic<std::int64_t> accepted_{0}, timed_out_{0}, evicted_{0}, shed_{0};
 };

@@ -17,10 +17,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,17 +44,33 @@ int FreePort() {
   return ntohs(a.sin_port);
 }
 
+// A connection to the server, or -1. libFuzzer's -timeout alarm (SIGALRM,
+// its handler without SA_RESTART) can interrupt connect(): the attempt then
+// goes on in the background and is waited for.
 int Connect() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   a.sin_port = htons(static_cast<uint16_t>(g_port));
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+  if (errno == EINTR) {
+    pollfd p{fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t len = sizeof error;
+    int ready = -1;
+    while (ready < 0) {
+      ready = poll(&p, 1, 10000);
+      if (ready < 0 && errno != EINTR) break;
+    }
+    if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0)
+      return fd;
+    if (ready == 1 && error != 0) errno = error;
   }
-  return fd;
+  int error = errno;  // for the caller's message
+  close(fd);
+  errno = error;
+  return -1;
 }
 
 }  // namespace
@@ -88,7 +106,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   int fd = Connect();
   if (fd < 0) {
-    std::fprintf(stderr, "fuzz_http_request: cannot connect to the server\n");
+    std::fprintf(stderr, "fuzz_http_request: cannot connect to the server: %s\n",
+                 std::strerror(errno));
     __builtin_trap();
   }
   // The input, then an end of headers and a last request that asks the server to
