@@ -208,8 +208,7 @@ void MarkAskedProducts(const Intent& intent, std::vector<DocHit>* hits) {
   // Families only: a model tag ("300I DUO") comes with its family's tag.
   std::vector<std::string> families;
   for (const std::string& t : intent.products)
-    if (t == "A2" || t == "A3" || t == "training" || t == "inference" || t == "950")
-      families.push_back(t);
+    if (IsProductFamily(t)) families.push_back(t);
   if (families.empty()) return;
   for (DocHit& h : *hits) {
     if (h.products.empty()) continue;

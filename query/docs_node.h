@@ -6,6 +6,7 @@
 
 #include "fixgraph/engine/status.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -46,6 +47,12 @@ DocNode NodeFromJson(const nlohmann::json& j);
 // "200I/500 A2"). Combined names ("X/Atlas Y") are split. Unknown text gives
 // no tags. Sorted, no duplicates.
 std::vector<std::string> ProductTags(std::string_view text);
+
+// The family tags above (a model tag such as "300I DUO" always comes with its
+// family's), sorted.
+inline constexpr std::array<std::string_view, 5> kProductFamilies = {"950", "A2", "A3", "inference",
+                                                                     "training"};
+bool IsProductFamily(std::string_view tag);
 
 // --- Markdown ---------------------------------------------------------------
 

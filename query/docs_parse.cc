@@ -353,6 +353,10 @@ std::vector<std::string> ProductTags(std::string_view text) {
   return std::vector<std::string>(tags.begin(), tags.end());
 }
 
+bool IsProductFamily(std::string_view tag) {
+  return std::find(kProductFamilies.begin(), kProductFamilies.end(), tag) != kProductFamilies.end();
+}
+
 std::string Slug(std::string_view heading) {
   std::string out;
   bool dash = false;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace fixgraph::query::docs {
 namespace {
 
@@ -32,6 +34,20 @@ TEST(DocsProducts, NormalisesNamesToStableTags) {
   EXPECT_TRUE(ProductTags("NVIDIA A100").empty());
   EXPECT_TRUE(ProductTags("training loop").empty());
   EXPECT_TRUE(ProductTags("A20 is not A2").size() == 1);  // only the token "A2"
+}
+
+TEST(DocsProducts, EveryModelTagComesWithAFamilyTag) {
+  for (const char* name :
+       {"Atlas A2 训练系列产品", "Atlas 800I A2 推理产品", "Atlas 200I/500 A2 推理产品",
+        "Atlas 300I DUO", "Ascend 950PR/Ascend 950DT", "Atlas 训练系列产品", "Ascend 910_93",
+        "Atlas A2 training series (Atlas 800T A2, Atlas 900 A2 PoD)"}) {
+    std::vector<std::string> tags = ProductTags(name);
+    ASSERT_FALSE(tags.empty()) << name;
+    EXPECT_TRUE(std::any_of(tags.begin(), tags.end(), IsProductFamily)) << name;
+  }
+  for (std::string_view family : kProductFamilies) EXPECT_TRUE(IsProductFamily(family));
+  EXPECT_FALSE(IsProductFamily("300I DUO"));
+  EXPECT_FALSE(IsProductFamily("a2"));
 }
 
 TEST(DocsMarkdown, EnvVarPage) {
