@@ -26,13 +26,22 @@ namespace fixgraph::query {
 inline constexpr double kRelevanceShare = 0.7;
 // At most this many units in one query (a long log is cut to its best terms).
 inline constexpr size_t kMaxUnits = 64;
-// The partial-match fallback keeps the rarer half of the units, at least this
-// many (EliteSize).
+// The partial-match fallback keeps the rarer half of the units, at least
+// kMinFallbackUnits and at most kMaxFallbackUnits of them (EliteSize). A
+// pasted log line of 40-64 units would otherwise be matched by 20-32, most of
+// them words every such line has: they weigh its own issue down among the
+// issues holding more of them, and each is a posting list the pass reads.
+// Measured on the synthetic log-line sets at 10k, 100k and 1M
+// (docs/benchmarks.md, "The partial match keeps at most 16 units"): recall
+// is flat from 14 to 20 units and higher than with no cap; at 10 it drops.
 inline constexpr size_t kMinFallbackUnits = 3;
+inline constexpr size_t kMaxFallbackUnits = 16;
 
 // How many of `units` units the partial-match fallback keeps (OP_ELITE_SET in
 // BuiltQuery::partial; over shards, the searcher picks as many itself).
-constexpr size_t EliteSize(size_t units) { return std::max(kMinFallbackUnits, (units + 1) / 2); }
+constexpr size_t EliteSize(size_t units) {
+  return std::max(kMinFallbackUnits, std::min(kMaxFallbackUnits, (units + 1) / 2));
+}
 
 struct BuiltQuery {
   Xapian::Query query;                     // OR of the units

@@ -98,6 +98,23 @@ TEST(AskQueryTest, RareUnitsFilterThePartialPass) {
       << RareUnits(phrase, by_word, 500, kAny).get_description();
 }
 
+TEST(AskQueryTest, ThePartialMatchOfALongLineKeepsAtMostSixteenUnits) {
+  EXPECT_EQ(EliteSize(2), kMinFallbackUnits);
+  EXPECT_EQ(EliteSize(9), 5u);
+  EXPECT_EQ(EliteSize(32), 16u);
+  EXPECT_EQ(EliteSize(60), kMaxFallbackUnits);
+  // A pasted line of 40 distinct words: an elite set of 16 of them.
+  std::string line;
+  for (int i = 0; i < 40; ++i)
+    line += "word" + std::string(1, static_cast<char>('a' + i % 26)) +
+            std::string(1, static_cast<char>('a' + i / 26)) + " ";
+  BuiltQuery q = BuildQuery(line);
+  ASSERT_EQ(q.body_units.size(), 40u) << q.query.get_description();
+  ASSERT_EQ(q.partial.get_type(), Xapian::Query::OP_ELITE_SET);
+  EXPECT_NE(q.partial.get_description().find("ELITE_SET 16"), std::string::npos)
+      << q.partial.get_description();
+}
+
 TEST(AskQueryTest, RareUnitsAreTakenRarestFirstWithinTheBudget) {
   // A pasted log line: many units, none common; the filter keeps the rarest
   // while their postings together stay within the budget.
