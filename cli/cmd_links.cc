@@ -121,18 +121,14 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
         }
         *ctx.out << l.issue.ToString() << "  " << graph::ResolutionName(l.resolution);
         // As in the JSON view: trusted links (A-C) are fixes, tier D is likely.
-        std::vector<const graph::FixLink*> likely;
         const char* head = "  fixes:";
         for (const graph::FixLink& f : l.fixes) {
-          if (f.tier > graph::Tier::kC) {
-            likely.push_back(&f);
-            continue;
-          }
+          if (f.tier > graph::Tier::kC) continue;
           *ctx.out << head << " " << ShortTarget(f.pr, l.issue.repo) << " ("
                    << graph::TierName(f.tier) << ")";
           head = "";
         }
-        for (const graph::FixLink& f : l.suggested) likely.push_back(&f);
+        const std::vector<const graph::FixLink*> likely = l.Likely();
         if (!likely.empty()) {
           *ctx.out << "  likely (not verified):";
           for (size_t i = 0; i < likely.size() && i < 3; ++i) {

@@ -111,10 +111,8 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
     out.emplace_back(likely ? "no verified fixing change found" : "no fixing change found");
   for (const FixLink& f : links.fixes)
     if (f.tier <= Tier::kC) out.push_back(ExplainFix(links, f));
-  for (const FixLink& f : links.fixes)
-    if (f.tier > Tier::kC) out.push_back("likely fix, not verified: " + ExplainFix(links, f));
-  for (const FixLink& f : links.suggested)
-    out.push_back("likely fix, not verified: " + ExplainFix(links, f));
+  for (const FixLink* f : links.Likely())
+    out.push_back("likely fix, not verified: " + ExplainFix(links, *f));
   for (const Evidence& e : links.evidence)
     out.push_back(std::string(EvidenceKindName(e.kind)) + ": " + e.detail);
   if (links.duplicate_of)

@@ -155,6 +155,17 @@ const FixLink* IssueLinks::FindFix(std::string_view pr) const {
   return nullptr;
 }
 
+std::vector<const FixLink*> IssueLinks::Likely() const {
+  std::vector<const FixLink*> out;
+  for (const FixLink& f : fixes)
+    if (f.tier > Tier::kC) out.push_back(&f);
+  for (const FixLink& f : suggested) out.push_back(&f);
+  std::stable_sort(out.begin(), out.end(), [](const FixLink* a, const FixLink* b) {
+    return a->confidence > b->confidence;
+  });
+  return out;
+}
+
 json ToJson(const Evidence& v) {
   json j{{"kind", EvidenceKindName(v.kind)}, {"detail", v.detail}};
   if (v.delta_s) j["delta_s"] = *v.delta_s;
@@ -191,10 +202,11 @@ json ToJson(const Answer& v) {
 json ToJson(const IssueLinks& v) {
   json fixes = json::array(), suggested = json::array(), flags = json::array(),
        evidence = json::array();
-  // Trusted links (A-C) under "fixes"; the evidence's tier-D links lead
-  // "suggested", before the ranking's picks (links.h).
-  for (const FixLink& f : v.fixes) (f.tier <= Tier::kC ? fixes : suggested).push_back(ToJson(f));
-  for (const FixLink& f : v.suggested) suggested.push_back(ToJson(f));
+  // Trusted links (A-C) under "fixes"; the likely ones, tier D, under
+  // "suggested", most probable first (links.h).
+  for (const FixLink& f : v.fixes)
+    if (f.tier <= Tier::kC) fixes.push_back(ToJson(f));
+  for (const FixLink* f : v.Likely()) suggested.push_back(ToJson(*f));
   for (Flag f : v.flags) flags.push_back(FlagName(f));
   for (const Evidence& e : v.evidence) evidence.push_back(ToJson(e));
   return json{{"issue", v.issue.ToString()},

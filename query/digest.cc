@@ -127,7 +127,8 @@ StatusOr<PrFacts> LookUpPr(const Store& store, const PrTable& table, const std::
   return facts;
 }
 
-// The case's PR pages, and the cause and change its fix's description states
+// The case's PR pages (of its fixes, likely fixes, false leads and
+// backported fixes), and the cause and change its fix's description states
 // (the strongest merged, non-backport fix whose description says something;
 // at most three are read).
 Status AddPrFacts(const Store& store, const PrTable& table, DigestCase* c) {
@@ -151,6 +152,7 @@ Status AddPrFacts(const Store& store, const PrTable& table, DigestCase* c) {
   std::vector<std::string> others = l.false_leads;
   for (const graph::FixLink& f : l.fixes)
     if (!f.backport_of.empty()) others.push_back(f.backport_of);
+  for (const graph::FixLink& f : l.suggested) others.push_back(f.pr);
   for (const std::string& pr : others) {
     if (c->pr_urls.count(pr)) continue;
     FG_ASSIGN_OR_RETURN(PrFacts facts, LookUpPr(store, table, pr));

@@ -485,7 +485,8 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
 
   json fixes = json::array();
   for (const graph::FixLink& f : links.fixes) {
-    if (fixes.size() < kMaxFixesShown) fixes.push_back(graph::ToJson(f));
+    if (f.tier <= graph::Tier::kC && fixes.size() < kMaxFixesShown)
+      fixes.push_back(graph::ToJson(f));
     auto pr_ref = ParseRef(f.pr);
     if (!f.in_store || !pr_ref.ok() || pr_ref->kind != RefKind::kPull) continue;
     auto pr = store.GetPull(*pr_ref);
@@ -498,10 +499,11 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
     }
   }
 
-  // The likely fixes (tier D, not verified) follow in the same list; ask
-  // prints them apart (ask_result.cc, FixesJson).
-  for (size_t i = 0; i < links.suggested.size() && i < kMaxFixesShown; ++i)
-    fixes.push_back(graph::ToJson(links.suggested[i]));
+  // The likely fixes (tier D, not verified), most probable first, follow in
+  // the same list; ask prints them apart (ask_result.cc, FixesJson).
+  const std::vector<const graph::FixLink*> likely = links.Likely();
+  for (size_t i = 0; i < likely.size() && i < kMaxFixesShown; ++i)
+    fixes.push_back(graph::ToJson(*likely[i]));
 
   Xapian::Document doc;
   terms.AddTo(&doc);

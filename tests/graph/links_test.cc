@@ -86,7 +86,7 @@ TEST(LinksJson, HasTheContractFieldsAndRoundTrips) {
 }
 
 // The JSON view keeps "fixes" for trusted links (A-C); the evidence's
-// tier-D links lead "suggested", before the ranking's picks.
+// tier-D links and the ranking's picks are "suggested", most probable first.
 TEST(LinksJson, TierDLinksAreListedAsSuggested) {
   IssueLinks l = Sample();
   FixLink weak;
@@ -104,13 +104,19 @@ TEST(LinksJson, TierDLinksAreListedAsSuggested) {
   ASSERT_EQ(j["fixes"].size(), 2u);
   for (const auto& f : j["fixes"]) EXPECT_NE(f["tier"], "D");
   ASSERT_EQ(j["suggested"].size(), 2u);
-  EXPECT_EQ(j["suggested"][0]["pr"], weak.pr);
-  EXPECT_EQ(j["suggested"][1]["pr"], ranked.pr);
+  EXPECT_EQ(j["suggested"][0]["pr"], ranked.pr);  // 0.6 before 0.2
+  EXPECT_EQ(j["suggested"][1]["pr"], weak.pr);
+  std::vector<const FixLink*> likely = l.Likely();
+  ASSERT_EQ(likely.size(), 2u);
+  EXPECT_EQ(likely[0]->pr, ranked.pr);
   // Read back, the view is the same.
   IssueLinks back;
   ASSERT_TRUE(FromJson(j, &back).ok());
   EXPECT_EQ(back.fixes.size(), 2u);
   EXPECT_EQ(ToJson(back), j);
+  // Equal probabilities keep the evidence's links first.
+  l.suggested.front().confidence = 0.2;
+  EXPECT_EQ(l.Likely().front()->pr, weak.pr);
 }
 
 TEST(LinksJson, NullsAndErrors) {

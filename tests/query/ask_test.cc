@@ -80,6 +80,21 @@ TEST_F(AskDemoTest, JsonContract) {
   EXPECT_EQ(r["hits"][0]["url"], "https://gitcode.com/mindspore/mindspore/issues/247");
 }
 
+// The likely fixes of a hit, the evidence's tier-D links and the ranking's
+// picks, are listed most probable first (IssueLinks::Likely).
+TEST_F(AskDemoTest, LikelyFixesComeMostProbableFirst) {
+  json r = AskJson("HCCL 通信域初始化 plog 自动定位", NoDocs(5));
+  const json* hit = nullptr;
+  for (const json& h : r["hits"])
+    if (h["issue"] == "gitcode:Ascend/mscommreport#1") hit = &h;
+  ASSERT_NE(hit, nullptr) << r.dump(1);
+  const json& likely = (*hit)["suggested"];
+  ASSERT_GE(likely.size(), 2u) << hit->dump(1);
+  for (size_t i = 1; i < likely.size(); ++i)
+    EXPECT_GE(likely[i - 1]["confidence"].get<double>(), likely[i]["confidence"].get<double>())
+        << likely.dump(1);
+}
+
 TEST_F(AskDemoTest, ResolvedIssueRanksAboveOpenChatter) {
   // #77 (open) names the API in its title; #247 (resolved, with an answer)
   // only in its body. The resolved one comes first.

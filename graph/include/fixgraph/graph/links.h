@@ -120,7 +120,7 @@ struct IssueLinks {
   Resolution resolution = Resolution::kUnknown;
   // What the evidence links (tiers A-D), strongest first. Resolution and
   // flags read all of them; the JSON view (ToJson) lists only the trusted
-  // ones (A-C) under "fixes" and leads "suggested" with the tier-D ones.
+  // ones (A-C) under "fixes", and the tier-D ones under "suggested" (Likely).
   std::vector<FixLink> fixes;
   // For a closed issue without a trusted (A-C) fix: the ranking's likely
   // fixes, not verified (tier D, suggest.h), most probable first, whose
@@ -136,6 +136,11 @@ struct IssueLinks {
 
   bool HasFlag(Flag f) const;
   const FixLink* FindFix(std::string_view pr) const;
+  // The likely fixes, not verified: the tier-D links of `fixes` and the
+  // ranking's `suggested` together, most probable first (by confidence;
+  // equal ones keep that order). What "suggested" lists and every view
+  // prints as "likely fix, not verified".
+  std::vector<const FixLink*> Likely() const;
 };
 
 nlohmann::json ToJson(const Evidence& v);
