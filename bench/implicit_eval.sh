@@ -4,6 +4,9 @@
 #
 #   bench/implicit_eval.sh [DEV_DIR] [WORK_DIR]
 #
+# DEV_DIR: any set of that layout (dump/, dump-noref/, labels-eval.json, score.py,
+# vsm_baseline.py), of any one repository.
+#
 # Three stores are made from the set:
 #   noref    dump-noref/ (references stripped, close times moved 20 min - 6 days after the fix)
 #   notimes  dump-noref/ with every issue's created_at and closed_at removed (derived here):
@@ -28,14 +31,14 @@ mkdir -p "$WORK"
 rm -rf "$WORK/notimes-dump"
 cp -r "$DEV/dump-noref" "$WORK/notimes-dump"
 chmod -R u+w "$WORK/notimes-dump"
-python3 - "$WORK/notimes-dump/github/deepspeedai/DeepSpeed/issues.json" <<'EOF'
-import json, sys
-p = sys.argv[1]
-issues = json.load(open(p))
-for i in issues:
-    i["created_at"] = None
-    i["closed_at"] = None
-json.dump(issues, open(p, "w"), ensure_ascii=False)
+python3 - "$WORK/notimes-dump" <<'EOF'
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*/*/*/issues.json"):  # platform/owner/repo
+    issues = json.load(open(p))
+    for i in issues:
+        i["created_at"] = None
+        i["closed_at"] = None
+    json.dump(issues, open(p, "w"), ensure_ascii=False)
 EOF
 
 run() {  # name dump
