@@ -16,7 +16,8 @@
 #   - eval-suggest: P@1, Hit@5, MRR and the calibration of the ranking by 5-fold
 #     cross-validation over the issues (each fold scored by weights fitted without it);
 #   - score.py on `links --json` (trusted precision, and P@1 with the built-in weights,
-#     which were fitted on this set: an in-sample figure, printed for reference only);
+#     which were fitted on the DeepSpeed set: in-sample there, printed for reference only;
+#     out of sample on any other set);
 #   - the TF-IDF baseline (vsm_baseline.py; --all for the no-times variant).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +49,7 @@ run() {  # name dump
   echo "== $name"
   "$FG" --db "$db" eval-suggest --labels "$DEV/labels-eval.json" --folds 5
   "$FG" --db "$db" links --json >"$WORK/$name.jsonl"
-  echo "score.py (links --json, built-in weights: in-sample for P@1/Hit@5):"
+  echo "score.py (links --json, built-in weights, fitted on the DeepSpeed set: P@1/Hit@5 in-sample only there):"
   python3 "$DEV/score.py" "$WORK/$name.jsonl" | sed 's/^/  /'
   python3 "$DEV/score.py" "$WORK/$name.jsonl" --lenient | sed -n 's/^trusted/  lenient: trusted/p'
 }
