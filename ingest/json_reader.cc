@@ -128,12 +128,6 @@ class JsonParser {
         return Fail(p_, "invalid number; expected a digit in the exponent");
       while (p_ < n_ && s_[p_] >= '0' && s_[p_] <= '9') ++p_;
     }
-    if (!integer && !FiniteDouble(s_ + b, s_ + p_)) {
-      // nlohmann rejects these too ("number overflow"); a double cannot hold them.
-      std::size_t shown = std::min<std::size_t>(p_ - b, 40);
-      return Fail(
-          b, "number out of range: " + std::string(s_ + b, shown) + (p_ - b > shown ? "..." : ""));
-    }
     if (integer) {
       // nlohmann: int64, else uint64, else a float.
       const char* first = s_ + b;
@@ -146,6 +140,13 @@ class JsonParser {
         if (ru.ec != std::errc()) integer = false;
       }
       if (last - first == 2 && first[0] == '-' && first[1] == '0') doc_->canonical_ = false;
+    }
+    // A float, or an integer too large for 64 bits (read as a float): nlohmann
+    // rejects one a double cannot hold ("number overflow"), and so do we.
+    if (!integer && !FiniteDouble(s_ + b, s_ + p_)) {
+      std::size_t shown = std::min<std::size_t>(p_ - b, 40);
+      return Fail(
+          b, "number out of range: " + std::string(s_ + b, shown) + (p_ - b > shown ? "..." : ""));
     }
     if (!integer) doc_->canonical_ = false;  // dump() reprints floats
     std::uint32_t i = Push(Type::kNumber, b);
