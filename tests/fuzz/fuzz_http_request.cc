@@ -56,20 +56,20 @@ int Connect() {
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
   if (errno == EINTR) {
     pollfd p{fd, POLLOUT, 0};
-    int error = 0;
-    socklen_t len = sizeof error;
+    int so_error = 0;
+    socklen_t len = sizeof so_error;
     int ready = -1;
     while (ready < 0) {
       ready = poll(&p, 1, 10000);
       if (ready < 0 && errno != EINTR) break;
     }
-    if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0)
+    if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) == 0 && so_error == 0)
       return fd;
-    if (ready == 1 && error != 0) errno = error;
+    if (ready == 1 && so_error != 0) errno = so_error;
   }
-  int error = errno;  // for the caller's message
+  int failed = errno;  // for the caller's message
   close(fd);
-  errno = error;
+  errno = failed;
   return -1;
 }
 
