@@ -175,7 +175,10 @@ void PrintMentionedBy(std::ostream& out, const json& view, const Zone& zone) {
     if (!title.empty()) out << " \"" << title << "\"";
     out << ": " << Str(m, "in") << " has \"" << Str(m, "text") << "\"";
     std::string kw = Str(m, "keyword");
-    if (kw != "none") out << " (" << kw << " keyword)";
+    if (kw == "reason")
+      out << " (named as the reason for a skip, not as fixed)";
+    else if (kw != "none")
+      out << " (" << kw << " keyword)";
     out << "\n";
   }
 }

@@ -157,6 +157,103 @@ void InheritListKeyword(std::string_view text, const std::vector<Mention>& befor
   if (JoinsList(text.substr(prev_end, m->offset - prev_end))) m->keyword = prev.keyword;
 }
 
+// True when `s` holds `cue` (ASCII case folded; `s` is folded already) at a
+// word start: "skip" in "Skipped", not in "unskip"... which is its own cue.
+bool HasCue(std::string_view folded, std::string_view cue) {
+  for (size_t at = folded.find(cue); at != std::string_view::npos; at = folded.find(cue, at + 1)) {
+    if (at == 0 || !IsAsciiAlnum(static_cast<unsigned char>(cue[0])) ||
+        !IsAsciiAlnum(static_cast<unsigned char>(folded[at - 1])))
+      return true;
+  }
+  return false;
+}
+
+template <size_t N>
+bool HasAnyCue(std::string_view folded, const std::array<std::string_view, N>& cues) {
+  return std::any_of(cues.begin(), cues.end(),
+                     [&](std::string_view cue) { return HasCue(folded, cue); });
+}
+
+// Where the sentence holding byte `at` of `text` starts (`backward`) or ends:
+// a line break, ". ", "; ", "! ", "? " or a full-width 。；！？ bounds it.
+size_t SentenceBound(std::string_view text, size_t at, bool backward) {
+  static constexpr std::array<std::string_view, 4> kFullWidthEnds = {
+      "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x9B" /* ； */, "\xEF\xBC\x81" /* ！ */,
+      "\xEF\xBC\x9F" /* ？ */};
+  auto ends_at = [&](size_t i) -> size_t {  // length of the sentence end at i, or 0
+    char c = text[i];
+    if (c == '\n') return 1;
+    if ((c == '.' || c == ';' || c == '!' || c == '?') &&
+        (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t'))
+      return 1;
+    for (std::string_view e : kFullWidthEnds)
+      if (text.compare(i, e.size(), e) == 0) return e.size();
+    return 0;
+  };
+  if (backward) {
+    for (size_t i = at; i > 0; --i)
+      if (size_t len = ends_at(i - 1); len != 0 && i - 1 + len <= at) return i - 1 + len;
+    return 0;
+  }
+  for (size_t i = at; i < text.size(); ++i)
+    if (ends_at(i) != 0) return i;
+  return text.size();
+}
+
+// See mentions.h: the mention at [offset, end) is named as the reason for a
+// skip or a temporary switch-off.
+bool CitedAsReason(std::string_view text, size_t offset, size_t end, MentionKeyword keyword) {
+  if (keyword == MentionKeyword::kClosing) return false;
+  size_t begin = SentenceBound(text, offset, /*backward=*/true);
+  // A mention that opens its line, as "(URL)" under the words that give it,
+  // belongs to the line before's last sentence too.
+  if (TrimFillers(text.substr(begin, offset - begin)).empty() && begin > 0 &&
+      text[begin - 1] == '\n')
+    begin = SentenceBound(text, begin - 1, /*backward=*/true);
+  size_t stop = SentenceBound(text, end, /*backward=*/false);
+  std::string folded(text.substr(begin, stop - begin));
+  for (char& ch : folded)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  const std::string_view lead = std::string_view(folded).substr(0, offset - begin);
+  static constexpr std::array<std::string_view, 4> kSkip = {"skip", "xfail",
+                                                            "\xE8\xB7\xB3\xE8\xBF\x87" /* 跳过 */,
+                                                            "\xE5\xB1\x8F\xE8\x94\xBD" /* 屏蔽 */};
+  static constexpr std::array<std::string_view, 2> kDisable = {
+      "disable", "\xE7\xA6\x81\xE7\x94\xA8" /* 禁用 */};
+  static constexpr std::array<std::string_view, 4> kForNow = {
+      "temporar", "for now", "\xE4\xB8\xB4\xE6\x97\xB6" /* 临时 */,
+      "\xE6\x9A\x82\xE6\x97\xB6" /* 暂时 */};
+  if (!HasAnyCue(folded, kSkip) && !(HasAnyCue(folded, kDisable) && HasAnyCue(folded, kForNow)))
+    return false;
+  static constexpr std::array<std::string_view, 14> kWhy = {"due to",
+                                                            "because",
+                                                            "until",
+                                                            "once ",
+                                                            "blocked by",
+                                                            "blocked on",
+                                                            "pending",
+                                                            "wait for",
+                                                            "waiting for",
+                                                            "\xE7\x94\xB1\xE4\xBA\x8E" /* 由于 */,
+                                                            "\xE5\x9B\xA0\xE4\xB8\xBA" /* 因为 */,
+                                                            "\xE5\xBE\x85" /* 待 */,
+                                                            "\xE7\x9B\xB4\xE5\x88\xB0" /* 直到 */,
+                                                            "caused by"};
+  if (keyword != MentionKeyword::kRelating && !HasAnyCue(folded, kWhy)) return false;
+  static constexpr std::array<std::string_view, 10> kUndoes = {
+      "fix",
+      "resolve",
+      "re-enable",
+      "reenable",
+      "unskip",
+      "remove the skip",
+      "\xE4\xBF\xAE\xE5\xA4\x8D" /* 修复 */,
+      "\xE8\xA7\xA3\xE5\x86\xB3" /* 解决 */,
+      "\xE6\x81\xA2\xE5\xA4\x8D" /* 恢复 */,
+      "\xE6\x94\xBE\xE5\xBC\x80" /* 放开 */};
+  return !HasAnyCue(lead, kUndoes);
+}
+
 bool LooksLikeGiteeIssue(std::string_view s) {
   // Gitee idents: 'I' then 5-7 upper-case letters/digits, at least one digit or letter mix.
   if (s.size() < 6 || s.size() > 8 || s[0] != 'I') return false;
@@ -246,6 +343,8 @@ const char* MentionKeywordName(MentionKeyword k) {
       return "closing";
     case MentionKeyword::kRelating:
       return "relating";
+    case MentionKeyword::kReason:
+      return "reason";
   }
   return "unknown";
 }
@@ -336,6 +435,7 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
         m.text = std::string(url);
         m.keyword = KeywordBefore(text, i);
         InheritListKeyword(text, out, &m);
+        if (CitedAsReason(text, i, end, m.keyword)) m.keyword = MentionKeyword::kReason;
         out.push_back(std::move(m));
       }
       i = std::max(end, i + 1);
@@ -410,6 +510,7 @@ std::vector<Mention> FindMentions(std::string_view original, const RepoRef& cont
     m.text = std::string(original.substr(start, j - start));
     m.keyword = KeywordBefore(text, start);
     InheritListKeyword(text, out, &m);
+    if (CitedAsReason(text, start, j, m.keyword)) m.keyword = MentionKeyword::kReason;
     out.push_back(std::move(m));
     i = j;
   }

@@ -13,13 +13,20 @@ Status Linker::CollectMentions() {
   const Issue& is = ctx_.issue;
   for (const MentionRecord& m : ctx_.mentioned_by) {
     if (m.source_item.kind != RefKind::kPull) continue;
-    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(m.source_item));
-    c->referenced = true;
     std::string who = Short(m.source_item) + "'s " + SourcePhrase(m.source);
     if (m.source == MentionSource::kCommitMessage && !m.source_id.empty())
       who = "commit " + m.source_id.substr(0, 7) + " of " + Short(m.source_item);
     if (m.source == MentionSource::kPullComment)
       who = "comment " + m.source_id + " on " + Short(m.source_item);
+    if (m.keyword == MentionKeyword::kReason) {
+      // "Skip test_x due to (issue URL)": the PR works around the issue,
+      // it does not say it fixes it (engine/mentions.h).
+      notes_.push_back(who + " names the issue as the reason it skips or turns off something (" +
+                       m.text + "): not taken as a fix");
+      continue;
+    }
+    FG_ASSIGN_OR_RETURN(Candidate * c, Cand(m.source_item));
+    c->referenced = true;
     bool pr_text = m.source == MentionSource::kPullTitle || m.source == MentionSource::kPullBody ||
                    m.source == MentionSource::kCommitMessage;
     if (m.form == MentionForm::kUrl) {
@@ -558,7 +565,8 @@ Status Linker::PromoteCompared(const WindowPass& w) {
 
 void Linker::OwnMentions(Candidate* c) {
   for (const Mention& m : c->info->OwnMentions()) {
-    if (m.target != ctx_.issue.ref()) continue;
+    // A reason for a skip is no reference (CollectMentions notes it).
+    if (m.target != ctx_.issue.ref() || m.keyword == MentionKeyword::kReason) continue;
     c->referenced = true;
     std::string who = Short(c->ref) + "'s description";
     if (m.form == MentionForm::kUrl)

@@ -125,7 +125,8 @@ StatusOr<IssueLinks> Linker::Link(const Ref& ref) {
 bool Linker::AboutOtherIssue(const PullInfo& info) const {
   bool other = false;
   for (const Mention& m : info.OwnMentions()) {
-    if (m.target.kind != RefKind::kIssue) continue;
+    // A PR that names an issue as the reason for a skip is not about it.
+    if (m.target.kind != RefKind::kIssue || m.keyword == MentionKeyword::kReason) continue;
     if (m.target == ctx_.issue.ref() || (duplicate_of_ && m.target == *duplicate_of_)) return false;
     if (m.target.repo == ctx_.issue.repo) other = true;
   }

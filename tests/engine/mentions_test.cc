@@ -227,6 +227,50 @@ TEST(MentionsTest, NoKeyword) {
   }
 }
 
+// ---- Named as the reason for a skip
+
+TEST(MentionsTest, ReasonForASkipIsNoReference) {
+  for (const char* text : {
+           // vllm-ascend's PR 5495: the URL opens the line after the words that give it.
+           "2. Skip `test_guided_decoding.py` due to xgrammar errors\n"
+           "(https://gitcode.com/Ascend/MindSpeed-Ops/issues/5)",
+           "Temporarily skip the DeepSeek test due to #5.",
+           "note: we skipped the two failed e2e tests, see #5 for more detail.",
+           "xfail test_allgather until #5 is fixed",
+           "Temporarily disable the fused kernel on 310P because of #5",
+           "disable graph mode for now, blocked by #5",
+           "由于 #5 的问题，暂时跳过该用例",
+           "暂时跳过该用例，待 #5 修复后放开",
+           "屏蔽 test_matmul 用例（#5）直到上游修复",
+       }) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(One(text).keyword, MentionKeyword::kReason);
+  }
+}
+
+TEST(MentionsTest, NotAReasonForASkip) {
+  for (const char* text : {
+           "Fixes #5, which made us skip the test until now",  // a closing keyword wins
+           "Re-enable the tests skipped due to #5",            // undoes the skip
+           "Fix the crash that made CI skip test_x because of #5",
+           "恢复因 #5 跳过的用例",
+           "Skip empty parameters in gradient reduction (#5)",  // no reason given
+           "Disable ninja by default because of #5",            // not for now
+           "This is a temporary fix for #5",
+           // The reason lies in another sentence.
+           "We skip the slow test because it times out. Related #5",
+           "Skip the slow test due to timeouts.\nThis also cleans up #5",
+       }) {
+    SCOPED_TRACE(text);
+    EXPECT_NE(One(text).keyword, MentionKeyword::kReason);
+  }
+  // A list of reasons is a list of reasons.
+  std::vector<Mention> ms = Find("skip test_a and test_b due to #5 and #6");
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].keyword, MentionKeyword::kReason);
+  EXPECT_EQ(ms[1].keyword, MentionKeyword::kReason);
+}
+
 TEST(MentionsTest, KeywordMustBeRightBeforeTheMention) {
   std::vector<Mention> ms = Find("Fixes #1, closes #2 and see !3, also #4");
   ASSERT_EQ(ms.size(), 4u);
@@ -375,6 +419,7 @@ TEST(MentionsTest, NamesOfEnums) {
   EXPECT_STREQ(MentionKeywordName(MentionKeyword::kNone), "none");
   EXPECT_STREQ(MentionKeywordName(MentionKeyword::kClosing), "closing");
   EXPECT_STREQ(MentionKeywordName(MentionKeyword::kRelating), "relating");
+  EXPECT_STREQ(MentionKeywordName(MentionKeyword::kReason), "reason");
 }
 
 // ---- MaskCode

@@ -167,6 +167,22 @@ TEST_F(GraphTest, AnotherRepositorysUrlIsNotAReference) {
   EXPECT_EQ(Fix(Link("13"), P(24)), nullptr);
 }
 
+TEST_F(GraphTest, AnIssueGivenAsTheReasonForASkipIsNoReference) {
+  // vllm-ascend's PR 5495 skipped a test "due to" its issue 5524, named by URL on the next line;
+  // the issue was fixed later by another PR.
+  AddIssue("13", "xgrammar type mismatch", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
+  AddPull(24, "Upgrade the pinned commit",
+          "1. keep a test compatible\n2. Skip `test_guided_decoding.py` due to xgrammar errors\n"
+          "(https://gitcode.com/o/r/issues/13)",
+          "2026-03-02T00:00:00Z", "2026-03-03T00:00:00Z");
+  Commit();
+  const IssueLinks l = Link("13");
+  EXPECT_EQ(Fix(l, P(24)), nullptr);
+  bool noted = false;
+  for (const std::string& n : l.notes) noted |= n.find("reason it skips") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST_F(GraphTest, BangNamesAPullNotAnIssue) {
   AddIssue("14", "a", "", "2026-03-01T00:00:00Z", "2026-03-20T00:00:00Z");
   AddPull(14, "base", "", "2026-03-01T00:00:00Z", "2026-03-02T00:00:00Z");

@@ -93,7 +93,7 @@ struct EnumInfo<MentionForm> {
 };
 template <>
 struct EnumInfo<MentionKeyword> {
-  static constexpr std::uint8_t kMax = static_cast<std::uint8_t>(MentionKeyword::kRelating);
+  static constexpr std::uint8_t kMax = static_cast<std::uint8_t>(MentionKeyword::kReason);
 };
 
 template <typename T>

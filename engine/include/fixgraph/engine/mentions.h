@@ -17,6 +17,18 @@
 // "修复了 #12"). A mention that continues a list after one with a keyword
 // ("fixes #12, #13 and #14", "修复 #12、#13 和 #14") takes that keyword.
 //
+// A mention the text gives only as the reason it skips a test or turns
+// something off for now is kReason (in place of none or relating): its
+// sentence (or, for a mention that opens its line, the line before too) says
+// skip / xfail / 跳过 / 屏蔽, or disable / 禁用 with temporarily / for now /
+// 临时 / 暂时, and why or until when (due to, because, until, once, blocked
+// by, pending, a relating keyword such as "see", 由于, 因为, 待, 直到), and
+// says before the mention neither fix / resolve / 修复 / 解决 nor re-enable /
+// unskip / 恢复 / 放开: "Skip test_x.py due to xgrammar errors\n(URL)",
+// "skipped the failed test, see #12", "暂时跳过该用例，待 #12 修复后放开";
+// not "Re-enable the test skipped due to #12", nor a mention with a closing
+// keyword.
+//
 // Thread safety: pure functions.
 #pragma once
 
@@ -35,7 +47,12 @@ enum class MentionForm : std::uint8_t {
   kUrl,        // a web URL
 };
 
-enum class MentionKeyword : std::uint8_t { kNone, kClosing, kRelating };
+enum class MentionKeyword : std::uint8_t {
+  kNone,
+  kClosing,
+  kRelating,
+  kReason,  // named as the reason for a skip or a temporary switch-off, not as fixed
+};
 
 struct Mention {
   Ref target;
