@@ -117,7 +117,7 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
   for (size_t i = 0; i < r.hits.size(); ++i) {
     const query::AskHit& h = r.hits[i];
     out << i + 1 << ". " << h.issue.ToString() << "  [" << graph::ResolutionName(h.resolution);
-    if (!h.fixes.empty() && h.fixes.front().tier != graph::Tier::kD)
+    if (!h.fixes.empty() && h.fixes.front().Trusted())
       out << ", tier " << graph::TierName(h.fixes.front().tier);
     out << "]  score " << std::fixed << std::setprecision(2) << h.score << " ("
         << query::DocBand(h.score) << ")\n";
@@ -134,7 +134,7 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
     }
     size_t shown = 0, likely = 0;
     for (const graph::FixLink& fix : h.fixes) {
-      bool d = fix.tier == graph::Tier::kD;
+      bool d = !fix.Trusted();
       if (d ? likely++ >= 3 : shown++ >= 3) continue;
       if (d) {
         char p[16];

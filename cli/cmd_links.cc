@@ -123,7 +123,7 @@ void RunLinks(Context& ctx, const std::string& repo_text, bool json_out) {
         // As in the JSON view: trusted links (A-C) are fixes, tier D is likely.
         const char* head = "  fixes:";
         for (const graph::FixLink& f : l.fixes) {
-          if (f.tier > graph::Tier::kC) continue;
+          if (!f.Trusted()) continue;
           *ctx.out << head << " " << ShortTarget(f.pr, l.issue.repo) << " ("
                    << graph::TierName(f.tier) << ")";
           head = "";

@@ -143,7 +143,7 @@ EvalReport Evaluate(const std::vector<LabeledIssue>& labels,
       }
     }
     for (const auto& [pr, fix] : found) {
-      if (fix->tier <= Tier::kC) ++(expected.count(pr) ? r.trusted_tp : r.trusted_fp);
+      if (fix->Trusted()) ++(expected.count(pr) ? r.trusted_tp : r.trusted_fp);
       if (expected.count(pr)) continue;
       ++r.link_fp;
       d.extra_fixes.push_back(pr + " (" + TierName(fix->tier) + ")");

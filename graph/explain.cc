@@ -105,12 +105,12 @@ std::vector<std::string> ExplainLines(const IssueLinks& links) {
   if (links.created_at) head += " (filed " + When(*links.created_at) + ")";
   out.push_back(head);
   bool trusted = std::any_of(links.fixes.begin(), links.fixes.end(),
-                             [](const FixLink& f) { return f.tier <= Tier::kC; });
+                             [](const FixLink& f) { return f.Trusted(); });
   bool likely = !links.suggested.empty() || !links.fixes.empty();
   if (!trusted && links.resolution != Resolution::kOpen)
     out.emplace_back(likely ? "no verified fixing change found" : "no fixing change found");
   for (const FixLink& f : links.fixes)
-    if (f.tier <= Tier::kC) out.push_back(ExplainFix(links, f));
+    if (f.Trusted()) out.push_back(ExplainFix(links, f));
   for (const FixLink* f : links.Likely())
     out.push_back("likely fix, not verified: " + ExplainFix(links, *f));
   for (const Evidence& e : links.evidence)

@@ -397,8 +397,8 @@ StatusOr<IssueLinks> Linker::Finish() {
   ComputeFlags(ctx_, *options_, &out);
   // A closed issue left without a trusted link gets the ranking's
   // suggestions (PRs already linked at tier D are not repeated).
-  bool trusted = std::any_of(out.fixes.begin(), out.fixes.end(),
-                             [](const FixLink& f) { return f.tier <= Tier::kC; });
+  bool trusted =
+      std::any_of(out.fixes.begin(), out.fixes.end(), [](const FixLink& f) { return f.Trusted(); });
   bool eligible = is.state == IssueState::kClosed && !trusted &&
                   (out.resolution == Resolution::kFixed || out.resolution == Resolution::kUnknown);
   if (eligible && options_->suggest && !nested_) {

@@ -158,7 +158,7 @@ const FixLink* IssueLinks::FindFix(std::string_view pr) const {
 std::vector<const FixLink*> IssueLinks::Likely() const {
   std::vector<const FixLink*> out;
   for (const FixLink& f : fixes)
-    if (f.tier > Tier::kC) out.push_back(&f);
+    if (!f.Trusted()) out.push_back(&f);
   for (const FixLink& f : suggested) out.push_back(&f);
   std::stable_sort(out.begin(), out.end(), [](const FixLink* a, const FixLink* b) {
     return a->confidence > b->confidence;
@@ -205,7 +205,7 @@ json ToJson(const IssueLinks& v) {
   // Trusted links (A-C) under "fixes"; the likely ones, tier D, under
   // "suggested", most probable first (links.h).
   for (const FixLink& f : v.fixes)
-    if (f.tier <= Tier::kC) fixes.push_back(ToJson(f));
+    if (f.Trusted()) fixes.push_back(ToJson(f));
   for (const FixLink* f : v.Likely()) suggested.push_back(ToJson(*f));
   for (Flag f : v.flags) flags.push_back(FlagName(f));
   for (const Evidence& e : v.evidence) evidence.push_back(ToJson(e));

@@ -189,9 +189,9 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
   bool explicit_here = false, implicit_here = false, weak_here = false, elsewhere = false;
   for (const FixLink& f : out->fixes) {
     bool here = SameRepoFix(ctx, f);
-    if (here && f.tier <= Tier::kC && !Implicit(f)) explicit_here = true;
-    if (here && f.tier <= Tier::kC && Implicit(f)) implicit_here = true;
-    if (here && f.tier == Tier::kD) weak_here = true;
+    if (here && f.Trusted() && !Implicit(f)) explicit_here = true;
+    if (here && f.Trusted() && Implicit(f)) implicit_here = true;
+    if (here && !f.Trusted()) weak_here = true;
     if (!here && f.tier <= Tier::kB) elsewhere = true;
   }
 
@@ -240,8 +240,7 @@ void Resolve(const IssueContext& ctx, const ResolveFacts& facts, IssueLinks* out
     // Inferred links only stand when the issue was fixed here.
     out->fixes.erase(std::remove_if(out->fixes.begin(), out->fixes.end(),
                                     [&](const FixLink& f) {
-                                      return SameRepoFix(ctx, f) &&
-                                             (f.tier == Tier::kD || Implicit(f));
+                                      return SameRepoFix(ctx, f) && (!f.Trusted() || Implicit(f));
                                     }),
                      out->fixes.end());
   }
@@ -266,7 +265,7 @@ void ComputeFlags(const IssueContext& ctx, const LinkerOptions& options, IssueLi
     auto r = ParseRef(f.pr);
     if (r.ok() && r->repo.platform != is.repo.platform) cross = true;
     if (!f.in_store || is_backport) continue;
-    if (f.tier <= Tier::kC && is.created_at &&
+    if (f.Trusted() && is.created_at &&
         ((f.created_at && *f.created_at < *is.created_at) ||
          (f.merged_at && *f.merged_at < *is.created_at)))
       before = true;
@@ -276,11 +275,11 @@ void ComputeFlags(const IssueContext& ctx, const LinkerOptions& options, IssueLi
     if (f.mirror_host) cross = true;
   if (before) flags.push_back(Flag::kFixBeforeIssue);
   if (is.state == IssueState::kClosed && is.closed_at && !primary.empty()) {
-    bool any_strong = std::any_of(primary.begin(), primary.end(),
-                                  [](const FixLink* f) { return f->tier <= Tier::kC; });
+    bool any_strong =
+        std::any_of(primary.begin(), primary.end(), [](const FixLink* f) { return f->Trusted(); });
     std::optional<UnixSeconds> last;
     for (const FixLink* f : primary) {
-      if (any_strong && f->tier > Tier::kC) continue;
+      if (any_strong && !f->Trusted()) continue;
       if (*f->merged_at > *is.closed_at) continue;
       if (!last || *f->merged_at > *last) last = *f->merged_at;
     }

@@ -485,15 +485,14 @@ StatusOr<Xapian::Document> BuildDocument(const Store& store, const IssueInput& i
 
   json fixes = json::array();
   for (const graph::FixLink& f : links.fixes) {
-    if (f.tier <= graph::Tier::kC && fixes.size() < kMaxFixesShown)
-      fixes.push_back(graph::ToJson(f));
+    if (f.Trusted() && fixes.size() < kMaxFixesShown) fixes.push_back(graph::ToJson(f));
     auto pr_ref = ParseRef(f.pr);
     if (!f.in_store || !pr_ref.ok() || pr_ref->kind != RefKind::kPull) continue;
     auto pr = store.GetPull(*pr_ref);
     if (!pr.ok()) continue;
     AddText(&terms, pr->title, kAnswerWeight);
     AddText(&terms, Utf8Prefix(pr->body, kMaxPrBodyBytes), kCommentWeight);
-    if (answer.empty() && f.tier <= graph::Tier::kC) {
+    if (answer.empty() && f.Trusted()) {
       answer = ExtractPrAnswer(pr->title, pr->body);
       answer_source = "pr";
     }

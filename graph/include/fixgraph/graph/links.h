@@ -101,6 +101,9 @@ struct FixLink {
   bool mirror_host = false;  // named through a mirror-host URL (atomgit.com)
 
   bool Has(EvidenceKind k) const;
+  // Tiers A-C: listed as a fix ("fixes"), acted on; tier D is a likely fix
+  // ("suggested"), shown but never trusted (docs/evidence.md).
+  bool Trusted() const { return tier <= Tier::kC; }
 };
 
 // The comment that says what to do (answered, fixed elsewhere, won't fix).
