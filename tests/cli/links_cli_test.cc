@@ -127,5 +127,33 @@ TEST_F(LinksCli, BadRepoFilterAndMissingLabels) {
   EXPECT_NE(err.find("nope.json"), std::string::npos) << err;
 }
 
+// A PR that gives the issue only as the reason it skips a test: `show` says
+// so, and the issue gets no fix from it (engine/mentions.h, kReason).
+TEST(LinksCliReason, AnIssueAPrSkipsATestForIsNotFixedByIt) {
+  TempDir dir;
+  const std::string root = dir / "dump/gitcode/Ascend/demo";
+  WriteFile(root + "/issues.json", R"([
+    {"number": "9", "title": "xgrammar 类型不匹配", "state": "closed",
+     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-02-01T12:00:00+08:00"}])");
+  WriteFile(root + "/pulls.json", R"json([
+    {"number": 14, "title": "Upgrade the pinned vllm commit",
+     "body": "1. keep a test compatible\n2. Skip test_guided_decoding.py due to xgrammar errors\n(https://gitcode.com/Ascend/demo/issues/9)",
+     "state": "merged", "created_at": "2026-01-04T10:00:00+08:00",
+     "merged_at": "2026-01-05T12:00:00+08:00", "head": {"ref": "upgrade"}, "base": {"ref": "master"}}])json");
+  const std::string db = dir / "db";
+  std::string out, err;
+  ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}, &out, &err), 0) << err;
+  ASSERT_EQ(RunCli({"--db", db, "show", "gitcode:Ascend/demo#9"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("(named as the reason for a skip, not as fixed)"), std::string::npos) << out;
+  ASSERT_EQ(RunCli({"--db", db, "show", "--json", "gitcode:Ascend/demo#9"}, &out, &err), 0) << err;
+  const json view = json::parse(out);
+  ASSERT_EQ(view["mentioned_by"].size(), 1u) << out;
+  EXPECT_EQ(view["mentioned_by"][0]["keyword"], "reason");
+  ASSERT_EQ(RunCli({"--db", db, "links", "--json"}, &out, &err), 0) << err;
+  const json row = json::parse(out);
+  EXPECT_TRUE(row["fixes"].empty()) << out;
+  EXPECT_NE(row["notes"].dump().find("reason it skips"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace fixgraph::cli
