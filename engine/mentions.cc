@@ -70,8 +70,13 @@ std::string_view TrimFillers(std::string_view before) {
 }
 
 MentionKeyword KeywordBefore(std::string_view text, size_t offset) {
-  size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  // The keyword stands right before the mention, past fillers: the line's
+  // last 256 bytes hold it (a long line must not cost its length for every
+  // mention).
+  constexpr size_t kLookBack = 256;
+  const size_t floor = offset > kLookBack ? offset - kLookBack : 0;
+  size_t line_start = text.substr(floor, offset - floor).rfind('\n');
+  line_start = line_start == std::string_view::npos ? floor : floor + line_start + 1;
   std::string_view before = TrimFillers(text.substr(line_start, offset - line_start));
   static constexpr std::array<std::string_view, 14> kClosing = {
       "fixes",
@@ -174,8 +179,12 @@ bool HasAnyCue(std::string_view folded, const std::array<std::string_view, N>& c
                      [&](std::string_view cue) { return HasCue(folded, cue); });
 }
 
+// How far from a mention its sentence is read for a reason (bytes, each way).
+constexpr size_t kReasonWindow = 400;
+
 // Where the sentence holding byte `at` of `text` starts (`backward`) or ends:
-// a line break, ". ", "; ", "! ", "? " or a full-width 。；！？ bounds it.
+// a line break, ". ", "; ", "! ", "? " or a full-width 。；！？ bounds it, or
+// the window's edge.
 size_t SentenceBound(std::string_view text, size_t at, bool backward) {
   static constexpr std::array<std::string_view, 4> kFullWidthEnds = {
       "\xE3\x80\x82" /* 。 */, "\xEF\xBC\x9B" /* ； */, "\xEF\xBC\x81" /* ！ */,
@@ -190,14 +199,18 @@ size_t SentenceBound(std::string_view text, size_t at, bool backward) {
       if (text.compare(i, e.size(), e) == 0) return e.size();
     return 0;
   };
+  // At most kReasonWindow bytes away: a text of one long line with many
+  // mentions must not cost its length for every mention.
   if (backward) {
-    for (size_t i = at; i > 0; --i)
+    const size_t floor = at > kReasonWindow ? at - kReasonWindow : 0;
+    for (size_t i = at; i > floor; --i)
       if (size_t len = ends_at(i - 1); len != 0 && i - 1 + len <= at) return i - 1 + len;
-    return 0;
+    return floor;
   }
-  for (size_t i = at; i < text.size(); ++i)
+  const size_t ceiling = std::min(text.size(), at + kReasonWindow);
+  for (size_t i = at; i < ceiling; ++i)
     if (ends_at(i) != 0) return i;
-  return text.size();
+  return ceiling;
 }
 
 // See mentions.h: the mention at [offset, end) is named as the reason for a
