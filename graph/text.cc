@@ -536,10 +536,18 @@ size_t DelimiterAt(std::string_view s, size_t i) {
 }  // namespace
 
 Clause ClauseAt(std::string_view s, size_t offset) {
-  Clause c{0, s.size()};
   offset = std::min(offset, s.size());
-  const size_t n = s.size();
-  size_t i = 0;
+  // The window's edges on character boundaries (a clause cut there is still
+  // whole UTF-8).
+  auto continuation = [&](size_t at) {
+    return at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80;
+  };
+  size_t from = offset > kClauseWindow ? offset - kClauseWindow : 0;
+  while (from < offset && continuation(from)) ++from;
+  size_t n = std::min(s.size(), offset + kClauseWindow);
+  while (n > offset && continuation(n)) --n;
+  Clause c{from, n};
+  size_t i = from;
   while (i < n) {
     if (!kClauseLead[static_cast<unsigned char>(s[i])]) {
       ++i;

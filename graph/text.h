@@ -168,7 +168,10 @@ struct Clause {
   size_t begin = 0;
   size_t end = 0;
 };
-// The clause holding byte `offset`.
+// The clause holding byte `offset`, read at most kClauseWindow bytes each way
+// (a longer clause is cut there: a text of one long line with many mentions
+// must not cost its length for every mention).
+inline constexpr size_t kClauseWindow = 2048;
 Clause ClauseAt(std::string_view s, size_t offset);
 
 // A fixed list of cue strings, searched for with ASCII case folded on both

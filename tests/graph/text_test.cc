@@ -283,6 +283,27 @@ TEST(Text, ClauseAt) {
   EXPECT_EQ(s.substr(c.begin, c.end - c.begin), "问题由 !11 引入");
 }
 
+TEST(Text, ClauseAtReadsABoundedWindowOnCharacterBoundaries) {
+  // One clause of 3,000 CJK characters (9,000 bytes) with a mention inside:
+  // cut about kClauseWindow bytes each way, never inside a character.
+  std::string s;
+  for (int i = 0; i < 1500; ++i) s += "修";
+  s += " !12 ";
+  for (int i = 0; i < 1500; ++i) s += "复";
+  const size_t at = s.find("!12");
+  const Clause c = ClauseAt(s, at);
+  EXPECT_LE(at - c.begin, kClauseWindow);
+  EXPECT_GT(at - c.begin, kClauseWindow - 3);
+  EXPECT_LE(c.end - at, kClauseWindow);
+  EXPECT_GT(c.end - at, kClauseWindow - 3);
+  EXPECT_EQ(s.substr(c.begin, 3), "修");
+  EXPECT_EQ(s.substr(c.end - 3, 3), "复");
+  // A delimiter inside the window still bounds the clause.
+  const std::string t = s.substr(0, at - 30) + "。" + s.substr(at - 30);
+  const Clause d = ClauseAt(t, t.find("!12"));
+  EXPECT_EQ(d.begin, at - 30 + 3);
+}
+
 // ClauseAt restated: every delimiter compared at every byte, all spans
 // found first.
 Clause ClauseAtSlowly(std::string_view s, size_t offset) {
