@@ -158,6 +158,18 @@ std::string Who(const json& user) {
   return login.empty() ? Str(user, "name") : login;
 }
 
+// "opened TIME by LOGIN", each part only when the record has it (recorded
+// threads may lack either): "opened (time unknown)" when neither is known.
+std::string Opened(const Zone& zone, const json& item) {
+  std::string when = When(zone, item, "created_at");
+  std::string who = Who(item["author"]);
+  if (when.empty() && who.empty()) return "opened (time unknown)";
+  std::string s = "opened";
+  if (!when.empty()) s += " " + when;
+  if (!who.empty()) s += " by " + who;
+  return s;
+}
+
 void PrintMentionedBy(std::ostream& out, const json& view, const Zone& zone) {
   const json& rows = view["mentioned_by"];
   if (rows.empty()) return;
@@ -214,10 +226,8 @@ void PrintIssue(std::ostream& out, const json& view, const Zone& zone) {
   out << Str(i, "ref") << "  [" << Str(i, "state") << "]\n"
       << Str(i, "title") << "\n"
       << Str(i, "html_url") << "\n";
-  out << "opened " << When(zone, i, "created_at") << " by " << Who(i["author"]);
   std::string closed = When(zone, i, "closed_at");
-  if (!closed.empty()) out << "; closed " << closed;
-  out << "\n";
+  out << Opened(zone, i) << (closed.empty() ? "" : "; closed " + closed) << "\n";
   if (!i["labels"].empty()) {
     out << "labels:";
     for (const json& l : i["labels"]) out << " " << l.get<std::string>();
@@ -244,7 +254,7 @@ void PrintPull(std::ostream& out, const json& view, const Zone& zone) {
   out << Str(p, "ref") << "  [" << Str(p, "state") << "]\n"
       << Str(p, "title") << "\n"
       << Str(p, "html_url") << "\n";
-  out << "opened " << When(zone, p, "created_at") << " by " << Who(p["author"]);
+  out << Opened(zone, p);
   std::string merged = When(zone, p, "merged_at");
   if (!merged.empty())
     out << "; merged " << merged;

@@ -134,7 +134,8 @@ TEST(LinksCliReason, AnIssueAPrSkipsATestForIsNotFixedByIt) {
   const std::string root = dir / "dump/gitcode/Ascend/demo";
   WriteFile(root + "/issues.json", R"([
     {"number": "9", "title": "xgrammar 类型不匹配", "state": "closed",
-     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-02-01T12:00:00+08:00"}])");
+     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-02-01T12:00:00+08:00"},
+    {"number": "10", "title": "a recorded thread without its opening", "state": "open"}])");
   WriteFile(root + "/pulls.json", R"json([
     {"number": 14, "title": "Upgrade the pinned vllm commit",
      "body": "1. keep a test compatible\n2. Skip test_guided_decoding.py due to xgrammar errors\n(https://gitcode.com/Ascend/demo/issues/9)",
@@ -145,12 +146,16 @@ TEST(LinksCliReason, AnIssueAPrSkipsATestForIsNotFixedByIt) {
   ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}, &out, &err), 0) << err;
   ASSERT_EQ(RunCli({"--db", db, "show", "gitcode:Ascend/demo#9"}, &out, &err), 0) << err;
   EXPECT_NE(out.find("(named as the reason for a skip, not as fixed)"), std::string::npos) << out;
+  // No author recorded: no empty " by ".
+  EXPECT_NE(out.find("\nopened 2026-01-01 10:00:00 +08:00; closed"), std::string::npos) << out;
+  ASSERT_EQ(RunCli({"--db", db, "show", "gitcode:Ascend/demo#10"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("\nopened (time unknown)\n"), std::string::npos) << out;
   ASSERT_EQ(RunCli({"--db", db, "show", "--json", "gitcode:Ascend/demo#9"}, &out, &err), 0) << err;
   const json view = json::parse(out);
   ASSERT_EQ(view["mentioned_by"].size(), 1u) << out;
   EXPECT_EQ(view["mentioned_by"][0]["keyword"], "reason");
   ASSERT_EQ(RunCli({"--db", db, "links", "--json"}, &out, &err), 0) << err;
-  const json row = json::parse(out);
+  const json row = json::parse(out.substr(0, out.find('\n')));
   EXPECT_TRUE(row["fixes"].empty()) << out;
   EXPECT_NE(row["notes"].dump().find("reason it skips"), std::string::npos) << out;
 }
