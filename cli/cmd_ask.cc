@@ -128,7 +128,13 @@ void PrintText(std::ostream& out, const query::AskResult& r) {
       for (graph::Flag f : h.flags) out << " " << graph::FlagName(f) << " (" << FlagHint(f) << ")";
       out << "\n";
     }
-    if (!h.answer.empty()) {
+    // An answer that is only the fix PR's title (its description said no
+    // more) is the fix line below: printed once.
+    const bool title_only =
+        h.answer_source == "pr" &&
+        std::any_of(h.fixes.begin(), h.fixes.end(),
+                    [&](const graph::FixLink& f) { return f.Trusted() && f.title == h.answer; });
+    if (!h.answer.empty() && !title_only) {
       out << "   answer" << (h.answer_source == "pr" ? " (from the fix PR)" : "") << ":\n";
       out << Indent(h.answer, "     ", kAnswerLines);
     }

@@ -31,14 +31,6 @@ struct Block {
   int noise = 0;                    // cues of tests, environment, thanks
 };
 
-std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool EndsWith(std::string_view s, std::string_view p) {
@@ -154,7 +146,7 @@ std::string Clean(std::string_view t) {
   size_t hashes = 0;
   while (hashes < s.size() && s[hashes] == '#') ++hashes;
   if (hashes > 0) s.erase(0, hashes);
-  return std::string(TrimView(s));
+  return std::string(TrimAsciiSpace(s));
 }
 
 // Headings that announce the explanation or the change, and those that
@@ -237,7 +229,7 @@ std::vector<Block> ReadBlocks(std::string_view body) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view raw = lines[i];
     while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    std::string_view t = TrimView(raw);
+    std::string_view t = TrimAsciiSpace(raw);
     if (in_comment) {
       if (t.find("-->") != std::string_view::npos) in_comment = false;
       continue;
@@ -254,17 +246,17 @@ std::vector<Block> ReadBlocks(std::string_view body) {
       for (; j < lines.size(); ++j) {
         std::string_view c = lines[j];
         while (!c.empty() && c.back() == '\r') c.remove_suffix(1);
-        if (StartsWith(TrimView(c), "```") || StartsWith(TrimView(c), "~~~")) break;
+        if (StartsWith(TrimAsciiSpace(c), "```") || StartsWith(TrimAsciiSpace(c), "~~~")) break;
         code.emplace_back(c);
       }
       i = j;
-      while (!code.empty() && TrimView(code.back()).empty()) code.pop_back();
+      while (!code.empty() && TrimAsciiSpace(code.back()).empty()) code.pop_back();
       if (code.empty()) continue;
       // A short block inside a list (between its items, or after an item's
       // lead-in) belongs to the item; else it is a block of its own.
       std::vector<std::string> indented;
       for (const std::string& c : code)
-        if (!TrimView(c).empty()) indented.push_back("    " + std::string(TrimView(c)));
+        if (!TrimAsciiSpace(c).empty()) indented.push_back("    " + std::string(TrimAsciiSpace(c)));
       if (open && cur.kind == BlockKind::kList && code.size() <= kMaxCodeLines) {
         for (std::string& c : indented) cur.lines.push_back(std::move(c));
       } else {
@@ -282,8 +274,8 @@ std::vector<Block> ReadBlocks(std::string_view body) {
         if (open && cur.kind == BlockKind::kPara) close();
         if (open && cur.kind == BlockKind::kList) {
           size_t j = i + 1;
-          while (j < lines.size() && TrimView(lines[j]).empty()) ++j;
-          if (j >= lines.size() || Classify(TrimView(lines[j])) != LineKind::kItem) close();
+          while (j < lines.size() && TrimAsciiSpace(lines[j]).empty()) ++j;
+          if (j >= lines.size() || Classify(TrimAsciiSpace(lines[j])) != LineKind::kItem) close();
         }
         continue;
       case LineKind::kHeading:
@@ -344,7 +336,8 @@ std::vector<std::string> FitParagraph(const Block& b, size_t budget) {
       if (at != std::string_view::npos && (cut == std::string_view::npos || at + end.size() > cut))
         cut = at + end.size();
     }
-    if (cut != std::string_view::npos && cut > 0) out.emplace_back(TrimView(room.substr(0, cut)));
+    if (cut != std::string_view::npos && cut > 0)
+      out.emplace_back(TrimAsciiSpace(room.substr(0, cut)));
     break;
   }
   return out;

@@ -16,12 +16,6 @@ bool HasAny(std::string_view text, std::initializer_list<std::string_view> needl
   return false;
 }
 
-std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // The file name of a path without directories and extension.
 std::string_view Stem(std::string_view path) {
   size_t hash = path.find('#');
@@ -47,7 +41,7 @@ bool IsUpperIdentifier(std::string_view id) {
 
 std::string SectionKind(std::string_view heading) {
   std::string h = Normalize(heading);
-  if (TrimView(h).empty()) return kSecFunction;
+  if (TrimAsciiSpace(h).empty()) return kSecFunction;
   // Order matters: "参数说明" before "说明", "支持的型号" is a constraint.
   if (HasAny(h, {"问题现象", "原因", "解决", "故障", "faq", "troubleshoot", "常见问题", "报错",
                  "known issue", "error"}))
@@ -69,13 +63,13 @@ std::string SectionKind(std::string_view heading) {
 
 std::string TitleIdentifier(std::string_view title) {
   std::string t = NormalizeKeepCase(title);
-  std::string_view v = TrimView(t);
+  std::string_view v = TrimAsciiSpace(t);
   for (std::string_view mark : {"(beta)", "（beta）"}) {
-    if (v.substr(0, mark.size()) == mark) v = TrimView(v.substr(mark.size()));
+    if (v.substr(0, mark.size()) == mark) v = TrimAsciiSpace(v.substr(mark.size()));
   }
   // A C++ declaration's keyword ("class c10_npu::NPUStream", "struct ...").
   for (std::string_view keyword : {"class ", "struct ", "enum ", "union "}) {
-    if (v.substr(0, keyword.size()) == keyword) v = TrimView(v.substr(keyword.size()));
+    if (v.substr(0, keyword.size()) == keyword) v = TrimAsciiSpace(v.substr(keyword.size()));
   }
   if (v.empty() || v.find(' ') != std::string_view::npos || v.find('\t') != std::string_view::npos)
     return "";

@@ -177,7 +177,8 @@ bool DecodeDocids(std::string_view text, std::vector<std::uint32_t>* out);
 double ResolutionPrior(const graph::IssueLinks& links);
 
 // The passage of a PR description that explains the cause and the change
-// (ExtractAnswerPassage, ask_answer.h); the title when the body has none.
+// (ExtractAnswerPassage, ask_answer.h); the title when the body has none, or
+// only notes of versions ("- vLLM version: v0.13.0", "- CANN: 8.0.RC3").
 std::string ExtractPrAnswer(const std::string& title, const std::string& body);
 
 }  // namespace fixgraph::query

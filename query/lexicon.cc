@@ -2,26 +2,20 @@
 
 #include "lexicon_data.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <cstring>
 
 namespace fixgraph::query {
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Calls fn for every non-empty, non-comment line.
 template <typename Fn>
 void ForEachLine(std::string_view text, Fn fn) {
   while (!text.empty()) {
     size_t nl = text.find('\n');
-    std::string_view line = Trim(text.substr(0, nl));
+    std::string_view line = TrimAsciiSpace(text.substr(0, nl));
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     if (line.empty() || line.front() == '#') continue;
     fn(line);
@@ -76,7 +70,7 @@ Lexicon Lexicon::FromText(std::string_view synonyms, std::string_view hardware) 
     std::vector<Seq> members;
     while (!line.empty()) {
       size_t bar = line.find('|');
-      std::string_view member = Trim(line.substr(0, bar));
+      std::string_view member = TrimAsciiSpace(line.substr(0, bar));
       line = bar == std::string_view::npos ? std::string_view() : line.substr(bar + 1);
       Seq seq = SequenceOf(Analyze(member));
       if (!seq.empty() && std::find(members.begin(), members.end(), seq) == members.end())

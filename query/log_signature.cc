@@ -11,12 +11,6 @@
 namespace fixgraph::query {
 namespace {
 
-std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 bool HasWord(std::string_view line, std::string_view word) {
   return line.find(word) != std::string_view::npos;
 }
@@ -101,7 +95,7 @@ std::string Clean(std::string_view line) {
   s = std::regex_replace(s, kHex, " ");
   s = std::regex_replace(s, kPath, " ");
   s = std::regex_replace(s, kPid, " ");
-  return std::string(TrimView(s));
+  return std::string(TrimAsciiSpace(s));
 }
 
 }  // namespace
@@ -116,7 +110,7 @@ std::string ExtractSignature(std::string_view text, size_t max_lines) {
   std::vector<std::string_view> all;
   while (!text.empty()) {
     size_t nl = text.find('\n');
-    all.push_back(TrimView(text.substr(0, nl)));
+    all.push_back(TrimAsciiSpace(text.substr(0, nl)));
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
   }
   std::vector<size_t> keep;

@@ -160,5 +160,32 @@ TEST(LinksCliReason, AnIssueAPrSkipsATestForIsNotFixedByIt) {
   EXPECT_NE(row["notes"].dump().find("reason it skips"), std::string::npos) << out;
 }
 
+// A fix PR whose description holds only its reference and a template's
+// version notes: `ask` prints its title once, as the fix, with no answer
+// block repeating it (query/issue_index.h ExtractPrAnswer).
+TEST(AskCliAnswer, AFixPrThatSaysNoMoreThanItsTitleIsPrintedOnce) {
+  TempDir dir;
+  const std::string root = dir / "dump/gitcode/Ascend/demo";
+  WriteFile(root + "/issues.json", R"([
+    {"number": "9", "title": "xgrammar bitmask type mismatch on NPU", "state": "closed",
+     "created_at": "2026-01-01T10:00:00+08:00", "finished_at": "2026-01-05T12:00:00+08:00"}])");
+  WriteFile(root + "/pulls.json", R"json([
+    {"number": 14, "title": "Cast the xgrammar bitmask before applying it",
+     "body": "Fixes #9\n\n- vLLM version: v0.13.0\n- vLLM main:\n",
+     "state": "merged", "created_at": "2026-01-04T10:00:00+08:00",
+     "merged_at": "2026-01-05T12:00:00+08:00", "head": {"ref": "fix"}, "base": {"ref": "master"}}])json");
+  const std::string db = dir / "db";
+  std::string out, err;
+  ASSERT_EQ(RunCli({"--db", db, "import", dir / "dump"}, &out, &err), 0) << err;
+  ASSERT_EQ(RunCli({"--db", db, "ask", "--no-docs", "xgrammar bitmask type mismatch"}, &out, &err),
+            0)
+      << err;
+  EXPECT_NE(out.find("fix: !14 (tier A) Cast the xgrammar bitmask before applying it"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("answer"), std::string::npos) << out;
+  EXPECT_EQ(out.find("vLLM version"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace fixgraph::cli

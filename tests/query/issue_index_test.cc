@@ -764,6 +764,27 @@ TEST(PrAnswerTest, FallsBackToTheTitleWhenTheBodyHasNothing) {
   EXPECT_EQ(ExtractPrAnswer("fix scatter index check", ""), "fix scatter index check");
 }
 
+TEST(PrAnswerTest, VersionNotesOfATemplateAreNoAnswer) {
+  // vllm-ascend's PR 6151: the reference line is skipped, and the template's
+  // version footer was the whole answer.
+  const std::string title = "[Bugfix] Fix structured outputs errors";
+  EXPECT_EQ(ExtractPrAnswer(title,
+                            "### What this PR does / why we need it?\n"
+                            "Fix https://github.com/o/r/issues/5524\n\n"
+                            "- vLLM version: v0.13.0\n- vLLM main:\n"
+                            "https://github.com/vllm-project/vllm/commit/d68209402dda\n\n"
+                            "Signed-off-by: someone <a@b.c>"),
+            title);
+  EXPECT_EQ(ExtractPrAnswer(title, "- CANN 版本：8.0.RC3\n- torch_npu: 2.1.0.post8\n"), title);
+  // A passage that says something stays.
+  const std::string said =
+      ExtractPrAnswer(title,
+                      "Cast the bitmask to int32 before apply_token_bitmask_inplace_cpu.\n\n"
+                      "- vLLM version: v0.13.0\n");
+  EXPECT_NE(said.find("Cast the bitmask to int32"), std::string::npos) << said;
+  EXPECT_NE(ExtractPrAnswer(title, "- 版本: 升级到 8.0.RC3 解决\n"), title);
+}
+
 }  // namespace
 }  // namespace fixgraph::query::testing
 

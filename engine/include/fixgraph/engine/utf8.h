@@ -1,5 +1,5 @@
 // UTF-8 helpers shared by the JSON reader (\u escapes), the text normalisers
-// and every place that shortens text for display.
+// and every place that shortens or trims text.
 //
 // Thread safety: pure function.
 #pragma once
@@ -48,6 +48,15 @@ inline std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
   size_t n = max_bytes;
   while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   return s.substr(0, n);
+}
+
+// `s` without the ASCII white space (space, \t, \n, \v, \f, \r) at either
+// end; other spaces (U+3000, U+00A0) are kept.
+inline std::string_view TrimAsciiSpace(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
 }
 
 }  // namespace fixgraph
