@@ -254,9 +254,18 @@ std::vector<Block> ReadBlocks(std::string_view body) {
       if (code.empty()) continue;
       // A short block inside a list (between its items, or after an item's
       // lead-in) belongs to the item; else it is a block of its own.
-      std::vector<std::string> indented;
+      // Each line four spaces in, keeping its indent beyond the block's
+      // least (Python's blocks read by it).
+      size_t least = std::string::npos;
       for (const std::string& c : code)
-        if (!TrimAsciiSpace(c).empty()) indented.push_back("    " + std::string(TrimAsciiSpace(c)));
+        if (!TrimAsciiSpace(c).empty()) least = std::min(least, c.find_first_not_of(" \t"));
+      std::vector<std::string> indented;
+      for (const std::string& c : code) {
+        if (TrimAsciiSpace(c).empty()) continue;
+        std::string_view line = std::string_view(c).substr(least);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+        indented.push_back("    " + std::string(line));
+      }
       if (open && cur.kind == BlockKind::kList && code.size() <= kMaxCodeLines) {
         for (std::string& c : indented) cur.lines.push_back(std::move(c));
       } else {

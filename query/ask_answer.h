@@ -24,8 +24,9 @@ namespace fixgraph::query {
 inline constexpr size_t kMaxPassageBytes = 1200;
 
 // The passage of `body`, lines joined by '\n' (list items keep their
-// markers, code lines are indented by four spaces, bold markers and
-// headings are dropped); "" when the body has no text.
+// markers, code lines are indented by four spaces beyond their block's least
+// indent, bold markers and headings are dropped); "" when the body has no
+// text.
 std::string ExtractAnswerPassage(std::string_view body, size_t max_bytes = kMaxPassageBytes);
 
 }  // namespace fixgraph::query

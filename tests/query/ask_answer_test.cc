@@ -117,6 +117,20 @@ TEST(AnswerPassageTest, TextWithoutCuesGivesItsFirstParagraph) {
   EXPECT_EQ(ExtractAnswerPassage("```\nonly code\n```\n"), "    only code");
 }
 
+TEST(AnswerPassageTest, CodeKeepsItsIndentBeyondTheBlocksLeast) {
+  // DeepSpeed's PR 8177: a Python loop read flat was another program.
+  const std::string a = ExtractAnswerPassage(
+      "Continue the search on a `None` result instead:\n\n```python\n"
+      "    for v in d.values():\n        if isinstance(v, dict):\n"
+      "            r = get_val_by_key(v, k)\n\n            if r:  \n"
+      "                return r\n```\n");
+  EXPECT_TRUE(Has(a,
+                  "\n    for v in d.values():\n        if isinstance(v, dict):\n"
+                  "            r = get_val_by_key(v, k)\n            if r:\n"
+                  "                return r"))
+      << a;
+}
+
 TEST(AnswerPassageTest, APrDescriptionGivesCauseAndChangeNotTheTemplate) {
   const std::string body =
       "**What type of PR is this?**\n"
