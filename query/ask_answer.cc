@@ -303,7 +303,8 @@ std::vector<Block> ReadBlocks(std::string_view body) {
         // Inside a list, an indented line (or one right after an item) goes on the item.
         bool indented = !raw.empty() && (raw[0] == ' ' || raw[0] == '\t');
         if (open && cur.kind == BlockKind::kList && (indented || !blank_before)) {
-          cur.lines.push_back(Clean(t));
+          // Two spaces in: the item's marker stays the only thing at its left.
+          cur.lines.push_back("  " + Clean(t));
           break;
         }
         if (!open || cur.kind != BlockKind::kPara) start(BlockKind::kPara);

@@ -131,6 +131,15 @@ TEST(AnswerPassageTest, CodeKeepsItsIndentBeyondTheBlocksLeast) {
       << a;
 }
 
+TEST(AnswerPassageTest, AWrappedListItemHangsUnderItsMarker) {
+  const std::string a = ExtractAnswerPassage(
+      "- Add a helper that checks process health every\n10 seconds while waiting\n"
+      "- Add a timeout to join()\n");
+  EXPECT_EQ(a,
+            "- Add a helper that checks process health every\n  10 seconds while waiting\n"
+            "- Add a timeout to join()");
+}
+
 TEST(AnswerPassageTest, APrDescriptionGivesCauseAndChangeNotTheTemplate) {
   const std::string body =
       "**What type of PR is this?**\n"
