@@ -391,6 +391,53 @@ bool EndsWithColon(const Block& b) {
 
 }  // namespace
 
+namespace {
+
+// A value that only names a version, a commit or nothing: "v0.13.0",
+// "8.0.RC3", "2.1.0.post8", "d68209402dda", "".
+bool VersionLike(std::string_view v) {
+  v = TrimAsciiSpace(v);
+  bool digit = false;
+  for (unsigned char c : v) {
+    if (std::isdigit(c)) {
+      digit = true;
+    } else if (!(std::isalpha(c) || c == '.' || c == '-' || c == '_' || c == '+')) {
+      return false;
+    }
+  }
+  return v.empty() || digit;
+}
+
+}  // namespace
+
+bool IsVersionNote(std::string_view line) {
+  line = TrimAsciiSpace(line);
+  if (!line.empty() && (line[0] == '-' || line[0] == '*')) line = TrimAsciiSpace(line.substr(1));
+  size_t colon = line.find(':');
+  const size_t wide = line.find("\xEF\xBC\x9A");  // ：
+  if (wide != std::string_view::npos && wide < colon) colon = wide;
+  if (colon == std::string_view::npos || colon == 0 || colon > 40) return false;
+  // A label of at most three words ("vLLM main", "Ascend HDK version"), not a
+  // sentence that leads into a link ("vLLM bumps numpy version to 2.x:").
+  const std::string_view label = TrimAsciiSpace(line.substr(0, colon));
+  if (std::count(label.begin(), label.end(), ' ') > 2) return false;
+  return VersionLike(line.substr(colon + (line[colon] == ':' ? 1 : 3)));
+}
+
+bool OnlyVersionNotes(std::string_view text) {
+  bool any = false;
+  for (size_t at = 0; at < text.size();) {
+    size_t eol = text.find('\n', at);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(at, eol - at);
+    at = eol + 1;
+    if (TrimAsciiSpace(line).empty()) continue;
+    if (!IsVersionNote(line)) return false;
+    any = true;
+  }
+  return any;
+}
+
 std::string ExtractAnswerPassage(std::string_view body, size_t max_bytes) {
   std::vector<Block> blocks = ReadBlocks(Utf8Prefix(body, kMaxBodyBytes));
   if (blocks.empty()) return "";

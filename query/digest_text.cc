@@ -1,5 +1,7 @@
 #include "digest_text.h"
 
+#include "ask_answer.h"
+
 #include "fixgraph/engine/time.h"
 
 #include <algorithm>
@@ -289,7 +291,10 @@ std::string HeadingOf(const std::string& t) {
       std::string h = t.substr(0, t.size() - colon.size());
       if (StartsWith(h, "**") && h.size() > 4 && h.compare(h.size() - 2, 2, "**") == 0)
         h = h.substr(2, h.size() - 4);
-      if (h.find("http") == std::string::npos && h.find('`') == std::string::npos)
+      // A label, not a sentence that leads into a link or a list: at most
+      // five words ("Root cause", "修改原因"; not "vLLM bumps numpy version to 2.x").
+      if (h.find("http") == std::string::npos && h.find('`') == std::string::npos &&
+          std::count(h.begin(), h.end(), ' ') < 5)
         return TrimPunct(Squash(h));
     }
   }
@@ -308,6 +313,7 @@ std::string Substance(const std::string& line, bool* item) {
       StartsWith(low, "[ ]"))
     return "";
   if (t.find_first_not_of("-=*_ ") == std::string::npos) return "";  // a rule
+  if (IsVersionNote(t)) return "";  // "- vLLM version: v0.13.0", a template's footer
   for (std::string_view p :
        {"signed-off-by", "co-authored-by", "cc @", "cc:", "see:", "see also", "/cc", "reviewed-by"})
     if (StartsWith(low, p)) return "";
@@ -355,6 +361,11 @@ std::string Substance(const std::string& line, bool* item) {
   if (low == "na" || low == "n/a" || low == "none" || low == "无" || low == "no" || low == "yes" ||
       low == "不涉及")
     return "";
+  // What a dropped reference line before it left: "URL\n, this will cause".
+  while (!t.empty() && (t[0] == ',' || t[0] == ';')) t = Squash(t.substr(1));
+  for (std::string_view p : {"，", "；"})
+    while (StartsWith(t, p)) t = Squash(t.substr(p.size()));
+  if (t.empty()) return "";
   // List markers.
   while (!t.empty() && (t[0] == '-' || t[0] == '*' || t[0] == '+' || t[0] == '>') && t.size() > 1 &&
          t[1] == ' ') {

@@ -412,48 +412,6 @@ double ResolutionPrior(const graph::IssueLinks& links) {
   return 0.2;
 }
 
-namespace {
-
-// A value that only names a version, a commit or nothing: "v0.13.0",
-// "8.0.RC3", "2.1.0.post8", "d68209402dda", "".
-bool VersionLike(std::string_view v) {
-  v = TrimAsciiSpace(v);
-  bool digit = false;
-  for (unsigned char c : v) {
-    if (std::isdigit(c)) {
-      digit = true;
-    } else if (!(std::isalpha(c) || c == '.' || c == '-' || c == '_' || c == '+')) {
-      return false;
-    }
-  }
-  return v.empty() || digit;
-}
-
-// True when every line of `passage` is a "LABEL: VERSION" note of the
-// environment the change was made or tested in ("- vLLM version: v0.13.0",
-// "- CANN: 8.0.RC3", "- vLLM main:"): a PR template's footer, not the change.
-bool OnlyVersionNotes(std::string_view passage) {
-  bool any = false;
-  for (size_t at = 0; at < passage.size();) {
-    size_t eol = passage.find('\n', at);
-    if (eol == std::string_view::npos) eol = passage.size();
-    std::string_view line = TrimAsciiSpace(passage.substr(at, eol - at));
-    at = eol + 1;
-    if (line.empty()) continue;
-    if (line[0] == '-' || line[0] == '*') line = TrimAsciiSpace(line.substr(1));
-    size_t colon = line.find(':');
-    const size_t wide = line.find("\xEF\xBC\x9A");  // ：
-    if (wide != std::string_view::npos && wide < colon) colon = wide;
-    if (colon == std::string_view::npos || colon == 0 || colon > 40) return false;
-    const size_t value = colon + (line[colon] == ':' ? 1 : 3);
-    if (!VersionLike(line.substr(value))) return false;
-    any = true;
-  }
-  return any;
-}
-
-}  // namespace
-
 std::string ExtractPrAnswer(const std::string& title, const std::string& body) {
   std::string passage = ExtractAnswerPassage(Utf8Prefix(body, kMaxPrBodyBytes));
   return passage.empty() || OnlyVersionNotes(passage) ? title : passage;

@@ -5,6 +5,7 @@
 // The command's flags, -o and --config: tests/cli/digest_cli_test.cc.
 #include "fixgraph/query/digest.h"
 
+#include "../../query/ask_answer.h"
 #include "../../query/digest_render.h"
 #include "../../query/digest_text.h"
 #include "testutil/demo_store.h"
@@ -526,6 +527,30 @@ TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
       dt::ExtractPrNote("Fixes #12\n\n- [x] tests\n---------\nCo-authored-by: x", "t", 150);
   EXPECT_EQ(none.cause, "");
   EXPECT_EQ(none.change, "");
+
+  // vllm-ascend's PR templates: a version footer says nothing (PR 6151), and
+  // a sentence ending with a colon before a link is no heading, nor is the
+  // comma after the link a start (PR 476).
+  dt::PrNote footer = dt::ExtractPrNote(
+      "### What this PR does / why we need it?\nFix https://github.com/o/r/issues/5524\n\n"
+      "- vLLM version: v0.13.0\n- vLLM main:\nhttps://github.com/o/vllm/commit/d682094\n",
+      "Fix structured outputs errors", 150);
+  EXPECT_EQ(footer.change, "");
+  dt::PrNote lead = dt::ExtractPrNote(
+      "### What this PR does / why we need it?\nvLLM bumps numpy version to 2.x:\n"
+      "https://github.com/o/vllm/commit/8427f70\n, this will cause a conflict when installing.\n",
+      "Set numpy < 2.0.0", 150);
+  EXPECT_EQ(lead.change,
+            "vLLM bumps numpy version to 2.x: this will cause a conflict when installing");
+}
+
+TEST(DigestText, VersionNotes) {
+  for (const char* line : {"- vLLM version: v0.13.0", "- vLLM main:", "CANN 版本：8.0.RC3",
+                           "* torch_npu: 2.1.0.post8", "commit: d68209402dda"})
+    EXPECT_TRUE(query::IsVersionNote(line)) << line;
+  for (const char* line : {"vLLM bumps numpy version to 2.x:", "- Set numpy < 2.0.0",
+                           "- 版本: 升级到 8.0.RC3", "Root cause: a stale cache", "no colon 1.2"})
+    EXPECT_FALSE(query::IsVersionNote(line)) << line;
 }
 
 // A repository without a description still gets a true role line: the
