@@ -393,8 +393,8 @@ bool EndsWithColon(const Block& b) {
 
 namespace {
 
-// A value that only names a version, a commit or nothing: "v0.13.0",
-// "8.0.RC3", "2.1.0.post8", "d68209402dda", "".
+// A value that only names a version or a commit: "v0.13.0", "8.0.RC3",
+// "2.1.0.post8", "d68209402dda".
 bool VersionLike(std::string_view v) {
   v = TrimAsciiSpace(v);
   bool digit = false;
@@ -405,7 +405,7 @@ bool VersionLike(std::string_view v) {
       return false;
     }
   }
-  return v.empty() || digit;
+  return digit;
 }
 
 }  // namespace
@@ -421,7 +421,18 @@ bool IsVersionNote(std::string_view line) {
   // sentence that leads into a link ("vLLM bumps numpy version to 2.x:").
   const std::string_view label = TrimAsciiSpace(line.substr(0, colon));
   if (std::count(label.begin(), label.end(), ' ') > 2) return false;
-  return VersionLike(line.substr(colon + (line[colon] == ':' ? 1 : 3)));
+  const std::string_view value = TrimAsciiSpace(line.substr(colon + (line[colon] == ':' ? 1 : 3)));
+  if (!value.empty()) return VersionLike(value);
+  // Nothing after the colon (the link on the next line): only a label that
+  // names a version or a branch ("vLLM main:"), not "Root cause:".
+  std::string lower(label);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w :
+       {"version", "main", "master", "commit", "branch", "\xE7\x89\x88\xE6\x9C\xAC" /* 版本 */,
+        "\xE5\x88\x86\xE6\x94\xAF" /* 分支 */})
+    if (lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0)
+      return true;
+  return false;
 }
 
 bool OnlyVersionNotes(std::string_view text) {

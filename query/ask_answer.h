@@ -30,9 +30,11 @@ inline constexpr size_t kMaxPassageBytes = 1200;
 std::string ExtractAnswerPassage(std::string_view body, size_t max_bytes = kMaxPassageBytes);
 
 // A note of the version the text was written against, as PR templates end
-// with: "LABEL: VERSION" with a label of at most three words and 40 bytes and a version, a
-// commit or nothing after the colon ("- vLLM version: v0.13.0", "- vLLM
-// main:", "CANN 版本：8.0.RC3"). Such lines say nothing of the change.
+// with: "LABEL: VERSION", a label of at most three words and 40 bytes, and a
+// version or a commit after the colon, or nothing when the label ends with
+// version, main, master, commit, branch, 版本 or 分支 ("- vLLM version:
+// v0.13.0", "- vLLM main:", "CANN 版本：8.0.RC3"). Such lines say nothing of
+// the change.
 bool IsVersionNote(std::string_view line);
 // True when `text` has a line and every line that is not blank is one.
 bool OnlyVersionNotes(std::string_view text);

@@ -548,8 +548,9 @@ TEST(DigestText, VersionNotes) {
   for (const char* line : {"- vLLM version: v0.13.0", "- vLLM main:", "CANN 版本：8.0.RC3",
                            "* torch_npu: 2.1.0.post8", "commit: d68209402dda"})
     EXPECT_TRUE(query::IsVersionNote(line)) << line;
-  for (const char* line : {"vLLM bumps numpy version to 2.x:", "- Set numpy < 2.0.0",
-                           "- 版本: 升级到 8.0.RC3", "Root cause: a stale cache", "no colon 1.2"})
+  for (const char* line :
+       {"vLLM bumps numpy version to 2.x:", "- Set numpy < 2.0.0", "- 版本: 升级到 8.0.RC3",
+        "Root cause: a stale cache", "Root cause:", "no colon 1.2"})
     EXPECT_FALSE(query::IsVersionNote(line)) << line;
 }
 
