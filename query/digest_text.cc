@@ -291,10 +291,12 @@ std::string HeadingOf(const std::string& t) {
       std::string h = t.substr(0, t.size() - colon.size());
       if (StartsWith(h, "**") && h.size() > 4 && h.compare(h.size() - 2, 2, "**") == 0)
         h = h.substr(2, h.size() - 4);
-      // A label, not a sentence that leads into a link or a list: at most
-      // five words ("Root cause", "修改原因"; not "vLLM bumps numpy version to 2.x").
+      // A label, not a sentence that leads into a link or a list: bold, a
+      // template's heading, or at most five words ("Root cause", "修改原因",
+      // "What this PR does / why we need it"; not "vLLM bumps numpy version to 2.x").
+      const bool bold = StartsWith(t, "**");
       if (h.find("http") == std::string::npos && h.find('`') == std::string::npos &&
-          std::count(h.begin(), h.end(), ' ') < 5)
+          (bold || std::count(h.begin(), h.end(), ' ') < 5 || ClassifyHeading(h) != Section::kNone))
         return TrimPunct(Squash(h));
     }
   }

@@ -542,6 +542,15 @@ TEST(DigestText, PrNoteIsExtractedFromTheDescription) {
       "Set numpy < 2.0.0", 150);
   EXPECT_EQ(lead.change,
             "vLLM bumps numpy version to 2.x: this will cause a conflict when installing");
+  // A template's long heading written as a line with a colon is still one.
+  for (const char* heading :
+       {"What this PR does / why we need it:", "**What this PR does / why we need it**:"}) {
+    dt::PrNote templ = dt::ExtractPrNote(std::string(heading) +
+                                             "\nRequeue pods of cordoned nodes.\n\n"
+                                             "Which issue(s) this PR fixes:\nFixes #4521\n",
+                                         "Requeue", 150);
+    EXPECT_EQ(templ.change, "Requeue pods of cordoned nodes") << heading;
+  }
 }
 
 TEST(DigestText, VersionNotes) {
