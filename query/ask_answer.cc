@@ -430,8 +430,7 @@ bool IsVersionNote(std::string_view line) {
   for (std::string_view w :
        {"version", "main", "master", "commit", "branch", "\xE7\x89\x88\xE6\x9C\xAC" /* 版本 */,
         "\xE5\x88\x86\xE6\x94\xAF" /* 分支 */})
-    if (lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0)
-      return true;
+    if (EndsWith(lower, w)) return true;
   return false;
 }
 
