@@ -1,7 +1,9 @@
 #include "fixgraph/ingest/dump.h"
 
+#include "dump_list.h"
 #include "dump_sinks.h"
 #include "prefetch.h"
+#include "tar_archive.h"
 
 #include "fixgraph/engine/parallel.h"
 #include "fixgraph/ingest/json_array_file.h"
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -32,17 +35,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kMarkerPrefix = "import_in_progress";
-
-std::vector<fs::path> SortedSubdirs(const fs::path& dir, std::error_code* ec) {
-  std::vector<fs::path> out;
-  for (fs::directory_iterator it(dir, *ec), end; !*ec && it != end; it.increment(*ec)) {
-    if (it->is_directory()) out.push_back(it->path());
-  }
-  // Siblings: comparing the strings orders them as comparing the paths does, faster.
-  std::sort(out.begin(), out.end(),
-            [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
-  return out;
-}
 
 // Reads a whole small JSON file (repo.json) into `text` and parses it.
 Status ReadWholeJson(const std::string& path, std::string* text, JsonDoc* doc) {
@@ -120,6 +112,7 @@ class RepoWalker {
         mapper_(mapper),
         sink_(sink),
         root_(repo.dir),
+        archive_(repo.archive.get()),
         layout_(layout),
         count_(count),
         prefetch_(prefetch) {}
@@ -130,22 +123,22 @@ class RepoWalker {
       // Listed before any record is read, so the count is known early. (The
       // two passes of a re-import list them when they reach them: the write
       // pass then also sees a folder added after the verify pass's listing.)
-      FG_RETURN_IF_ERROR(ListItems("issues", &issue_items_));
-      FG_RETURN_IF_ERROR(ListItems("pulls", &pull_items_));
+      FG_RETURN_IF_ERROR(ListBoth());
       listed_ = true;
-      count_->total.store(static_cast<std::int64_t>(issue_items_.size() + pull_items_.size()),
-                          std::memory_order_relaxed);
+      count_->total.store(static_cast<std::int64_t>(ItemCount()), std::memory_order_relaxed);
     }
-    fs::path repo_file = root_ / "repo.json";
-    bool has_repo_file = false;
-    FG_RETURN_IF_ERROR(DumpFilePresent(repo_file, &has_repo_file));
-    if (has_repo_file) {
+    if (archive_ != nullptr && archive_fd_.fd < 0) {
+      FG_ASSIGN_OR_RETURN(archive_fd_.fd, archive_->OpenReader());
+    }
+    Input repo_file;
+    FG_RETURN_IF_ERROR(TopFile("repo.json", &repo_file));
+    if (repo_file.present) {
       any = true;
       std::string text;
       JsonDoc doc;
-      FG_RETURN_IF_ERROR(ReadWholeJson(repo_file.string(), &text, &doc));
+      FG_RETURN_IF_ERROR(ReadWhole(repo_file, &text, &doc));
       fixgraph::Repository r;
-      FG_RETURN_IF_ERROR(mapper_.Map(doc.root(), repo_.repo, &r).WithContext(repo_file.string()));
+      FG_RETURN_IF_ERROR(mapper_.Map(doc.root(), repo_.repo, &r).WithContext(repo_file.path));
       FG_RETURN_IF_ERROR(sink_->Repository(r, &doc));
     } else {
       fixgraph::Repository r;
@@ -154,13 +147,12 @@ class RepoWalker {
       r.html_url = WebUrl(Ref::Repo(repo_.repo));
       FG_RETURN_IF_ERROR(sink_->Repository(r, nullptr));
     }
-    fs::path issues = root_ / "issues.json";
-    bool has_issues = false;
-    FG_RETURN_IF_ERROR(DumpFilePresent(issues, &has_issues));
-    if (has_issues) {
+    Input issues;
+    FG_RETURN_IF_ERROR(TopFile("issues.json", &issues));
+    if (issues.present) {
       any = true;
       pending_close_.clear();
-      FG_RETURN_IF_ERROR(file_.ForEach(issues.string(), [&](const JsonDoc& d, size_t) -> Status {
+      FG_RETURN_IF_ERROR(ForEachIn(issues, [&](const JsonDoc& d, size_t) -> Status {
         if (mapper_.IsPullInList(d.root())) return Status::OK();
         FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &issue_));
         // Closed without a close time (GitCode: rejected, or closed by a
@@ -174,29 +166,37 @@ class RepoWalker {
         return sink_->Issue(issue_, &d);
       }));
     }
-    fs::path pulls = root_ / "pulls.json";
-    bool has_pulls = false;
-    FG_RETURN_IF_ERROR(DumpFilePresent(pulls, &has_pulls));
-    if (has_pulls) {
+    Input pulls;
+    FG_RETURN_IF_ERROR(TopFile("pulls.json", &pulls));
+    if (pulls.present) {
       any = true;
-      FG_RETURN_IF_ERROR(file_.ForEach(pulls.string(), [&](const JsonDoc& d, size_t) -> Status {
+      FG_RETURN_IF_ERROR(ForEachIn(pulls, [&](const JsonDoc& d, size_t) -> Status {
         FG_RETURN_IF_ERROR(mapper_.Map(d.root(), repo_.repo, &pull_));
         return sink_->Pull(pull_, &d);
       }));
     }
     if (!any)
-      return Status::InvalidArgument(root_.string() +
+      return Status::InvalidArgument(repo_.dir +
                                      ": not a repository folder (no repo.json, issues.json or "
                                      "pulls.json)");
     replay_ = layout_->recorded;
     if (!replay_) layout_->masks.clear();
     item_index_ = 0;
-    FG_RETURN_IF_ERROR(WalkItems("issues", issue_items_, RefKind::kIssue));
+    if (archive_ != nullptr) {
+      if (!listed_) FG_RETURN_IF_ERROR(ListBoth());
+      FG_RETURN_IF_ERROR(WalkArchived(archived_issues_, RefKind::kIssue));
+    } else {
+      FG_RETURN_IF_ERROR(WalkItems("issues", issue_items_, RefKind::kIssue));
+    }
     // Closed issues whose folder had no operate log: as they came.
     for (auto& [number, raw] : pending_close_) FG_RETURN_IF_ERROR(SinkPendingIssue(raw, OptTime()));
     pending_close_.clear();
-    FG_RETURN_IF_ERROR(WalkItems("pulls", pull_items_, RefKind::kPull));
-    if (replay_ && item_index_ != layout_->masks.size())
+    if (archive_ != nullptr) {
+      FG_RETURN_IF_ERROR(WalkArchived(archived_pulls_, RefKind::kPull));
+    } else {
+      FG_RETURN_IF_ERROR(WalkItems("pulls", pull_items_, RefKind::kPull));
+    }
+    if (archive_ == nullptr && replay_ && item_index_ != layout_->masks.size())
       return Status::FailedPrecondition(root_.string() +
                                         ": item folders changed during the import");
     layout_->recorded = true;
@@ -204,6 +204,129 @@ class RepoWalker {
   }
 
  private:
+  // A file of the repository: present or not, and where (a file of the folder
+  // at `path`, or an archive member).
+  struct Input {
+    bool present = false;
+    std::string path;  // names it in errors
+    const TarArchive::Member* member = nullptr;
+  };
+
+  // An item folder of an archived repository: its name and its kItemFiles
+  // members (null: absent); `first` orders the walk by archive offset.
+  struct ArchivedItem {
+    std::string_view name;
+    std::uint64_t first = UINT64_MAX;
+    std::array<const TarArchive::Member*, 7> files{};
+  };
+
+  // An archive member `path` names: a regular file, or an error saying what it is.
+  static Status CheckMember(const TarArchive::Member& m, const std::string& path) {
+    if (m.kind == TarArchive::Kind::kFile) return Status::OK();
+    return Status::InvalidArgument(path + ": not a regular file (" +
+                                   (m.kind == TarArchive::Kind::kDirectory ? "a directory"
+                                    : m.kind == TarArchive::Kind::kLink    ? "a link"
+                                                                           : "a special file") +
+                                   " in the archive)");
+  }
+
+  // repo.json, issues.json or pulls.json.
+  Status TopFile(const char* name, Input* in) {
+    in->path = repo_.dir + "/" + name;
+    if (archive_ == nullptr) return DumpFilePresent(root_ / name, &in->present);
+    in->member = archive_->Find(repo_.in_archive + name);
+    in->present = in->member != nullptr;
+    return in->present ? CheckMember(*in->member, in->path) : Status::OK();
+  }
+
+  // Reads a whole file (one JSON document) and parses it.
+  Status ReadWhole(const Input& in, std::string* text, JsonDoc* doc) {
+    if (in.member == nullptr) return ReadWholeJson(in.path, text, doc);
+    text->resize(in.member->size);
+    std::size_t done = 0;
+    while (done < text->size()) {
+      ssize_t got = ::pread(archive_fd_.fd, text->data() + done, text->size() - done,
+                            static_cast<off_t>(in.member->offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0)
+        return Status::IOError(
+            in.path + ": read error: " + (got < 0 ? std::strerror(errno) : "end of archive"));
+      done += static_cast<std::size_t>(got);
+    }
+    return doc->Parse(*text).WithContext(in.path);
+  }
+
+  template <typename Fn>
+  Status ForEachIn(const Input& in, Fn fn) {
+    if (in.member == nullptr) return file_.ForEach(in.path, fn);
+    return file_.ForEachIn(archive_fd_.fd, in.member->offset, in.member->size, in.path, fn);
+  }
+
+  // Both item lists: the folders' or the archive's.
+  Status ListBoth() {
+    if (archive_ != nullptr) {
+      ListArchived("issues", &archived_issues_);
+      ListArchived("pulls", &archived_pulls_);
+      return Status::OK();
+    }
+    FG_RETURN_IF_ERROR(ListItems("issues", &issue_items_));
+    return ListItems("pulls", &pull_items_);
+  }
+  size_t ItemCount() const {
+    return archive_ != nullptr ? archived_issues_.size() + archived_pulls_.size()
+                               : issue_items_.size() + pull_items_.size();
+  }
+
+  // The item folders of `folder` in the archive, in the order their files lie
+  // there (the walk reads the archive forward). Paths below an item folder's
+  // own files, and files beside the item folders, are not read (as in a
+  // folder dump).
+  void ListArchived(const char* folder, std::vector<ArchivedItem>* items) {
+    items->clear();
+    std::string under = repo_.in_archive + folder + "/";
+    archive_->ForEachUnder(under, [&](const TarArchive::Member& m) {
+      std::string_view rest = m.path.substr(under.size());
+      std::size_t slash = rest.find('/');
+      if (slash == std::string_view::npos && m.kind != TarArchive::Kind::kDirectory) return;
+      std::string_view name = rest.substr(0, slash);
+      // Members sort by path, so one folder's are together ("12.json" sorts
+      // between "12" and "12/...", and is passed above).
+      if (items->empty() || items->back().name != name) items->push_back(ArchivedItem{name});
+      ArchivedItem& item = items->back();
+      item.first = std::min(item.first, m.offset);
+      if (slash == std::string_view::npos) return;
+      std::string_view file = rest.substr(slash + 1);
+      for (std::size_t f = 0; f < item.files.size(); ++f)
+        if (file == kItemFiles[f]) item.files[f] = &m;
+    });
+    std::stable_sort(
+        items->begin(), items->end(),
+        [](const ArchivedItem& a, const ArchivedItem& b) { return a.first < b.first; });
+  }
+
+  Status WalkArchived(const std::vector<ArchivedItem>& items, RefKind kind) {
+    std::string item_path;
+    for (const ArchivedItem& item : items) {
+      item_path = repo_.dir;
+      item_path += kind == RefKind::kIssue ? "/issues/" : "/pulls/";
+      item_path += item.name;
+      std::string number(item.name);
+      bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
+      if (!valid)
+        return Status::InvalidArgument(
+            item_path + ": folder name is not " +
+            (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
+      Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
+                                           : Ref::Pull(repo_.repo, std::stoll(number));
+      archived_ = &item;
+      Status s = WalkItem(item_path, parent);
+      archived_ = nullptr;
+      FG_RETURN_IF_ERROR(s);
+      if (count_ != nullptr) count_->done.fetch_add(1, std::memory_order_relaxed);
+    }
+    return Status::OK();
+  }
+
   // Maps a deferred issue again and writes it, with `closed_at` when set.
   Status SinkPendingIssue(const std::string& raw, OptTime closed_at) {
     JsonDoc doc;
@@ -257,7 +380,7 @@ class RepoWalker {
             (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
       Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
                                            : Ref::Pull(repo_.repo, std::stoll(number));
-      FG_RETURN_IF_ERROR(WalkItem(item, parent));
+      FG_RETURN_IF_ERROR(WalkItem(item.native(), parent));
       if (ahead) ahead->Advance(++walked);
       if (count_ != nullptr) count_->done.fetch_add(1, std::memory_order_relaxed);
     }
@@ -266,13 +389,33 @@ class RepoWalker {
 
   // Calls fn for each element of item/<kItemFiles[file]> when the item folder has that file.
   template <typename Fn>
-  Status EachIn(const fs::path& item, int file, Fn fn) {
+  Status EachIn(const std::string& item, int file, Fn fn) {
     if ((present_ & (1u << file)) == 0) return Status::OK();
-    path_ = item.native();
-    path_ += fs::path::preferred_separator;
+    path_ = item;
+    path_ += '/';
     path_ += kItemFiles[file];
-    return file_.ForEachAt(dir_fd_, kItemFiles[file], path_,
-                           [&](const JsonDoc& d, size_t) -> Status { return fn(d); });
+    auto each = [&](const JsonDoc& d, size_t) -> Status { return fn(d); };
+    if (archived_ != nullptr) {
+      const TarArchive::Member& m = *archived_->files[file];
+      FG_RETURN_IF_ERROR(CheckMember(m, path_));
+      return file_.ForEachIn(archive_fd_.fd, m.offset, m.size, path_, each);
+    }
+    return file_.ForEachAt(dir_fd_, kItemFiles[file], path_, each);
+  }
+
+  // Reads the whole item file `file` (one JSON document) into `doc`; `path`
+  // receives its name.
+  Status ReadItemWhole(const std::string& item, int file, std::string* path, std::string* text,
+                       JsonDoc* doc) {
+    *path = item + "/" + kItemFiles[file];
+    Input in;
+    in.present = true;
+    in.path = *path;
+    if (archived_ != nullptr) {
+      in.member = archived_->files[file];
+      FG_RETURN_IF_ERROR(CheckMember(*in.member, in.path));
+    }
+    return ReadWhole(in, text, doc);
   }
 
   // The item folder listed by WalkItem, kept open while its files are read
@@ -286,32 +429,41 @@ class RepoWalker {
     }
   };
 
-  Status WalkItem(const fs::path& item, const Ref& parent) {
+  Status WalkItem(const std::string& item, const Ref& parent) {
     OpenDir open_dir(&dir_fd_);
+    if (archived_ != nullptr) {
+      present_ = 0;
+      for (std::size_t f = 0; f < archived_->files.size(); ++f)
+        if (archived_->files[f] != nullptr) present_ |= 1u << f;
+      return WalkItemFiles(item, parent);
+    }
     size_t index = item_index_++;
-    auto name_hash = static_cast<std::uint32_t>(std::hash<std::string>()(item.native()));
+    auto name_hash = static_cast<std::uint32_t>(std::hash<std::string>()(item));
     if (replay_) {
       if (index >= layout_->masks.size() || layout_->masks[index].name_hash != name_hash)
-        return Status::FailedPrecondition(item.string() +
-                                          ": item folders changed during the import");
+        return Status::FailedPrecondition(item + ": item folders changed during the import");
       present_ = layout_->masks[index].files;
     } else {
       // One listing per item folder instead of a stat per possible file; the
       // folder stays open and its files are opened relative to it.
       present_ = 0;
-      const std::string& item_path = item.native();
-      int fd = ::openat(items_fd_, item_path.c_str() + item_path.rfind('/') + 1,
+      int fd = ::openat(items_fd_, item.c_str() + item.rfind('/') + 1,
                         O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (fd < 0) return Status::IOError(item.string() + ": " + std::strerror(errno));
+      if (fd < 0) return Status::IOError(item + ": " + std::strerror(errno));
       dir_fd_ = fd;  // closed by open_dir
       int err = ForEachDirEntry(fd, [this](const struct dirent64& e) {
         std::string_view file(e.d_name);
         for (int f = 0; f < static_cast<int>(std::size(kItemFiles)); ++f)
           if (file == kItemFiles[f]) present_ |= 1u << f;
       });
-      if (err != 0) return Status::IOError(item.string() + ": " + std::strerror(err));
+      if (err != 0) return Status::IOError(item + ": " + std::strerror(err));
       if (layout_->keep) layout_->masks.push_back({name_hash, present_});
     }
+    return WalkItemFiles(item, parent);
+  }
+
+  // Reads the files of the item folder `item` (present_ says which it has).
+  Status WalkItemFiles(const std::string& item, const Ref& parent) {
     FG_RETURN_IF_ERROR(EachIn(item, 0, [&](const JsonDoc& d) -> Status {
       FG_RETURN_IF_ERROR(mapper_.Map(d.root(), parent, &comment_));
       // Nested replies (GitCode PR comments' reply[]) become comments too.
@@ -334,20 +486,18 @@ class RepoWalker {
         pending_close_.erase(p);
       }
       if ((present_ & (1u << 6)) != 0) {  // related_branches.json: names, one document
-        std::string text;
+        std::string text, path;
         JsonDoc doc;
-        FG_RETURN_IF_ERROR(ReadWholeJson((item / kItemFiles[6]).string(), &text, &doc));
+        FG_RETURN_IF_ERROR(ReadItemWhole(item, 6, &path, &text, &doc));
         std::vector<OperateLogEvent> branches;
-        FG_RETURN_IF_ERROR(RelatedBranchEvents(doc.root(), parent, &branches)
-                               .WithContext((item / kItemFiles[6]).string()));
+        FG_RETURN_IF_ERROR(RelatedBranchEvents(doc.root(), parent, &branches).WithContext(path));
         for (OperateLogEvent& e : branches) FG_RETURN_IF_ERROR(sink_->OperateLog(e, nullptr));
       }
       if ((present_ & (1u << 2)) == 0) return Status::OK();
       // pull_requests.json: an array, or (as some docs show it) one object.
-      std::string text;
+      std::string text, path;
       JsonDoc doc;
-      std::string path = (item / kItemFiles[2]).string();
-      FG_RETURN_IF_ERROR(ReadWholeJson(path, &text, &doc));
+      FG_RETURN_IF_ERROR(ReadItemWhole(item, 2, &path, &text, &doc));
       auto one = [&](const JsonValue& v) -> Status {
         Ref pull;
         FG_RETURN_IF_ERROR(mapper_.LinkedPull(v, repo_.repo, &pull).WithContext(path));
@@ -381,6 +531,15 @@ class RepoWalker {
   const Mapper& mapper_;
   RecordSink* sink_;
   fs::path root_;
+  const TarArchive* archive_ = nullptr;  // an archived repository (repo_.archive)
+  struct OwnedFd {
+    int fd = -1;
+    ~OwnedFd() {
+      if (fd >= 0) ::close(fd);
+    }
+  } archive_fd_;  // this walker's reader of archive_
+  std::vector<ArchivedItem> archived_issues_, archived_pulls_;
+  const ArchivedItem* archived_ = nullptr;  // the archived item being walked
   ItemLayout* layout_;
   bool replay_ = false;    // layout_ was recorded by an earlier walk
   size_t item_index_ = 0;  // item folders walked so far
@@ -444,81 +603,6 @@ Status InterruptedImports(const Store& store, std::vector<std::string>* repos) {
   FG_RETURN_IF_ERROR(store.ListMeta(std::string(kMarkerPrefix) + '\0', &rows));
   for (const auto& [key, value] : rows) repos->push_back(key.substr(key.find('\0') + 1));
   return Status::OK();
-}
-
-namespace {
-
-// Quotes a folder name for an error message: control characters (a newline)
-// as \xNN, so that the message stays on one line.
-std::string QuotedName(const std::string& name) {
-  std::string out = "\"";
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
-// The repositories of a dump; a folder whose name cannot be an OWNER or REPO
-// goes to `refused` (one error each) instead of stopping the listing.
-StatusOr<std::vector<DumpRepo>> ListRepositoryFolders(const std::string& dump_dir,
-                                                      std::vector<Status>* refused) {
-  std::error_code ec;
-  fs::path root(dump_dir);
-  if (!fs::exists(root, ec)) return Status::IOError(dump_dir + ": no such file or directory");
-  if (!fs::is_directory(root, ec)) return Status::InvalidArgument(dump_dir + ": not a directory");
-  std::vector<DumpRepo> out;
-  std::vector<fs::path> platforms = SortedSubdirs(root, &ec);
-  if (ec) return Status::IOError(dump_dir + ": " + ec.message());
-  for (const fs::path& pdir : platforms) {
-    std::string pname = pdir.filename().string();
-    if (!pname.empty() && pname[0] == '.') continue;  // .git and friends
-    auto platform = ParsePlatform(pname);
-    if (!platform.ok())
-      return Status::InvalidArgument(pdir.string() + ": unknown platform folder \"" + pname +
-                                     "\" (expected gitcode, gitee or github)");
-    for (const fs::path& odir : SortedSubdirs(pdir, &ec)) {
-      for (const fs::path& rdir : SortedSubdirs(odir, &ec)) {
-        DumpRepo r;
-        r.repo.platform = *platform;
-        r.repo.owner = odir.filename().string();
-        r.repo.name = rdir.filename().string();
-        if (!IsValidRepoSegment(r.repo.owner) || !IsValidRepoSegment(r.repo.name)) {
-          refused->push_back(Status::InvalidArgument(
-              pdir.string() + "/" + QuotedName(r.repo.owner) + "/" + QuotedName(r.repo.name) +
-              ": not a valid OWNER/REPO folder (names hold only letters, digits, '.', '-' and "
-              "'_'); not imported"));
-          continue;
-        }
-        r.dir = rdir.string();
-        out.push_back(std::move(r));
-      }
-      if (ec) return Status::IOError(odir.string() + ": " + ec.message());
-    }
-    if (ec) return Status::IOError(pdir.string() + ": " + ec.message());
-  }
-  if (out.empty() && !refused->empty()) return refused->front();
-  if (out.empty())
-    return Status::InvalidArgument(dump_dir +
-                                   ": no repositories found (expected "
-                                   "<platform>/<owner>/<repo>/ folders)");
-  std::sort(out.begin(), out.end(),
-            [](const DumpRepo& a, const DumpRepo& b) { return a.repo < b.repo; });
-  return out;
-}
-
-}  // namespace
-
-StatusOr<std::vector<DumpRepo>> ListDumpRepositories(const std::string& dump_dir) {
-  std::vector<Status> refused;
-  FG_ASSIGN_OR_RETURN(std::vector<DumpRepo> repos, ListRepositoryFolders(dump_dir, &refused));
-  if (!refused.empty()) return refused.front();
-  return repos;
 }
 
 Status ImportRepository(Store* store, const DumpRepo& repo, const ImportOptions& options,

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -33,26 +34,24 @@ JsonArrayFile::JsonArrayFile() = default;
 JsonArrayFile::~JsonArrayFile() { Close(); }
 
 void JsonArrayFile::Close() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0 && own_fd_) ::close(fd_);
   fd_ = -1;
+  own_fd_ = false;
+  region_ = false;
+  base_ = 0;
 }
 
 // Plain open/read (no stdio buffer in between: a whole file goes straight
 // into buf_ with one read, and the size from fstat ends it without another).
 Status JsonArrayFile::Open(int dir_fd, const char* name, const std::string& path) {
   Close();
-  path_ = path;
-  pos_ = len_ = 0;
-  consumed_ = 0;
-  eof_ = false;
-  size_ = -1;
-  state_ = State::kStart;
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
   do {
     fd_ = dir_fd >= 0 ? ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
                       : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  own_fd_ = true;
   struct stat st {};
   if (fstat(fd_, &st) != 0) return Status::IOError(path + ": cannot stat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode))
@@ -62,12 +61,28 @@ Status JsonArrayFile::Open(int dir_fd, const char* name, const std::string& path
                                     : S_ISSOCK(st.st_mode) ? "a socket"
                                                            : "a device") +
                                    ")");
+  return Reset(path, st.st_size >= 0 ? static_cast<std::int64_t>(st.st_size) : -1);
+}
+
+Status JsonArrayFile::OpenRegion(int fd, std::uint64_t offset, std::uint64_t size,
+                                 const std::string& path) {
+  Close();
+  fd_ = fd;
+  region_ = true;
+  base_ = offset;
+  return Reset(path, static_cast<std::int64_t>(size));
+}
+
+Status JsonArrayFile::Reset(const std::string& path, std::int64_t size) {
+  path_ = path;
+  pos_ = len_ = 0;
+  consumed_ = 0;
+  eof_ = false;
+  size_ = size;
+  state_ = State::kStart;
   std::size_t want = kChunkBytes;
-  if (st.st_size >= 0) {
-    size_ = st.st_size;
-    if (static_cast<std::size_t>(st.st_size) < kWholeFileBytes)
-      want = static_cast<std::size_t>(st.st_size) + 1;
-  }
+  if (size >= 0 && static_cast<std::uint64_t>(size) < kWholeFileBytes)
+    want = static_cast<std::size_t>(size) + 1;
   if (buf_.size() < want || buf_.size() > 4 * kWholeFileBytes) buf_.resize(want);
   return Fill();
 }
@@ -88,7 +103,12 @@ Status JsonArrayFile::Fill() {
       eof_ = true;
       break;
     }
-    ssize_t got = ::read(fd_, buf_.data() + len_, buf_.size() - len_);
+    std::size_t room = buf_.size() - len_;
+    if (region_)
+      room = std::min<std::uint64_t>(room, static_cast<std::uint64_t>(size_) - consumed_ - len_);
+    ssize_t got = region_ ? ::pread(fd_, buf_.data() + len_, room,
+                                    static_cast<off_t>(base_ + consumed_ + len_))
+                          : ::read(fd_, buf_.data() + len_, room);
     if (got < 0) {
       if (errno == EINTR) continue;
       return Status::IOError(path_ + ": read error: " + std::strerror(errno));

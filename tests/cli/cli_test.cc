@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace fixgraph::cli {
@@ -125,6 +126,30 @@ TEST(Cli, ImportStatsShow) {
   r = RunCli({"--db", db, "show", "gitcode:Ascend/demo"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("a demo repo"), std::string::npos);
+}
+
+// A dump packed into a tar file imports as the folder does; a compressed one
+// is refused saying what to do.
+TEST(Cli, ImportReadsADumpPackedIntoATarFile) {
+  if (std::system("tar --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no tar";
+  TempDir dir;
+  WriteSmallDump(dir / "dump");
+  std::string tar = dir / "dump.tar";
+  ASSERT_EQ(std::system(("tar -cf '" + tar + "' -C '" + dir.path() + "' dump").c_str()), 0);
+  Result r = RunCli({"--db", dir / "db", "import", tar, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["totals"]["issues"], 2);
+  EXPECT_EQ(out["totals"]["comments"], 1);
+  r = RunCli({"--db", dir / "db", "links", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("gitcode:Ascend/demo!12"), std::string::npos) << r.out;  // linked
+
+  WriteFile(dir / "dump.tar.gz", std::string("\x1f\x8b\x08\x00", 4) + std::string(1000, 'z'));
+  r = RunCli({"--db", dir / "db2", "import", dir / "dump.tar.gz"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("dump.tar.gz: compressed (gzip); decompress it first"), std::string::npos)
+      << r.err;
 }
 
 // show prints every time in one zone (--tz, else FIXGRAPH_TZ, else +08:00),

@@ -4,6 +4,13 @@
 //     issues/<number>/{comments,operate_logs,pull_requests}.json,
 //     pulls/<number>/{comments,commits,files,issues,operate_logs}.json
 //
+// DUMP may also be an uncompressed tar file of that folder (`tar -cf
+// dump.tar -C DUMP .`, or of a folder holding it: `tar -cf dump.tar DUMP`):
+// the same files are read from the archive where they lie, each
+// repository's item folders in archive order, so that a dump of millions of
+// small files is read front to back (tar_archive.h). Errors name a file in
+// an archive as "ARCHIVE:<path in the archive>".
+//
 // Every file is optional except that a repository folder must hold at least
 // one of repo.json, issues.json and pulls.json. Files and folders at the top
 // of DUMP that are not platform folders (README.md, MANIFEST.json) are
@@ -30,15 +37,24 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace fixgraph::ingest {
 
+class TarArchive;  // ingest/tar_archive.h
+
 struct DumpRepo {
   RepoRef repo;
-  std::string dir;  // DUMP/<platform>/<owner>/<repo>
+  // DUMP/<platform>/<owner>/<repo>; in an archive "ARCHIVE:<platform>/<owner>/<repo>"
+  // (as errors name its files).
+  std::string dir;
+  // A dump packed into a tar file: the archive and the folder's path in it
+  // ("<platform>/<owner>/<repo>/", after the archive's top folder if any).
+  std::shared_ptr<const TarArchive> archive;
+  std::string in_archive;
 };
 
 struct ImportCounts : RecordCounts {
@@ -95,7 +111,7 @@ struct ImportOptions {
   std::function<void(size_t batches)> after_batch;
 };
 
-// The repositories of a dump, sorted by reference.
+// The repositories of a dump (a folder or a tar file), sorted by reference.
 // Errors: IOError for an unreadable path, InvalidArgument for an unknown
 // platform folder, an OWNER/REPO folder whose name no repository can have
 // (space, ':', '#', newline...) or a path that is not a dump (naming the path).

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace fixgraph::ingest {
 
@@ -43,9 +44,19 @@ class JsonArrayFile {
   // walk of the whole path per file); `path` names it in errors.
   template <typename Fn>
   Status ForEachAt(int dir_fd, const char* name, const std::string& path, Fn fn);
+  // The same for the `size` bytes at `offset` of the open file `fd` (a member
+  // of an archive, read with pread: `fd` is neither moved nor closed); `path`
+  // names it in errors, and byte positions count from `offset`.
+  template <typename Fn>
+  Status ForEachIn(int fd, std::uint64_t offset, std::uint64_t size, const std::string& path,
+                   Fn fn);
 
  private:
+  template <typename Fn>
+  Status Each(Status opened, const std::string& path, Fn fn);
   Status Open(int dir_fd, const char* name, const std::string& path);
+  Status OpenRegion(int fd, std::uint64_t offset, std::uint64_t size, const std::string& path);
+  Status Reset(const std::string& path, std::int64_t size);  // sizes buf_, reads the first part
   // Next element into doc_; *done at the closing bracket.
   Status Next(bool* done);
   Status Fill();  // reads more input, keeping buf_[pos_..len_)
@@ -54,6 +65,9 @@ class JsonArrayFile {
 
   std::string path_;
   int fd_ = -1;
+  bool own_fd_ = false;     // opened here (closed by Close)
+  std::uint64_t base_ = 0;  // offset of the input's first byte in fd_ (a region)
+  bool region_ = false;     // read with pread from base_ (OpenRegion)
   std::int64_t size_ = -1;  // of a regular file at Open; -1 when unknown
   std::string buf_;
   std::size_t pos_ = 0, len_ = 0;
@@ -65,7 +79,18 @@ class JsonArrayFile {
 
 template <typename Fn>
 Status JsonArrayFile::ForEachAt(int dir_fd, const char* name, const std::string& path, Fn fn) {
-  Status s = Open(dir_fd, name, path);
+  return Each(Open(dir_fd, name, path), path, fn);
+}
+
+template <typename Fn>
+Status JsonArrayFile::ForEachIn(int fd, std::uint64_t offset, std::uint64_t size,
+                                const std::string& path, Fn fn) {
+  return Each(OpenRegion(fd, offset, size, path), path, fn);
+}
+
+template <typename Fn>
+Status JsonArrayFile::Each(Status opened, const std::string& path, Fn fn) {
+  Status s = std::move(opened);
   for (std::size_t index = 0; s.ok(); ++index) {
     bool done = false;
     s = Next(&done);
