@@ -245,7 +245,7 @@ StatusOr<std::unique_ptr<const TarArchive>> TarArchive::Open(const std::string& 
 
   // Headers come from a window of the file; a member larger than the window
   // is passed with a seek, so its bytes are not read.
-  std::string window(kWindow, '\0');
+  std::string window(static_cast<std::size_t>(std::min<std::uint64_t>(kWindow, file_size)), '\0');
   std::uint64_t win_at = 0, win_len = 0;
   auto header = [&](std::uint64_t at, const char** out) -> Status {
     if (at < win_at || at + kBlock > win_at + win_len) {

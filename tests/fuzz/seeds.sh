@@ -22,6 +22,10 @@ case "$name" in
     mapfile -t files < <(find data/demo -name 'issues.json' -o -name 'comments.json' | sort | head -n 60)
     add "${files[@]}" tests/fuzz/seeds/text/* ;;
   time) add tests/fuzz/seeds/time/* ;;
+  tar)  # small archives of demo repositories, as GNU tar writes them (ustar, pax)
+    for fmt in gnu pax; do
+      tar --format="$fmt" -cf "$out/seed-$fmt.tar" -C data/demo gitcode/Ascend/docs 2>/dev/null || true
+    done ;;
   analyzer) add tests/data/queries.json data/kg/nodes.jsonl tests/fuzz/seeds/text/* ;;
   docs_parse) add data/kg/nodes.jsonl tests/fuzz/seeds/markdown/* ;;
   mcp_line) add tests/fuzz/seeds/mcp/* ;;
