@@ -20,6 +20,8 @@
 #   disk      the store's size (du)
 #   update    1,000 issues of repo-1 changed (title, body, updated_at) and imported as a
 #             dump of their own: write, relink and reindex (wall, peak RSS)
+# ARCHIVE=1 packs the dump into one tar file first (step "pack") and imports that; COLD=1
+# drops the page cache before the import (root only).
 # Then, with SERVE=1 (default), bench/serve_bench.sh on the store (ENDPOINTS, default
 # "ask askmix"; DURATION default 15s) before the update step.
 # Output: one line per step, "step wall_s cpu_s peak_rss_mb extra".
@@ -56,18 +58,21 @@ if [ -z "${DUMP:-}" ]; then
   DUMP=$WORK/dump
   "$GEN" --out "$DUMP" --repos "$REPOS" --issues "$ISSUES" --seed 11 >/dev/null 2>&1
 fi
-items=$(python3 - "$DUMP" <<'PY'
-import json, pathlib, sys
-n = 0
-for f in pathlib.Path(sys.argv[1]).glob("*/*/*/repo.json"):
-    for name in ("issues.json", "pulls.json"):
-        if (f.parent / name).exists():
-            n += len(json.load(open(f.parent / name, encoding="utf-8")))
-print(n)
-PY
-)
 printf "%-8s %8s %8s %8s %s\n" step wall_s cpu_s rss_mb extra
+if [ "${ARCHIVE:-0}" = 1 ] && [ -d "$DUMP" ]; then
+  # ARCHIVE=1: the dump packed into one tar file, imported from there (docs/formats.md)
+  /usr/bin/time -o "$WORK/time" -f '%e %U %S %M' tar -cf "$WORK/dump.tar" -C "$DUMP" .
+  awk '{printf "%-8s %8.2f %8.2f %8.0f", "pack", $1, $2 + $3, $4 / 1024}' "$WORK/time"
+  echo " $(du -h "$WORK/dump.tar" | cut -f1) tar file"
+  DUMP=$WORK/dump.tar
+fi
+if [ "${COLD:-0}" = 1 ]; then  # COLD=1: the page cache dropped first (needs root)
+  sync
+  echo 3 >/proc/sys/vm/drop_caches
+fi
 step import "$FG" --quiet --db "$DB" import --no-link "$DUMP"
+# issues + PRs, from the import's own count ("..., N issues, M pull requests, ...")
+items=$(grep -o '[0-9]* issues, [0-9]* pull requests' "$WORK/import.out" | awk '{n += $1 + $3} END {print n}')
 awk -v n="$items" '{printf " %d issues+PRs, %.0f per s\n", n, n / $1}' "$WORK/time"
 step link "$FG" --quiet --db "$DB" link --json
 echo
