@@ -304,20 +304,28 @@ class RepoWalker {
         [](const ArchivedItem& a, const ArchivedItem& b) { return a.first < b.first; });
   }
 
+  // The issue or PR an item folder named `number` holds; an error naming
+  // `item_path` when the name is no issue or PR number.
+  Status ItemRef(const std::string& item_path, const std::string& number, RefKind kind,
+                 Ref* parent) const {
+    bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
+    if (!valid)
+      return Status::InvalidArgument(
+          item_path + ": folder name is not " +
+          (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
+    *parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
+                                      : Ref::Pull(repo_.repo, std::stoll(number));
+    return Status::OK();
+  }
+
   Status WalkArchived(const std::vector<ArchivedItem>& items, RefKind kind) {
     std::string item_path;
     for (const ArchivedItem& item : items) {
       item_path = repo_.dir;
       item_path += kind == RefKind::kIssue ? "/issues/" : "/pulls/";
       item_path += item.name;
-      std::string number(item.name);
-      bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
-      if (!valid)
-        return Status::InvalidArgument(
-            item_path + ": folder name is not " +
-            (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
-      Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
-                                           : Ref::Pull(repo_.repo, std::stoll(number));
+      Ref parent;
+      FG_RETURN_IF_ERROR(ItemRef(item_path, std::string(item.name), kind, &parent));
       archived_ = &item;
       Status s = WalkItem(item_path, parent);
       archived_ = nullptr;
@@ -372,14 +380,8 @@ class RepoWalker {
     }
     size_t walked = 0;
     for (const fs::path& item : items) {
-      std::string number = item.filename().string();
-      bool valid = kind == RefKind::kIssue ? IsValidIssueNumber(number) : IsDecimal(number);
-      if (!valid)
-        return Status::InvalidArgument(
-            item.string() + ": folder name is not " +
-            (kind == RefKind::kIssue ? "an issue number" : "a pull request number"));
-      Ref parent = kind == RefKind::kIssue ? Ref::Issue(repo_.repo, number)
-                                           : Ref::Pull(repo_.repo, std::stoll(number));
+      Ref parent;
+      FG_RETURN_IF_ERROR(ItemRef(item.string(), item.filename().string(), kind, &parent));
       FG_RETURN_IF_ERROR(WalkItem(item.native(), parent));
       if (ahead) ahead->Advance(++walked);
       if (count_ != nullptr) count_->done.fetch_add(1, std::memory_order_relaxed);
