@@ -14,7 +14,8 @@ namespace fixgraph::ingest {
 namespace {
 
 constexpr std::size_t kBlock = 512;
-constexpr std::size_t kWindow = std::size_t{1} << 20;  // headers are read in windows of this
+constexpr std::size_t kWindow = std::size_t{1} << 20;       // headers are read in windows of this
+constexpr std::uint64_t kAdvise = std::uint64_t{64} << 20;  // read ahead of the headers
 constexpr std::size_t kArenaBlock = std::size_t{1}
                                     << 20;  // member paths are kept in blocks of this
 constexpr std::uint64_t kMaxNameBytes = std::uint64_t{1} << 16;  // a GNU long name
@@ -247,8 +248,18 @@ StatusOr<std::unique_ptr<const TarArchive>> TarArchive::Open(const std::string& 
   // is passed with a seek, so its bytes are not read.
   std::string window(static_cast<std::size_t>(std::min<std::uint64_t>(kWindow, file_size)), '\0');
   std::uint64_t win_at = 0, win_len = 0;
+  // The kernel is asked to read ahead kAdvise bytes past the window, so that
+  // the disk works while the headers are parsed (its own read-ahead keeps
+  // about 128 KiB in flight).
+  std::uint64_t advised = 0;
   auto header = [&](std::uint64_t at, const char** out) -> Status {
     if (at < win_at || at + kBlock > win_at + win_len) {
+      if (at + kAdvise / 2 > advised && advised < file_size) {
+        advised = std::max(advised, at);
+        (void)::posix_fadvise(fd, static_cast<off_t>(advised), static_cast<off_t>(kAdvise),
+                              POSIX_FADV_WILLNEED);
+        advised += kAdvise;
+      }
       std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kWindow, file_size - at));
       FG_RETURN_IF_ERROR(ReadFully(fd, at, window.data(), want, path));
       win_at = at;
