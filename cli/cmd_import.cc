@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace fixgraph::cli {
@@ -69,7 +70,12 @@ void RunImport(Context& ctx, const std::vector<std::string>& dumps, bool json_ou
   for (const std::string& dump : dumps) {
     ingest::ImportCounts counts;
     repo_counts.clear();
-    progress->Phase("import");
+    // A tar file's headers are read before any record (seconds at a million
+    // issues): the line says so meanwhile.
+    std::error_code ec;
+    progress->Phase("import", std::filesystem::is_regular_file(dump, ec)
+                                  ? ProgressState::Note("reading the index of " + dump)
+                                  : ProgressState());
     Status s = ingest::ImportDump(store->get(), dump, options, &counts);
     if (!s.ok()) {
       progress->Finish();

@@ -175,6 +175,22 @@ TEST_F(ProgressCliTest, APipeGetsNothingUnlessForced) {
   EXPECT_NE(err.find("index  "), std::string::npos) << err;
 }
 
+// A dump in a tar file: the line says the archive's index is being read
+// before the records are counted.
+TEST_F(ProgressCliTest, ATarFileSaysItsIndexIsRead) {
+  if (RunCommand("tar --version", nullptr) != 0) GTEST_SKIP() << "no tar";
+  fixgraph::testing::TempDir dir;
+  std::string tar = dir / "demo.tar";
+  ASSERT_EQ(RunCommand("tar -cf " + tar + " -C " + SourceDir() + "/data/demo .", nullptr), 0);
+  std::string out, err;
+  ASSERT_EQ(RunCommand(BinaryPath() + " --db " + db_.path() + " import --no-link --progress " + tar,
+                       &out, &err),
+            0)
+      << err;
+  EXPECT_NE(err.find("import  0:00  reading the index of " + tar + "\n"), std::string::npos) << err;
+  EXPECT_NE(err.find("541/541 records  100%"), std::string::npos) << err;
+}
+
 // docs import counts the nodes it writes; digest the repositories it reads.
 TEST_F(ProgressCliTest, DocsImportAndDigestCount) {
   std::string out, err;
