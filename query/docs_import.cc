@@ -35,7 +35,6 @@ using docs::kSlotPageKind;
 using docs::kSlotSectionKind;
 using docs::kSlotTitleTerms;
 using docs::kTitleWdf;
-using docs::LowerAscii;
 using docs::Prefixed;
 
 // The whole-identifier terms a page's defined names are found under: the

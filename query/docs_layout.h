@@ -19,9 +19,10 @@
 //   "T" + term    the same terms of title and section heading (title evidence)
 #pragma once
 
+#include "fixgraph/engine/utf8.h"
+
 #include <xapian.h>
 
-#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -40,11 +41,6 @@ constexpr Xapian::valueno kSlotNameWords = 4;
 constexpr char kCppApiTerm[] = "Lcpp";
 constexpr Xapian::termcount kTitleWdf = 4;
 constexpr Xapian::termcount kHeadingWdf = 3;
-
-inline std::string LowerAscii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // prefix + term, built by appending (GCC 12 warns falsely on "P" + rvalue).
 inline std::string Prefixed(char prefix, std::string_view term) {

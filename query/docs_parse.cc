@@ -42,12 +42,6 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Removes every "<tag ...>" / "</tag>" whose name is in `names` (case-insensitive),
 // keeping the text between.
 std::string StripTags(std::string_view s, std::initializer_list<std::string_view> names) {
@@ -60,7 +54,7 @@ std::string StripTags(std::string_view s, std::initializer_list<std::string_view
       if (j < s.size() && s[j] == '/') ++j;
       size_t k = j;
       while (k < s.size() && (IsAsciiAlnum(s[k]) || s[k] == '-')) ++k;
-      std::string name = Lower(s.substr(j, k - j));
+      std::string name = LowerAscii(s.substr(j, k - j));
       bool match = false;
       for (std::string_view n : names) match = match || name == n;
       size_t close = s.find('>', k);
@@ -191,7 +185,7 @@ int HeadingLevel(std::string_view line, std::string_view* text) {
 }
 
 bool IsProductHeading(const std::string& heading) {
-  std::string h = Lower(heading);
+  std::string h = LowerAscii(heading);
   for (const char* k : {"支持的型号", "产品支持情况", "supported products", "supported devices",
                         "supported hardware", "hardware requirements", "硬件配套", "支持的产品"}) {
     if (h == k) return true;
@@ -223,7 +217,7 @@ void CollectProducts(std::string_view body, std::vector<std::string>* names) {
       if (cells.empty()) continue;
       std::string first(cells[0]);
       if (first.find_first_not_of(":- ") == std::string::npos) continue;  // separator row
-      std::string lf = Lower(first);
+      std::string lf = LowerAscii(first);
       if (lf == "产品" || lf == "product" || lf == "products" || lf == "型号") continue;  // header
       if (cells.size() > 1) {
         std::string mark(cells[1]);
@@ -264,7 +258,7 @@ size_t FindToken(std::string_view s, std::string_view tok, size_t from = 0) {
 void TagsOfOne(std::string_view name, std::set<std::string>* tags) {
   std::string up(name);
   for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string low = Lower(name);
+  std::string low = LowerAscii(name);
   bool gen = false;
   // Concrete models "<digits><letter?>[/<digits>] A2|A3" and 300I/200I cards.
   for (std::string_view g : {std::string_view("A2"), std::string_view("A3")}) {
@@ -577,7 +571,7 @@ StatusOr<std::vector<DocNode>> ParseJsonl(std::string_view file_label, std::stri
         if (tags.empty()) {
           // Already a short tag ("A2", "inference") or an unknown product:
           // keep it as written.
-          std::string lt = Lower(name);
+          std::string lt = LowerAscii(name);
           if (lt == "training" || lt == "inference")
             tags.push_back(lt);
           else

@@ -62,7 +62,7 @@ void BlankEnglishSpan(std::string* out, size_t from, int max_words) {
     while (end < text.size() && text[end] != ' ' && !EndsSpan(text, end, &mark))
       end += Utf8SequenceLength(static_cast<unsigned char>(text[end]));
     end = std::min(end, text.size());
-    if (kStops.count(LowerAscii(std::string(text.substr(i, end - i)))) > 0) return;
+    if (kStops.count(LowerAscii(text.substr(i, end - i))) > 0) return;
     std::fill(out->begin() + static_cast<std::ptrdiff_t>(i),
               out->begin() + static_cast<std::ptrdiff_t>(end), ' ');
     i = end;
@@ -95,7 +95,7 @@ std::string DropNegated(std::string_view text) {
   constexpr int kEnglishWords = 4;
   constexpr int kCjkChars = 6;
   std::string out(text);
-  const std::string lower = LowerAscii(std::string(text));
+  const std::string lower = LowerAscii(text);
   for (std::string_view cue : kEnglish) {
     for (size_t at = lower.find(cue); at != std::string::npos; at = lower.find(cue, at + 1)) {
       const size_t end = at + cue.size();

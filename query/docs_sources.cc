@@ -2,6 +2,7 @@
 // score and deduplicated by id.
 #include "analyzer.h"
 
+#include "fixgraph/engine/utf8.h"
 #include "fixgraph/query/docs.h"
 
 #include <algorithm>
@@ -75,8 +76,7 @@ StatusOr<std::vector<DocHit>> SearchWithWarnings(DocSource& source, std::string_
 
 StatusOr<std::unique_ptr<DocSource>> OpenDocSources(const std::string& db_dir,
                                                     const DocSourceConfig& config) {
-  std::string mode = config.mode;
-  for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string mode = LowerAscii(config.mode);
   if (mode.empty()) mode = "auto";
   if (mode != "auto" && mode != "local" && mode != "remote" && mode != "both")
     return Status::InvalidArgument("$FIXGRAPH_KG_MODE must be local, remote, both or auto (got \"" +

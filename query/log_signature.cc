@@ -44,9 +44,7 @@ bool HasNumericCode(std::string_view line) {
       if (j - i - 1 >= 6) return true;
     }
   }
-  std::string lower(line);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = LowerAscii(line);
   for (const char* k :
        {"ret=", "ret:", "ret =", "error code", "errcode", "error_code", "错误码", "返回值"})
     if (lower.find(k) != std::string::npos) return true;

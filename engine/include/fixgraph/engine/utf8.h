@@ -59,4 +59,12 @@ inline std::string_view TrimAsciiSpace(std::string_view s) {
   return s;
 }
 
+// `s` with ASCII letters lower-cased; other bytes (UTF-8 included) as they are.
+inline std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 }  // namespace fixgraph
