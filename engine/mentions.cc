@@ -1,5 +1,7 @@
 #include "fixgraph/engine/mentions.h"
 
+#include "fixgraph/engine/utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -224,9 +226,7 @@ bool CitedAsReason(std::string_view text, size_t offset, size_t end, MentionKeyw
       text[begin - 1] == '\n')
     begin = SentenceBound(text, begin - 1, /*backward=*/true);
   size_t stop = SentenceBound(text, end, /*backward=*/false);
-  std::string folded(text.substr(begin, stop - begin));
-  for (char& ch : folded)
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  const std::string folded = LowerAscii(text.substr(begin, stop - begin));
   const std::string_view lead = std::string_view(folded).substr(0, offset - begin);
   static constexpr std::array<std::string_view, 4> kSkip = {"skip", "xfail",
                                                             "\xE8\xB7\xB3\xE8\xBF\x87" /* 跳过 */,

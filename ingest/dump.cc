@@ -242,17 +242,7 @@ class RepoWalker {
   // Reads a whole file (one JSON document) and parses it.
   Status ReadWhole(const Input& in, std::string* text, JsonDoc* doc) {
     if (in.member == nullptr) return ReadWholeJson(in.path, text, doc);
-    text->resize(in.member->size);
-    std::size_t done = 0;
-    while (done < text->size()) {
-      ssize_t got = ::pread(archive_fd_.fd, text->data() + done, text->size() - done,
-                            static_cast<off_t>(in.member->offset + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0)
-        return Status::IOError(
-            in.path + ": read error: " + (got < 0 ? std::strerror(errno) : "end of archive"));
-      done += static_cast<std::size_t>(got);
-    }
+    FG_RETURN_IF_ERROR(TarArchive::ReadMember(archive_fd_.fd, *in.member, in.path, text));
     return doc->Parse(*text).WithContext(in.path);
   }
 

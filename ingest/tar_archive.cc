@@ -360,6 +360,11 @@ const TarArchive::Member* TarArchive::Find(std::string_view path) const {
   return found;
 }
 
+Status TarArchive::ReadMember(int fd, const Member& m, const std::string& name, std::string* out) {
+  out->resize(m.size);
+  return ReadFully(fd, m.offset, out->data(), out->size(), name);
+}
+
 StatusOr<int> TarArchive::OpenReader() const {
   int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IOError(path_ + ": cannot open: " + std::strerror(errno));

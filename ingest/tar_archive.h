@@ -73,6 +73,11 @@ class TarArchive {
   // caller closes it. Errors: IOError naming the archive.
   StatusOr<int> OpenReader() const;
 
+  // Reads member `m`'s whole data through `fd` (from OpenReader) into `out`.
+  // Errors (naming `name`, the member as the caller calls it, and the byte
+  // offset): IOError on a read error, Corruption when the archive ends first.
+  static Status ReadMember(int fd, const Member& m, const std::string& name, std::string* out);
+
  private:
   TarArchive() = default;
   void IndexByPath();  // fills by_path_ from members_
