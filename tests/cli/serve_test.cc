@@ -29,6 +29,7 @@ namespace {
 using fixgraph::testing::BinaryPath;
 using fixgraph::testing::ImportDemo;
 using fixgraph::testing::PartialDemo;
+using fixgraph::testing::ReadFile;
 using fixgraph::testing::RunCommand;
 using fixgraph::testing::RunFixgraph;
 using fixgraph::testing::ServeProcess;
@@ -646,6 +647,32 @@ TEST(Serve, TheServerIsItsOwnBinary) {
       err.find("fixgraph: error: cannot run the HTTP server " + alone.path() + "/fixgraph-serve"),
       std::string::npos)
       << err;
+}
+
+// The server reads its index's glass tables out of mappings
+// (cli/mapped_reads.h): after an ask its maps list them, and the same answer
+// comes with FIXGRAPH_MAPPED_READS=0, which maps none.
+TEST(Serve, TheServerReadsItsIndexOutOfMappings) {
+  TempDir db;
+  std::string err;
+  ASSERT_EQ(ImportDemo(db.path(), &err), 0) << err;
+  auto maps_and_answer = [&](const std::map<std::string, std::string>& env) {
+    ServeProcess server(db.path(), {}, env);
+    EXPECT_GT(server.port(), 0) << server.log();
+    httplib::Client client("127.0.0.1", server.port());
+    auto r = client.Get("/api/v1/ask?q=" + httplib::detail::encode_query_param("HCCL timeout"));
+    EXPECT_TRUE(r && r->status == 200);
+    std::string maps = ReadFile("/proc/" + std::to_string(server.pid()) + "/maps");
+    EXPECT_EQ(server.Stop(), 0) << server.log();
+    return std::make_pair(maps.find("/index-issues/postlist.glass") != std::string::npos,
+                          r ? json::parse(r->body)["hits"] : json());
+  };
+  const auto [mapped, hits] = maps_and_answer({});
+  EXPECT_TRUE(mapped);
+  ASSERT_FALSE(hits.empty());
+  const auto [mapped_off, hits_off] = maps_and_answer({{"FIXGRAPH_MAPPED_READS", "0"}});
+  EXPECT_FALSE(mapped_off);
+  EXPECT_EQ(hits_off, hits);
 }
 
 // Another process imports while the server runs: the server keeps answering
