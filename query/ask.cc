@@ -402,8 +402,21 @@ class XapianSearcher final : public Searcher {
   StatusOr<std::vector<AskHit>> Search(const std::string& text, const std::string& repo,
                                        size_t limit, bool decode_fixes, BuiltQuery* built,
                                        std::vector<std::string>* missing) {
-    Handle& h = *pool_[next_.fetch_add(1, std::memory_order_relaxed) % pool_.size()];
-    std::lock_guard<std::mutex> lock(h.mu);
+    // A free handle, looked for from the next in turn; when all are busy,
+    // the one in turn is waited for.
+    const size_t first = next_.fetch_add(1, std::memory_order_relaxed);
+    std::unique_lock<std::mutex> lock;
+    Handle* chosen = nullptr;
+    for (size_t i = 0; i < pool_.size() && chosen == nullptr; ++i) {
+      Handle& c = *pool_[(first + i) % pool_.size()];
+      lock = std::unique_lock<std::mutex>(c.mu, std::try_to_lock);
+      if (lock.owns_lock()) chosen = &c;
+    }
+    if (chosen == nullptr) {
+      chosen = pool_[first % pool_.size()].get();
+      lock = std::unique_lock<std::mutex>(chosen->mu);
+    }
+    Handle& h = *chosen;
     for (int attempt = 0;; ++attempt) {
       try {
         // Pick up commits of a writer in another process, at most once a second.

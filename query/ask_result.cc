@@ -135,9 +135,13 @@ std::string ToJsonText(const AskResult& r) {
     out += ",\"band\":";
     AppendJson(&out, DocBand(h.score));
     out += ",\"fixes\":";
-    if (h.fixes.empty() &&
-        (h.fixes_json.empty() || h.fixes_json.find(R"("tier":"D")") == std::string::npos))
-      out += h.fixes_json.empty() ? "[]" : h.fixes_json;  // no suggestion in it: copied as it is
+    // Fixes as the index stores them (compact JSON) with no suggestion in
+    // them are copied as they are, and the hit suggests nothing: no parse.
+    const bool as_stored =
+        h.fixes.empty() &&
+        (h.fixes_json.empty() || h.fixes_json.find(R"("tier":"D")") == std::string::npos);
+    if (as_stored)
+      out += h.fixes_json.empty() ? "[]" : h.fixes_json;
     else
       AppendJson(&out, FixesJson(h));
     out += ",\"flags\":";
@@ -151,7 +155,10 @@ std::string ToJsonText(const AskResult& r) {
     out += ",\"state\":";
     AppendJson(&out, h.state);
     out += ",\"suggested\":";
-    AppendJson(&out, FixesJson(h, true));
+    if (as_stored)
+      out += "[]";
+    else
+      AppendJson(&out, FixesJson(h, true));
     out += ",\"title\":";
     AppendJson(&out, h.title);
     out += ",\"url\":";
