@@ -100,8 +100,9 @@ int Close(int fd) {
       slot.base = nullptr;
       slot.length = 0;
     }
-    retired_reads.fetch_add(slot.reads.exchange(0, std::memory_order_relaxed),
-                            std::memory_order_relaxed);
+    // (A socket's close, the common one, touches no shared counter.)
+    if (const uint64_t reads = slot.reads.exchange(0, std::memory_order_relaxed); reads > 0)
+      retired_reads.fetch_add(reads, std::memory_order_relaxed);
     slot.state.store(kUnknown, std::memory_order_release);
   }
   return static_cast<int>(::syscall(SYS_close, fd));
