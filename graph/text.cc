@@ -544,8 +544,7 @@ Clause ClauseAt(std::string_view s, size_t offset) {
   };
   size_t from = offset > kClauseWindow ? offset - kClauseWindow : 0;
   while (from < offset && continuation(from)) ++from;
-  size_t n = std::min(s.size(), offset + kClauseWindow);
-  while (n > offset && continuation(n)) --n;
+  const size_t n = offset + Utf8Prefix(s.substr(offset), kClauseWindow).size();
   Clause c{from, n};
   size_t i = from;
   while (i < n) {
