@@ -425,7 +425,7 @@ bool IsVersionNote(std::string_view line) {
   if (!value.empty()) return VersionLike(value);
   // Nothing after the colon (the link on the next line): only a label that
   // names a version or a branch ("vLLM main:"), not "Root cause:".
-  const std::string lower = LowerAscii(std::string(label));
+  const std::string lower = LowerAscii(label);
   for (std::string_view w :
        {"version", "main", "master", "commit", "branch", "\xE7\x89\x88\xE6\x9C\xAC" /* 版本 */,
         "\xE5\x88\x86\xE6\x94\xAF" /* 分支 */})

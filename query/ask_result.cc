@@ -14,9 +14,15 @@ using nlohmann::json;
 
 namespace {
 
-// The hit's trusted fixes (tiers A-C), or with `suggested` its inferred
-// ones (tier D: likely, not verified). The index keeps both in one list.
-json FixesJson(const AskHit& h, bool suggested = false) {
+// The hit's fixes split in two: its trusted ones (tiers A-C) and its
+// inferred ones (tier D: likely, not verified), `suggested`. The index keeps
+// both in one list, read once here.
+struct SplitFixes {
+  json trusted = json::array();
+  json suggested = json::array();
+};
+
+SplitFixes FixesJson(const AskHit& h) {
   json all = json::array();
   if (h.fixes.empty() && !h.fixes_json.empty()) {
     all = json::parse(h.fixes_json, nullptr, false);
@@ -24,12 +30,12 @@ json FixesJson(const AskHit& h, bool suggested = false) {
   } else {
     for (const graph::FixLink& f : h.fixes) all.push_back(graph::ToJson(f));
   }
-  json out = json::array();
+  SplitFixes out;
   for (json& f : all) {
     // (A tier that is not a string, in a damaged index document, is no tier.)
     auto tier = f.is_object() ? f.find("tier") : f.end();
     bool d = tier != f.end() && tier->is_string() && *tier == "D";
-    if (d == suggested) out.push_back(std::move(f));
+    (d ? out.suggested : out.trusted).push_back(std::move(f));
   }
   return out;
 }
@@ -85,6 +91,7 @@ void MergeRanking(AskResult* r) {
 json ToJson(const AskResult& r) {
   json hits = json::array();
   for (const AskHit& h : r.hits) {
+    SplitFixes fixes = FixesJson(h);
     hits.push_back({{"issue", h.issue.ToString()},
                     {"title", h.title},
                     {"score", h.score},
@@ -92,8 +99,8 @@ json ToJson(const AskResult& r) {
                     {"answer", h.answer},
                     {"answer_source", h.answer_source},
                     {"band", DocBand(h.score)},
-                    {"fixes", FixesJson(h)},
-                    {"suggested", FixesJson(h, true)},
+                    {"fixes", std::move(fixes.trusted)},
+                    {"suggested", std::move(fixes.suggested)},
                     {"url", h.url},
                     {"state", h.state},
                     {"flags", FlagsJson(h)}});
@@ -140,10 +147,13 @@ std::string ToJsonText(const AskResult& r) {
     const bool as_stored =
         h.fixes.empty() &&
         (h.fixes_json.empty() || h.fixes_json.find(R"("tier":"D")") == std::string::npos);
-    if (as_stored)
+    SplitFixes fixes;  // parsed only when they are not copied as stored
+    if (as_stored) {
       out += h.fixes_json.empty() ? "[]" : h.fixes_json;
-    else
-      AppendJson(&out, FixesJson(h));
+    } else {
+      fixes = FixesJson(h);
+      AppendJson(&out, fixes.trusted);
+    }
     out += ",\"flags\":";
     AppendJson(&out, FlagsJson(h));
     out += ",\"issue\":";
@@ -158,7 +168,7 @@ std::string ToJsonText(const AskResult& r) {
     if (as_stored)
       out += "[]";
     else
-      AppendJson(&out, FixesJson(h, true));
+      AppendJson(&out, fixes.suggested);
     out += ",\"title\":";
     AppendJson(&out, h.title);
     out += ",\"url\":";
