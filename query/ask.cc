@@ -443,7 +443,12 @@ class XapianSearcher final : public Searcher {
           is_common = [&](const std::string& part) {
             return static_cast<double>(common.termfreq(part)) > common.part;
           };
-        *built = BuildQuery(text, is_common);
+        // Terms no issue holds are matched without a posting list
+        // (BuildQuery); a posting source of ours does not run on a remote shard.
+        CommonPart absent;
+        if (!h.sharded)
+          absent = [&](const std::string& term) { return common.termfreq(term) == 0; };
+        *built = BuildQuery(text, is_common, absent);
         if (built->empty())
           return Status::InvalidArgument(
               "nothing to search for in the query: it has no words, identifiers or error codes");
@@ -539,8 +544,12 @@ class XapianSearcher final : public Searcher {
     // the unit is so common (in a large index) that BM25 would read a large
     // part of the index only to rank issues by how often they say one word
     // (CommonSingleUnit).
-    if (built.units > 1 ||
-        (common.large && CommonSingleUnit(built, common.termfreq, common.unit))) {
+    // In a long query (kAbsentTestTerms) a unit no title holds makes the
+    // pass match nothing, and it is not run: a pasted log line's title units
+    // are forty-odd posting lists, most of them in no title.
+    if ((built.units > 1 ||
+         (common.large && CommonSingleUnit(built, common.termfreq, common.unit))) &&
+        (built.units < kAbsentTestTerms || MatchPostings(built.title, common.termfreq) > 0)) {
       PriorSource best(*h.priors);
       // Over shards, or without a prior table (SearcherUse),
       // Xapian's own source of the prior slot: the same weights without the
@@ -675,7 +684,10 @@ class XapianSearcher final : public Searcher {
     Xapian::MSet mset;
     const Xapian::Query all =
         common.large ? Conjunction(built, common.termfreq, common.issues) : built.all;
-    if (!all.empty()) mset = pass(all, built.title_any, all, PassKind::kConjunctive);
+    // A unit no issue holds makes the conjunctive pass match nothing (a
+    // pasted line's own number or path): it is not run.
+    if (!all.empty() && MatchPostings(all, common.termfreq) > 0)
+      mset = pass(all, built.title_any, all, PassKind::kConjunctive);
     if (mset.size() >= limit) return mset;
     also.assign(mset.begin(), mset.end());
     Xapian::Query title = built.title_any;

@@ -14,6 +14,21 @@ namespace {
 
 constexpr double kPartWeight = 0.4;
 
+// Matches nothing: stands for a term no issue holds (BuildQuery). Stateless,
+// so one instance serves every query; Xapian iterates a clone.
+class EmptySource final : public Xapian::PostingSource {
+ public:
+  void init(const Xapian::Database& db) override { (void)db; }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  Xapian::doccount get_termfreq_est() const override { return 0; }
+  Xapian::doccount get_termfreq_max() const override { return 0; }
+  Xapian::docid get_docid() const override { return 0; }
+  bool at_end() const override { return true; }
+  void next(double min_wt) override { (void)min_wt; }
+  EmptySource* clone() const override { return new EmptySource; }
+  std::string get_description() const override { return "fixgraph::EmptySource"; }
+};
+
 struct Unit {
   Xapian::Query q;
   Xapian::Query whole;  // q without the identifier parts
@@ -69,7 +84,8 @@ Xapian::Query UnitsQuery(const BuiltQuery& q, std::vector<size_t> taken, Xapian:
 
 }  // namespace
 
-BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
+BuiltQuery BuildQuery(std::string_view text, const CommonPart& common, const CommonPart& absent) {
+  static auto* const kEmpty = new EmptySource;  // never freed: queries may outlive any scope
   BuiltQuery out;
   std::vector<Term> terms = Analyze(text);
   // Main terms in order, and the parts of each identifier.
@@ -85,6 +101,9 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
   }
   Lexicon::Seq seq;
   for (const Term* t : mains) seq.push_back(t->text);
+  auto leaf = [&, test = absent && mains.size() >= kAbsentTestTerms](const std::string& term) {
+    return test && absent(term) ? Xapian::Query(kEmpty) : Xapian::Query(term);
+  };
   const Lexicon& lex = Lexicon::Default();
   out.names_hardware = lex.NamesHardware(seq);
   std::vector<Lexicon::Match> matches = lex.FindSynonyms(seq);
@@ -111,20 +130,20 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common) {
     }
     const Term& t = *mains[i];
     if (seen.insert(t.text).second) {
-      Xapian::Query q(t.text);
+      Xapian::Query q = leaf(t.text);
       Xapian::Query whole = q;
       if (!parts[i].empty()) {
         std::vector<Xapian::Query> ps;
         for (const std::string& p : parts[i])
-          if (!common || !common(p)) ps.emplace_back(p);
+          if (!common || !common(p)) ps.push_back(leaf(p));
         if (!ps.empty()) {
           Xapian::Query por(Xapian::Query::OP_OR, ps.begin(), ps.end());
           q = Xapian::Query(Xapian::Query::OP_OR, q,
                             Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, por, kPartWeight));
         }
       }
-      units.push_back({q, whole, Xapian::Query(InTitle(t.text)),
-                       t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
+      units.push_back(
+          {q, whole, leaf(InTitle(t.text)), t.kind == TermKind::kIdentifier ? 0 : 2, units.size()});
     }
     ++i;
   }

@@ -26,6 +26,13 @@ namespace fixgraph::query {
 inline constexpr double kRelevanceShare = 0.7;
 // At most this many units in one query (a long log is cut to its best terms).
 inline constexpr size_t kMaxUnits = 64;
+// A query of at least this many terms asks BuildQuery's `absent` about each
+// of them, and the searcher skips its title pass when a unit is in no title:
+// a pasted log line is forty-odd terms, most in no title, and every pass
+// looks each of its terms up again. A shorter query is mostly answered by the
+// title pass, whose own lookups the test would only repeat
+// (docs/benchmarks.md, "Terms no issue holds").
+inline constexpr size_t kAbsentTestTerms = 12;
 // The partial-match fallback keeps the rarer half of the units, at least
 // kMinFallbackUnits and at most kMaxFallbackUnits of them (EliteSize). A
 // pasted log line of 40-64 units would otherwise be matched by 20-32, most of
@@ -67,7 +74,15 @@ using CommonPart = std::function<bool(const std::string& part)>;
 // held by most issues of an Ascend repository) adds almost no BM25 weight,
 // yet an OR over it walks its whole posting list: most of the cost of an
 // identifier query and of the partial-match pass.
-BuiltQuery BuildQuery(std::string_view text, const CommonPart& common = {});
+//
+// `absent` (may be empty): a term it names is held by no issue. Outside a
+// synonym group, such a term is matched by an empty posting source instead:
+// the same matches, weights and percentages (Xapian counts either as one
+// subquery that no document matches), without the posting-list lookup every
+// pass would make for it. Not for remote shards (a posting source of ours
+// does not run there).
+BuiltQuery BuildQuery(std::string_view text, const CommonPart& common = {},
+                      const CommonPart& absent = {});
 
 // The number of issues holding a term (the index's term frequency).
 using TermFreq = std::function<unsigned(const std::string& term)>;
