@@ -544,12 +544,12 @@ class XapianSearcher final : public Searcher {
     // the unit is so common (in a large index) that BM25 would read a large
     // part of the index only to rank issues by how often they say one word
     // (CommonSingleUnit).
-    // In a long query (kAbsentTestTerms) a unit no title holds makes the
-    // pass match nothing, and it is not run: a pasted log line's title units
-    // are forty-odd posting lists, most of them in no title.
+    // In a long query (BuiltQuery::long_query) a unit no title holds makes
+    // the pass match nothing, and it is not run: a pasted log line's title
+    // units are forty-odd posting lists, most of them in no title.
     if ((built.units > 1 ||
          (common.large && CommonSingleUnit(built, common.termfreq, common.unit))) &&
-        (built.units < kAbsentTestTerms || MatchPostings(built.title, common.termfreq) > 0)) {
+        (!built.long_query || MatchPostings(built.title, common.termfreq) > 0)) {
       PriorSource best(*h.priors);
       // Over shards, or without a prior table (SearcherUse),
       // Xapian's own source of the prior slot: the same weights without the

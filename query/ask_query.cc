@@ -101,7 +101,8 @@ BuiltQuery BuildQuery(std::string_view text, const CommonPart& common, const Com
   }
   Lexicon::Seq seq;
   for (const Term* t : mains) seq.push_back(t->text);
-  auto leaf = [&, test = absent && mains.size() >= kAbsentTestTerms](const std::string& term) {
+  out.long_query = mains.size() >= kAbsentTestTerms;
+  auto leaf = [&, test = absent && out.long_query](const std::string& term) {
     return test && absent(term) ? Xapian::Query(kEmpty) : Xapian::Query(term);
   };
   const Lexicon& lex = Lexicon::Default();

@@ -62,6 +62,9 @@ struct BuiltQuery {
   size_t units = 0;
   size_t identifiers = 0;  // units that are an identifier or code (analyzer.h, kIdentifier)
   bool names_hardware = false;
+  // At least kAbsentTestTerms terms: BuildQuery asked `absent` about each,
+  // and the searcher skips the title pass when a unit is in no title.
+  bool long_query = false;
   bool empty() const { return units == 0; }
 };
 

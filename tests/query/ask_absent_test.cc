@@ -82,6 +82,7 @@ TEST(AskAbsentTest, AbsentTermsOfALongQueryMatchAsTheirPostingListsWould) {
   const BuiltQuery plain = BuildQuery(line);
   const BuiltQuery lean = BuildQuery(line, {}, absent);
   ASSERT_GE(plain.units, kAbsentTestTerms);
+  EXPECT_TRUE(plain.long_query && lean.long_query);
   EXPECT_EQ(plain.units, lean.units);
   // The substitution happened (body terms, an identifier's whole form, title terms)...
   EXPECT_EQ(plain.query.get_description().find("EmptySource"), std::string::npos);
@@ -109,6 +110,7 @@ TEST(AskAbsentTest, AShortQueryIsNotTested) {
     return true;
   });
   EXPECT_FALSE(asked);
+  EXPECT_FALSE(q.long_query);
   EXPECT_EQ(q.query.get_description().find("EmptySource"), std::string::npos);
 }
 
