@@ -118,24 +118,33 @@ TEST_F(AskTest, RarestUnitsTogetherBringTheCandidatesWhenTheRarestAloneIsOverThe
     EXPECT_LE(std::stoi(hit.issue.number), 10) << hit.issue.ToString() << " lacks sierra";
 }
 
+// Forty filler words: a long body, which BM25 weighs below a short one.
+std::string FortyFillerWords() {
+  std::string filler;
+  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
+  return filler;
+}
+
 // A pasted line of 13 units in 1,200 issues: qa..qd (`rare` issues each) are
 // the rarest, qe..qj (130-135 each) next, together within the partial pass's
 // filter budget (its filter, RareUnits); kilo, lima and mike (300 each) are
 // common. Issue 1195 holds qe..qj, more of the line than any other issue.
 // The narrowed pass first weighs its filter's issues by the four rarest units
-// alone (ask.cc, kFirstStageUnits) and keeps the best 30 (kFirstStageKeep)
+// alone (ask.cc, kFirstStageUnits) and keeps the best 15 (kFirstStageKeep)
 // when at least that many hold one of them; only then does 1195, holding
 // none, drop out.
 struct Line {
   std::vector<std::string> body;  // by issue number
   std::string query;
 };
-Line LineOverRarestUnits(int rare) {
+// `long_rare`: the issues holding qa..qd also hold forty filler words.
+Line LineOverRarestUnits(int rare, bool long_rare = false) {
   auto unit = [](int k) { return std::string("q") + char('a' + k); };
   std::vector<std::string> body(kIssues + 1);
   int next = 1;
   for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < rare; ++i) body[next++] += unit(k) + " ";
+    for (int i = 0; i < rare; ++i)
+      body[next++] += unit(k) + (long_rare ? FortyFillerWords() : std::string()) + " ";
   for (int k = 4; k < 10; ++k)
     for (int i = 0; i < 129 + k - 4; ++i) body[next++] += unit(k) + " ";
   for (int k = 4; k < 10; ++k) body[1195] += unit(k) + " ";
@@ -146,7 +155,7 @@ Line LineOverRarestUnits(int rare) {
 }
 
 TEST_F(AskTest, NarrowedPassWeighsInFullTheBestByItsRarestUnits) {
-  const Line line = LineOverRarestUnits(10);  // 40 hold qa..qd
+  const Line line = LineOverRarestUnits(5);  // 20 hold qa..qd: 15 or more, under 30
   const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
   ASSERT_EQ(hits.size(), 5u);
   for (const AskHit& hit : hits)
@@ -154,17 +163,12 @@ TEST_F(AskTest, NarrowedPassWeighsInFullTheBestByItsRarestUnits) {
 }
 
 TEST_F(AskTest, NarrowedPassWeighsEveryFilteredIssueWhenFewHoldItsRarestUnits) {
-  const Line line = LineOverRarestUnits(7);  // 28 hold qa..qd
+  // 12 hold qa..qd, in long bodies (so that weighed in full, 1195 comes
+  // first): fewer than the first stage keeps, more than the hits asked for.
+  const Line line = LineOverRarestUnits(3, true);
   const std::vector<AskHit> hits = AskOverBodies(line.body, line.query, 5);
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].issue, IssueRef("1195"));
-}
-
-// Forty filler words: a long body, which BM25 weighs below a short one.
-std::string FortyFillerWords() {
-  std::string filler;
-  for (int w = 0; w < 40; ++w) filler += " filler" + Number(w);
-  return filler;
 }
 
 // Five hits, all among the issues numbered up to `closed` (AskOverBodies
