@@ -112,7 +112,7 @@ constexpr double kDearPass = 8000;
 // commoner units, and pushed the issue the line came from down ("The
 // narrowed pass keeps 30": log-line Recall@1 up at 10k, 100k and 1M, 0.85x
 // their CPU at 1M; "The narrowed pass keeps 15": Recall@5 up at every size,
-// the serve mix at 1M 1.04x the requests/s).
+// 0.94x their CPU at 1M).
 constexpr size_t kFirstStageUnits = 4;
 constexpr Xapian::doccount kFirstStageKeep = 15;
 
