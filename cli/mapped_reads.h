@@ -6,10 +6,10 @@
 // reads about 1,700 blocks of 8 KiB, and the kernel's side of those reads
 // (the system call and the copy out of the page cache) was about a quarter
 // of the server's CPU (docs/benchmarks.md, "Index reads out of a mapping").
-// Xapian 1.4 has no hook for its reads, so the server binary defines pread
-// and close itself: an executable's definitions come first in the dynamic
-// linker's search, before libc's, as an LD_PRELOAD library's would, so
-// libxapian's calls land here.
+// Xapian 1.4 has no hook for its reads, so the server binary defines pread,
+// posix_fadvise and close itself: an executable's definitions come first in
+// the dynamic linker's search, before libc's, as an LD_PRELOAD library's
+// would, so libxapian's calls land here.
 //
 // The contract of the two hooks (mapped_reads.cc):
 // - pread(fd, ...) of a file whose path ends in ".glass" (a glass table) is
@@ -20,6 +20,9 @@
 //   blocks) and every read of any other file (RocksDB's, the tar reader's)
 //   goes to the kernel's pread. Which files are glass tables is decided once
 //   a descriptor, from /proc/self/fd; without /proc nothing is mapped.
+// - posix_fadvise(fd, ..., POSIX_FADV_WILLNEED) of a mapped descriptor does
+//   nothing (Xapian's read-ahead of the next block; the reads are copies out
+//   of the mapping); any other advice, or descriptor, goes to the kernel.
 // - close(fd) unmaps the descriptor's mapping before the descriptor is
 //   closed, so a descriptor number used again starts afresh. Descriptors
 //   closed another way (dup2 onto one, close_range) would keep a stale
@@ -38,13 +41,16 @@
 
 namespace fixgraph::cli::mapped_reads {
 
-// The hooks' work, callable by name (the hooks are pread and close).
+// The hooks' work, callable by name (the hooks are pread, close and
+// posix_fadvise).
 ssize_t Pread(int fd, void* buf, size_t n, off_t offset);
 int Close(int fd);
+int Fadvise(int fd, off_t offset, off_t length, int advice);
 
 struct Counts {
-  uint64_t files_mapped = 0;  // mappings made
-  uint64_t mapped_reads = 0;  // reads served from a mapping
+  uint64_t files_mapped = 0;    // mappings made
+  uint64_t mapped_reads = 0;    // reads served from a mapping
+  uint64_t advice_skipped = 0;  // read-ahead advice on mapped tables, not passed on
 };
 // Since the process started (relaxed counters: for tests and diagnostics).
 Counts GetCounts();

@@ -378,7 +378,8 @@ class Server {
       doc["connections"] = {{"accepted", c.accepted},
                             {"timed_out", c.timed_out},
                             {"evicted", c.evicted},
-                            {"shed", c.shed}};
+                            {"shed", c.shed},
+                            {"lingered", c.lingered}};
       if (!store.ok()) doc["message"] = store.status().message();
       SendJson(res, store.ok() ? 200 : 503, doc);
     });

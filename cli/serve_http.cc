@@ -33,6 +33,8 @@ constexpr size_t kMaxPolledBody = size_t{64} * 1024;
 // Requests answered in a row by one worker from one connection's pipeline
 // before the connection goes back to the queue.
 constexpr int kMaxInARow = 16;
+// An answer larger than this is sent as httplib writes it (ConnStream).
+constexpr size_t kFlushAt = size_t{256} * 1024;
 
 // One client connection and the bytes it sent that no request consumed yet.
 struct Conn {
@@ -59,6 +61,10 @@ struct Conn {
   Clock::time_point since;  // waiting for the current request (or its first byte) since
   bool started = false;     // a byte of the current request has arrived
   size_t served = 0;        // requests answered
+  // The two ends' addresses, asked of the kernel once a connection (httplib
+  // asks for them at every request).
+  std::string remote_ip, local_ip;
+  int remote_port = -1, local_port = -1;
 };
 
 enum class Ready { kNo, kYes, kTooLarge };
@@ -177,39 +183,64 @@ class ConnStream : public httplib::Stream {
     c_.Compact();
     return static_cast<ssize_t>(n);
   }
+  // The answer is gathered and sent in one piece by Flush (httplib writes
+  // the status line and headers, then the body: two segments, and two
+  // wake-ups of the client, otherwise); past kFlushAt bytes it goes out as it
+  // comes.
   ssize_t write(const char* ptr, size_t size) override {
     if (!write_deadline_) write_deadline_ = Clock::now() + timeout_;
-    while (true) {
-      ssize_t n = ::send(c_.fd, ptr, size, MSG_NOSIGNAL);
-      if (n >= 0) return n;
+    out_.append(ptr, size);
+    if (out_.size() >= kFlushAt && !Flush()) return -1;
+    return static_cast<ssize_t>(size);
+  }
+  // Sends what write gathered. False when the connection failed or the
+  // answer could not be sent within timeout_s of its first byte.
+  bool Flush() {
+    size_t at = 0;
+    while (at < out_.size()) {
+      ssize_t n = ::send(c_.fd, out_.data() + at, out_.size() - at, MSG_NOSIGNAL);
+      if (n >= 0) {
+        at += static_cast<size_t>(n);
+        continue;
+      }
       if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-      if (!WaitFor(c_.fd, POLLOUT, *write_deadline_)) return -1;
+      if ((errno != EAGAIN && errno != EWOULDBLOCK) || !WaitFor(c_.fd, POLLOUT, *write_deadline_)) {
+        out_.clear();
+        return false;
+      }
     }
+    out_.clear();
+    return true;
   }
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof addr;
-    port = 0;
-    ip.clear();
-    if (::getpeername(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-      AddressOf(addr, ip, port);
+    Address(::getpeername, c_.remote_ip, c_.remote_port, ip, port);
   }
   void get_local_ip_and_port(std::string& ip, int& port) const override {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof addr;
-    port = 0;
-    ip.clear();
-    if (::getsockname(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-      AddressOf(addr, ip, port);
+    Address(::getsockname, c_.local_ip, c_.local_port, ip, port);
   }
   socket_t socket() const override { return c_.fd; }
 
  private:
+  using NameOf = int (*)(int, sockaddr*, socklen_t*);
+  // One end's address (getpeername or getsockname), asked once a connection.
+  void Address(NameOf name_of, std::string& known_ip, int& known_port, std::string& ip,
+               int& port) const {
+    if (known_port < 0) {
+      sockaddr_storage addr{};
+      socklen_t len = sizeof addr;
+      known_port = 0;
+      if (name_of(c_.fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        AddressOf(addr, known_ip, known_port);
+    }
+    ip = known_ip;
+    port = known_port;
+  }
+
   Conn& c_;
   std::chrono::seconds timeout_;
   Clock::time_point read_deadline_{};
   std::optional<Clock::time_point> write_deadline_;
+  std::string out_;
 };
 
 // An answer the poller gives itself, best effort, before closing.
@@ -304,6 +335,9 @@ class HardenedServer::Front : public httplib::TaskQueue {
       if (n > 0) {
         c.Compact();
         c.buf.append(tmp, static_cast<size_t>(n));
+        // Less than asked for: the socket held no more (a next read would
+        // say EAGAIN; what arrives later, poll reports).
+        if (static_cast<size_t>(n) < sizeof tmp) return true;
         continue;
       }
       if (n == 0) return false;
@@ -342,15 +376,53 @@ class HardenedServer::Front : public httplib::TaskQueue {
       strm.Begin();
       bool closed = false;
       bool ok = server_->Answer(strm, close_now, closed);
+      const bool sent = strm.Flush();
       ++c->served;
-      if (!ok || closed || close_now) return;
+      if (!ok || !sent || closed || close_now) return;
       c->since = Clock::now();
       c->started = c->Available() > 0;
-      if (c->started && in_a_row < kMaxInARow &&
-          RequestReady(*c, limits_.max_header_bytes) == Ready::kYes)
-        continue;
+      if (in_a_row < kMaxInARow) {
+        if (c->started && RequestReady(*c, limits_.max_header_bytes) == Ready::kYes) continue;
+        if (!c->started) {
+          const Next next = Linger(*c);
+          if (next == Next::kAnswer) continue;
+          if (next == Next::kClose) return;
+        }
+      }
       return Hand(std::move(c));
     }
+  }
+
+  enum class Next { kAnswer, kHand, kClose };
+
+  // After an answer, with no request behind it: while some worker is idle,
+  // waits up to `linger_us` for the client's next request on this worker
+  // (kAnswer when it is whole), which spares the hand-over to the poller and
+  // back (two thread wake-ups and a poll over every waiting connection).
+  // kHand: the poller waits for it; kClose: the client closed, or sent
+  // headers too large (answered 431).
+  Next Linger(Conn& c) {
+    if (limits_.linger_us <= 0 || queued_.load() + busy_.load() >= pool_size_) return Next::kHand;
+    pollfd p{c.fd, POLLIN, 0};
+    const timespec wait{0, static_cast<long>(std::min(limits_.linger_us, 999'999)) * 1000};
+    if (::ppoll(&p, 1, &wait, nullptr) <= 0) return Next::kHand;
+    const bool open = Receive(c);
+    if (c.Available() > 0) {
+      c.started = true;
+      c.since = Clock::now();
+    }
+    const Ready r = RequestReady(c, limits_.max_header_bytes);
+    if (r == Ready::kYes) {
+      server_->lingered_.fetch_add(1);
+      return Next::kAnswer;
+    }
+    if (r == Ready::kTooLarge) {
+      Refuse(c, 431,
+             "request line and headers larger than " + std::to_string(limits_.max_header_bytes) +
+                 " bytes");
+      return Next::kClose;
+    }
+    return open ? Next::kHand : Next::kClose;
   }
 
   // Closes the waiting connection that has waited longest.
@@ -549,6 +621,7 @@ HardenedServer::Counters HardenedServer::counters() const {
   c.timed_out = timed_out_.load();
   c.evicted = evicted_.load();
   c.shed = shed_.load();
+  c.lingered = lingered_.load();
   return c;
 }
 

@@ -147,6 +147,38 @@ TEST(MappedReads, TheEnvironmentTurnsMappingsOff) {
   ASSERT_EQ(::unsetenv("FIXGRAPH_MAPPED_READS"), 0);
 }
 
+// Read-ahead advice on a mapped table is not passed on (the reads are
+// copies out of the mapping); before the first read, on other files and
+// for other advice it is the kernel's, errors included.
+TEST(MappedReads, ReadAheadAdviceOnAMappedTableIsSkipped) {
+  TempDir dir;
+  const std::string table = dir / "postlist.glass", plain = dir / "LOG";
+  Write(table, Pattern(4 * 8192, 't'));
+  Write(plain, Pattern(8192, 'l'));
+  const int fd = ::open(table.c_str(), O_RDONLY);
+  const int other = ::open(plain.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_GE(other, 0);
+  const auto before = GetCounts();
+  EXPECT_EQ(::posix_fadvise(fd, 8192, 8192, POSIX_FADV_WILLNEED), 0);  // not mapped yet
+  EXPECT_EQ(GetCounts().advice_skipped, before.advice_skipped);
+  ASSERT_EQ(ReadAt(fd, 8, 0), Pattern(8, 't'));  // mapped now
+  EXPECT_EQ(::posix_fadvise(fd, 8192, 8192, POSIX_FADV_WILLNEED), 0);
+  EXPECT_EQ(::posix_fadvise64(fd, 2 * 8192, 8192, POSIX_FADV_WILLNEED), 0);
+  EXPECT_EQ(GetCounts().advice_skipped, before.advice_skipped + 2);
+  EXPECT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0);
+  ASSERT_EQ(ReadAt(other, 8, 0), Pattern(8, 'l'));
+  EXPECT_EQ(::posix_fadvise(other, 0, 8192, POSIX_FADV_WILLNEED), 0);
+  EXPECT_EQ(GetCounts().advice_skipped, before.advice_skipped + 2);
+  EXPECT_EQ(::posix_fadvise(fd, 0, 8192, 12345), EINVAL);
+  EXPECT_EQ(::posix_fadvise(-1, 0, 8192, POSIX_FADV_WILLNEED), EBADF);
+  EXPECT_EQ(::close(other), 0);
+  EXPECT_EQ(::close(fd), 0);
+  // Closed: the number is no longer a mapped table's.
+  EXPECT_EQ(::posix_fadvise(fd, 0, 8192, POSIX_FADV_WILLNEED), EBADF);
+  EXPECT_EQ(GetCounts().advice_skipped, before.advice_skipped + 2);
+}
+
 TEST(MappedReads, BadDescriptorsFailAsTheKernelSays) {
   char buf[8];
   errno = 0;
