@@ -15,7 +15,9 @@
 //   another worker is idle, a worker waits at most `linger_us` for its
 //   connection's next request and answers it if it came whole, else hands
 //   the connection to the poller (a client's back-to-back requests then
-//   cost no hand-over: one thread wake-up a request instead of three);
+//   cost no hand-over: one thread wake-up a request instead of three; a
+//   client farther away than `linger_us` costs one wake-up more, the wait's
+//   end, on a worker that was idle);
 // - an answer is sent in one piece (httplib writes its head and its body
 //   apart), up to 256 KiB;
 // - a connection gets `timeout_s` seconds to send a whole request (408 and
