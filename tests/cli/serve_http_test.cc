@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -276,33 +277,28 @@ TEST(Answers, GoOutInOneSendAndLargeOnesWhole) {
   EXPECT_EQ(big[1], 'b');
 }
 
-// After an answer, while another worker is idle, the worker waits on the
-// connection (linger_us) and answers the next request itself; the address
-// the request saw is the client's on every request of the connection.
-TEST(Linger, TheWorkerAnswersTheConnectionsNextRequest) {
-  Running server(ConnectionLimits{.threads = 2, .linger_us = 500'000});
+// The requests a worker waited for (`lingered`) when one connection asks
+// `requests` times in a row, each after the answer to the one before; the
+// address every request saw must be the client's.
+std::int64_t LingeredOver(size_t threads, int linger_us, int requests) {
+  Running server(ConnectionLimits{.threads = threads, .linger_us = linger_us});
   RawClient client(server.port());
-  ASSERT_TRUE(client.connected());
-  AskWho(client, 3);
-  EXPECT_EQ(server.counters().lingered, 2);
+  EXPECT_TRUE(client.connected());
+  if (!client.connected()) return -1;
+  AskWho(client, requests);
+  return server.counters().lingered;
 }
 
-TEST(Linger, ZeroLeavesTheNextRequestToThePoller) {
-  Running server(ConnectionLimits{.threads = 2, .linger_us = 0});
-  RawClient client(server.port());
-  ASSERT_TRUE(client.connected());
-  AskWho(client, 3);
-  EXPECT_EQ(server.counters().lingered, 0);
+// After an answer, while another worker is idle, the worker waits on the
+// connection (linger_us) and answers the next request itself.
+TEST(Linger, TheWorkerAnswersTheConnectionsNextRequest) {
+  EXPECT_EQ(LingeredOver(2, 500'000, 3), 2);
 }
+
+TEST(Linger, ZeroLeavesTheNextRequestToThePoller) { EXPECT_EQ(LingeredOver(2, 0, 3), 0); }
 
 // The only worker does not wait: other connections would wait behind it.
-TEST(Linger, NotWhenNoOtherWorkerIsIdle) {
-  Running server(ConnectionLimits{.threads = 1, .linger_us = 500'000});
-  RawClient client(server.port());
-  ASSERT_TRUE(client.connected());
-  AskWho(client, 2);
-  EXPECT_EQ(server.counters().lingered, 0);
-}
+TEST(Linger, NotWhenNoOtherWorkerIsIdle) { EXPECT_EQ(LingeredOver(1, 500'000, 2), 0); }
 
 // A request that arrives in pieces while the worker waits goes to the
 // poller, which answers it once it is whole.
