@@ -347,6 +347,24 @@ class HardenedServer::Front : public httplib::TaskQueue {
     return true;
   }
 
+  // Receive, then whether a whole request is there: the first bytes of a
+  // request start its clock (`now`); headers over the bound are answered 431
+  // (kTooLarge: the connection is done). `open` is Receive's answer.
+  Ready ReceiveRequest(Conn& c, Clock::time_point now, bool& open) {
+    const size_t before = c.Available();
+    open = Receive(c);
+    if (!c.started && c.Available() > before) {
+      c.started = true;
+      c.since = now;
+    }
+    const Ready r = RequestReady(c, limits_.max_header_bytes);
+    if (r == Ready::kTooLarge)
+      Refuse(c, 431,
+             "request line and headers larger than " + std::to_string(limits_.max_header_bytes) +
+                 " bytes");
+    return r;
+  }
+
   void Dispatch(std::unique_ptr<Conn> c) {
     // Requests that would wait: those queued beyond the idle workers.
     size_t pending = queued_.load() + busy_.load();
@@ -406,23 +424,13 @@ class HardenedServer::Front : public httplib::TaskQueue {
     pollfd p{c.fd, POLLIN, 0};
     const timespec wait{0, static_cast<long>(std::min(limits_.linger_us, 999'999)) * 1000};
     if (::ppoll(&p, 1, &wait, nullptr) <= 0) return Next::kHand;
-    const bool open = Receive(c);
-    if (c.Available() > 0) {
-      c.started = true;
-      c.since = Clock::now();
-    }
-    const Ready r = RequestReady(c, limits_.max_header_bytes);
+    bool open = true;
+    const Ready r = ReceiveRequest(c, Clock::now(), open);
     if (r == Ready::kYes) {
       server_->lingered_.fetch_add(1);
       return Next::kAnswer;
     }
-    if (r == Ready::kTooLarge) {
-      Refuse(c, 431,
-             "request line and headers larger than " + std::to_string(limits_.max_header_bytes) +
-                 " bytes");
-      return Next::kClose;
-    }
-    return open ? Next::kHand : Next::kClose;
+    return r == Ready::kNo && open ? Next::kHand : Next::kClose;
   }
 
   // Closes the waiting connection that has waited longest.
@@ -479,24 +487,14 @@ class HardenedServer::Front : public httplib::TaskQueue {
       for (size_t i = 0; i < conns.size(); ++i) {
         std::unique_ptr<Conn>& c = conns[i];
         if (n > 0 && fds[i + 1].revents != 0) {
-          size_t before = c->Available();
-          bool open = Receive(*c);
-          if (!c->started && c->Available() > before) {
-            c->started = true;
-            c->since = now;
-          }
-          Ready r = RequestReady(*c, limits_.max_header_bytes);
+          bool open = true;
+          const Ready r = ReceiveRequest(*c, now, open);
           if (r == Ready::kYes) {
             Dispatch(std::move(c));
             continue;
           }
-          if (r == Ready::kTooLarge) {
-            Refuse(*c, 431,
-                   "request line and headers larger than " +
-                       std::to_string(limits_.max_header_bytes) + " bytes");
-            continue;
-          }
-          if (!open) continue;  // closed before sending a whole request
+          if (r == Ready::kTooLarge) continue;  // answered 431
+          if (!open) continue;                  // closed before sending a whole request
         }
         if (now >= Deadline(*c)) {
           if (c->started) {
